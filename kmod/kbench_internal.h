@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbench: declarations shared by the files of kbench.ko.
+ */
+#ifndef _KBENCH_INTERNAL_H
+#define _KBENCH_INTERNAL_H
+
+#include <linux/completion.h>
+#include <linux/kbench.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/types.h>
+#include <net/genetlink.h>
+#include <uapi/linux/kbench.h>
+
+#include "kbench_counter.h"
+
+#define KBENCH_VERSION		"1.0.0"
+
+/* Hard limits; the module parameters may only lower them. */
+#define KBENCH_SAMPLES_LIMIT	1000000U
+#define KBENCH_ITERATIONS_LIMIT	(1U << 24)
+#define KBENCH_WARMUP_LIMIT	10000U
+#define KBENCH_WINDOW_US_LIMIT	20000U
+#define KBENCH_RUN_MS_LIMIT	600000U
+#define KBENCH_TARGET_NS_MIN	100U
+
+#define KBENCH_SAMPLES_DEFAULT	1000U
+#define KBENCH_ITERATIONS_DEFAULT 1000U
+#define KBENCH_WARMUP_DEFAULT	10U
+#define KBENCH_TARGET_NS_DEFAULT 20000U
+
+/* Module parameters (kbench_main.c). */
+extern unsigned int kbench_max_samples;
+extern unsigned int kbench_max_window_us;
+extern unsigned int kbench_max_run_ms;
+extern unsigned int kbench_duty_pct;
+extern unsigned int kbench_runs_kept;
+extern unsigned long kbench_store_bytes_max;
+
+/* Routine registry (kbench_routines.c). */
+struct kbench_routine *kbench_routine_get(const char *name);
+void kbench_routine_put(struct kbench_routine *r);
+int kbench_routine_dump(struct sk_buff *skb, struct netlink_callback *cb);
+
+/* Built-in routines (kbench_builtin.c). */
+extern struct kbench_routine kbench_builtin_empty;
+int kbench_builtin_init(void);
+void kbench_builtin_exit(void);
+
+/* One routine's samples and summary in a run. */
+struct kbench_series {
+	struct kbench_routine *routine;	/* pinned while measuring, then NULL */
+	char name[KBENCH_NAME_MAX + 1];
+	u32 bytes_per_iter;
+	s64 *net;			/* per-sample net ticks */
+	u32 *flags;			/* enum kbench_sample_flags */
+	u32 taken;
+	u32 valid;
+	u32 excl[5];			/* by flag bit */
+	s64 min, median, max, sum;
+	s64 per_iter_min_milli, per_iter_median_milli;
+	s64 corr_min_milli, corr_median_milli;
+	u32 result_flags;
+};
+
+/* The series after the routines is the `empty` overhead routine. */
+#define KBENCH_SERIES_MAX	(KBENCH_RUN_ROUTINES_MAX + 1)
+
+struct kbench_run {
+	struct kref ref;
+	struct list_head node;		/* in the store */
+	u32 id;
+	u32 portid;			/* requester, for progress notifications */
+
+	/* request, as used */
+	u32 cpu;
+	u32 samples;
+	u32 iterations;
+	u32 target_ns;
+	u32 warmup;
+	bool adaptive;
+	u32 nr_routines;		/* series[0..nr) are routines */
+	u32 nr_series;			/* plus the overhead series */
+	struct kbench_series series[KBENCH_SERIES_MAX];
+
+	/* result */
+	int err;			/* 0 or -errno */
+	u32 status;			/* enum kbench_run_status */
+	u64 elapsed_ns;
+	u64 span_cycles;
+	u64 routine_cycles;
+	u64 window_cycles;
+	u64 mem_bytes;
+
+	/* control */
+	atomic_t abort;			/* 0 or -errno: stop between windows */
+	struct completion done;
+	struct netlink_ext_ack *extack;	/* valid until done */
+	const struct nlattr *bad_attr;	/* attribute to blame for err */
+};
+
+/* Measurement (kbench_measure.c). */
+int kbench_measure_init(void);
+void kbench_measure_exit(void);
+struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 samples);
+u64 kbench_run_bytes(u32 nr_routines, u32 samples);
+void kbench_run_put(struct kbench_run *run);
+int kbench_run_execute(struct kbench_run *run);
+void kbench_abort_all(int err);
+
+/* Stored runs (kbench_store.c). */
+void kbench_store_add(struct kbench_run *run);
+struct kbench_run *kbench_store_get(u32 id);
+bool kbench_store_has(struct kbench_run *run);
+u64 kbench_store_bytes(void);
+void kbench_store_exit(void);
+
+/* Clocks (kbench_clock.c). */
+int kbench_clock_dump(struct sk_buff *skb, struct netlink_callback *cb);
+
+/* Netlink (kbench_netlink.c). */
+extern struct genl_family kbench_genl_family;
+int kbench_netlink_init(void);
+void kbench_netlink_exit(void);
+void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
+			    u64 elapsed_ns);
+
+#endif /* _KBENCH_INTERNAL_H */

@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbench: the "kbench" generic netlink family.
+ *
+ * Every op has its own policy (ops without one reject every attribute),
+ * every integer is bounded there, and every rejection names its attribute
+ * in the extended ack.  parallel_ops: a long RUN never holds genl_mutex.
+ */
+#include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <linux/utsname.h>
+#include <net/genetlink.h>
+
+#include "kbench_compat.h"
+#include "kbench_internal.h"
+
+static struct netlink_range_validation kbench_samples_range = {
+	.min = 1, .max = KBENCH_SAMPLES_LIMIT,
+};
+
+static struct netlink_range_validation kbench_iterations_range = {
+	.min = 1, .max = KBENCH_ITERATIONS_LIMIT,
+};
+
+static struct netlink_range_validation kbench_target_range = {
+	.min = KBENCH_TARGET_NS_MIN, .max = KBENCH_WINDOW_US_LIMIT * 1000ULL,
+};
+
+static struct netlink_range_validation kbench_warmup_range = {
+	.min = 0, .max = KBENCH_WARMUP_LIMIT,
+};
+
+static const struct nla_policy kbench_run_policy[KBENCH_A_RUN_WARMUP + 1] = {
+	[KBENCH_A_RUN_ROUTINE] = { .type = NLA_NUL_STRING,
+				   .len = KBENCH_NAME_MAX },
+	[KBENCH_A_RUN_CPU] = NLA_POLICY_MAX(NLA_U32, NR_CPUS - 1),
+	[KBENCH_A_RUN_SAMPLES] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &kbench_samples_range),
+	[KBENCH_A_RUN_ITERATIONS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &kbench_iterations_range),
+	[KBENCH_A_RUN_TARGET_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &kbench_target_range),
+	[KBENCH_A_RUN_WARMUP] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &kbench_warmup_range),
+};
+
+static const struct nla_policy
+kbench_samples_policy[KBENCH_A_SAMPLES_RUN_ID + 1] = {
+	[KBENCH_A_SAMPLES_RUN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static bool kbench_may_measure(struct netlink_ext_ack *extack)
+{
+	if (perfmon_capable())
+		return true;
+	NL_SET_ERR_MSG(extack,
+		       "measuring needs CAP_PERFMON or CAP_SYS_ADMIN");
+	return false;
+}
+
+static int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &kbench_genl_family, 0,
+				KBENCH_CMD_INFO);
+	if (!hdr)
+		goto out_free;
+
+	if (nla_put_string(msg, KBENCH_A_INFO_VERSION, KBENCH_VERSION) ||
+	    nla_put_string(msg, KBENCH_A_INFO_ARCH, utsname()->machine) ||
+	    nla_put_string(msg, KBENCH_A_INFO_COUNTER, kbench_counter.name) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_INFO_COUNTER_HZ, kbench_counter.hz,
+			      KBENCH_A_INFO_PAD) ||
+	    nla_put_u32(msg, KBENCH_A_INFO_COUNTER_FLAGS, kbench_counter.flags) ||
+	    nla_put_u32(msg, KBENCH_A_INFO_DETECTORS, kbench_counter.detectors) ||
+	    nla_put_u32(msg, KBENCH_A_INFO_MAX_SAMPLES, kbench_max_samples) ||
+	    nla_put_u32(msg, KBENCH_A_INFO_MAX_ITERATIONS,
+			KBENCH_ITERATIONS_LIMIT) ||
+	    nla_put_u32(msg, KBENCH_A_INFO_MAX_WINDOW_US, kbench_max_window_us) ||
+	    nla_put_u32(msg, KBENCH_A_INFO_MAX_RUN_MS, kbench_max_run_ms) ||
+	    nla_put_u32(msg, KBENCH_A_INFO_DUTY_PCT, kbench_duty_pct) ||
+	    nla_put_u32(msg, KBENCH_A_INFO_RUNS_KEPT, kbench_runs_kept) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_INFO_STORE_BYTES_MAX,
+			      kbench_store_bytes_max, KBENCH_A_INFO_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_INFO_STORE_BYTES,
+			      kbench_store_bytes(), KBENCH_A_INFO_PAD) ||
+	    nla_put_u32(msg, KBENCH_A_INFO_NR_CPUS, nr_cpu_ids) ||
+	    nla_put_string(msg, KBENCH_A_INFO_KERNEL, utsname()->release))
+		goto out_cancel;
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+out_cancel:
+	genlmsg_cancel(msg, hdr);
+out_free:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
+			     const struct kbench_series *s)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, type);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_string(msg, KBENCH_A_RESULT_ROUTINE, s->name) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_INDEX, index) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_SAMPLES, s->taken) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_VALID, s->valid) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_CPU, s->excl[0]) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_BACKWARDS, s->excl[1]) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_NMI, s->excl[2]) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_SMI, s->excl[3]) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_WINDOW, s->excl[4]) ||
+	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MIN, s->min,
+			KBENCH_A_RESULT_PAD) ||
+	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MEDIAN, s->median,
+			KBENCH_A_RESULT_PAD) ||
+	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MAX, s->max,
+			KBENCH_A_RESULT_PAD) ||
+	    nla_put_s64(msg, KBENCH_A_RESULT_NET_SUM, s->sum,
+			KBENCH_A_RESULT_PAD) ||
+	    nla_put_s64(msg, KBENCH_A_RESULT_PER_ITER_MIN_MILLI,
+			s->per_iter_min_milli, KBENCH_A_RESULT_PAD) ||
+	    nla_put_s64(msg, KBENCH_A_RESULT_PER_ITER_MEDIAN_MILLI,
+			s->per_iter_median_milli, KBENCH_A_RESULT_PAD) ||
+	    nla_put_s64(msg, KBENCH_A_RESULT_CORR_MIN_MILLI,
+			s->corr_min_milli, KBENCH_A_RESULT_PAD) ||
+	    nla_put_s64(msg, KBENCH_A_RESULT_CORR_MEDIAN_MILLI,
+			s->corr_median_milli, KBENCH_A_RESULT_PAD) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_FLAGS, s->result_flags) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_BYTES_PER_ITER,
+			s->bytes_per_iter)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int kbench_run_reply(struct genl_info *info, const struct kbench_run *run)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	u32 i;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &kbench_genl_family, 0,
+				KBENCH_CMD_RUN);
+	if (!hdr)
+		goto out_free;
+
+	if (nla_put_u32(msg, KBENCH_A_RUN_ID, run->id) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_CPU, run->cpu) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_SAMPLES, run->samples) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS, run->iterations) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, run->target_ns) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_WARMUP, run->warmup) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ADAPTIVE, run->adaptive) ||
+	    nla_put_string(msg, KBENCH_A_RUN_COUNTER, kbench_counter.name) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_COUNTER_HZ, kbench_counter.hz,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_ELAPSED_NS, run->elapsed_ns,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_SPAN_CYCLES, run->span_cycles,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_ROUTINE_CYCLES,
+			      run->routine_cycles, KBENCH_A_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_WINDOW_CYCLES,
+			      run->window_cycles, KBENCH_A_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_MEM_BYTES, run->mem_bytes,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, run->status))
+		goto out_cancel;
+	for (i = 0; i < run->nr_routines; i++)
+		if (kbench_put_result(msg, KBENCH_A_RUN_RESULT, i,
+				      &run->series[i]))
+			goto out_cancel;
+	if (kbench_put_result(msg, KBENCH_A_RUN_OVERHEAD, i, &run->series[i]))
+		goto out_cancel;
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+out_cancel:
+	genlmsg_cancel(msg, hdr);
+out_free:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/* Collect the ROUTINE attributes in order: at most 4, no duplicates. */
+static int kbench_run_names(struct genl_info *info,
+			    const struct nlattr **names)
+{
+	const struct nlattr *nla;
+	int rem, nr = 0, i;
+
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) != KBENCH_A_RUN_ROUTINE)
+			continue;
+		if (nr == KBENCH_RUN_ROUTINES_MAX) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "at most 4 routines per run");
+			return -EINVAL;
+		}
+		for (i = 0; i < nr; i++) {
+			if (!strcmp(nla_data(names[i]), nla_data(nla))) {
+				NL_SET_ERR_MSG_ATTR(info->extack, nla,
+						    "routine given twice");
+				return -EINVAL;
+			}
+		}
+		names[nr++] = nla;
+	}
+	return nr;
+}
+
+static void kbench_run_put_routines(struct kbench_run *run)
+{
+	u32 i;
+
+	for (i = 0; i < run->nr_series; i++) {
+		if (run->series[i].routine)
+			kbench_routine_put(run->series[i].routine);
+		run->series[i].routine = NULL;
+	}
+}
+
+static int kbench_run_get_routines(struct kbench_run *run,
+				   const struct nlattr **names,
+				   struct netlink_ext_ack *extack)
+{
+	struct kbench_series *s;
+	u32 i;
+
+	for (i = 0; i < run->nr_series; i++) {
+		s = &run->series[i];
+		if (i < run->nr_routines)
+			s->routine = kbench_routine_get(nla_data(names[i]));
+		else
+			s->routine = kbench_routine_get(kbench_builtin_empty.name);
+		if (!s->routine) {
+			NL_SET_ERR_MSG_ATTR(extack, names[i], "unknown routine");
+			return -ENOENT;
+		}
+		strscpy(s->name, s->routine->name, sizeof(s->name));
+		s->bytes_per_iter = s->routine->bytes_per_iter;
+	}
+	return 0;
+}
+
+/* The request's limits that depend on module parameters and the machine. */
+static int kbench_run_check(struct genl_info *info, u32 cpu, u32 samples,
+			    u32 nr)
+{
+	struct nlattr **tb = info->attrs;
+
+	if (cpu >= nr_cpu_ids) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_CPU],
+				    "no such CPU");
+		return -EINVAL;
+	}
+	if (!cpu_online(cpu)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_CPU],
+				    "CPU is offline");
+		return -ENODEV;
+	}
+	if (samples > kbench_max_samples) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SAMPLES],
+				    "samples above the max_samples parameter");
+		return -ERANGE;
+	}
+	if (tb[KBENCH_A_RUN_TARGET_NS] &&
+	    nla_get_u32(tb[KBENCH_A_RUN_TARGET_NS]) >
+	    kbench_max_window_us * 1000ULL) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_TARGET_NS],
+				    "target above the max_window_us parameter");
+		return -ERANGE;
+	}
+	if (kbench_run_bytes(nr, samples) > kbench_store_bytes_max) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SAMPLES],
+				    "samples need more than store_bytes_max");
+		return -E2BIG;
+	}
+	return 0;
+}
+
+static void kbench_run_explain(struct genl_info *info, int err)
+{
+	struct nlattr **tb = info->attrs;
+
+	switch (err) {
+	case -ERANGE:
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_ITERATIONS],
+				    "a window would exceed max_window_us: use fewer iterations");
+		break;
+	case -EBUSY:
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_CPU],
+				    "another run is using this CPU");
+		break;
+	case -ENODEV:
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_CPU],
+				    "CPU went offline during the run");
+		break;
+	case -EINTR:
+		NL_SET_ERR_MSG(info->extack, "run interrupted by a signal");
+		break;
+	case -ESHUTDOWN:
+		NL_SET_ERR_MSG(info->extack, "kbench is being unloaded");
+		break;
+	case -ENOMEM:
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		break;
+	}
+}
+
+static int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct nlattr *names[KBENCH_RUN_ROUTINES_MAX];
+	struct nlattr **tb = info->attrs;
+	struct kbench_run *run;
+	u32 cpu, samples;
+	int nr, err;
+
+	if (!kbench_may_measure(info->extack))
+		return -EPERM;
+	if (GENL_REQ_ATTR_CHECK(info, KBENCH_A_RUN_ROUTINE))
+		return -EINVAL;
+	nr = kbench_run_names(info, names);
+	if (nr < 0)
+		return nr;
+
+	cpu = tb[KBENCH_A_RUN_CPU] ? nla_get_u32(tb[KBENCH_A_RUN_CPU]) :
+				     raw_smp_processor_id();
+	samples = tb[KBENCH_A_RUN_SAMPLES] ?
+		  nla_get_u32(tb[KBENCH_A_RUN_SAMPLES]) :
+		  min(KBENCH_SAMPLES_DEFAULT, kbench_max_samples);
+	err = kbench_run_check(info, cpu, samples, nr);
+	if (err)
+		return err;
+
+	run = kbench_run_alloc(nr, samples);
+	if (!run) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SAMPLES],
+				    "cannot allocate the sample buffers");
+		return -ENOMEM;
+	}
+	run->cpu = cpu;
+	run->portid = info->snd_portid;
+	run->adaptive = !tb[KBENCH_A_RUN_ITERATIONS];
+	run->iterations = run->adaptive ? 0 :
+			  nla_get_u32(tb[KBENCH_A_RUN_ITERATIONS]);
+	run->target_ns = tb[KBENCH_A_RUN_TARGET_NS] ?
+			 nla_get_u32(tb[KBENCH_A_RUN_TARGET_NS]) :
+			 min(KBENCH_TARGET_NS_DEFAULT,
+			     kbench_max_window_us * 1000);
+	run->warmup = tb[KBENCH_A_RUN_WARMUP] ?
+		      nla_get_u32(tb[KBENCH_A_RUN_WARMUP]) :
+		      KBENCH_WARMUP_DEFAULT;
+
+	err = kbench_run_get_routines(run, names, info->extack);
+	if (!err)
+		err = kbench_run_execute(run);
+	kbench_run_put_routines(run);
+	if (err) {
+		kbench_run_explain(info, err);
+		goto out_put_run;
+	}
+
+	kbench_store_add(run);
+	err = kbench_run_reply(info, run);
+out_put_run:
+	kbench_run_put(run);
+	return err;
+}
+
+struct kbench_samples_ctx {
+	struct kbench_run *run;
+	u32 series;		/* next series to send */
+	u32 next;		/* its next sample */
+};
+
+static struct kbench_samples_ctx *kbench_samples_ctx(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct kbench_samples_ctx) > sizeof(cb->ctx));
+	return (struct kbench_samples_ctx *)cb->ctx;
+}
+
+static int kbench_nl_samples_start(struct netlink_callback *cb)
+{
+	struct kbench_samples_ctx *ctx = kbench_samples_ctx(cb);
+	struct nlattr **tb = kbench_dump_attrs(cb);
+
+	if (!kbench_may_measure(cb->extack))
+		return -EPERM;
+	if (!tb[KBENCH_A_SAMPLES_RUN_ID]) {
+		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, KBENCH_A_SAMPLES_RUN_ID);
+		NL_SET_ERR_MSG(cb->extack, "missing run id");
+		return -EINVAL;
+	}
+	ctx->run = kbench_store_get(nla_get_u32(tb[KBENCH_A_SAMPLES_RUN_ID]));
+	if (!ctx->run) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, tb[KBENCH_A_SAMPLES_RUN_ID],
+				    "no stored run with this id");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* Samples per message: two arrays (s64 + u32 each) within NLMSG_GOODSIZE. */
+#define KBENCH_SAMPLES_PER_MSG \
+	((NLMSG_GOODSIZE - NLMSG_HDRLEN - GENL_HDRLEN - 128) / \
+	 (sizeof(s64) + sizeof(u32)))
+
+static int kbench_nl_samples_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
+	struct kbench_samples_ctx *ctx = kbench_samples_ctx(cb);
+	struct kbench_run *run = ctx->run;
+	const struct kbench_series *s;
+	struct nlattr *net, *flags;
+	u32 count;
+	void *hdr;
+
+	/* seq changes if the run is evicted during the dump */
+	cb->seq = kbench_store_has(run) ? 1 : 2;
+	while (ctx->series < run->nr_series) {
+		s = &run->series[ctx->series];
+		if (ctx->next >= s->taken) {
+			ctx->series++;
+			ctx->next = 0;
+			continue;
+		}
+		count = min_t(u32, s->taken - ctx->next, KBENCH_SAMPLES_PER_MSG);
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &kbench_genl_family,
+				  NLM_F_MULTI, KBENCH_CMD_SAMPLES_GET);
+		if (!hdr)
+			break;
+		genl_dump_check_consistent(cb, hdr);
+		if (nla_put_u32(skb, KBENCH_A_SAMPLES_RUN_ID, run->id) ||
+		    nla_put_u32(skb, KBENCH_A_SAMPLES_ROUTINE, ctx->series) ||
+		    nla_put_string(skb, KBENCH_A_SAMPLES_NAME, s->name) ||
+		    nla_put_u32(skb, KBENCH_A_SAMPLES_FIRST, ctx->next) ||
+		    nla_put_u32(skb, KBENCH_A_SAMPLES_ITERATIONS,
+				run->iterations))
+			goto out_cancel;
+		net = nla_reserve(skb, KBENCH_A_SAMPLES_NET,
+				  count * sizeof(*s->net));
+		flags = nla_reserve(skb, KBENCH_A_SAMPLES_FLAGS,
+				    count * sizeof(*s->flags));
+		if (!net || !flags)
+			goto out_cancel;
+		memcpy(nla_data(net), &s->net[ctx->next],
+		       count * sizeof(*s->net));
+		memcpy(nla_data(flags), &s->flags[ctx->next],
+		       count * sizeof(*s->flags));
+		genlmsg_end(skb, hdr);
+		ctx->next += count;
+	}
+	return skb->len;
+
+out_cancel:
+	genlmsg_cancel(skb, hdr);
+	return skb->len;
+}
+
+static int kbench_nl_samples_done(struct netlink_callback *cb)
+{
+	struct kbench_samples_ctx *ctx = kbench_samples_ctx(cb);
+
+	kbench_run_put(ctx->run);
+	ctx->run = NULL;
+	return 0;
+}
+
+static int kbench_nl_clock_start(struct netlink_callback *cb)
+{
+	return kbench_may_measure(cb->extack) ? 0 : -EPERM;
+}
+
+static const struct genl_ops kbench_genl_ops[] = {
+	{
+		.cmd = KBENCH_CMD_INFO,
+		.doit = kbench_nl_info_doit,
+	},
+	{
+		.cmd = KBENCH_CMD_ROUTINE_GET,
+		.dumpit = kbench_routine_dump,
+	},
+	{
+		.cmd = KBENCH_CMD_CLOCK_GET,
+		.start = kbench_nl_clock_start,
+		.dumpit = kbench_clock_dump,
+	},
+	{
+		.cmd = KBENCH_CMD_RUN,
+		.doit = kbench_nl_run_doit,
+		.policy = kbench_run_policy,
+		.maxattr = ARRAY_SIZE(kbench_run_policy) - 1,
+	},
+	{
+		.cmd = KBENCH_CMD_SAMPLES_GET,
+		.start = kbench_nl_samples_start,
+		.dumpit = kbench_nl_samples_dumpit,
+		.done = kbench_nl_samples_done,
+		.policy = kbench_samples_policy,
+		.maxattr = ARRAY_SIZE(kbench_samples_policy) - 1,
+	},
+};
+
+enum kbench_mcgrp {
+	KBENCH_MCGRP_PROGRESS_ID,
+};
+
+static const struct genl_multicast_group kbench_mcgrps[] = {
+	[KBENCH_MCGRP_PROGRESS_ID] = { .name = KBENCH_MCGRP_PROGRESS },
+};
+
+struct genl_family kbench_genl_family __ro_after_init = {
+	.name = KBENCH_GENL_NAME,
+	.version = KBENCH_GENL_VERSION,
+	.netnsok = false,
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.ops = kbench_genl_ops,
+	.n_ops = ARRAY_SIZE(kbench_genl_ops),
+	.mcgrps = kbench_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(kbench_mcgrps),
+};
+
+/* Tell listeners of the progress group how far a run is; best effort. */
+void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
+			    u64 elapsed_ns)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&kbench_genl_family, &init_net,
+				KBENCH_MCGRP_PROGRESS_ID))
+		return;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &kbench_genl_family, 0,
+			  KBENCH_CMD_PROGRESS_NTF);
+	if (!hdr)
+		goto out_free;
+	if (nla_put_u32(msg, KBENCH_A_PROGRESS_RUN_ID, run->id) ||
+	    nla_put_u32(msg, KBENCH_A_PROGRESS_PORTID, run->portid) ||
+	    nla_put_u32(msg, KBENCH_A_PROGRESS_DONE, done) ||
+	    nla_put_u32(msg, KBENCH_A_PROGRESS_TOTAL, total) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_PROGRESS_ELAPSED_NS, elapsed_ns,
+			      KBENCH_A_PROGRESS_PAD))
+		goto out_free;
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&kbench_genl_family, msg, 0,
+			  KBENCH_MCGRP_PROGRESS_ID, GFP_KERNEL);
+	return;
+
+out_free:
+	nlmsg_free(msg);
+}
+
+int kbench_netlink_init(void)
+{
+	return genl_register_family(&kbench_genl_family);
+}
+
+void kbench_netlink_exit(void)
+{
+	genl_unregister_family(&kbench_genl_family);
+}
