@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The fixture every kbench selftest shares: a raw generic netlink socket,
+ * the resolved family and its INFO.  Includes kselftest_harness.h.
+ */
+#ifndef _KBENCH_SELFTEST_FIXTURE_H
+#define _KBENCH_SELFTEST_FIXTURE_H
+
+#include <string.h>
+#include "kbench_nl.h"
+
+/*
+ * kselftest_harness.h compares `expected` and `seen` in their own types, so
+ * EXPECT_TRUE(flags & BIT) or EXPECT_GT(u64, 0) trip -Wsign-compare under
+ * -Wextra.  Silence only that warning, only in the tests.
+ */
+#pragma GCC diagnostic ignored "-Wsign-compare"
+/* The 6.1 harness has an unused signal-handler parameter. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+#pragma GCC diagnostic pop
+
+FIXTURE(kb) {
+	struct knl_sock nl;
+	struct knl_family fam;
+	struct kb_info info;
+	struct knl_req req;
+};
+
+FIXTURE_SETUP(kb)
+{
+	struct knl_result res;
+
+	ASSERT_EQ(0, knl_open(&self->nl, NETLINK_GENERIC));
+	ASSERT_EQ(0, knl_resolve(&self->nl, KBENCH_GENL_NAME, &self->fam, &res))
+		TH_LOG("family \"kbench\" does not resolve (err %d): module not loaded?",
+		       res.err);
+	memset(&self->info, 0, sizeof(self->info));
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_ACK,
+		     KBENCH_CMD_INFO, KBENCH_GENL_VERSION);
+	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, kb_info_cb,
+				  &self->info, &res));
+	ASSERT_EQ(0, res.err) TH_LOG("INFO failed: %s", res.msg);
+	ASSERT_EQ(1, self->info.nmsgs);
+}
+
+FIXTURE_TEARDOWN(kb)
+{
+	knl_close(&self->nl);
+}
+
+/* Run @a and parse the reply into @run; returns the errno (0 on success). */
+static inline int kb_run(struct knl_sock *nl, struct knl_req *req,
+			 uint16_t family, struct kb_run_args *a,
+			 struct kb_run *run, struct knl_result *res)
+{
+	int err;
+
+	memset(run, 0, sizeof(*run));
+	kb_build_run(req, family, a);
+	err = knl_transact(nl, req, kb_run_cb, run, res);
+	if (err)
+		return err < 0 ? -err : err;
+	return res->err;
+}
+
+#define KB_RES(r, attr)		((int64_t)(r)->v[KBENCH_A_RESULT_##attr])
+
+#endif /* _KBENCH_SELFTEST_FIXTURE_H */

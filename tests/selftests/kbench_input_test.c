@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbench selftests: bad input gets the right errno and an extack that names
+ * the attribute and says why; unprivileged users may look but not measure.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kbench_fixture.h"
+
+/* The extack names the attribute at @off and carries a message. */
+#define EXPECT_EXTACK_AT(res, off) do {					\
+	EXPECT_TRUE((res).has_offs) TH_LOG("no NLMSGERR_ATTR_OFFS");	\
+	EXPECT_EQ((uint32_t)(off), (res).offs);				\
+	EXPECT_TRUE((res).has_msg) TH_LOG("no NLMSGERR_ATTR_MSG");	\
+} while (0)
+
+#define EXPECT_EINVAL_OR_ERANGE(err)					\
+	EXPECT_TRUE((err) == EINVAL || (err) == ERANGE)			\
+		TH_LOG("errno %d (%s), want EINVAL or ERANGE", (err),	\
+		       strerror(err))
+
+static void run_args(struct kb_run_args *a, const char *routine)
+{
+	memset(a, 0, sizeof(*a));
+	a->routines[0] = routine;
+	a->nroutines = 1;
+	a->samples = 10;
+	a->iterations = 10;
+}
+
+TEST_F(kb, unknown_routine)
+{
+	struct kb_run_args a;
+	struct knl_result res;
+	struct kb_run run;
+
+	run_args(&a, "no_such_routine");
+	EXPECT_EQ(ENOENT, kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res));
+	EXPECT_EXTACK_AT(res, a.offs_routine[0]);
+	EXPECT_EQ(0, run.nmsgs);
+}
+
+TEST_F(kb, unknown_second_routine)
+{
+	struct kb_run_args a;
+	struct knl_result res;
+	struct kb_run run;
+
+	run_args(&a, "add_chain");
+	a.routines[1] = "no_such_routine";
+	a.nroutines = 2;
+	EXPECT_EQ(ENOENT, kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res));
+	EXPECT_EXTACK_AT(res, a.offs_routine[1]);
+}
+
+TEST_F(kb, routine_name_too_long)
+{
+	char name[KBENCH_NAME_MAX + 10];
+	struct kb_run_args a;
+	struct knl_result res;
+	struct kb_run run;
+	int err;
+
+	memset(name, 'a', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	run_args(&a, name);
+	err = kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res);
+	EXPECT_TRUE(err == EINVAL || err == ERANGE || err == ENOENT)
+		TH_LOG("errno %d", err);
+	EXPECT_EXTACK_AT(res, a.offs_routine[0]);
+}
+
+TEST_F(kb, routine_not_a_string)
+{
+	struct kb_run_args a;
+	struct knl_result res;
+	int off, err;
+
+	run_args(&a, "add_chain");
+	a.nroutines = 0;
+	kb_build_run(&self->req, self->fam.id, &a);
+	/* "add_chain" without its NUL: the policy wants a NUL-terminated string. */
+	off = knl_put(&self->req, KBENCH_A_RUN_ROUTINE, "add_chain", 9);
+	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
+	err = res.err;
+	EXPECT_EINVAL_OR_ERANGE(err);
+	EXPECT_EXTACK_AT(res, off);
+}
+
+static void check_u32_bounds(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(kb) *self, bool samples)
+{
+	uint32_t max = self->info.v[samples ? KBENCH_A_INFO_MAX_SAMPLES :
+				    KBENCH_A_INFO_MAX_ITERATIONS];
+	uint32_t bad[] = { 0, max + 1, 0xffffffffu };
+	struct knl_result res;
+	struct kb_run_args a;
+	struct kb_run run;
+	unsigned int i;
+	int err, off;
+
+	ASSERT_GT(max, 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		run_args(&a, "add_chain");
+		/* kb_build_run leaves out zeros: put the attribute by hand. */
+		if (samples)
+			a.samples = 0;
+		else
+			a.iterations = 0;
+		kb_build_run(&self->req, self->fam.id, &a);
+		off = knl_put_u32(&self->req, samples ? KBENCH_A_RUN_SAMPLES :
+				  KBENCH_A_RUN_ITERATIONS, bad[i]);
+		memset(&run, 0, sizeof(run));
+		ASSERT_EQ(0, knl_transact(&self->nl, &self->req, kb_run_cb,
+					  &run, &res));
+		err = res.err;
+		if (err != EINVAL && err != ERANGE)
+			TH_LOG("%s = %u: errno %d", samples ? "samples" :
+			       "iterations", bad[i], err);
+		EXPECT_EINVAL_OR_ERANGE(err);
+		EXPECT_EXTACK_AT(res, off);
+		EXPECT_EQ(0, run.nmsgs);
+	}
+}
+
+TEST_F(kb, samples_out_of_range)
+{
+	check_u32_bounds(_metadata, self, true);
+}
+
+TEST_F(kb, iterations_out_of_range)
+{
+	check_u32_bounds(_metadata, self, false);
+}
+
+TEST_F(kb, cpu_out_of_range)
+{
+	uint32_t nr = self->info.v[KBENCH_A_INFO_NR_CPUS];
+	struct knl_result res;
+	struct kb_run_args a;
+	struct kb_run run;
+	int err;
+
+	ASSERT_GT(nr, 0);
+	run_args(&a, "add_chain");
+	a.has_cpu = true;
+	a.cpu = nr;
+	EXPECT_EQ(EINVAL, kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res));
+	EXPECT_EXTACK_AT(res, a.offs_cpu);
+
+	a.cpu = 0xffffffffu;
+	err = kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res);
+	EXPECT_EINVAL_OR_ERANGE(err);
+	EXPECT_EXTACK_AT(res, a.offs_cpu);
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+#define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
+
+TEST_F(kb, cpu_offline)
+{
+	struct knl_result res;
+	struct kb_run_args a;
+	struct kb_run run;
+	int err;
+
+	if (kb_icount())
+		SKIP(return, "icount runs on one vCPU");
+	if (geteuid() || access(CPU1_ONLINE, W_OK))
+		SKIP(return, "cpu1 cannot be taken offline here");
+	ASSERT_EQ(0, write_file(CPU1_ONLINE, "0"));
+	run_args(&a, "add_chain");
+	a.has_cpu = true;
+	a.cpu = 1;
+	err = kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res);
+	ASSERT_EQ(0, write_file(CPU1_ONLINE, "1"));
+	EXPECT_EQ(ENODEV, err);
+	EXPECT_TRUE(res.has_msg);
+
+	/* Back online: the same request works. */
+	err = kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res);
+	EXPECT_EQ(0, err) TH_LOG("RUN on cpu1 after onlining: %s", res.msg);
+}
+
+TEST_F(kb, missing_routine)
+{
+	struct knl_result res;
+	struct kb_run_args a;
+	struct kb_run run;
+
+	run_args(&a, NULL);
+	a.nroutines = 0;
+	EXPECT_EQ(EINVAL, kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res));
+	EXPECT_TRUE(res.has_miss_type) TH_LOG("no NLMSGERR_ATTR_MISS_TYPE");
+	EXPECT_EQ(KBENCH_A_RUN_ROUTINE, res.miss_type);
+	EXPECT_FALSE(res.has_miss_nest);
+}
+
+TEST_F(kb, too_many_routines)
+{
+	static const char *const names[] = {
+		"empty", "add_chain", "mul_chain", "load_l1", "rdtsc",
+	};
+	struct knl_result res;
+	struct kb_run_args a;
+	struct kb_run run;
+	int i;
+
+	run_args(&a, NULL);
+	for (i = 0; i < 5; i++)
+		a.routines[i] = names[i];
+	a.nroutines = KBENCH_RUN_ROUTINES_MAX + 1;
+	EXPECT_EQ(EINVAL, kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res));
+	EXPECT_TRUE(res.has_msg);
+	if (res.has_offs)
+		EXPECT_EQ((uint32_t)a.offs_routine[KBENCH_RUN_ROUTINES_MAX], res.offs);
+
+	/* Exactly the maximum is fine, one result each, in request order. */
+	a.nroutines = KBENCH_RUN_ROUTINES_MAX;
+	ASSERT_EQ(0, kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res))
+		TH_LOG("RUN with %d routines: %s", KBENCH_RUN_ROUTINES_MAX, res.msg);
+	ASSERT_EQ(KBENCH_RUN_ROUTINES_MAX, run.nresults);
+	for (i = 0; i < KBENCH_RUN_ROUTINES_MAX; i++)
+		EXPECT_STREQ(names[i], run.result[i].routine);
+}
+
+TEST_F(kb, duplicate_routines)
+{
+	struct knl_result res;
+	struct kb_run_args a;
+	struct kb_run run;
+
+	run_args(&a, "add_chain");
+	a.routines[1] = "mul_chain";
+	a.routines[2] = "add_chain";
+	a.nroutines = 3;
+	EXPECT_EQ(EINVAL, kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res));
+	EXPECT_TRUE(res.has_msg);
+	if (res.has_offs)
+		EXPECT_EQ((uint32_t)a.offs_routine[2], res.offs);
+}
+
+TEST_F(kb, info_rejects_attributes)
+{
+	struct knl_result res;
+	uint16_t types[] = { 1, KBENCH_A_INFO_MAX + 1, 200 };
+	unsigned int i;
+	int off;
+
+	/* INFO has no policy: with resv_start_op 0 every attribute is refused. */
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_ACK,
+			     KBENCH_CMD_INFO, KBENCH_GENL_VERSION);
+		off = knl_put_u32(&self->req, types[i], 1);
+		ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
+		EXPECT_EQ(EINVAL, res.err) TH_LOG("INFO with attribute %u", types[i]);
+		EXPECT_EQ(0, res.nreplies);
+		if (res.has_offs)
+			EXPECT_EQ((uint32_t)off, res.offs);
+	}
+}
+
+TEST_F(kb, run_rejects_unknown_attribute)
+{
+	struct knl_result res;
+	struct kb_run_args a;
+	int off;
+
+	run_args(&a, "add_chain");
+	kb_build_run(&self->req, self->fam.id, &a);
+	off = knl_put_u32(&self->req, KBENCH_A_RUN_MAX + 1, 1);
+	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
+	EXPECT_EQ(EINVAL, res.err);
+	EXPECT_EXTACK_AT(res, off);
+}
+
+TEST_F(kb, reserved_header_bits)
+{
+	struct genlmsghdr *g;
+	struct knl_result res;
+
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_ACK,
+		     KBENCH_CMD_INFO, KBENCH_GENL_VERSION);
+	g = NLMSG_DATA(&self->req.nlh);
+	g->reserved = 1;
+	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
+	EXPECT_EQ(EINVAL, res.err);
+	EXPECT_EQ(0, res.nreplies);
+}
+
+TEST_F(kb, wrong_kind_of_request)
+{
+	struct knl_result res;
+
+	/* RUN and INFO are do-only, ROUTINE_GET and SAMPLES_GET dump-only. */
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_DUMP,
+		     KBENCH_CMD_RUN, KBENCH_GENL_VERSION);
+	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
+	EXPECT_EQ(EOPNOTSUPP, res.err);
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_DUMP,
+		     KBENCH_CMD_INFO, KBENCH_GENL_VERSION);
+	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
+	EXPECT_EQ(EOPNOTSUPP, res.err);
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_ACK,
+		     KBENCH_CMD_ROUTINE_GET, KBENCH_GENL_VERSION);
+	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
+	EXPECT_EQ(EOPNOTSUPP, res.err);
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_ACK,
+		     KBENCH_CMD_PROGRESS_NTF, KBENCH_GENL_VERSION);
+	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
+	EXPECT_EQ(EOPNOTSUPP, res.err);
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_ACK,
+		     KBENCH_CMD_MAX + 1, KBENCH_GENL_VERSION);
+	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
+	EXPECT_EQ(EOPNOTSUPP, res.err);
+}
+
+TEST_F(kb, samples_get_bad_run)
+{
+	struct knl_result res;
+
+	/* Missing RUN_ID. */
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_DUMP,
+		     KBENCH_CMD_SAMPLES_GET, KBENCH_GENL_VERSION);
+	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
+	EXPECT_EQ(EINVAL, res.err);
+	EXPECT_TRUE(res.has_miss_type);
+	EXPECT_EQ(KBENCH_A_SAMPLES_RUN_ID, res.miss_type);
+	EXPECT_EQ(0, res.nreplies);
+
+	/* A run id that was never handed out. */
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_DUMP,
+		     KBENCH_CMD_SAMPLES_GET, KBENCH_GENL_VERSION);
+	knl_put_u32(&self->req, KBENCH_A_SAMPLES_RUN_ID, 0xfffffff0u);
+	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
+	EXPECT_EQ(ENOENT, res.err);
+	EXPECT_TRUE(res.has_msg);
+	EXPECT_EQ(0, res.nreplies);
+}
+
+/* What an unprivileged child saw; sent back over a pipe. */
+struct unpriv_report {
+	int drop_err;
+	int resolve_err;
+	int info_err, info_msgs;
+	int dump_err, dump_msgs;
+	int run_err;
+	bool run_msg;
+	char run_text[512];
+	int clock_err;
+	bool clock_msg;
+};
+
+static int count_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	(void)nlh;
+	(*(int *)arg)++;
+	return 0;
+}
+
+static void unpriv_child(int fd)
+{
+	static struct knl_req req;
+	struct unpriv_report rep = {};
+	struct knl_family fam;
+	struct knl_result res;
+	struct knl_sock nl;
+	struct kb_run_args a;
+	struct kb_run run;
+
+	rep.drop_err = kb_drop_privileges();
+	if (rep.drop_err)
+		goto out;
+	/* A socket opened after the drop: nothing privileged carries over. */
+	rep.resolve_err = knl_open(&nl, NETLINK_GENERIC);
+	if (!rep.resolve_err)
+		rep.resolve_err = knl_resolve(&nl, KBENCH_GENL_NAME, &fam, &res);
+	if (rep.resolve_err)
+		goto out;
+
+	knl_req_genl(&req, fam.id, NLM_F_REQUEST | NLM_F_ACK, KBENCH_CMD_INFO,
+		     KBENCH_GENL_VERSION);
+	rep.info_err = knl_transact(&nl, &req, count_cb, &rep.info_msgs, &res);
+	if (!rep.info_err)
+		rep.info_err = res.err;
+
+	knl_req_genl(&req, fam.id, NLM_F_REQUEST | NLM_F_DUMP,
+		     KBENCH_CMD_ROUTINE_GET, KBENCH_GENL_VERSION);
+	rep.dump_err = knl_transact(&nl, &req, count_cb, &rep.dump_msgs, &res);
+	if (!rep.dump_err)
+		rep.dump_err = res.err;
+
+	run_args(&a, "add_chain");
+	rep.run_err = kb_run(&nl, &req, fam.id, &a, &run, &res);
+	rep.run_msg = res.has_msg;
+	snprintf(rep.run_text, sizeof(rep.run_text), "%s", res.msg);
+
+	knl_req_genl(&req, fam.id, NLM_F_REQUEST | NLM_F_DUMP,
+		     KBENCH_CMD_CLOCK_GET, KBENCH_GENL_VERSION);
+	rep.clock_err = knl_transact(&nl, &req, NULL, NULL, &res);
+	if (!rep.clock_err)
+		rep.clock_err = res.err;
+	rep.clock_msg = res.has_msg;
+	knl_close(&nl);
+out:
+	if (write(fd, &rep, sizeof(rep)) != sizeof(rep))
+		_exit(2);
+	_exit(0);
+}
+
+TEST_F(kb, unprivileged)
+{
+	struct unpriv_report rep;
+	int p[2], status;
+	pid_t pid;
+
+	if (geteuid())
+		SKIP(return, "needs root to drop to uid 65534");
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		close(p[0]);
+		unpriv_child(p[1]);
+	}
+	close(p[1]);
+	ASSERT_EQ(sizeof(rep), read(p[0], &rep, sizeof(rep)));
+	close(p[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, rep.drop_err) TH_LOG("dropping privileges: %s",
+					  strerror(-rep.drop_err));
+	ASSERT_EQ(0, rep.resolve_err);
+	EXPECT_EQ(0, rep.info_err);
+	EXPECT_EQ(1, rep.info_msgs);
+	EXPECT_EQ(0, rep.dump_err);
+	EXPECT_GE(rep.dump_msgs, 6);
+	EXPECT_EQ(EPERM, rep.run_err);
+	EXPECT_TRUE(rep.run_msg) TH_LOG("EPERM without an extack message");
+	EXPECT_EQ(EPERM, rep.clock_err);
+	EXPECT_TRUE(rep.clock_msg);
+}
+
+TEST_HARNESS_MAIN

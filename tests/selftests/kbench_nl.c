@@ -1,0 +1,856 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Raw generic netlink helpers shared by the kbench selftests and fuzzer.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#include "kbench_nl.h"
+
+static unsigned char rxbuf[KNL_BUF_SIZE] __attribute__((aligned(8)));
+
+int knl_open(struct knl_sock *s, int protocol)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	socklen_t salen = sizeof(sa);
+	int one = 1, rcvbuf = 4 << 20;
+
+	memset(s, 0, sizeof(*s));
+	s->timeout_ms = KNL_TIMEOUT_MS_DEFAULT;
+	s->seq = (uint32_t)time(NULL);
+	s->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, protocol);
+	if (s->fd < 0)
+		return -errno;
+	/* Extended acks: the message, the bad attribute's offset, missing attrs. */
+	if (setsockopt(s->fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)))
+		goto out_close;
+	setsockopt(s->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	if (bind(s->fd, (struct sockaddr *)&sa, sizeof(sa)))
+		goto out_close;
+	if (getsockname(s->fd, (struct sockaddr *)&sa, &salen))
+		goto out_close;
+	s->portid = sa.nl_pid;
+	return 0;
+
+out_close:
+	one = -errno;
+	close(s->fd);
+	s->fd = -1;
+	return one;
+}
+
+void knl_close(struct knl_sock *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+}
+
+void knl_req_init(struct knl_req *r, uint16_t type, uint16_t flags)
+{
+	memset(r->buf, 0, NLMSG_HDRLEN + GENL_HDRLEN);
+	r->cap = sizeof(r->buf);
+	r->depth = 0;
+	r->overflow = false;
+	r->nlh.nlmsg_len = NLMSG_HDRLEN;
+	r->nlh.nlmsg_type = type;
+	r->nlh.nlmsg_flags = flags;
+}
+
+void knl_req_genl(struct knl_req *r, uint16_t family, uint16_t flags,
+		  uint8_t cmd, uint8_t version)
+{
+	struct genlmsghdr g = { .cmd = cmd, .version = version };
+
+	knl_req_init(r, family, flags);
+	knl_put_raw(r, &g, sizeof(g));
+}
+
+int knl_put_raw(struct knl_req *r, const void *data, size_t len)
+{
+	size_t off = NLMSG_ALIGN(r->nlh.nlmsg_len);
+
+	if (off + NLMSG_ALIGN(len) > r->cap) {
+		r->overflow = true;
+		return -1;
+	}
+	memset(r->buf + off, 0, NLMSG_ALIGN(len));
+	if (len)
+		memcpy(r->buf + off, data, len);
+	r->nlh.nlmsg_len = off + NLMSG_ALIGN(len);
+	return off;
+}
+
+int knl_put(struct knl_req *r, uint16_t type, const void *data, size_t len)
+{
+	size_t off = NLMSG_ALIGN(r->nlh.nlmsg_len);
+	struct nlattr *a;
+
+	if (off + NLA_HDRLEN + NLA_ALIGN(len) > r->cap ||
+	    NLA_HDRLEN + len > 0xffff) {
+		r->overflow = true;
+		return -1;
+	}
+	a = (struct nlattr *)(r->buf + off);
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memset(r->buf + off + NLA_HDRLEN, 0, NLA_ALIGN(len));
+	if (len)
+		memcpy(r->buf + off + NLA_HDRLEN, data, len);
+	r->nlh.nlmsg_len = off + NLA_HDRLEN + NLA_ALIGN(len);
+	return off;
+}
+
+int knl_put_u32(struct knl_req *r, uint16_t type, uint32_t v)
+{
+	return knl_put(r, type, &v, sizeof(v));
+}
+
+int knl_put_u64(struct knl_req *r, uint16_t type, uint64_t v)
+{
+	return knl_put(r, type, &v, sizeof(v));
+}
+
+int knl_put_str(struct knl_req *r, uint16_t type, const char *s)
+{
+	return knl_put(r, type, s, strlen(s) + 1);
+}
+
+int knl_nest_start(struct knl_req *r, uint16_t type)
+{
+	int off = knl_put(r, type | NLA_F_NESTED, NULL, 0);
+
+	if (off >= 0 && r->depth < (int)(sizeof(r->nest) / sizeof(r->nest[0])))
+		r->nest[r->depth++] = off;
+	return off;
+}
+
+void knl_nest_end(struct knl_req *r)
+{
+	struct nlattr *a;
+
+	if (!r->depth)
+		return;
+	a = (struct nlattr *)(r->buf + r->nest[--r->depth]);
+	a->nla_len = r->nlh.nlmsg_len - r->nest[r->depth];
+}
+
+int knl_send(struct knl_sock *s, struct knl_req *r)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	ssize_t n;
+
+	r->nlh.nlmsg_seq = ++s->seq;
+	r->nlh.nlmsg_pid = s->portid;
+	n = sendto(s->fd, r->buf, r->nlh.nlmsg_len, 0,
+		   (struct sockaddr *)&sa, sizeof(sa));
+	if (n < 0)
+		return -errno;
+	if ((size_t)n != r->nlh.nlmsg_len)
+		return -EMSGSIZE;
+	return 0;
+}
+
+static void parse_ext_ack(const struct nlmsghdr *nlh, size_t hlen,
+			  struct knl_result *res)
+{
+	const struct nlattr *a;
+	const char *attrs;
+	int rem;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	if (NLMSG_HDRLEN + hlen > nlh->nlmsg_len)
+		return;
+	attrs = (const char *)nlh + NLMSG_HDRLEN + hlen;
+	knl_for_each_attr(a, attrs, (int)(nlh->nlmsg_len - NLMSG_HDRLEN - hlen), rem) {
+		switch (a->nla_type & NLA_TYPE_MASK) {
+		case NLMSGERR_ATTR_MSG:
+			if (knl_get_str(a)) {
+				res->has_msg = true;
+				snprintf(res->msg, sizeof(res->msg), "%s",
+					 knl_get_str(a));
+			}
+			break;
+		case NLMSGERR_ATTR_OFFS:
+			res->has_offs = knl_get_u32(a, &res->offs);
+			break;
+		case NLMSGERR_ATTR_MISS_TYPE:
+			res->has_miss_type = knl_get_u32(a, &res->miss_type);
+			break;
+		case NLMSGERR_ATTR_MISS_NEST:
+			res->has_miss_nest = knl_get_u32(a, &res->miss_nest);
+			break;
+		}
+	}
+}
+
+/* One final message: the ack/error of a do, or the end of a dump. */
+static void parse_final(const struct nlmsghdr *nlh, struct knl_result *res)
+{
+	size_t hlen;
+
+	res->done = true;
+	if (nlh->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = NLMSG_DATA(nlh);
+
+		if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e))) {
+			res->bad_reply = true;
+			return;
+		}
+		res->err = -e->error;
+		hlen = sizeof(*e);
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+			hlen += NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN);
+	} else {
+		int e;
+
+		if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(int))) {
+			res->bad_reply = true;
+			return;
+		}
+		memcpy(&e, NLMSG_DATA(nlh), sizeof(e));
+		res->err = -e;
+		hlen = sizeof(int);
+	}
+	parse_ext_ack(nlh, hlen, res);
+}
+
+int knl_recv_answer(struct knl_sock *s, uint32_t seq, knl_cb cb, void *arg,
+		    struct knl_result *res)
+{
+	uint64_t deadline = kb_now_ns() + (uint64_t)s->timeout_ms * 1000000;
+	bool stop_cb = false;
+
+	memset(res, 0, sizeof(*res));
+	while (!res->done) {
+		struct pollfd p = { .fd = s->fd, .events = POLLIN };
+		uint64_t now = kb_now_ns();
+		const struct nlmsghdr *nlh;
+		ssize_t n;
+		int left;
+
+		if (now >= deadline) {
+			res->timed_out = true;
+			return -ETIMEDOUT;
+		}
+		n = poll(&p, 1, (int)((deadline - now) / 1000000) + 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			continue;
+		n = recv(s->fd, rxbuf, sizeof(rxbuf), MSG_TRUNC | MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n < 0)
+			return -errno;
+		if ((size_t)n > sizeof(rxbuf)) {
+			res->bad_reply = true;
+			return -EMSGSIZE;
+		}
+		left = n;
+		for (nlh = (struct nlmsghdr *)rxbuf; NLMSG_OK(nlh, left);
+		     nlh = NLMSG_NEXT(nlh, left)) {
+			if (nlh->nlmsg_seq != seq)
+				continue;	/* stale answer to an earlier request */
+			if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+				res->dump_interrupted = true;
+			if (nlh->nlmsg_type == NLMSG_ERROR ||
+			    nlh->nlmsg_type == NLMSG_DONE) {
+				parse_final(nlh, res);
+				break;
+			}
+			res->nreplies++;
+			if (cb && !stop_cb && cb(nlh, arg))
+				stop_cb = true;
+		}
+		if (left && !res->done)
+			res->bad_reply = true;	/* trailing garbage */
+	}
+	return 0;
+}
+
+int knl_transact(struct knl_sock *s, struct knl_req *r, knl_cb cb, void *arg,
+		 struct knl_result *res)
+{
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	err = knl_send(s, r);
+	if (err)
+		return err;
+	return knl_recv_answer(s, r->nlh.nlmsg_seq, cb, arg, res);
+}
+
+int knl_parse(const void *data, int len, const struct nlattr **tb, int max)
+{
+	const struct nlattr *a;
+	int rem;
+
+	memset(tb, 0, sizeof(*tb) * (max + 1));
+	knl_for_each_attr(a, data, len, rem) {
+		int type = a->nla_type & NLA_TYPE_MASK;
+
+		if (type <= max)
+			tb[type] = a;
+	}
+	return rem ? -1 : 0;
+}
+
+const void *knl_genl_attrs(const struct nlmsghdr *nlh, int *len)
+{
+	*len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	if (*len < 0) {
+		*len = 0;
+		return NULL;
+	}
+	return (const char *)nlh + NLMSG_HDRLEN + GENL_HDRLEN;
+}
+
+bool knl_get_u32(const struct nlattr *a, uint32_t *v)
+{
+	if (!a || knl_len(a) != 4)
+		return false;
+	memcpy(v, knl_data(a), 4);
+	return true;
+}
+
+bool knl_get_u64(const struct nlattr *a, uint64_t *v)
+{
+	if (!a || knl_len(a) != 8)
+		return false;
+	memcpy(v, knl_data(a), 8);
+	return true;
+}
+
+bool knl_get_s64(const struct nlattr *a, int64_t *v)
+{
+	return knl_get_u64(a, (uint64_t *)v);
+}
+
+const char *knl_get_str(const struct nlattr *a)
+{
+	const char *s;
+
+	if (!a || knl_len(a) < 1)
+		return NULL;
+	s = knl_data(a);
+	if (!memchr(s, '\0', knl_len(a)))
+		return NULL;
+	return s;
+}
+
+/* ---- generic netlink controller ---------------------------------------- */
+
+static int family_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[CTRL_ATTR_MAX + 1], *a;
+	struct knl_family *f = arg;
+	const void *data;
+	int len, rem;
+
+	data = knl_genl_attrs(nlh, &len);
+	if (knl_parse(data, len, tb, CTRL_ATTR_MAX))
+		return 1;
+	if (tb[CTRL_ATTR_FAMILY_ID] && knl_len(tb[CTRL_ATTR_FAMILY_ID]) == 2)
+		memcpy(&f->id, knl_data(tb[CTRL_ATTR_FAMILY_ID]), 2);
+	knl_get_u32(tb[CTRL_ATTR_VERSION], &f->version);
+	knl_get_u32(tb[CTRL_ATTR_HDRSIZE], &f->hdrsize);
+	knl_get_u32(tb[CTRL_ATTR_MAXATTR], &f->maxattr);
+	if (tb[CTRL_ATTR_OPS]) {
+		knl_for_each_attr(a, knl_data(tb[CTRL_ATTR_OPS]),
+				  knl_len(tb[CTRL_ATTR_OPS]), rem) {
+			const struct nlattr *op[CTRL_ATTR_OP_MAX + 1];
+
+			if (knl_parse(knl_data(a), knl_len(a), op, CTRL_ATTR_OP_MAX))
+				continue;
+			if (f->nops < 64 && knl_get_u32(op[CTRL_ATTR_OP_ID],
+							&f->ops[f->nops]))
+				f->nops++;
+		}
+	}
+	if (tb[CTRL_ATTR_MCAST_GROUPS]) {
+		knl_for_each_attr(a, knl_data(tb[CTRL_ATTR_MCAST_GROUPS]),
+				  knl_len(tb[CTRL_ATTR_MCAST_GROUPS]), rem) {
+			const struct nlattr *g[CTRL_ATTR_MCAST_GRP_MAX + 1];
+
+			if (knl_parse(knl_data(a), knl_len(a), g,
+				      CTRL_ATTR_MCAST_GRP_MAX))
+				continue;
+			if (f->nmcgrps < 8 &&
+			    knl_get_str(g[CTRL_ATTR_MCAST_GRP_NAME]) &&
+			    knl_get_u32(g[CTRL_ATTR_MCAST_GRP_ID],
+					&f->mcgrp_id[f->nmcgrps])) {
+				snprintf(f->mcgrp_name[f->nmcgrps], 32, "%s",
+					 knl_get_str(g[CTRL_ATTR_MCAST_GRP_NAME]));
+				f->nmcgrps++;
+			}
+		}
+	}
+	return 0;
+}
+
+int knl_resolve(struct knl_sock *s, const char *name, struct knl_family *f,
+		struct knl_result *res)
+{
+	static struct knl_req r;
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	knl_req_genl(&r, GENL_ID_CTRL, NLM_F_REQUEST | NLM_F_ACK,
+		     CTRL_CMD_GETFAMILY, 1);
+	knl_put_str(&r, CTRL_ATTR_FAMILY_NAME, name);
+	err = knl_transact(s, &r, family_cb, f, res);
+	if (err)
+		return err;
+	if (res->err)
+		return -res->err;
+	return f->id ? 0 : -ENOENT;
+}
+
+/* ---- kbench ABI checks ----------------------------------------------------- */
+
+enum kt { T_ANY, T_U32, T_U64, T_S64, T_STR, T_RESULT, T_BIN64, T_BIN32, T_PAD };
+
+static const enum kt info_types[KBENCH_A_INFO_MAX + 1] = {
+	[KBENCH_A_INFO_VERSION] = T_STR,
+	[KBENCH_A_INFO_ARCH] = T_STR,
+	[KBENCH_A_INFO_COUNTER] = T_STR,
+	[KBENCH_A_INFO_COUNTER_HZ] = T_U64,
+	[KBENCH_A_INFO_COUNTER_FLAGS] = T_U32,
+	[KBENCH_A_INFO_DETECTORS] = T_U32,
+	[KBENCH_A_INFO_MAX_SAMPLES] = T_U32,
+	[KBENCH_A_INFO_MAX_ITERATIONS] = T_U32,
+	[KBENCH_A_INFO_MAX_WINDOW_US] = T_U32,
+	[KBENCH_A_INFO_MAX_RUN_MS] = T_U32,
+	[KBENCH_A_INFO_DUTY_PCT] = T_U32,
+	[KBENCH_A_INFO_RUNS_KEPT] = T_U32,
+	[KBENCH_A_INFO_STORE_BYTES_MAX] = T_U64,
+	[KBENCH_A_INFO_STORE_BYTES] = T_U64,
+	[KBENCH_A_INFO_NR_CPUS] = T_U32,
+	[KBENCH_A_INFO_KERNEL] = T_STR,
+	[KBENCH_A_INFO_PAD] = T_PAD,
+};
+
+static const enum kt routine_types[KBENCH_A_ROUTINE_MAX + 1] = {
+	[KBENCH_A_ROUTINE_NAME] = T_STR,
+	[KBENCH_A_ROUTINE_DESC] = T_STR,
+	[KBENCH_A_ROUTINE_MODULE] = T_STR,
+	[KBENCH_A_ROUTINE_BYTES_PER_ITER] = T_U32,
+	[KBENCH_A_ROUTINE_FLAGS] = T_U32,
+	[KBENCH_A_ROUTINE_PAD] = T_PAD,
+};
+
+static const enum kt clock_types[KBENCH_A_CLOCK_MAX + 1] = {
+	[KBENCH_A_CLOCK_NAME] = T_STR,
+	[KBENCH_A_CLOCK_UNIT] = T_STR,
+	[KBENCH_A_CLOCK_HZ] = T_U64,
+	[KBENCH_A_CLOCK_RES_MIN] = T_U64,
+	[KBENCH_A_CLOCK_RES_SUM] = T_U64,
+	[KBENCH_A_CLOCK_RES_CHANGES] = T_U32,
+	[KBENCH_A_CLOCK_LAT_READS] = T_U32,
+	[KBENCH_A_CLOCK_LAT_SPAN] = T_U64,
+	[KBENCH_A_CLOCK_LAT_CYCLES] = T_U64,
+	[KBENCH_A_CLOCK_PAD] = T_PAD,
+};
+
+static const enum kt run_types[KBENCH_A_RUN_MAX + 1] = {
+	[KBENCH_A_RUN_ROUTINE] = T_STR,
+	[KBENCH_A_RUN_CPU] = T_U32,
+	[KBENCH_A_RUN_SAMPLES] = T_U32,
+	[KBENCH_A_RUN_ITERATIONS] = T_U32,
+	[KBENCH_A_RUN_TARGET_NS] = T_U32,
+	[KBENCH_A_RUN_WARMUP] = T_U32,
+	[KBENCH_A_RUN_ID] = T_U32,
+	[KBENCH_A_RUN_ADAPTIVE] = T_U32,
+	[KBENCH_A_RUN_COUNTER] = T_STR,
+	[KBENCH_A_RUN_COUNTER_HZ] = T_U64,
+	[KBENCH_A_RUN_ELAPSED_NS] = T_U64,
+	[KBENCH_A_RUN_SPAN_CYCLES] = T_U64,
+	[KBENCH_A_RUN_ROUTINE_CYCLES] = T_U64,
+	[KBENCH_A_RUN_WINDOW_CYCLES] = T_U64,
+	[KBENCH_A_RUN_MEM_BYTES] = T_U64,
+	[KBENCH_A_RUN_STATUS] = T_U32,
+	[KBENCH_A_RUN_RESULT] = T_RESULT,
+	[KBENCH_A_RUN_OVERHEAD] = T_RESULT,
+	[KBENCH_A_RUN_PAD] = T_PAD,
+};
+
+static const enum kt result_types[KBENCH_A_RESULT_MAX + 1] = {
+	[KBENCH_A_RESULT_ROUTINE] = T_STR,
+	[KBENCH_A_RESULT_INDEX] = T_U32,
+	[KBENCH_A_RESULT_SAMPLES] = T_U32,
+	[KBENCH_A_RESULT_VALID] = T_U32,
+	[KBENCH_A_RESULT_EXCL_CPU] = T_U32,
+	[KBENCH_A_RESULT_EXCL_BACKWARDS] = T_U32,
+	[KBENCH_A_RESULT_EXCL_NMI] = T_U32,
+	[KBENCH_A_RESULT_EXCL_SMI] = T_U32,
+	[KBENCH_A_RESULT_EXCL_WINDOW] = T_U32,
+	[KBENCH_A_RESULT_NET_MIN] = T_S64,
+	[KBENCH_A_RESULT_NET_MEDIAN] = T_S64,
+	[KBENCH_A_RESULT_NET_MAX] = T_S64,
+	[KBENCH_A_RESULT_NET_SUM] = T_S64,
+	[KBENCH_A_RESULT_PER_ITER_MIN_MILLI] = T_S64,
+	[KBENCH_A_RESULT_PER_ITER_MEDIAN_MILLI] = T_S64,
+	[KBENCH_A_RESULT_CORR_MIN_MILLI] = T_S64,
+	[KBENCH_A_RESULT_CORR_MEDIAN_MILLI] = T_S64,
+	[KBENCH_A_RESULT_FLAGS] = T_U32,
+	[KBENCH_A_RESULT_BYTES_PER_ITER] = T_U32,
+	[KBENCH_A_RESULT_PAD] = T_PAD,
+};
+
+static const enum kt samples_types[KBENCH_A_SAMPLES_MAX + 1] = {
+	[KBENCH_A_SAMPLES_RUN_ID] = T_U32,
+	[KBENCH_A_SAMPLES_ROUTINE] = T_U32,
+	[KBENCH_A_SAMPLES_NAME] = T_STR,
+	[KBENCH_A_SAMPLES_FIRST] = T_U32,
+	[KBENCH_A_SAMPLES_NET] = T_BIN64,
+	[KBENCH_A_SAMPLES_FLAGS] = T_BIN32,
+	[KBENCH_A_SAMPLES_ITERATIONS] = T_U32,
+};
+
+static const enum kt progress_types[KBENCH_A_PROGRESS_MAX + 1] = {
+	[KBENCH_A_PROGRESS_RUN_ID] = T_U32,
+	[KBENCH_A_PROGRESS_PORTID] = T_U32,
+	[KBENCH_A_PROGRESS_DONE] = T_U32,
+	[KBENCH_A_PROGRESS_TOTAL] = T_U32,
+	[KBENCH_A_PROGRESS_ELAPSED_NS] = T_U64,
+	[KBENCH_A_PROGRESS_PAD] = T_PAD,
+};
+
+static const char *check_attrs(const void *data, int len, const enum kt *types,
+			       int max, int depth)
+{
+	static char why[128];
+	const struct nlattr *a;
+	int rem;
+
+	knl_for_each_attr(a, data, len, rem) {
+		int type = a->nla_type & NLA_TYPE_MASK;
+		int l = knl_len(a);
+
+		if (type == 0)
+			return "attribute type 0 (UNSPEC)";
+		if (type > max)
+			continue;	/* appended later: allowed */
+		switch (types[type]) {
+		case T_U32:
+			if (l != 4)
+				goto bad_len;
+			break;
+		case T_U64:
+		case T_S64:
+			if (l != 8)
+				goto bad_len;
+			break;
+		case T_STR:
+			if (l < 1 || ((const char *)knl_data(a))[l - 1] != '\0' ||
+			    strlen(knl_data(a)) + 1 != (size_t)l)
+				goto bad_len;
+			break;
+		case T_RESULT:
+			if (depth || !(a->nla_type & NLA_F_NESTED))
+				goto bad_len;
+			{
+				const char *e = check_attrs(knl_data(a), l,
+						result_types,
+						KBENCH_A_RESULT_MAX, 1);
+				if (e)
+					return e;
+			}
+			break;
+		case T_BIN64:
+			if (l % 8)
+				goto bad_len;
+			break;
+		case T_BIN32:
+			if (l % 4)
+				goto bad_len;
+			break;
+		case T_PAD:
+		case T_ANY:
+			break;
+		}
+	}
+	if (rem)
+		return "trailing bytes after the last attribute";
+	return NULL;
+
+bad_len:
+	snprintf(why, sizeof(why), "attribute %d has a bad length %d or type",
+		 a->nla_type & NLA_TYPE_MASK, knl_len(a));
+	return why;
+}
+
+const char *kbench_check_msg(uint8_t cmd, const struct nlmsghdr *nlh)
+{
+	const void *data;
+	int len;
+
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+		return "message shorter than the genl header";
+	data = knl_genl_attrs(nlh, &len);
+	switch (cmd) {
+	case KBENCH_CMD_INFO:
+		return check_attrs(data, len, info_types, KBENCH_A_INFO_MAX, 0);
+	case KBENCH_CMD_ROUTINE_GET:
+		return check_attrs(data, len, routine_types, KBENCH_A_ROUTINE_MAX, 0);
+	case KBENCH_CMD_CLOCK_GET:
+		return check_attrs(data, len, clock_types, KBENCH_A_CLOCK_MAX, 0);
+	case KBENCH_CMD_RUN:
+		return check_attrs(data, len, run_types, KBENCH_A_RUN_MAX, 0);
+	case KBENCH_CMD_SAMPLES_GET: {
+		const struct nlattr *tb[KBENCH_A_SAMPLES_MAX + 1];
+		const char *e = check_attrs(data, len, samples_types,
+					    KBENCH_A_SAMPLES_MAX, 0);
+
+		if (e)
+			return e;
+		knl_parse(data, len, tb, KBENCH_A_SAMPLES_MAX);
+		if (!tb[KBENCH_A_SAMPLES_ROUTINE] || !tb[KBENCH_A_SAMPLES_FIRST] ||
+		    !tb[KBENCH_A_SAMPLES_NET] || !tb[KBENCH_A_SAMPLES_FLAGS])
+			return "samples message lacks ROUTINE, FIRST, NET or FLAGS";
+		if (knl_len(tb[KBENCH_A_SAMPLES_NET]) / 8 !=
+		    knl_len(tb[KBENCH_A_SAMPLES_FLAGS]) / 4)
+			return "NET and FLAGS arrays differ in length";
+		return NULL;
+	}
+	case KBENCH_CMD_PROGRESS_NTF:
+		return check_attrs(data, len, progress_types,
+				   KBENCH_A_PROGRESS_MAX, 0);
+	}
+	return "reply to an unknown command";
+}
+
+static void fill_result(struct kb_result *r, const struct nlattr *nest)
+{
+	const struct nlattr *a;
+	int rem;
+
+	memset(r, 0, sizeof(*r));
+	knl_for_each_attr(a, knl_data(nest), knl_len(nest), rem) {
+		int type = a->nla_type & NLA_TYPE_MASK;
+
+		if (type > KBENCH_A_RESULT_MAX)
+			continue;
+		if (type == KBENCH_A_RESULT_ROUTINE) {
+			if (knl_get_str(a)) {
+				snprintf(r->routine, sizeof(r->routine), "%s",
+					 knl_get_str(a));
+				r->has[type] = true;
+			}
+		} else if (result_types[type] == T_U32) {
+			uint32_t v;
+
+			if (knl_get_u32(a, &v)) {
+				r->v[type] = v;
+				r->has[type] = true;
+			}
+		} else if (result_types[type] == T_S64) {
+			r->has[type] = knl_get_u64(a, &r->v[type]);
+		}
+	}
+}
+
+int kb_run_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct kb_run *run = arg;
+	const struct nlattr *a;
+	const void *data;
+	int len, rem;
+
+	run->nmsgs++;
+	if (!run->bad)
+		run->bad = kbench_check_msg(KBENCH_CMD_RUN, nlh);
+	data = knl_genl_attrs(nlh, &len);
+	knl_for_each_attr(a, data, len, rem) {
+		int type = a->nla_type & NLA_TYPE_MASK;
+
+		if (type > KBENCH_A_RUN_MAX)
+			continue;
+		switch (run_types[type]) {
+		case T_U32: {
+			uint32_t v;
+
+			if (knl_get_u32(a, &v)) {
+				run->v[type] = v;
+				run->has[type] = true;
+			}
+			break;
+		}
+		case T_U64:
+			run->has[type] = knl_get_u64(a, &run->v[type]);
+			break;
+		case T_STR:
+			if (type == KBENCH_A_RUN_COUNTER && knl_get_str(a)) {
+				snprintf(run->counter, sizeof(run->counter),
+					 "%s", knl_get_str(a));
+				run->has[type] = true;
+			}
+			break;
+		case T_RESULT:
+			if (type == KBENCH_A_RUN_OVERHEAD) {
+				fill_result(&run->overhead, a);
+				run->has_overhead = true;
+			} else if (run->nresults < KB_RESULTS_MAX) {
+				fill_result(&run->result[run->nresults++], a);
+			} else {
+				run->bad = "more RESULT nests than routines allowed";
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+int kb_info_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[KBENCH_A_INFO_MAX + 1];
+	struct kb_info *info = arg;
+	const void *data;
+	int len, i;
+
+	info->nmsgs++;
+	if (!info->bad)
+		info->bad = kbench_check_msg(KBENCH_CMD_INFO, nlh);
+	data = knl_genl_attrs(nlh, &len);
+	knl_parse(data, len, tb, KBENCH_A_INFO_MAX);
+	for (i = 1; i <= KBENCH_A_INFO_MAX; i++) {
+		const char *s;
+		uint32_t v32;
+
+		if (!tb[i])
+			continue;
+		switch (info_types[i]) {
+		case T_U32:
+			if (knl_get_u32(tb[i], &v32)) {
+				info->v[i] = v32;
+				info->has[i] = true;
+			}
+			break;
+		case T_U64:
+			info->has[i] = knl_get_u64(tb[i], &info->v[i]);
+			break;
+		case T_STR:
+			s = knl_get_str(tb[i]);
+			if (!s)
+				break;
+			info->has[i] = true;
+			if (i == KBENCH_A_INFO_VERSION)
+				snprintf(info->version, sizeof(info->version), "%s", s);
+			else if (i == KBENCH_A_INFO_ARCH)
+				snprintf(info->arch, sizeof(info->arch), "%s", s);
+			else if (i == KBENCH_A_INFO_COUNTER)
+				snprintf(info->counter, sizeof(info->counter), "%s", s);
+			else if (i == KBENCH_A_INFO_KERNEL)
+				snprintf(info->kernel, sizeof(info->kernel), "%s", s);
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+void kb_build_run(struct knl_req *r, uint16_t family, struct kb_run_args *a)
+{
+	int i;
+
+	knl_req_genl(r, family, NLM_F_REQUEST | NLM_F_ACK, KBENCH_CMD_RUN,
+		     KBENCH_GENL_VERSION);
+	a->offs_cpu = a->offs_samples = a->offs_iterations = -1;
+	for (i = 0; i < a->nroutines && i < 8; i++)
+		a->offs_routine[i] = knl_put_str(r, KBENCH_A_RUN_ROUTINE,
+						 a->routines[i]);
+	if (a->has_cpu)
+		a->offs_cpu = knl_put_u32(r, KBENCH_A_RUN_CPU, a->cpu);
+	if (a->samples)
+		a->offs_samples = knl_put_u32(r, KBENCH_A_RUN_SAMPLES, a->samples);
+	if (a->iterations)
+		a->offs_iterations = knl_put_u32(r, KBENCH_A_RUN_ITERATIONS,
+						 a->iterations);
+	if (a->warmup)
+		knl_put_u32(r, KBENCH_A_RUN_WARMUP, a->warmup);
+}
+
+/* ---- utilities ------------------------------------------------------------ */
+
+bool kb_icount(void)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, "kbench_icount=1") != NULL;
+}
+
+int kb_possible_cpus(void)
+{
+	char buf[256], *p;
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	int last = -1;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	/* "0-1" or "0,2-3": the highest number is the last one listed. */
+	for (p = buf; *p; p++) {
+		if (*p >= '0' && *p <= '9') {
+			last = (int)strtol(p, &p, 10);
+			p--;
+		}
+	}
+	return last + 1;
+}
+
+uint64_t kb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+int kb_drop_privileges(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (setgroups(0, NULL))
+		return -errno;
+	if (setresgid(65534, 65534, 65534))
+		return -errno;
+	if (setresuid(65534, 65534, 65534))
+		return -errno;
+	if (syscall(SYS_capset, &hdr, data))
+		return -errno;
+	return 0;
+}

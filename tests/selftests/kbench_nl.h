@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Raw generic netlink helpers shared by the kbench selftests and fuzzer.
+ *
+ * Raw sockets rather than libnl: the tests assert the exact errno and the
+ * extack attribute offset, so they build every byte of the request and
+ * read every byte of the answer themselves.
+ */
+#ifndef _KBENCH_SELFTEST_NL_H
+#define _KBENCH_SELFTEST_NL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/netlink.h>
+#include <linux/genetlink.h>
+#include <linux/kbench.h>
+
+#ifndef NLMSGERR_ATTR_MISS_TYPE
+#define NLMSGERR_ATTR_MISS_TYPE	5
+#define NLMSGERR_ATTR_MISS_NEST	6
+#endif
+
+#define KNL_BUF_SIZE		(256 * 1024)
+#define KNL_REQ_SIZE		(64 * 1024)
+#define KNL_TIMEOUT_MS_DEFAULT	30000
+
+/* A request under construction: one netlink message in a fixed buffer. */
+struct knl_req {
+	union {
+		struct nlmsghdr nlh;
+		unsigned char buf[KNL_REQ_SIZE];
+	};
+	size_t cap;	/* bytes usable in buf */
+	int nest[8];	/* offsets of open nests */
+	int depth;
+	bool overflow;
+};
+
+struct knl_sock {
+	int fd;
+	uint32_t portid;
+	uint32_t seq;
+	int timeout_ms;
+};
+
+/* What the kernel said about one request. */
+struct knl_result {
+	int err;		/* positive errno, 0 on success */
+	bool done;		/* NLMSG_ERROR (ack) or NLMSG_DONE seen */
+	bool timed_out;		/* no final answer within the timeout */
+	bool bad_reply;		/* malformed answer (parse failure) */
+	bool has_msg;
+	char msg[512];
+	bool has_offs;
+	uint32_t offs;		/* extack: bad attribute offset from nlmsghdr */
+	bool has_miss_type;
+	uint32_t miss_type;
+	bool has_miss_nest;
+	uint32_t miss_nest;
+	int nreplies;		/* data messages (not ERROR/DONE) */
+	bool dump_interrupted;	/* NLM_F_DUMP_INTR seen */
+};
+
+/* Called for every data message of the answer; non-zero stops parsing. */
+typedef int (*knl_cb)(const struct nlmsghdr *nlh, void *arg);
+
+int knl_open(struct knl_sock *s, int protocol);
+void knl_close(struct knl_sock *s);
+
+void knl_req_init(struct knl_req *r, uint16_t type, uint16_t flags);
+void knl_req_genl(struct knl_req *r, uint16_t family, uint16_t flags,
+		  uint8_t cmd, uint8_t version);
+/* Each put returns the attribute's offset from the nlmsghdr, -1 if full. */
+int knl_put(struct knl_req *r, uint16_t type, const void *data, size_t len);
+int knl_put_u32(struct knl_req *r, uint16_t type, uint32_t v);
+int knl_put_u64(struct knl_req *r, uint16_t type, uint64_t v);
+int knl_put_str(struct knl_req *r, uint16_t type, const char *s);
+int knl_nest_start(struct knl_req *r, uint16_t type);
+void knl_nest_end(struct knl_req *r);
+/* Append raw bytes to the message (no attribute header). */
+int knl_put_raw(struct knl_req *r, const void *data, size_t len);
+
+/* Send @r (seq and portid filled in) and collect the full answer. */
+int knl_transact(struct knl_sock *s, struct knl_req *r, knl_cb cb, void *arg,
+		 struct knl_result *res);
+int knl_send(struct knl_sock *s, struct knl_req *r);
+int knl_recv_answer(struct knl_sock *s, uint32_t seq, knl_cb cb, void *arg,
+		    struct knl_result *res);
+
+/* Attribute parsing: tb[type] = last attribute of that type. */
+int knl_parse(const void *data, int len, const struct nlattr **tb, int max);
+const void *knl_genl_attrs(const struct nlmsghdr *nlh, int *len);
+#define knl_for_each_attr(a, data, len, rem)				\
+	for ((a) = (const struct nlattr *)(data), (rem) = (len);	\
+	     (rem) >= (int)sizeof(*(a)) && (a)->nla_len >= sizeof(*(a)) && \
+	     (a)->nla_len <= (rem);					\
+	     (rem) -= NLA_ALIGN((a)->nla_len),				\
+	     (a) = (const struct nlattr *)((const char *)(a) + NLA_ALIGN((a)->nla_len)))
+
+static inline const void *knl_data(const struct nlattr *a)
+{
+	return (const char *)a + NLA_HDRLEN;
+}
+
+static inline int knl_len(const struct nlattr *a)
+{
+	return a->nla_len - NLA_HDRLEN;
+}
+
+bool knl_get_u32(const struct nlattr *a, uint32_t *v);
+bool knl_get_u64(const struct nlattr *a, uint64_t *v);
+bool knl_get_s64(const struct nlattr *a, int64_t *v);
+/* NUL-terminated string within the payload, or NULL. */
+const char *knl_get_str(const struct nlattr *a);
+
+/* Generic netlink family lookup. */
+struct knl_family {
+	uint16_t id;
+	uint32_t version;
+	uint32_t hdrsize;
+	uint32_t maxattr;
+	uint32_t ops[64];	/* op ids */
+	int nops;
+	char mcgrp_name[8][32];
+	uint32_t mcgrp_id[8];
+	int nmcgrps;
+};
+int knl_resolve(struct knl_sock *s, const char *name, struct knl_family *f,
+		struct knl_result *res);
+
+/*
+ * kbench answer checking against the ABI: attribute types and lengths.
+ * Each returns NULL when the message is well formed, else a description.
+ */
+const char *kbench_check_msg(uint8_t cmd, const struct nlmsghdr *nlh);
+
+/* kbench RUN reply, parsed. */
+#define KB_RESULTS_MAX	(KBENCH_RUN_ROUTINES_MAX + 1)
+struct kb_result {
+	char routine[KBENCH_NAME_MAX + 2];
+	bool has[KBENCH_A_RESULT_MAX + 1];
+	uint64_t v[KBENCH_A_RESULT_MAX + 1];	/* s64 stored as bits */
+};
+struct kb_run {
+	bool has[KBENCH_A_RUN_MAX + 1];
+	uint64_t v[KBENCH_A_RUN_MAX + 1];
+	char counter[32];
+	int nresults;
+	struct kb_result result[KB_RESULTS_MAX];
+	bool has_overhead;
+	struct kb_result overhead;
+	int nmsgs;
+	const char *bad;	/* ABI violation, if any */
+};
+int kb_run_cb(const struct nlmsghdr *nlh, void *arg);
+
+struct kb_info {
+	bool has[KBENCH_A_INFO_MAX + 1];
+	uint64_t v[KBENCH_A_INFO_MAX + 1];
+	char version[64], arch[32], counter[32], kernel[128];
+	int nmsgs;
+	const char *bad;
+};
+int kb_info_cb(const struct nlmsghdr *nlh, void *arg);
+
+/* Build a RUN request; pass 0 to leave an integer out. */
+struct kb_run_args {
+	const char *routines[8];
+	int nroutines;
+	bool has_cpu;
+	uint32_t cpu;
+	uint32_t samples, iterations, warmup;
+	int offs_routine[8], offs_cpu, offs_samples, offs_iterations;
+};
+void kb_build_run(struct knl_req *r, uint16_t family, struct kb_run_args *a);
+
+/* Small utilities. */
+bool kb_icount(void);		/* kernel command line has kbench_icount=1 */
+int kb_possible_cpus(void);	/* nr_cpu_ids from /sys/.../possible */
+uint64_t kb_now_ns(void);	/* CLOCK_MONOTONIC */
+/* Drop to uid/gid 65534 with no capabilities; 0 or -errno. */
+int kb_drop_privileges(void);
+
+#endif /* _KBENCH_SELFTEST_NL_H */
