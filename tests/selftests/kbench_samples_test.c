@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbench selftests: raw samples (SAMPLES_GET) and interleaved runs.  The
+ * summary the kernel reports must be exactly what the test recomputes from
+ * the samples it hands out.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kbench_fixture.h"
+
+#define BIG_SAMPLES	100000
+
+struct series {
+	char name[KBENCH_NAME_MAX + 2];
+	int64_t *net;
+	uint32_t *flags;
+	uint32_t n, cap;
+	uint32_t iterations;
+	bool has_iterations;
+};
+
+struct samples_dump {
+	struct series s[KB_RESULTS_MAX];
+	uint32_t run_id;
+	int nmsgs;
+	uint32_t max_msg_len;
+	const char *bad;
+	char why[160];
+};
+
+static void dump_fail(struct samples_dump *d, const char *fmt, uint32_t a,
+		      uint32_t b)
+{
+	if (d->bad)
+		return;
+	snprintf(d->why, sizeof(d->why), fmt, a, b);
+	d->bad = d->why;
+}
+
+static int samples_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[KBENCH_A_SAMPLES_MAX + 1];
+	struct samples_dump *d = arg;
+	uint32_t idx, first, count, i, id;
+	struct series *s;
+	const char *e, *name;
+	const void *data;
+	int len;
+
+	d->nmsgs++;
+	if (nlh->nlmsg_len > d->max_msg_len)
+		d->max_msg_len = nlh->nlmsg_len;
+	e = kbench_check_msg(KBENCH_CMD_SAMPLES_GET, nlh);
+	if (e) {
+		if (!d->bad)
+			d->bad = e;
+		return 1;
+	}
+	data = knl_genl_attrs(nlh, &len);
+	knl_parse(data, len, tb, KBENCH_A_SAMPLES_MAX);
+	knl_get_u32(tb[KBENCH_A_SAMPLES_ROUTINE], &idx);
+	knl_get_u32(tb[KBENCH_A_SAMPLES_FIRST], &first);
+	if (knl_get_u32(tb[KBENCH_A_SAMPLES_RUN_ID], &id) && id != d->run_id)
+		dump_fail(d, "message for run %u, asked for %u", id, d->run_id);
+	if (idx >= KB_RESULTS_MAX) {
+		dump_fail(d, "routine index %u out of range (%u)", idx,
+			  KB_RESULTS_MAX);
+		return 1;
+	}
+	s = &d->s[idx];
+	if (first != s->n)
+		dump_fail(d, "FIRST %u, expected %u (gap or repeat)", first, s->n);
+	name = knl_get_str(tb[KBENCH_A_SAMPLES_NAME]);
+	if (name) {
+		if (!s->name[0])
+			snprintf(s->name, sizeof(s->name), "%s", name);
+		else if (strcmp(s->name, name))
+			dump_fail(d, "routine %u changed its name (%u)", idx, 0);
+	}
+	if (knl_get_u32(tb[KBENCH_A_SAMPLES_ITERATIONS], &s->iterations))
+		s->has_iterations = true;
+	count = knl_len(tb[KBENCH_A_SAMPLES_NET]) / 8;
+	if (s->n + count > s->cap) {
+		uint32_t cap = s->cap ? s->cap * 2 : 4096;
+
+		while (cap < s->n + count)
+			cap *= 2;
+		s->net = realloc(s->net, cap * sizeof(*s->net));
+		s->flags = realloc(s->flags, cap * sizeof(*s->flags));
+		if (!s->net || !s->flags) {
+			d->bad = "out of memory";
+			return 1;
+		}
+		s->cap = cap;
+	}
+	for (i = 0; i < count; i++) {
+		memcpy(&s->net[s->n + i],
+		       (const char *)knl_data(tb[KBENCH_A_SAMPLES_NET]) + 8 * i, 8);
+		memcpy(&s->flags[s->n + i],
+		       (const char *)knl_data(tb[KBENCH_A_SAMPLES_FLAGS]) + 4 * i, 4);
+	}
+	s->n += count;
+	return 0;
+}
+
+static void dump_free(struct samples_dump *d)
+{
+	int i;
+
+	for (i = 0; i < KB_RESULTS_MAX; i++) {
+		free(d->s[i].net);
+		free(d->s[i].flags);
+	}
+	memset(d, 0, sizeof(*d));
+}
+
+static int dump_samples(FIXTURE_DATA(kb) *self, uint32_t run_id,
+			struct samples_dump *d, struct knl_result *res)
+{
+	memset(d, 0, sizeof(*d));
+	d->run_id = run_id;
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_DUMP,
+		     KBENCH_CMD_SAMPLES_GET, KBENCH_GENL_VERSION);
+	knl_put_u32(&self->req, KBENCH_A_SAMPLES_RUN_ID, run_id);
+	return knl_transact(&self->nl, &self->req, samples_cb, d, res);
+}
+
+static int cmp_s64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Recompute @r's summary from the raw samples of @s. */
+static void check_summary(struct __test_metadata *_metadata,
+			  const struct series *s, const struct kb_result *r,
+			  uint32_t iterations)
+{
+	uint32_t excl[5] = {}, nvalid = 0, i, b;
+	int64_t *valid, sum = 0;
+
+	EXPECT_EQ(KB_RES(r, SAMPLES), s->n) TH_LOG("%s", r->routine);
+	if (s->name[0])
+		EXPECT_STREQ(r->routine, s->name);
+	if (s->has_iterations)
+		EXPECT_EQ(iterations, s->iterations);
+	valid = malloc(sizeof(*valid) * (s->n + 1));
+	ASSERT_NE(NULL, valid);
+	for (i = 0; i < s->n; i++) {
+		EXPECT_EQ(0, s->flags[i] & ~0x1fu) TH_LOG("unknown sample flag");
+		if (!s->flags[i]) {
+			valid[nvalid++] = s->net[i];
+			sum += s->net[i];
+			continue;
+		}
+		for (b = 0; b < 5; b++)
+			if (s->flags[i] & (1u << b))
+				excl[b]++;
+	}
+	EXPECT_EQ(KB_RES(r, VALID), nvalid) TH_LOG("%s valid", r->routine);
+	EXPECT_EQ(KB_RES(r, EXCL_CPU), excl[0]);
+	EXPECT_EQ(KB_RES(r, EXCL_BACKWARDS), excl[1]);
+	EXPECT_EQ(KB_RES(r, EXCL_NMI), excl[2]);
+	EXPECT_EQ(KB_RES(r, EXCL_SMI), excl[3]);
+	EXPECT_EQ(KB_RES(r, EXCL_WINDOW), excl[4]);
+	/* A bound kthread never changes CPU; the TSC never runs backwards. */
+	EXPECT_EQ(0, excl[0]);
+	EXPECT_EQ(0, excl[1]);
+	if (nvalid) {
+		qsort(valid, nvalid, sizeof(*valid), cmp_s64);
+		EXPECT_EQ(valid[0], KB_RES(r, NET_MIN)) TH_LOG("%s min", r->routine);
+		EXPECT_EQ(valid[(nvalid - 1) / 2], KB_RES(r, NET_MEDIAN))
+			TH_LOG("%s lower median", r->routine);
+		EXPECT_EQ(valid[nvalid - 1], KB_RES(r, NET_MAX))
+			TH_LOG("%s max", r->routine);
+		EXPECT_EQ(sum, KB_RES(r, NET_SUM)) TH_LOG("%s sum", r->routine);
+		/* Thousandths: truncated or rounded, the ABI does not say. */
+		EXPECT_GE(1, llabs(valid[0] * 1000 / (int64_t)iterations -
+				   KB_RES(r, PER_ITER_MIN_MILLI)));
+		EXPECT_GE(1, llabs(valid[(nvalid - 1) / 2] * 1000 /
+				   (int64_t)iterations -
+				   KB_RES(r, PER_ITER_MEDIAN_MILLI)));
+	}
+	free(valid);
+}
+
+TEST_F_TIMEOUT(kb, samples_get_100k, 600)
+{
+	struct kb_run_args a = {
+		.routines = { "add_chain" }, .nroutines = 1, .has_cpu = true,
+		.cpu = 0, .samples = BIG_SAMPLES, .iterations = 10,
+	};
+	static struct samples_dump d, d2;
+	struct knl_result res;
+	struct kb_run run;
+	uint32_t id;
+	int i;
+
+	ASSERT_GE(self->info.v[KBENCH_A_INFO_MAX_SAMPLES], BIG_SAMPLES);
+	self->nl.timeout_ms = 550000;
+	ASSERT_EQ(0, kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res))
+		TH_LOG("RUN 100k: %s", res.msg);
+	ASSERT_EQ(NULL, run.bad) TH_LOG("RUN reply: %s", run.bad);
+	ASSERT_EQ(1, run.nresults);
+	ASSERT_TRUE(run.has_overhead);
+	ASSERT_TRUE(run.has[KBENCH_A_RUN_ID]);
+	EXPECT_EQ(KBENCH_RUN_COMPLETE, run.v[KBENCH_A_RUN_STATUS]);
+	EXPECT_EQ(BIG_SAMPLES, KB_RES(&run.result[0], SAMPLES));
+	EXPECT_EQ(BIG_SAMPLES, KB_RES(&run.overhead, SAMPLES));
+	id = run.v[KBENCH_A_RUN_ID];
+
+	self->nl.timeout_ms = 60000;
+	ASSERT_EQ(0, dump_samples(self, id, &d, &res));
+	ASSERT_EQ(0, res.err) TH_LOG("SAMPLES_GET: %s", res.msg);
+	ASSERT_EQ(NULL, d.bad) TH_LOG("SAMPLES_GET: %s", d.bad);
+	EXPECT_FALSE(res.dump_interrupted);
+	EXPECT_EQ(BIG_SAMPLES, d.s[0].n);
+	EXPECT_EQ(BIG_SAMPLES, d.s[1].n);
+	for (i = 2; i < KB_RESULTS_MAX; i++)
+		EXPECT_EQ(0, d.s[i].n);
+	/* Pages of at most NLMSG_GOODSIZE (< PAGE_SIZE). */
+	EXPECT_LE(d.max_msg_len, 4096);
+	check_summary(_metadata, &d.s[0], &run.result[0], 10);
+	check_summary(_metadata, &d.s[1], &run.overhead, 10);
+
+	/* A second dump of the same run hands out the same samples. */
+	ASSERT_EQ(0, dump_samples(self, id, &d2, &res));
+	ASSERT_EQ(0, res.err);
+	ASSERT_EQ(NULL, d2.bad);
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(d.s[i].n, d2.s[i].n);
+		EXPECT_EQ(0, memcmp(d.s[i].net, d2.s[i].net, d.s[i].n * 8));
+		EXPECT_EQ(0, memcmp(d.s[i].flags, d2.s[i].flags, d.s[i].n * 4));
+	}
+	dump_free(&d);
+	dump_free(&d2);
+}
+
+TEST_F_TIMEOUT(kb, interleaved_counts, 300)
+{
+	struct kb_run_args a = {
+		.routines = { "add_chain", "mul_chain" }, .nroutines = 2,
+		.has_cpu = true, .cpu = 0, .samples = 500, .iterations = 100,
+	};
+	static struct samples_dump d;
+	struct knl_result res;
+	struct kb_run run;
+	int i;
+
+	ASSERT_EQ(0, kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res))
+		TH_LOG("RUN: %s", res.msg);
+	ASSERT_EQ(NULL, run.bad);
+	ASSERT_EQ(2, run.nresults);
+	ASSERT_TRUE(run.has_overhead);
+	EXPECT_STREQ("add_chain", run.result[0].routine);
+	EXPECT_STREQ("mul_chain", run.result[1].routine);
+	EXPECT_STREQ("empty", run.overhead.routine);
+	EXPECT_EQ(500, KB_RES(&run.result[0], SAMPLES));
+	EXPECT_EQ(KB_RES(&run.result[0], SAMPLES), KB_RES(&run.result[1], SAMPLES));
+	EXPECT_EQ(KB_RES(&run.result[0], SAMPLES), KB_RES(&run.overhead, SAMPLES));
+	for (i = 0; i < 2; i++) {
+		if (run.result[i].has[KBENCH_A_RESULT_INDEX])
+			EXPECT_EQ(i, KB_RES(&run.result[i], INDEX));
+		EXPECT_LE(KB_RES(&run.result[i], VALID),
+			  KB_RES(&run.result[i], SAMPLES));
+	}
+	if (run.overhead.has[KBENCH_A_RESULT_INDEX])
+		EXPECT_EQ(2, KB_RES(&run.overhead, INDEX));
+
+	ASSERT_EQ(0, dump_samples(self, run.v[KBENCH_A_RUN_ID], &d, &res));
+	ASSERT_EQ(0, res.err) TH_LOG("SAMPLES_GET: %s", res.msg);
+	ASSERT_EQ(NULL, d.bad) TH_LOG("%s", d.bad);
+	EXPECT_EQ(500, d.s[0].n);
+	EXPECT_EQ(500, d.s[1].n);
+	EXPECT_EQ(500, d.s[2].n);
+	check_summary(_metadata, &d.s[0], &run.result[0], 100);
+	check_summary(_metadata, &d.s[1], &run.result[1], 100);
+	check_summary(_metadata, &d.s[2], &run.overhead, 100);
+	dump_free(&d);
+}
+
+TEST_F_TIMEOUT(kb, store_keeps_last_runs, 300)
+{
+	uint32_t kept = self->info.v[KBENCH_A_INFO_RUNS_KEPT];
+	struct kb_run_args a = {
+		.routines = { "empty" }, .nroutines = 1, .has_cpu = true,
+		.cpu = 0, .samples = 5, .iterations = 10,
+	};
+	static struct samples_dump d;
+	struct knl_result res;
+	uint32_t ids[64], i;
+	struct kb_run run;
+
+	ASSERT_GE(kept, 1);
+	ASSERT_LT(kept, 63);
+	for (i = 0; i < kept + 1; i++) {
+		ASSERT_EQ(0, kb_run(&self->nl, &self->req, self->fam.id, &a,
+				    &run, &res)) TH_LOG("RUN: %s", res.msg);
+		ids[i] = run.v[KBENCH_A_RUN_ID];
+		if (i)
+			EXPECT_NE(ids[i - 1], ids[i]);
+	}
+	/* The oldest is gone, the last `kept` are there. */
+	ASSERT_EQ(0, dump_samples(self, ids[0], &d, &res));
+	EXPECT_EQ(ENOENT, res.err);
+	dump_free(&d);
+	for (i = 1; i < kept + 1; i++) {
+		ASSERT_EQ(0, dump_samples(self, ids[i], &d, &res));
+		EXPECT_EQ(0, res.err) TH_LOG("run %u (#%u): %s", ids[i], i, res.msg);
+		EXPECT_EQ(5, d.s[0].n);
+		dump_free(&d);
+	}
+}
+
+TEST_HARNESS_MAIN
