@@ -14,15 +14,22 @@
  * spans - the counter reads, the call, the routine's set-up and the cold
  * start of its loop - cancels; what is left is exactly N iterations.
  * @t receives the four counter values (t[3] - t[0] is the timed span).
+ *
+ * Both spans are the same machine code: one loop body run twice.  The empty
+ * asm makes the trip count opaque, so the compiler cannot unroll the loop
+ * and schedule the two halves differently (it did: one extra instruction
+ * in the second span, seen exactly under qemu -icount).
  */
 #define KBENCH_METHOD_SAMPLE(read_ctr, run, n, data, t)		\
 	do {								\
-		(t)[0] = read_ctr();					\
-		(run)(2, (data));					\
-		(t)[1] = read_ctr();					\
-		(t)[2] = read_ctr();					\
-		(run)((n) + 2, (data));				\
-		(t)[3] = read_ctr();					\
+		unsigned int __arg[2] = { 2, (n) + 2 };		\
+		unsigned int __k;					\
+		for (__k = 0; __k < 2; __k++) {			\
+			asm volatile("" : "+r" (__k));			\
+			(t)[2 * __k] = read_ctr();			\
+			(run)(__arg[__k], (data));			\
+			(t)[2 * __k + 1] = read_ctr();			\
+		}							\
 	} while (0)
 
 /* Net ticks of one sample; negative only when something intervened. */
