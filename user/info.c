@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbenchctl info: the module, its counter, detectors and limits.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "kbenchctl.h"
+#include "names.h"
+#include "nl.h"
+#include "opts.h"
+#include "output.h"
+
+static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	char buf[128];
+
+	(void)nlh;
+	(void)arg;
+	out_open_object(NULL);
+	out_string("version", "version:          %s\n",
+		   kb_str(tb[KBENCH_A_INFO_VERSION], NULL));
+	out_string("arch", "arch:             %s\n",
+		   kb_str(tb[KBENCH_A_INFO_ARCH], NULL));
+	out_string("kernel", "kernel:           %s\n",
+		   kb_str(tb[KBENCH_A_INFO_KERNEL], NULL));
+	out_uint("nr_cpus", "cpus:             %llu\n",
+		 kb_u32(tb[KBENCH_A_INFO_NR_CPUS], 0));
+	out_string("counter", "counter:          %s",
+		   kb_str(tb[KBENCH_A_INFO_COUNTER], NULL));
+	out_uint("counter_hz", " @ %llu Hz\n",
+		 kb_u64(tb[KBENCH_A_INFO_COUNTER_HZ], 0));
+	kb_flag_names(kb_counter_flag_names,
+		      kb_u32(tb[KBENCH_A_INFO_COUNTER_FLAGS], 0), ", ", buf,
+		      sizeof(buf));
+	out_text("counter flags:    %s\n", buf[0] ? buf : "none");
+	kb_flags_json("counter_flags", kb_counter_flag_names,
+		      kb_u32(tb[KBENCH_A_INFO_COUNTER_FLAGS], 0));
+	kb_flag_names(kb_sample_flag_names,
+		      kb_u32(tb[KBENCH_A_INFO_DETECTORS], 0), ", ", buf,
+		      sizeof(buf));
+	out_text("detectors:        %s\n", buf[0] ? buf : "none");
+	kb_flags_json("detectors", kb_sample_flag_names,
+		      kb_u32(tb[KBENCH_A_INFO_DETECTORS], 0));
+	out_text("limits:\n");
+	out_open_object("limits");
+	out_uint("max_samples", "  max samples:    %llu per routine and run\n",
+		 kb_u32(tb[KBENCH_A_INFO_MAX_SAMPLES], 0));
+	out_uint("max_iterations", "  max iterations: %llu per sample\n",
+		 kb_u32(tb[KBENCH_A_INFO_MAX_ITERATIONS], 0));
+	out_uint("max_window_us", "  max window:     %llu us\n",
+		 kb_u32(tb[KBENCH_A_INFO_MAX_WINDOW_US], 0));
+	out_uint("max_run_ms", "  max run:        %llu ms\n",
+		 kb_u32(tb[KBENCH_A_INFO_MAX_RUN_MS], 0));
+	out_uint("duty_pct", "  irq-off duty:   %llu%%\n",
+		 kb_u32(tb[KBENCH_A_INFO_DUTY_PCT], 0));
+	out_uint("runs_kept", "  runs kept:      %llu\n",
+		 kb_u32(tb[KBENCH_A_INFO_RUNS_KEPT], 0));
+	out_close_object();
+	out_text("sample store:\n");
+	out_open_object("store");
+	out_uint("bytes", "  in use:         %llu bytes\n",
+		 kb_u64(tb[KBENCH_A_INFO_STORE_BYTES], 0));
+	out_uint("bytes_max", "  cap:            %llu bytes\n",
+		 kb_u64(tb[KBENCH_A_INFO_STORE_BYTES_MAX], 0));
+	out_close_object();
+	out_close_object();
+	return 0;
+}
+
+int info_main(int argc, char *argv[])
+{
+	static const struct option longopts[] = { OPTS_COMMON, { 0 } };
+	struct kb_nl nl;
+	int c, ret = EXIT_OK, err;
+
+	optind = 0;
+	while ((c = opts_next(argc, argv, "", longopts, &ret)) != -1)
+		if (c == -2)
+			return ret;
+	if (optind < argc)
+		return usage_error("info", "unexpected argument '%s'", argv[optind]);
+	err = kb_nl_open(&nl);
+	if (err)
+		return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+	err = kb_nl_request(&nl, kb_nl_msg(&nl, KBENCH_CMD_INFO, false),
+			    KBENCH_A_INFO_MAX, info_cb, NULL);
+	out_finish();
+	kb_nl_close(&nl);
+	return err ? EXIT_FAIL : EXIT_OK;
+}

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Names of the ABI's flag bits.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/kbench.h>
+
+#include "names.h"
+#include "output.h"
+
+const struct kb_flag_name kb_counter_flag_names[] = {
+	{ KBENCH_COUNTER_F_CONSTANT, "constant" },
+	{ KBENCH_COUNTER_F_NONSTOP, "nonstop" },
+	{ KBENCH_COUNTER_F_RELIABLE, "reliable" },
+	{ KBENCH_COUNTER_F_ORDERED, "ordered" },
+	{ 0, NULL }
+};
+
+const struct kb_flag_name kb_sample_flag_names[] = {
+	{ KBENCH_SAMPLE_F_CPU_CHANGED, "cpu_changed" },
+	{ KBENCH_SAMPLE_F_BACKWARDS, "backwards" },
+	{ KBENCH_SAMPLE_F_NMI, "nmi" },
+	{ KBENCH_SAMPLE_F_SMI, "smi" },
+	{ KBENCH_SAMPLE_F_WINDOW, "window" },
+	{ 0, NULL }
+};
+
+const struct kb_flag_name kb_result_flag_names[] = {
+	{ KBENCH_RESULT_F_CLAMPED, "clamped" },
+	{ KBENCH_RESULT_F_EXCLUDED, "excluded" },
+	{ 0, NULL }
+};
+
+const struct kb_flag_name kb_routine_flag_names[] = {
+	{ KBENCH_ROUTINE_F_BUILTIN, "builtin" },
+	{ KBENCH_ROUTINE_F_USER_TWIN, "user_twin" },
+	{ 0, NULL }
+};
+
+void kb_flag_names(const struct kb_flag_name *t, uint32_t v, const char *sep,
+		   char *buf, size_t len)
+{
+	size_t used = 0;
+	uint32_t known = 0;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (; t->name; t++) {
+		known |= t->bit;
+		if (!(v & t->bit))
+			continue;
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+					 "%s%s", used ? sep : "", t->name);
+	}
+	if (v & ~known)
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+					 "%s0x%x", used ? sep : "", v & ~known);
+}
+
+void kb_flags_json(const char *key, const struct kb_flag_name *t, uint32_t v)
+{
+	char hex[16];
+	uint32_t known = 0;
+
+	if (!out_json())
+		return;
+	out_open_array(key);
+	for (; t->name; t++) {
+		known |= t->bit;
+		if (v & t->bit)
+			out_string(NULL, NULL, t->name);
+	}
+	if (v & ~known) {
+		snprintf(hex, sizeof(hex), "0x%x", v & ~known);
+		out_string(NULL, NULL, hex);
+	}
+	out_close_array();
+}

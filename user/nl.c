@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbenchctl netlink layer: socket set-up, requests, extack error reporting.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <linux/netlink.h>
+
+#include "kbenchctl.h"
+#include "nl.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+int kb_nl_open(struct kb_nl *nl)
+{
+	int one = 1, err;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->extra_fd = -1;
+	nl->sk = nl_socket_alloc();
+	if (!nl->sk) {
+		fprintf(stderr, "%s: cannot allocate a netlink socket\n", prog);
+		return -ENOMEM;
+	}
+	err = genl_connect(nl->sk);
+	if (err < 0) {
+		fprintf(stderr, "%s: cannot connect to generic netlink: %s\n",
+			prog, nl_geterror(err));
+		goto out_free_sock;
+	}
+	/* best effort: old kernels lack these and still work */
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
+		   &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
+		   &one, sizeof(one));
+	nl->family = genl_ctrl_resolve(nl->sk, KBENCH_GENL_NAME);
+	if (nl->family < 0) {
+		fprintf(stderr, "%s: kbench module not loaded (try: modprobe kbench)\n",
+			prog);
+		err = -ENOENT;
+		goto out_free_sock;
+	}
+	return 0;
+
+out_free_sock:
+	nl_socket_free(nl->sk);
+	nl->sk = NULL;
+	return err == -ENOENT ? -ENOENT : -EIO;
+}
+
+void kb_nl_close(struct kb_nl *nl)
+{
+	if (nl->sk)
+		nl_socket_free(nl->sk);
+	nl->sk = NULL;
+}
+
+struct nl_msg *kb_nl_msg(struct kb_nl *nl, uint8_t cmd, bool dump)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg)
+		return NULL;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
+			 dump ? NLM_F_DUMP : 0, cmd, KBENCH_GENL_VERSION)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+void kb_nl_parse_extack(const struct nlmsghdr *nlh, const struct nlmsgerr *err,
+			char *msg, size_t len, uint32_t *offs)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	const unsigned char *end = (const unsigned char *)nlh + nlh->nlmsg_len;
+	const unsigned char *attrs;
+	size_t skip = sizeof(*err);
+
+	if (len)
+		msg[0] = '\0';
+	*offs = 0;
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	/* without NETLINK_CAP_ACK the request is echoed after the error */
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		skip += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
+	attrs = (const unsigned char *)err + NLMSG_ALIGN(skip);
+	if (attrs >= end)
+		return;
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)attrs,
+		      (int)(end - attrs), NULL) < 0)
+		return;
+	if (tb[NLMSGERR_ATTR_MSG] && len) {
+		const char *s = nla_data(tb[NLMSGERR_ATTR_MSG]);
+		int l = nla_len(tb[NLMSGERR_ATTR_MSG]);
+
+		snprintf(msg, len, "%.*s", l, s);
+	}
+	if (tb[NLMSGERR_ATTR_OFFS] && nla_len(tb[NLMSGERR_ATTR_OFFS]) >= 4)
+		*offs = nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+}
+
+void kb_nl_print_error(const struct kb_nl *nl)
+{
+	if (nl->extack[0])
+		fprintf(stderr, "%s: %s: %s\n", prog, nl->extack,
+			strerror(-nl->error));
+	else
+		fprintf(stderr, "%s: %s\n", prog, strerror(-nl->error));
+}
+
+struct request {
+	struct kb_nl *nl;
+	int maxattr;
+	kb_nl_msg_cb cb;
+	void *arg;
+	int done;	/* 1: in progress, 0: finished, < 0: -errno */
+};
+
+static int error_cb(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
+{
+	struct request *rq = arg;
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)
+		((const unsigned char *)err - NLMSG_HDRLEN);
+
+	(void)nla;
+	kb_nl_parse_extack(nlh, err, rq->nl->extack, sizeof(rq->nl->extack),
+			   &rq->nl->bad_attr_offset);
+	rq->done = err->error < 0 ? err->error : 0;
+	return NL_STOP;
+}
+
+static int ack_cb(struct nl_msg *msg, void *arg)
+{
+	struct request *rq = arg;
+
+	(void)msg;
+	rq->done = 0;
+	return NL_STOP;
+}
+
+/* NLMSG_DONE of a dump carries the dump's error (and extack) if it failed. */
+static int finish_cb(struct nl_msg *msg, void *arg)
+{
+	struct request *rq = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	rq->done = 0;
+	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(int)) {
+		int e = *(int *)nlmsg_data(nlh);
+
+		if (e < 0) {
+			/* extack TLVs follow the int */
+			const unsigned char *p = nlmsg_data(nlh);
+			const unsigned char *end = (const unsigned char *)nlh +
+						   nlh->nlmsg_len;
+			struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+
+			rq->done = e;
+			p += NLMSG_ALIGN(sizeof(int));
+			if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && p < end &&
+			    nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)p,
+				      (int)(end - p), NULL) == 0 &&
+			    tb[NLMSGERR_ATTR_MSG])
+				snprintf(rq->nl->extack, sizeof(rq->nl->extack),
+					 "%.*s", nla_len(tb[NLMSGERR_ATTR_MSG]),
+					 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+		}
+	}
+	return NL_STOP;
+}
+
+static int valid_cb(struct nl_msg *msg, void *arg)
+{
+	struct request *rq = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nlattr *tb[64];
+	int maxattr = rq->maxattr < 63 ? rq->maxattr : 63;
+
+	if (genlmsg_parse(nlh, 0, tb, maxattr, NULL) < 0)
+		return NL_SKIP;
+	if (rq->cb && rq->cb(tb, nlh, rq->arg) < 0) {
+		rq->done = -EIO;
+		return NL_STOP;
+	}
+	return NL_OK;
+}
+
+int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
+		  kb_nl_msg_cb cb, void *arg)
+{
+	struct request rq = { nl, maxattr, cb, arg, 1 };
+	struct nl_cb *nlcb;
+	int err;
+
+	nl->error = 0;
+	nl->extack[0] = '\0';
+	nl->bad_attr_offset = 0;
+	if (!msg) {
+		nl->error = -ENOMEM;
+		kb_nl_print_error(nl);
+		return -ENOMEM;
+	}
+	nlcb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!nlcb) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nl_cb_set(nlcb, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, &rq);
+	nl_cb_set(nlcb, NL_CB_ACK, NL_CB_CUSTOM, ack_cb, &rq);
+	nl_cb_set(nlcb, NL_CB_FINISH, NL_CB_CUSTOM, finish_cb, &rq);
+	nl_cb_err(nlcb, NL_CB_CUSTOM, error_cb, &rq);
+
+	/* do-requests end on the ack, dumps on NLMSG_DONE */
+	if (!(nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP))
+		nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_ACK;
+	err = nl_send_auto(nl->sk, msg);
+	nlmsg_free(msg);
+	if (err < 0) {
+		rq.done = -EIO;
+		goto out_free_cb;
+	}
+	while (rq.done > 0) {
+		if (nl->extra_fd >= 0) {
+			struct pollfd pfd[2] = {
+				{ nl_socket_get_fd(nl->sk), POLLIN, 0 },
+				{ nl->extra_fd, POLLIN, 0 },
+			};
+
+			if (poll(pfd, 2, -1) < 0 && errno != EINTR) {
+				rq.done = -errno;
+				break;
+			}
+			if (pfd[1].revents & POLLIN)
+				nl->extra_cb(nl->extra_arg);
+			if (!(pfd[0].revents & (POLLIN | POLLERR | POLLHUP)))
+				continue;
+		}
+		err = nl_recvmsgs(nl->sk, nlcb);
+		if (err < 0 && rq.done > 0) {
+			rq.done = -EIO;
+			snprintf(nl->extack, sizeof(nl->extack), "%s",
+				 nl_geterror(err));
+		}
+	}
+
+out_free_cb:
+	nl_cb_put(nlcb);
+	nl->error = rq.done;
+	if (rq.done < 0 && !nl->quiet)
+		kb_nl_print_error(nl);
+	return rq.done;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbenchctl netlink layer over libnl-genl-3.
+ */
+#ifndef KBENCHCTL_NL_H
+#define KBENCHCTL_NL_H
+
+#include <netlink/attr.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+
+#include <linux/kbench.h>
+
+struct kb_nl {
+	struct nl_sock *sk;
+	int family;
+	int error;		/* -errno of the last request */
+	char extack[256];	/* kernel's extack message, if any */
+	uint32_t bad_attr_offset;	/* NLMSGERR_ATTR_OFFS, 0 if none */
+	bool quiet;		/* do not print kernel errors */
+	/* while waiting for a reply, also serve this fd (progress) */
+	int extra_fd;
+	void (*extra_cb)(void *arg);
+	void *extra_arg;
+};
+
+/* Per-message callback: attributes parsed into tb[] (policy-free). */
+typedef int (*kb_nl_msg_cb)(struct nlattr **tb, struct nlmsghdr *nlh,
+			    void *arg);
+
+/*
+ * Connect and resolve the family.  Returns 0; -ENOENT when the family is
+ * missing (module not loaded; a message is printed); other -errno.
+ */
+int kb_nl_open(struct kb_nl *nl);
+void kb_nl_close(struct kb_nl *nl);
+
+/* A request message for @cmd (NLM_F_REQUEST [| NLM_F_DUMP]). */
+struct nl_msg *kb_nl_msg(struct kb_nl *nl, uint8_t cmd, bool dump);
+
+/*
+ * Send @msg (consumed) and receive until the ack / end of dump; @cb is
+ * called for each reply message with its attributes parsed up to @maxattr.
+ * Returns 0 or -errno; on a kernel error prints
+ * "kbenchctl: <extack>: <strerror>" unless nl->quiet.
+ */
+int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
+		  kb_nl_msg_cb cb, void *arg);
+
+/*
+ * Parse the extended ack TLVs following @err inside @nlh (libnl 3.7 has no
+ * helper).  Fills msg (or "") and *offs (0 if absent).  Exposed for tests.
+ */
+void kb_nl_parse_extack(const struct nlmsghdr *nlh, const struct nlmsgerr *err,
+			char *msg, size_t len, uint32_t *offs);
+
+/* Print the error of a failed request the way kernel errors are printed. */
+void kb_nl_print_error(const struct kb_nl *nl);
+
+/* attribute accessors with defaults */
+static inline uint32_t kb_u32(struct nlattr *a, uint32_t def)
+{
+	return a ? nla_get_u32(a) : def;
+}
+
+static inline uint64_t kb_u64(struct nlattr *a, uint64_t def)
+{
+	return a ? nla_get_u64(a) : def;
+}
+
+static inline int64_t kb_s64(struct nlattr *a, int64_t def)
+{
+	return a ? (int64_t)nla_get_u64(a) : def;
+}
+
+static inline const char *kb_str(struct nlattr *a, const char *def)
+{
+	return a ? nla_get_string(a) : def;
+}
+
+#endif /* KBENCHCTL_NL_H */

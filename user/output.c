@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbenchctl output layer: one call per value, table or JSON.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+
+#define OUT_DEPTH_MAX 32
+
+static FILE *out_f;
+static bool out_is_json;
+static int depth;
+/* Per nesting level: is it an array, has it an element yet. */
+static bool level_array[OUT_DEPTH_MAX];
+static bool level_used[OUT_DEPTH_MAX];
+
+void out_init(FILE *f, bool json)
+{
+	out_f = f;
+	out_is_json = json;
+	depth = 0;
+}
+
+bool out_json(void)
+{
+	return out_is_json;
+}
+
+FILE *out_file(void)
+{
+	return out_f ? out_f : stdout;
+}
+
+void json_write_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	putc('"', f);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"':  fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\b': fputs("\\b", f); break;
+		case '\f': fputs("\\f", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(f, "\\u%04x", *p);
+			else
+				putc(*p, f);
+		}
+	}
+	putc('"', f);
+}
+
+void json_write_double(FILE *f, double v)
+{
+	char buf[40];
+	int prec;
+
+	if (!isfinite(v)) {
+		fputs("null", f);
+		return;
+	}
+	if (v == 0) {
+		fputs("0", f);
+		return;
+	}
+	/* the shortest form that reads back exactly, like repr() */
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, f);
+}
+
+static void indent(void)
+{
+	int i;
+
+	putc('\n', out_file());
+	for (i = 0; i < depth; i++)
+		fputs("  ", out_file());
+}
+
+/* Separator, indentation and "key": before a JSON value. */
+static void json_key(const char *key)
+{
+	FILE *f = out_file();
+
+	if (depth > 0) {
+		if (level_used[depth - 1])
+			putc(',', f);
+		level_used[depth - 1] = true;
+		indent();
+		if (!level_array[depth - 1]) {
+			json_write_string(f, key ? key : "");
+			fputs(": ", f);
+		}
+	}
+}
+
+static void open_level(const char *key, bool array)
+{
+	if (!out_is_json)
+		return;
+	json_key(key);
+	putc(array ? '[' : '{', out_file());
+	if (depth < OUT_DEPTH_MAX) {
+		level_array[depth] = array;
+		level_used[depth] = false;
+	}
+	depth++;
+}
+
+static void close_level(void)
+{
+	bool array, used;
+
+	if (!out_is_json || depth == 0)
+		return;
+	depth--;
+	array = depth < OUT_DEPTH_MAX ? level_array[depth] : false;
+	used = depth < OUT_DEPTH_MAX ? level_used[depth] : true;
+	if (used)
+		indent();
+	putc(array ? ']' : '}', out_file());
+}
+
+void out_open_object(const char *key)
+{
+	open_level(key, false);
+}
+
+void out_close_object(void)
+{
+	close_level();
+}
+
+void out_open_array(const char *key)
+{
+	open_level(key, true);
+}
+
+void out_close_array(void)
+{
+	close_level();
+}
+
+void out_finish(void)
+{
+	if (!out_is_json)
+		return;
+	while (depth > 0)
+		close_level();
+	putc('\n', out_file());
+}
+
+/* Should a JSON value be written at all (a key, or inside an array)? */
+static bool json_wants(const char *key)
+{
+	if (!out_is_json)
+		return false;
+	if (depth > 0 && depth <= OUT_DEPTH_MAX && level_array[depth - 1])
+		return true;
+	return key != NULL;
+}
+
+void out_uint(const char *key, const char *fmt, uint64_t v)
+{
+	if (out_is_json) {
+		if (json_wants(key)) {
+			json_key(key);
+			fprintf(out_file(), "%llu", (unsigned long long)v);
+		}
+	} else if (fmt) {
+		fprintf(out_file(), fmt, (unsigned long long)v);
+	}
+}
+
+void out_int(const char *key, const char *fmt, int64_t v)
+{
+	if (out_is_json) {
+		if (json_wants(key)) {
+			json_key(key);
+			fprintf(out_file(), "%lld", (long long)v);
+		}
+	} else if (fmt) {
+		fprintf(out_file(), fmt, (long long)v);
+	}
+}
+
+/* Print a non-finite value as "-" in the field width of a %f format. */
+static void text_dash(const char *fmt)
+{
+	char buf[64];
+	const char *p = strchr(fmt, '%');
+	size_t i = 0;
+	int width = 0;
+
+	if (!p) {
+		fputs(fmt, out_file());
+		return;
+	}
+	fwrite(fmt, 1, (size_t)(p - fmt), out_file());
+	p++;
+	if (*p == '-') {
+		buf[i++] = '-';
+		p++;
+	}
+	width = atoi(p);
+	while (*p && !strchr("eEfgGaA", *p))
+		p++;
+	snprintf(buf + i, sizeof(buf) - i, "%ds", width);
+	{
+		char f2[72];
+
+		snprintf(f2, sizeof(f2), "%%%s", buf);
+		fprintf(out_file(), f2, "-");
+	}
+	if (*p)
+		fputs(p + 1, out_file());
+}
+
+void out_double(const char *key, const char *fmt, double v)
+{
+	if (out_is_json) {
+		if (json_wants(key)) {
+			json_key(key);
+			json_write_double(out_file(), v);
+		}
+	} else if (fmt) {
+		if (isfinite(v))
+			fprintf(out_file(), fmt, v);
+		else
+			text_dash(fmt);
+	}
+}
+
+void out_string(const char *key, const char *fmt, const char *s)
+{
+	if (out_is_json) {
+		if (json_wants(key)) {
+			json_key(key);
+			if (s)
+				json_write_string(out_file(), s);
+			else
+				fputs("null", out_file());
+		}
+	} else if (fmt) {
+		fprintf(out_file(), fmt, s ? s : "-");
+	}
+}
+
+void out_bool(const char *key, const char *fmt, bool v)
+{
+	if (out_is_json) {
+		if (json_wants(key)) {
+			json_key(key);
+			fputs(v ? "true" : "false", out_file());
+		}
+	} else if (fmt) {
+		fprintf(out_file(), fmt, v ? "yes" : "no");
+	}
+}
+
+void out_null(const char *key)
+{
+	if (json_wants(key)) {
+		json_key(key);
+		fputs("null", out_file());
+	}
+}
+
+void out_text(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (out_is_json)
+		return;
+	va_start(ap, fmt);
+	vfprintf(out_file(), fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbenchctl output layer, after iproute2's print_*(PRINT_ANY, ...): every
+ * value goes through one call that emits either its table form (fmt) or its
+ * JSON form (key), so the two can never diverge.  A NULL key means "table
+ * only", a NULL fmt "JSON only".  Inside a JSON array the key is ignored.
+ */
+#ifndef KBENCHCTL_OUTPUT_H
+#define KBENCHCTL_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+void out_init(FILE *f, bool json);
+bool out_json(void);
+FILE *out_file(void);
+
+void out_open_object(const char *key);
+void out_close_object(void);
+void out_open_array(const char *key);
+void out_close_array(void);
+/* Close everything still open and end the JSON document with a newline. */
+void out_finish(void);
+
+void out_uint(const char *key, const char *fmt, uint64_t v);
+void out_int(const char *key, const char *fmt, int64_t v);
+/* Non-finite values are JSON null and "-" in tables. */
+void out_double(const char *key, const char *fmt, double v);
+void out_string(const char *key, const char *fmt, const char *s);
+void out_bool(const char *key, const char *fmt, bool v);
+void out_null(const char *key);
+/* Table-only text. */
+void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* JSON string escaping into @f (with the quotes). */
+void json_write_string(FILE *f, const char *s);
+/* Shortest decimal that reads back as @v (or null when not finite). */
+void json_write_double(FILE *f, double v);
+
+#endif /* KBENCHCTL_OUTPUT_H */

@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Runs: the RUN request and reply, SAMPLES_GET, the userspace statistics of
+ * the samples and the per-routine report (table or JSON).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hist.h"
+#include "kbenchctl.h"
+#include "names.h"
+#include "nl.h"
+#include "output.h"
+#include "progress.h"
+#include "run.h"
+
+int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags)
+{
+	if (res->n == res->cap) {
+		size_t cap = res->cap ? res->cap * 2 : 1024;
+		int64_t *n2 = realloc(res->net, cap * sizeof(*n2));
+		uint32_t *f2;
+
+		if (!n2)
+			return -ENOMEM;
+		res->net = n2;
+		f2 = realloc(res->sflags, cap * sizeof(*f2));
+		if (!f2)
+			return -ENOMEM;
+		res->sflags = f2;
+		res->cap = cap;
+	}
+	res->net[res->n] = net;
+	res->sflags[res->n] = flags;
+	res->n++;
+	return 0;
+}
+
+static int cmp_s64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The kernel's exact integer summary, recomputed (userspace twin runs). */
+void kb_result_summarize(struct kb_result *res, uint32_t iterations)
+{
+	int64_t *v;
+	size_t i, k = 0;
+
+	res->samples = (uint32_t)res->n;
+	memset(res->excl, 0, sizeof(res->excl));
+	res->net_sum = 0;
+	v = malloc((res->n ? res->n : 1) * sizeof(*v));
+	if (!v)
+		return;
+	for (i = 0; i < res->n; i++) {
+		uint32_t f = res->sflags[i];
+
+		if (f) {
+			if (f & KBENCH_SAMPLE_F_CPU_CHANGED)
+				res->excl[KB_EXCL_CPU]++;
+			else if (f & KBENCH_SAMPLE_F_BACKWARDS)
+				res->excl[KB_EXCL_BACKWARDS]++;
+			else if (f & KBENCH_SAMPLE_F_NMI)
+				res->excl[KB_EXCL_NMI]++;
+			else if (f & KBENCH_SAMPLE_F_SMI)
+				res->excl[KB_EXCL_SMI]++;
+			else
+				res->excl[KB_EXCL_WINDOW]++;
+			continue;
+		}
+		v[k++] = res->net[i];
+		res->net_sum += res->net[i];
+	}
+	res->valid = (uint32_t)k;
+	if (k < res->n)
+		res->flags |= KBENCH_RESULT_F_EXCLUDED;
+	if (k) {
+		qsort(v, k, sizeof(*v), cmp_s64);
+		res->net_min = v[0];
+		res->net_median = v[(k - 1) / 2];	/* lower median */
+		res->net_max = v[k - 1];
+		if (iterations) {
+			res->per_iter_min_milli = res->net_min * 1000 / iterations;
+			res->per_iter_median_milli = res->net_median * 1000 /
+						     iterations;
+		}
+	}
+	free(v);
+}
+
+double kb_run_ns(const struct kb_run *r, double cycles)
+{
+	return r->counter_hz ? cycles * 1e9 / (double)r->counter_hz : NAN;
+}
+
+static int analyze_result(struct kb_result *res, uint32_t iterations)
+{
+	size_t i, k = 0;
+
+	free(res->sorted);
+	res->sorted = malloc((res->n ? res->n : 1) * sizeof(double));
+	if (!res->sorted)
+		return -ENOMEM;
+	for (i = 0; i < res->n; i++)
+		if (!res->sflags[i])
+			res->sorted[k++] = (double)res->net[i] /
+					   (double)(iterations ? iterations : 1);
+	qsort(res->sorted, k, sizeof(double), kb_cmp_double);
+	kb_stats_sorted(res->sorted, k, &res->st);
+	res->have_stats = res->n > 0;
+	return 0;
+}
+
+int kb_run_analyze(struct kb_run *r)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < r->nres; i++)
+		err = err ? err : analyze_result(&r->res[i], r->iterations);
+	if (r->has_overhead)
+		err = err ? err : analyze_result(&r->overhead, r->iterations);
+	return err;
+}
+
+void kb_run_free(struct kb_run *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < KBENCH_RUN_ROUTINES_MAX; i++) {
+		free(r->res[i].net);
+		free(r->res[i].sflags);
+		free(r->res[i].sorted);
+	}
+	free(r->overhead.net);
+	free(r->overhead.sflags);
+	free(r->overhead.sorted);
+	memset(r, 0, sizeof(*r));
+}
+
+/* --- kernel side --- */
+
+static void parse_result(struct nlattr *nest, struct kb_result *res)
+{
+	struct nlattr *tb[KBENCH_A_RESULT_MAX + 1];
+
+	if (nla_parse_nested(tb, KBENCH_A_RESULT_MAX, nest, NULL) < 0)
+		return;
+	snprintf(res->routine, sizeof(res->routine), "%s",
+		 kb_str(tb[KBENCH_A_RESULT_ROUTINE], "?"));
+	res->index = kb_u32(tb[KBENCH_A_RESULT_INDEX], 0);
+	res->samples = kb_u32(tb[KBENCH_A_RESULT_SAMPLES], 0);
+	res->valid = kb_u32(tb[KBENCH_A_RESULT_VALID], 0);
+	res->excl[KB_EXCL_CPU] = kb_u32(tb[KBENCH_A_RESULT_EXCL_CPU], 0);
+	res->excl[KB_EXCL_BACKWARDS] = kb_u32(tb[KBENCH_A_RESULT_EXCL_BACKWARDS], 0);
+	res->excl[KB_EXCL_NMI] = kb_u32(tb[KBENCH_A_RESULT_EXCL_NMI], 0);
+	res->excl[KB_EXCL_SMI] = kb_u32(tb[KBENCH_A_RESULT_EXCL_SMI], 0);
+	res->excl[KB_EXCL_WINDOW] = kb_u32(tb[KBENCH_A_RESULT_EXCL_WINDOW], 0);
+	res->net_min = kb_s64(tb[KBENCH_A_RESULT_NET_MIN], 0);
+	res->net_median = kb_s64(tb[KBENCH_A_RESULT_NET_MEDIAN], 0);
+	res->net_max = kb_s64(tb[KBENCH_A_RESULT_NET_MAX], 0);
+	res->net_sum = kb_s64(tb[KBENCH_A_RESULT_NET_SUM], 0);
+	res->per_iter_min_milli = kb_s64(tb[KBENCH_A_RESULT_PER_ITER_MIN_MILLI], 0);
+	res->per_iter_median_milli =
+		kb_s64(tb[KBENCH_A_RESULT_PER_ITER_MEDIAN_MILLI], 0);
+	res->has_corr = tb[KBENCH_A_RESULT_CORR_MIN_MILLI] != NULL;
+	res->corr_min_milli = kb_s64(tb[KBENCH_A_RESULT_CORR_MIN_MILLI], 0);
+	res->corr_median_milli = kb_s64(tb[KBENCH_A_RESULT_CORR_MEDIAN_MILLI], 0);
+	res->flags = kb_u32(tb[KBENCH_A_RESULT_FLAGS], 0);
+	res->bytes_per_iter = kb_u32(tb[KBENCH_A_RESULT_BYTES_PER_ITER], 0);
+}
+
+static int run_reply_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct kb_run *r = arg;
+	struct nlattr *a;
+	int rem;
+
+	r->cpu = kb_u32(tb[KBENCH_A_RUN_CPU], 0);
+	r->samples = kb_u32(tb[KBENCH_A_RUN_SAMPLES], 0);
+	r->iterations = kb_u32(tb[KBENCH_A_RUN_ITERATIONS], 0);
+	r->target_ns = kb_u32(tb[KBENCH_A_RUN_TARGET_NS], 0);
+	r->warmup = kb_u32(tb[KBENCH_A_RUN_WARMUP], 0);
+	r->run_id = kb_u32(tb[KBENCH_A_RUN_ID], 0);
+	r->adaptive = kb_u32(tb[KBENCH_A_RUN_ADAPTIVE], 0);
+	snprintf(r->counter, sizeof(r->counter), "%s",
+		 kb_str(tb[KBENCH_A_RUN_COUNTER], "?"));
+	r->counter_hz = kb_u64(tb[KBENCH_A_RUN_COUNTER_HZ], 0);
+	r->elapsed_ns = kb_u64(tb[KBENCH_A_RUN_ELAPSED_NS], 0);
+	r->span_cycles = kb_u64(tb[KBENCH_A_RUN_SPAN_CYCLES], 0);
+	r->routine_cycles = kb_u64(tb[KBENCH_A_RUN_ROUTINE_CYCLES], 0);
+	r->window_cycles = kb_u64(tb[KBENCH_A_RUN_WINDOW_CYCLES], 0);
+	r->mem_bytes = kb_u64(tb[KBENCH_A_RUN_MEM_BYTES], 0);
+	r->status = kb_u32(tb[KBENCH_A_RUN_STATUS], 0);
+	r->nres = 0;
+	/* RESULT is a multi-attr: walk them all, in request order */
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(a) == KBENCH_A_RUN_RESULT &&
+		    r->nres < KBENCH_RUN_ROUTINES_MAX)
+			parse_result(a, &r->res[r->nres++]);
+		else if (nla_type(a) == KBENCH_A_RUN_OVERHEAD) {
+			parse_result(a, &r->overhead);
+			r->has_overhead = true;
+		}
+	}
+	return 0;
+}
+
+struct fetch {
+	struct kb_run *r;
+	uint32_t first_mismatch;
+	int err;
+};
+
+static int samples_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct fetch *f = arg;
+	struct kb_result *res;
+	uint32_t idx = kb_u32(tb[KBENCH_A_SAMPLES_ROUTINE], 0);
+	size_t n, i;
+	const unsigned char *net, *fl;
+
+	(void)nlh;
+	if (idx < f->r->nres)
+		res = &f->r->res[idx];
+	else if (idx == f->r->nres)
+		res = &f->r->overhead;
+	else
+		return 0;
+	if (!tb[KBENCH_A_SAMPLES_NET] || !tb[KBENCH_A_SAMPLES_FLAGS])
+		return 0;
+	n = (size_t)nla_len(tb[KBENCH_A_SAMPLES_NET]) / sizeof(int64_t);
+	if ((size_t)nla_len(tb[KBENCH_A_SAMPLES_FLAGS]) / sizeof(uint32_t) < n)
+		n = (size_t)nla_len(tb[KBENCH_A_SAMPLES_FLAGS]) / sizeof(uint32_t);
+	if (kb_u32(tb[KBENCH_A_SAMPLES_FIRST], 0) != res->n)
+		f->first_mismatch++;
+	net = nla_data(tb[KBENCH_A_SAMPLES_NET]);
+	fl = nla_data(tb[KBENCH_A_SAMPLES_FLAGS]);
+	for (i = 0; i < n; i++) {
+		int64_t v;
+		uint32_t fv;
+
+		memcpy(&v, net + i * sizeof(v), sizeof(v));
+		memcpy(&fv, fl + i * sizeof(fv), sizeof(fv));
+		if (kb_result_push(res, v, fv)) {
+			f->err = -ENOMEM;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int kb_run_fetch_samples(struct kb_nl *nl, uint32_t run_id, struct kb_run *r)
+{
+	struct fetch f = { r, 0, 0 };
+	struct nl_msg *msg = kb_nl_msg(nl, KBENCH_CMD_SAMPLES_GET, true);
+	int err;
+
+	if (msg && nla_put_u32(msg, KBENCH_A_SAMPLES_RUN_ID, run_id) < 0) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	err = kb_nl_request(nl, msg, KBENCH_A_SAMPLES_MAX, samples_cb, &f);
+	if (err)
+		return err;
+	if (f.first_mismatch)
+		fprintf(stderr, "%s: warning: %u sample pages out of order\n",
+			prog, f.first_mismatch);
+	return f.err;
+}
+
+static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct kb_run *r = arg;
+
+	(void)nlh;
+	snprintf(r->kernel, sizeof(r->kernel), "%s",
+		 kb_str(tb[KBENCH_A_INFO_KERNEL], ""));
+	r->counter_constant = kb_u32(tb[KBENCH_A_INFO_COUNTER_FLAGS], 0) &
+			      KBENCH_COUNTER_F_CONSTANT;
+	return 0;
+}
+
+void kb_run_fetch_info(struct kb_nl *nl, struct kb_run *r)
+{
+	bool quiet = nl->quiet;
+
+	nl->quiet = true;
+	r->counter_constant = true;
+	kb_nl_request(nl, kb_nl_msg(nl, KBENCH_CMD_INFO, false),
+		      KBENCH_A_INFO_MAX, info_cb, r);
+	nl->quiet = quiet;
+}
+
+void kb_run_stamp(struct kb_run *r)
+{
+	struct utsname u;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!r->kernel[0] && !uname(&u))
+		snprintf(r->kernel, sizeof(r->kernel), "%s", u.release);
+	gmtime_r(&now, &tm);
+	strftime(r->date, sizeof(r->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
+		  struct kb_run *r)
+{
+	struct nl_msg *msg;
+	unsigned int i;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	kb_run_fetch_info(nl, r);
+	msg = kb_nl_msg(nl, KBENCH_CMD_RUN, false);
+	if (!msg)
+		return kb_nl_request(nl, NULL, 0, NULL, NULL);
+	for (i = 0; i < q->n; i++)
+		if (nla_put_string(msg, KBENCH_A_RUN_ROUTINE, q->names[i]) < 0)
+			goto out_nomem;
+	if ((q->has_cpu && nla_put_u32(msg, KBENCH_A_RUN_CPU, q->cpu) < 0) ||
+	    (q->has_samples && nla_put_u32(msg, KBENCH_A_RUN_SAMPLES, q->samples) < 0) ||
+	    (q->has_iterations &&
+	     nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS, q->iterations) < 0) ||
+	    (q->has_target && nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, q->target_ns) < 0) ||
+	    (q->has_warmup && nla_put_u32(msg, KBENCH_A_RUN_WARMUP, q->warmup) < 0))
+		goto out_nomem;
+	if (q->progress)
+		err = kb_progress_request(nl, msg, KBENCH_A_RUN_MAX,
+					  run_reply_cb, r);
+	else
+		err = kb_nl_request(nl, msg, KBENCH_A_RUN_MAX, run_reply_cb, r);
+	if (err)
+		return err;
+	kb_run_stamp(r);
+	err = kb_run_fetch_samples(nl, r->run_id, r);
+	if (err)
+		fprintf(stderr, "%s: warning: samples of run %u unavailable; statistics from the kernel summary only\n",
+			prog, r->run_id);
+	return 0;
+
+out_nomem:
+	nlmsg_free(msg);
+	return kb_nl_request(nl, NULL, 0, NULL, NULL);
+}
+
+/* --- output --- */
+
+void kb_run_print_header(const struct kb_run *r)
+{
+	out_string("side", NULL, r->user ? "user" : "kernel");
+	out_uint("run_id", r->user ? NULL : "run %llu: ", r->run_id);
+	out_uint("cpu", "cpu %llu, ", r->cpu);
+	out_uint("samples", "%llu samples", r->samples);
+	out_uint("iterations", " x %llu iterations", r->iterations);
+	out_bool("adaptive", NULL, r->adaptive);
+	if (r->adaptive)
+		out_uint("target_ns", " (adaptive, target %llu ns)", r->target_ns);
+	else
+		out_uint("target_ns", NULL, r->target_ns);
+	out_uint("warmup", ", warmup %llu\n", r->warmup);
+	out_string("counter", "  counter %s", r->counter);
+	out_uint("counter_hz", " @ %llu Hz", r->counter_hz);
+	out_uint("elapsed_ns", ", elapsed %llu ns", r->elapsed_ns);
+	out_uint("span_cycles", NULL, r->span_cycles);
+	out_uint("routine_cycles", NULL, r->routine_cycles);
+	out_uint("window_cycles", NULL, r->window_cycles);
+	out_double("efficiency", ", efficiency %.3f",
+		   r->span_cycles ? (double)r->routine_cycles /
+				    (double)r->span_cycles : NAN);
+	out_uint("mem_bytes", ", memory %llu bytes", r->mem_bytes);
+	out_string("status", ", %s\n",
+		   r->status == KBENCH_RUN_TIMEOUT ? "timeout" : "complete");
+	if (r->kernel[0])
+		out_string("kernel", NULL, r->kernel);
+	if (r->date[0])
+		out_string("date", NULL, r->date);
+}
+
+/* A statistics row: label, cycles per iteration and ns per iteration. */
+static void stat_row(const struct kb_run *r, const char *label,
+		     const char *key, double cycles)
+{
+	char k1[48], k2[48], f1[48];
+
+	snprintf(k1, sizeof(k1), "%s_cycles", key);
+	snprintf(k2, sizeof(k2), "%s_ns", key);
+	snprintf(f1, sizeof(f1), "    %-14s %%14.3f", label);
+	out_double(k1, f1, cycles);
+	out_double(k2, " %14.3f\n", kb_run_ns(r, cycles));
+}
+
+static void print_stats(const struct kb_run *r, const struct kb_result *res)
+{
+	const struct kb_stats *s = &res->st;
+	struct kb_stability v;
+	size_t excluded = res->n - s->count;
+	char rate[48];
+	double ops;
+	unsigned int i;
+
+	out_open_object("stats");
+	out_text("  statistics of %zu valid samples (userspace):\n", s->count);
+	out_uint("count", NULL, s->count);
+	out_uint("excluded", NULL, excluded);
+	out_text("    %-14s %14s %14s\n", "", "cycles/iter", "ns/iter");
+	stat_row(r, "min", "min", s->min);
+	stat_row(r, "p1", "p1", s->p1);
+	stat_row(r, "p5", "p5", s->p5);
+	stat_row(r, "p25", "p25", s->p25);
+	stat_row(r, "median", "median", s->median);
+	stat_row(r, "p75", "p75", s->p75);
+	stat_row(r, "p95", "p95", s->p95);
+	stat_row(r, "p99", "p99", s->p99);
+	stat_row(r, "max", "max", s->max);
+	stat_row(r, "mean", "mean", s->mean);
+	stat_row(r, "stddev", "stddev", s->stddev);
+	stat_row(r, "MAD", "mad", s->mad);
+	stat_row(r, "median CI lo", "median_ci95_lo", s->ci_lo);
+	stat_row(r, "median CI hi", "median_ci95_hi", s->ci_hi);
+	stat_row(r, "mode", "mode", s->mode.mode);
+	out_double("median_ci95_coverage", "    median CI coverage %.4f", s->ci_coverage);
+	out_double("cv", ", CV %.4f", s->cv);
+	out_double("mode_share", ", mode share %.3f", s->mode.share);
+	out_bool("mode_pure", " (pure: %s)\n", s->mode.pure);
+	out_uint("outliers_mild", "    Tukey outliers (kept): %llu mild", s->mild);
+	out_uint("outliers_severe", ", %llu severe\n", s->severe);
+
+	ops = s->median > 0 && r->counter_hz ?
+	      (double)r->counter_hz / s->median : NAN;
+	if (res->bytes_per_iter) {
+		kb_format_rate(ops * res->bytes_per_iter, true, rate, sizeof(rate));
+		out_double("throughput_bytes_per_s", NULL, ops * res->bytes_per_iter);
+	} else {
+		kb_format_rate(ops, false, rate, sizeof(rate));
+		out_double("throughput_ops_per_s", NULL, ops);
+	}
+	out_string("throughput", "    throughput (median): %s\n", rate);
+
+	kb_stability(s, excluded, res->n, r->iterations, r->counter_constant,
+		     r->status == KBENCH_RUN_TIMEOUT, &v);
+	out_open_object("stability");
+	out_bool("stable", NULL, v.stable);
+	out_text("  verdict: %s\n", v.stable ? "stable" : "UNSTABLE");
+	out_open_array("reasons");
+	for (i = 0; i < v.nreasons; i++) {
+		out_text("    - ");
+		out_string(NULL, "%s\n", v.reason[i]);
+	}
+	out_close_array();
+	out_close_object();
+	out_close_object();
+}
+
+static void print_hist(const struct kb_run *r, const struct kb_result *res,
+		       unsigned int flags)
+{
+	struct kb_hist h;
+	size_t i;
+
+	(void)r;
+	if (!res->st.count || kb_hist_build(&h, res->sorted, res->st.count, 24, false))
+		return;
+	if (out_json()) {
+		out_open_object("histogram");
+		out_double("lo_cycles", NULL, h.lo);
+		out_double("bin_width_cycles", NULL, h.width);
+		out_open_array("counts");
+		for (i = 0; i < h.nbins; i++)
+			out_uint(NULL, NULL, h.count[i]);
+		out_close_array();
+		out_uint("beyond", NULL, h.over);
+		out_close_object();
+	} else {
+		out_text("  histogram (cycles/iter):\n");
+		kb_hist_print(out_file(), &h, 50, flags & KB_PRINT_LOG,
+			      res->st.min, res->st.median, res->st.mode.mode,
+			      "cycles/iter");
+	}
+	kb_hist_free(&h);
+}
+
+static void print_raw(const struct kb_result *res)
+{
+	char buf[96];
+	size_t i;
+
+	out_open_array("raw");
+	out_text("  samples (index, routine, net cycles, flags):\n");
+	for (i = 0; i < res->n; i++) {
+		kb_flag_names(kb_sample_flag_names, res->sflags[i], "|", buf,
+			      sizeof(buf));
+		out_open_object(NULL);
+		out_uint("index", "    %llu", i);
+		out_string("routine", " %s", res->routine);
+		out_int("net_cycles", " %lld", res->net[i]);
+		out_string("flags", " %s\n", buf);
+		out_close_object();
+	}
+	out_close_array();
+}
+
+void kb_result_print(const struct kb_run *r, const struct kb_result *res,
+		     unsigned int flags)
+{
+	static const char *const excl_key[KB_EXCL_N] = {
+		"cpu_changed", "backwards", "nmi", "smi", "window" };
+	uint32_t excl = 0;
+	char buf[64];
+	unsigned int i;
+	double it = r->iterations ? (double)r->iterations : 1;
+
+	out_string("routine", "%s", res->routine);
+	out_uint("index", NULL, res->index);
+	out_text(res == &r->overhead ? " (overhead)\n" : "\n");
+	out_uint("samples_taken", "  samples: %llu taken", res->samples);
+	out_uint("valid", ", %llu valid", res->valid);
+	for (i = 0; i < KB_EXCL_N; i++)
+		excl += res->excl[i];
+	out_uint("excluded", ", %llu excluded", excl);
+	out_open_object("excluded_by_reason");
+	for (i = 0; i < KB_EXCL_N; i++) {
+		char fmt[32];
+
+		snprintf(fmt, sizeof(fmt), " %s %%llu", excl_key[i]);
+		out_uint(excl_key[i], res->excl[i] ? fmt : NULL, res->excl[i]);
+	}
+	out_close_object();
+	kb_flag_names(kb_result_flag_names, res->flags, ",", buf, sizeof(buf));
+	out_text("%s%s\n", buf[0] ? "; flags " : "", buf);
+	kb_flags_json("flags", kb_result_flag_names, res->flags);
+	out_uint("bytes_per_iter", NULL, res->bytes_per_iter);
+
+	out_text("  kernel summary%s:\n", r->user ? " (computed in userspace)" : "");
+	out_open_object("net_cycles");
+	out_int("min", "    net cycles/sample: min %lld", res->net_min);
+	out_int("median", ", median %lld", res->net_median);
+	out_int("max", ", max %lld", res->net_max);
+	out_int("sum", NULL, res->net_sum);
+	out_double("mean", ", mean %.3f\n",
+		   res->valid ? (double)res->net_sum / res->valid : NAN);
+	out_close_object();
+	out_open_object("net_cycles_per_iter");
+	out_double("min", "    cycles/iter:       min %.3f",
+		   (double)res->per_iter_min_milli / 1000);
+	out_double("median", ", median %.3f",
+		   (double)res->per_iter_median_milli / 1000);
+	out_double("max", ", max %.3f\n", (double)res->net_max / it);
+	out_close_object();
+	out_open_object("ns_per_iter");
+	out_double("min", "    ns/iter:           min %.3f",
+		   kb_run_ns(r, (double)res->per_iter_min_milli / 1000));
+	out_double("median", ", median %.3f",
+		   kb_run_ns(r, (double)res->per_iter_median_milli / 1000));
+	out_double("max", ", max %.3f\n", kb_run_ns(r, (double)res->net_max / it));
+	out_close_object();
+	if (res->has_corr) {
+		out_open_object("corrected_cycles_per_iter");
+		out_double("min", "    corrected (- empty): min %.3f",
+			   (double)res->corr_min_milli / 1000);
+		out_double("median", ", median %.3f cycles/iter",
+			   (double)res->corr_median_milli / 1000);
+		out_close_object();
+		out_open_object("corrected_ns_per_iter");
+		out_double("min", " = min %.3f",
+			   kb_run_ns(r, (double)res->corr_min_milli / 1000));
+		out_double("median", ", median %.3f ns/iter\n",
+			   kb_run_ns(r, (double)res->corr_median_milli / 1000));
+		out_close_object();
+	}
+	if (res->have_stats && !(flags & KB_PRINT_BRIEF))
+		print_stats(r, res);
+	if (flags & KB_PRINT_HIST)
+		print_hist(r, res, flags);
+	if (flags & KB_PRINT_RAW)
+		print_raw(res);
+}
+
+void kb_run_print(const struct kb_run *r, unsigned int flags)
+{
+	unsigned int i;
+
+	out_open_object(NULL);
+	kb_run_print_header(r);
+	if (r->nres == 1) {
+		kb_result_print(r, &r->res[0], flags);
+	} else {
+		out_open_array("routines");
+		for (i = 0; i < r->nres; i++) {
+			out_text("\n");
+			out_open_object(NULL);
+			kb_result_print(r, &r->res[i], flags);
+			out_close_object();
+		}
+		out_close_array();
+	}
+	if (r->has_overhead) {
+		out_text("\n");
+		out_open_object("overhead");
+		kb_result_print(r, &r->overhead, KB_PRINT_BRIEF);
+		out_close_object();
+	}
+	out_close_object();
+	out_finish();
+}
+
+void kb_run_print_csv(const struct kb_run *r, FILE *f)
+{
+	char buf[96];
+	unsigned int k;
+	size_t i;
+
+	fputs("index,routine,net_cycles,flags\n", f);
+	for (k = 0; k <= r->nres; k++) {
+		const struct kb_result *res = k < r->nres ? &r->res[k] :
+				     r->has_overhead ? &r->overhead : NULL;
+
+		if (!res)
+			break;
+		for (i = 0; i < res->n; i++) {
+			kb_flag_names(kb_sample_flag_names, res->sflags[i], "|",
+				      buf, sizeof(buf));
+			fprintf(f, "%zu,%s,%lld,%s\n", i, res->routine,
+				(long long)res->net[i], buf);
+		}
+	}
+}

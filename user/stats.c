@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbenchctl statistics: summary, median CI, mode filtering, bootstrap,
+ * Mann-Whitney U, comparison and stability verdicts.  See stats.h for the
+ * exact definitions.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+int kb_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double kb_quantile_sorted(const double *x, size_t n, double q)
+{
+	double h, f;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	h = (double)(n - 1) * q;
+	i = (size_t)floor(h);
+	if (i >= n - 1)
+		return x[n - 1];
+	f = h - (double)i;
+	/* a + f (b - a) is exact when a == b, unlike (1 - f) a + f b */
+	return x[i] + f * (x[i + 1] - x[i]);
+}
+
+double kb_median_sorted(const double *x, size_t n)
+{
+	if (!n)
+		return NAN;
+	if (n & 1)
+		return x[n / 2];
+	return (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+void kb_median_ci_ranks(size_t n, size_t *r, size_t *s, double *coverage)
+{
+	double logp = -(double)n * log(2.0), cdf = 0, tail = 0;
+	size_t k, rank = 0;
+
+	/* walk the Bin(n, 1/2) cdf in log space: pmf(k+1) = pmf(k) (n-k)/(k+1) */
+	for (k = 0; k < n; k++) {
+		cdf += exp(logp);
+		if (cdf > 0.025)
+			break;
+		rank = k + 1;
+		tail = cdf;
+		logp += log((double)(n - k) / (double)(k + 1));
+	}
+	if (!rank) {
+		*r = n ? 1 : 0;
+		*s = n;
+		*coverage = n ? 1 - 2 * pow(0.5, (double)n) : 0;
+		return;
+	}
+	*r = rank;
+	*s = n - rank + 1;
+	*coverage = 1 - 2 * tail;
+}
+
+/*
+ * Mode by iterative max-bin filtering: bin the current set into
+ * KB_MODE_BINS equal bins between its min and max, keep the tallest bin
+ * (the lowest on a tie) and repeat, until the set holds one distinct value
+ * (pure) or stops shrinking or its tallest bin has fewer than two samples
+ * (stable: the mode is the median of the set).
+ */
+void kb_mode_sorted(const double *x, size_t n, struct kb_mode *m)
+{
+	size_t b = 0, e = n;
+
+	memset(m, 0, sizeof(*m));
+	if (!n) {
+		m->mode = NAN;
+		return;
+	}
+	for (;;) {
+		double lo = x[b], hi = x[e - 1], width;
+		size_t i, best_b = b, best_e = b, cur_b = b;
+		size_t k, cur_k;
+
+		if (lo == hi) {
+			m->pure = true;
+			break;
+		}
+		if (m->rounds >= 64)
+			break;
+		width = (hi - lo) / KB_MODE_BINS;
+		cur_k = 0;
+		for (i = b; i <= e; i++) {
+			if (i < e) {
+				k = (size_t)((x[i] - lo) / width);
+				if (k >= KB_MODE_BINS)
+					k = KB_MODE_BINS - 1;
+				if (k == cur_k)
+					continue;
+			}
+			if (i - cur_b > best_e - best_b) {
+				best_b = cur_b;
+				best_e = i;
+			}
+			if (i < e) {
+				cur_b = i;
+				cur_k = k;
+			}
+		}
+		if (best_e - best_b == e - b || best_e - best_b < 2)
+			break;
+		b = best_b;
+		e = best_e;
+		m->rounds++;
+	}
+	m->mode = m->pure ? x[b] : kb_median_sorted(x + b, e - b);
+	m->count = e - b;
+	m->share = (double)(e - b) / (double)n;
+}
+
+void kb_stats_sorted(const double *x, size_t n, struct kb_stats *s)
+{
+	double sum = 0, ss = 0, iqr;
+	double *dev;
+	size_t i, r, rs;
+
+	memset(s, 0, sizeof(*s));
+	s->count = n;
+	if (!n) {
+		s->min = s->max = s->mean = s->stddev = s->median = NAN;
+		s->mad = s->p1 = s->p5 = s->p25 = s->p75 = s->p95 = NAN;
+		s->p99 = s->cv = s->ci_lo = s->ci_hi = NAN;
+		s->mode.mode = NAN;
+		return;
+	}
+	s->min = x[0];
+	s->max = x[n - 1];
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	s->mean = sum / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (x[i] - s->mean) * (x[i] - s->mean);
+	s->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
+	s->cv = s->mean != 0 ? s->stddev / s->mean : NAN;
+	s->median = kb_median_sorted(x, n);
+	s->p1 = kb_quantile_sorted(x, n, 0.01);
+	s->p5 = kb_quantile_sorted(x, n, 0.05);
+	s->p25 = kb_quantile_sorted(x, n, 0.25);
+	s->p75 = kb_quantile_sorted(x, n, 0.75);
+	s->p95 = kb_quantile_sorted(x, n, 0.95);
+	s->p99 = kb_quantile_sorted(x, n, 0.99);
+
+	/* MAD: |x - median| is V-shaped over sorted x; merge both arms */
+	dev = malloc(n * sizeof(*dev));
+	if (dev) {
+		size_t lo, hi, k = 0;
+
+		hi = 0;
+		while (hi < n && x[hi] < s->median)
+			hi++;
+		lo = hi;
+		while (k < n) {
+			double dl = lo > 0 ? s->median - x[lo - 1] : INFINITY;
+			double dh = hi < n ? x[hi] - s->median : INFINITY;
+
+			if (dl <= dh) {
+				dev[k++] = dl;
+				lo--;
+			} else {
+				dev[k++] = dh;
+				hi++;
+			}
+		}
+		s->mad = kb_median_sorted(dev, n);
+		free(dev);
+	} else {
+		s->mad = NAN;
+	}
+
+	kb_median_ci_ranks(n, &r, &rs, &s->ci_coverage);
+	s->ci_lo = x[r - 1];
+	s->ci_hi = x[rs - 1];
+
+	iqr = s->p75 - s->p25;
+	for (i = 0; i < n; i++) {
+		if (x[i] < s->p25 - 3 * iqr || x[i] > s->p75 + 3 * iqr)
+			s->severe++;
+		else if (x[i] < s->p25 - 1.5 * iqr || x[i] > s->p75 + 1.5 * iqr)
+			s->mild++;
+	}
+	kb_mode_sorted(x, n, &s->mode);
+}
+
+int kb_stats_compute(const double *x, size_t n, struct kb_stats *s)
+{
+	double *c;
+
+	c = malloc((n ? n : 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	memcpy(c, x, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), kb_cmp_double);
+	kb_stats_sorted(c, n, s);
+	free(c);
+	return 0;
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void kb_rng_seed(struct kb_rng *r, uint64_t seed)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t kb_rng_next(struct kb_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint64_t kb_rng_below(struct kb_rng *r, uint64_t n)
+{
+	unsigned __int128 m = (unsigned __int128)kb_rng_next(r) * n;
+	uint64_t l = (uint64_t)m;
+
+	if (l < n) {
+		uint64_t t = -n % n;
+
+		while (l < t) {
+			m = (unsigned __int128)kb_rng_next(r) * n;
+			l = (uint64_t)m;
+		}
+	}
+	return (uint64_t)(m >> 64);
+}
+
+/*
+ * Median of a resample with replacement of sorted @x: count how often each
+ * rank is drawn and walk the counts; O(n) per resample, no sort.
+ */
+static double resample_median(const double *x, size_t n, uint32_t *counts,
+			      struct kb_rng *rng)
+{
+	size_t i, k1 = (n - 1) / 2, k2 = n / 2, cum = 0;
+	double v1 = NAN;
+
+	memset(counts, 0, n * sizeof(*counts));
+	for (i = 0; i < n; i++)
+		counts[kb_rng_below(rng, n)]++;
+	for (i = 0; i < n; i++) {
+		cum += counts[i];
+		if (isnan(v1) && cum > k1)
+			v1 = x[i];
+		if (cum > k2)
+			return (v1 + x[i]) / 2;
+	}
+	return v1;
+}
+
+int kb_bootstrap_rel_median_ci(const double *a, size_t na, const double *b,
+			       size_t nb, unsigned int resamples,
+			       uint64_t seed, double *lo, double *hi)
+{
+	struct kb_rng rng;
+	uint32_t *counts;
+	double *rel;
+	unsigned int i;
+
+	*lo = *hi = NAN;
+	if (!na || !nb || !resamples)
+		return -EINVAL;
+	counts = malloc((na > nb ? na : nb) * sizeof(*counts));
+	rel = malloc(resamples * sizeof(*rel));
+	if (!counts || !rel) {
+		free(counts);
+		free(rel);
+		return -ENOMEM;
+	}
+	kb_rng_seed(&rng, seed);
+	for (i = 0; i < resamples; i++) {
+		double ma = resample_median(a, na, counts, &rng);
+		double mb = resample_median(b, nb, counts, &rng);
+
+		rel[i] = (mb - ma) / ma * 100;
+	}
+	qsort(rel, resamples, sizeof(*rel), kb_cmp_double);
+	*lo = kb_quantile_sorted(rel, resamples, 0.025);
+	*hi = kb_quantile_sorted(rel, resamples, 0.975);
+	free(counts);
+	free(rel);
+	return 0;
+}
+
+struct ranked {
+	double v;
+	int group;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	return kb_cmp_double(&((const struct ranked *)a)->v,
+			     &((const struct ranked *)b)->v);
+}
+
+int kb_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		    double *u, double *p)
+{
+	size_t n = na + nb, i, j;
+	double r1 = 0, tie = 0, u1, u2, umax, mu, sd, z;
+	struct ranked *c;
+
+	*u = *p = NAN;
+	if (!na || !nb)
+		return -EINVAL;
+	c = malloc(n * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	for (i = 0; i < na; i++)
+		c[i] = (struct ranked){ a[i], 0 };
+	for (i = 0; i < nb; i++)
+		c[na + i] = (struct ranked){ b[i], 1 };
+	qsort(c, n, sizeof(*c), cmp_ranked);
+	for (i = 0; i < n; i = j) {
+		double rank, t;
+		size_t k;
+
+		for (j = i + 1; j < n && c[j].v == c[i].v; j++)
+			;
+		/* ranks i+1 .. j share their average */
+		rank = ((double)(i + 1) + (double)j) / 2;
+		for (k = i; k < j; k++)
+			if (!c[k].group)
+				r1 += rank;
+		t = (double)(j - i);
+		tie += t * t * t - t;
+	}
+	free(c);
+	u1 = r1 - (double)na * ((double)na + 1) / 2;
+	u2 = (double)na * (double)nb - u1;
+	umax = u1 > u2 ? u1 : u2;
+	mu = (double)na * (double)nb / 2;
+	sd = sqrt((double)na * (double)nb / 12 *
+		  (((double)n + 1) - tie / ((double)n * ((double)n - 1))));
+	*u = u1;
+	if (!(sd > 0)) {
+		*p = 1;
+		return 0;
+	}
+	z = (umax - mu - 0.5) / sd;
+	*p = erfc(z / sqrt(2.0));
+	if (*p > 1)
+		*p = 1;
+	return 0;
+}
+
+double kb_z(const struct kb_stats *a, const struct kb_stats *b)
+{
+	double se = sqrt(a->stddev * a->stddev / (double)a->count +
+			 b->stddev * b->stddev / (double)b->count);
+
+	if (se == 0)
+		return a->mean == b->mean ? 0 : INFINITY;
+	return fabs(a->mean - b->mean) / se;
+}
+
+const char *kb_verdict_name(enum kb_verdict v)
+{
+	switch (v) {
+	case KB_VERDICT_FASTER:
+		return "faster";
+	case KB_VERDICT_SLOWER:
+		return "slower";
+	default:
+		return "equal";
+	}
+}
+
+void kb_compare_decide(struct kb_compare *c)
+{
+	double t = c->threshold_pct;
+	bool ci_has_zero = !(c->ci_lo_pct > 0 || c->ci_hi_pct < 0);
+	bool significant = c->p < 0.05 && !ci_has_zero;
+
+	c->below_threshold = false;
+	if (!(fabs(c->rel_median_pct) >= t) ||
+	    (c->ci_lo_pct > -t && c->ci_hi_pct < t)) {
+		c->verdict = KB_VERDICT_EQUAL;
+		c->below_threshold = significant;
+	} else if (!significant) {
+		c->verdict = KB_VERDICT_EQUAL;
+	} else {
+		c->verdict = c->rel_median_pct < 0 ? KB_VERDICT_FASTER :
+						     KB_VERDICT_SLOWER;
+	}
+}
+
+static void format_p(double p, char *buf, size_t len)
+{
+	if (isnan(p))
+		snprintf(buf, len, "p n/a");
+	else if (p < 0.001)
+		snprintf(buf, len, "p < 0.001");
+	else
+		snprintf(buf, len, "p = %.3f", p);
+}
+
+void kb_compare_text(const struct kb_compare *c, const char *a,
+		     const char *b, char *buf, size_t len)
+{
+	int prec = fabs(c->rel_median_pct) < 1 ? 2 : 1;
+	char p[32], thr[64] = "";
+
+	format_p(c->p, p, sizeof(p));
+	switch (c->verdict) {
+	case KB_VERDICT_FASTER:
+		snprintf(buf, len, "%s is %.*f%% faster than %s (95%% CI %.*f\u2013%.*f%%, %s)",
+			 b, prec, -c->rel_median_pct, a, prec, -c->ci_hi_pct,
+			 prec, -c->ci_lo_pct, p);
+		break;
+	case KB_VERDICT_SLOWER:
+		snprintf(buf, len, "%s is %.*f%% slower than %s (95%% CI %.*f\u2013%.*f%%, %s)",
+			 b, prec, c->rel_median_pct, a, prec, c->ci_lo_pct,
+			 prec, c->ci_hi_pct, p);
+		break;
+	default:
+		if (c->below_threshold)
+			snprintf(thr, sizeof(thr), "; below the %g%% threshold",
+				 c->threshold_pct);
+		snprintf(buf, len, "no significant difference between %s and %s (%+.*f%%, 95%% CI %+.*f%% to %+.*f%%, %s%s)",
+			 a, b, prec, c->rel_median_pct, prec, c->ci_lo_pct,
+			 prec, c->ci_hi_pct, p, thr);
+	}
+}
+
+static void add_reason(struct kb_stability *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_reason(struct kb_stability *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (v->nreasons >= 8)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(v->buf[v->nreasons], sizeof(v->buf[0]), fmt, ap);
+	va_end(ap);
+	v->reason[v->nreasons] = v->buf[v->nreasons];
+	v->nreasons++;
+	v->stable = false;
+}
+
+void kb_stability(const struct kb_stats *s, size_t excluded,
+		  size_t samples, uint32_t iterations, bool counter_constant,
+		  bool timeout, struct kb_stability *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->stable = true;
+	if (s->count < KB_STABLE_SAMPLES_MIN)
+		add_reason(v, "only %zu valid samples (want at least %d)",
+			   s->count, KB_STABLE_SAMPLES_MIN);
+	if (s->cv > KB_STABLE_CV_MAX)
+		add_reason(v, "high variation: CV %.1f%% > %.0f%%",
+			   s->cv * 100, KB_STABLE_CV_MAX * 100);
+	if (s->count && s->median != 0 &&
+	    (s->ci_hi - s->ci_lo) / fabs(s->median) > KB_STABLE_CI_MAX)
+		add_reason(v, "wide median CI: %.2f%% of the median > %.0f%%",
+			   (s->ci_hi - s->ci_lo) / fabs(s->median) * 100,
+			   KB_STABLE_CI_MAX * 100);
+	if (samples && excluded * 100 > samples)
+		add_reason(v, "%zu of %zu samples flagged (NMI/SMI/CPU change/window) and excluded",
+			   excluded, samples);
+	if (iterations < KB_STABLE_ITER_MIN)
+		add_reason(v, "too few iterations per sample (%u < %d): counter reads and quantization dominate",
+			   iterations, KB_STABLE_ITER_MIN);
+	if (!counter_constant)
+		add_reason(v, "counter rate not constant: frequency scaling changes the figures");
+	if (timeout)
+		add_reason(v, "run timed out before all samples were taken");
+}
+
+void kb_format_rate(double per_s, bool bytes, char *buf, size_t len)
+{
+	static const char *const bin[] = { "B/s", "KiB/s", "MiB/s", "GiB/s",
+					   "TiB/s", "PiB/s" };
+	static const char *const dec[] = { "ops/s", "Kops/s", "Mops/s",
+					   "Gops/s", "Tops/s", "Pops/s" };
+	double base = bytes ? 1024 : 1000;
+	unsigned int i = 0;
+
+	if (!isfinite(per_s)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	while (per_s >= base && i < 5) {
+		per_s /= base;
+		i++;
+	}
+	snprintf(buf, len, "%.2f %s", per_s, bytes ? bin[i] : dec[i]);
+}

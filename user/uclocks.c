@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Userspace clocks measured with the kernel's method
+ * (KBENCH_METHOD_RESOLUTION / KBENCH_METHOD_LATENCY).
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "kbench_method.h"
+
+#include "output.h"
+#include "twin.h"
+#include "uclocks.h"
+
+#define LAT_READS	10000
+#define LAT_ROUNDS	5
+#define RES_CHANGES	1000
+#define RES_BUDGET_NS	100000000ULL	/* per clock */
+
+static inline unsigned long long ts_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL +
+	       (unsigned long long)ts.tv_nsec;
+}
+
+#define CLOCK_FN(fn, id) \
+static inline unsigned long long fn(void) { return ts_ns(id); }
+
+CLOCK_FN(rd_realtime, CLOCK_REALTIME)
+CLOCK_FN(rd_monotonic, CLOCK_MONOTONIC)
+CLOCK_FN(rd_monotonic_raw, CLOCK_MONOTONIC_RAW)
+CLOCK_FN(rd_monotonic_coarse, CLOCK_MONOTONIC_COARSE)
+CLOCK_FN(rd_boottime, CLOCK_BOOTTIME)
+CLOCK_FN(rd_process_cputime, CLOCK_PROCESS_CPUTIME_ID)
+CLOCK_FN(rd_thread_cputime, CLOCK_THREAD_CPUTIME_ID)
+
+static inline unsigned long long rd_gettimeofday(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (unsigned long long)tv.tv_sec * 1000000ULL +
+	       (unsigned long long)tv.tv_usec;
+}
+
+static inline unsigned long long rd_time(void)
+{
+	return (unsigned long long)time(NULL);
+}
+
+#if defined(__x86_64__)
+static inline unsigned long long rd_rdtsc(void)
+{
+	unsigned int lo, hi;
+
+	asm volatile("rdtsc" : "=a" (lo), "=d" (hi));
+	return ((unsigned long long)hi << 32) | lo;
+}
+
+static inline unsigned long long rd_rdtscp(void)
+{
+	unsigned int lo, hi, aux;
+
+	asm volatile("rdtscp" : "=a" (lo), "=d" (hi), "=c" (aux));
+	return ((unsigned long long)hi << 32) | lo;
+}
+
+/* latency in counter ticks: ordered reads, like the kernel's rdtsc_ordered */
+static inline unsigned long long rd_ctr(void)
+{
+	unsigned int lo, hi;
+
+	asm volatile("lfence; rdtsc" : "=a" (lo), "=d" (hi) : : "memory");
+	return ((unsigned long long)hi << 32) | lo;
+}
+#else
+#define rd_ctr rd_monotonic_raw
+#endif
+
+/*
+ * One clock: latency first (LAT_ROUNDS loops, the round with the fewest
+ * counter ticks kept: userspace gets interrupted), then resolution with a
+ * read budget derived from the latency.
+ */
+#define MEASURE(c, fn, budget_ns)						\
+	do {									\
+		unsigned long long span, cyc, best = ~0ULL, mn, sum;		\
+		unsigned long long reads;					\
+		unsigned int seen, r;						\
+		double lat_ns;							\
+		for (r = 0; r < LAT_ROUNDS; r++) {				\
+			KBENCH_METHOD_LATENCY(fn, rd_ctr, LAT_READS, span, cyc);\
+			if (cyc < best) {					\
+				best = cyc;					\
+				(c)->lat_span = span;				\
+				(c)->lat_cycles = cyc;				\
+			}							\
+		}								\
+		(c)->lat_reads = LAT_READS;					\
+		lat_ns = (double)(c)->lat_cycles * 1e9 / (double)ctr_hz /	\
+			 (LAT_READS + 1);					\
+		reads = (unsigned long long)((double)(budget_ns) /		\
+					     (lat_ns > 1 ? lat_ns : 1));	\
+		if (reads < 1000)						\
+			reads = 1000;						\
+		KBENCH_METHOD_RESOLUTION(fn, RES_CHANGES, reads, mn, sum, seen);\
+		(c)->res_min = mn;						\
+		(c)->res_sum = sum;						\
+		(c)->res_changes = seen;					\
+	} while (0)
+
+static void set(struct kb_clock *c, const char *name, const char *unit,
+		uint64_t hz)
+{
+	memset(c, 0, sizeof(*c));
+	c->side = "user";
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	snprintf(c->unit, sizeof(c->unit), "%s", unit);
+	c->hz = hz;
+}
+
+size_t kb_uclocks_measure(struct kb_clock *out, size_t max)
+{
+	struct kb_counter ctr;
+	uint64_t ctr_hz;
+	size_t n = 0;
+
+	kb_counter_init(&ctr);
+	ctr_hz = ctr.tsc ? ctr.hz : 1000000000ULL;
+	if (max < 11)
+		return 0;
+#define NS_CLOCK(name, fn)						\
+	do {								\
+		set(&out[n], name, "ns", 1000000000ULL);		\
+		MEASURE(&out[n], fn, RES_BUDGET_NS);			\
+		n++;							\
+	} while (0)
+	NS_CLOCK("CLOCK_REALTIME", rd_realtime);
+	NS_CLOCK("CLOCK_MONOTONIC", rd_monotonic);
+	NS_CLOCK("CLOCK_MONOTONIC_RAW", rd_monotonic_raw);
+	NS_CLOCK("CLOCK_MONOTONIC_COARSE", rd_monotonic_coarse);
+	NS_CLOCK("CLOCK_BOOTTIME", rd_boottime);
+	NS_CLOCK("CLOCK_PROCESS_CPUTIME_ID", rd_process_cputime);
+	NS_CLOCK("CLOCK_THREAD_CPUTIME_ID", rd_thread_cputime);
+#undef NS_CLOCK
+	set(&out[n], "gettimeofday", "us", 1000000ULL);
+	MEASURE(&out[n], rd_gettimeofday, RES_BUDGET_NS);
+	n++;
+	/* time() steps once a second: give it just over a second */
+	set(&out[n], "time", "s", 1);
+	MEASURE(&out[n], rd_time, 1050000000ULL);
+	n++;
+#if defined(__x86_64__)
+	if (ctr.tsc) {
+		set(&out[n], "rdtsc", "cycles", ctr.hz);
+		MEASURE(&out[n], rd_rdtsc, RES_BUDGET_NS);
+		n++;
+		set(&out[n], "rdtscp", "cycles", ctr.hz);
+		MEASURE(&out[n], rd_rdtscp, RES_BUDGET_NS);
+		n++;
+	}
+#endif
+	return n;
+}
+
+double kb_clock_res_mean(const struct kb_clock *c)
+{
+	return c->res_changes ? (double)c->res_sum / c->res_changes : NAN;
+}
+
+double kb_clock_latency(const struct kb_clock *c)
+{
+	return c->lat_reads ? (double)c->lat_span / (c->lat_reads + 1.0) : NAN;
+}
+
+double kb_clock_to_ns(const struct kb_clock *c, double units)
+{
+	return c->hz ? units * 1e9 / (double)c->hz : NAN;
+}
+
+void kb_clock_print_header(bool side)
+{
+	if (side)
+		out_text("%-7s ", "SIDE");
+	out_text("%-26s %-7s %12s %12s %12s %12s %12s %10s %10s\n", "CLOCK",
+		 "UNIT", "RES_MIN", "RES_MEAN", "RES_MIN_NS", "RES_MEAN_NS",
+		 "LATENCY", "LAT_NS", "LAT_CYC");
+}
+
+void kb_clock_print(const struct kb_clock *c, bool side)
+{
+	double mean = kb_clock_res_mean(c), lat = kb_clock_latency(c);
+
+	out_open_object(NULL);
+	out_string("side", side ? "%-7s " : NULL, c->side);
+	out_string("name", "%-26s", c->name);
+	out_string("unit", " %-7s", c->unit);
+	out_uint("hz", NULL, c->hz);
+	if (c->res_changes)
+		out_uint("resolution_min", " %12llu", c->res_min);
+	else
+		out_double("resolution_min", " %12.0f", NAN);
+	out_double("resolution_mean", " %12.3f", mean);
+	out_double("resolution_min_ns", " %12.3f",
+		   c->res_changes ? kb_clock_to_ns(c, (double)c->res_min) : NAN);
+	out_double("resolution_mean_ns", " %12.3f", kb_clock_to_ns(c, mean));
+	out_uint("resolution_changes", NULL, c->res_changes);
+	out_double("latency", " %12.3f", lat);
+	out_double("latency_ns", " %10.2f", kb_clock_to_ns(c, lat));
+	out_double("latency_cycles", " %10.1f\n",
+		   c->lat_reads ? (double)c->lat_cycles / (c->lat_reads + 1.0) : NAN);
+	out_uint("latency_reads", NULL, c->lat_reads);
+	out_uint("latency_span", NULL, c->lat_span);
+	out_uint("latency_span_cycles", NULL, c->lat_cycles);
+	out_close_object();
+}
