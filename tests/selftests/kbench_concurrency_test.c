@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbench selftests: runs in parallel, a busy CPU, other netlink families
+ * during a long run, killed runs, a CPU going offline mid-run, and the
+ * owner module of a routine being measured.  Needs 2 vCPUs (skipped under
+ * icount, which runs on one).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/rtnetlink.h>
+
+#include "kbench_fixture.h"
+
+#define EBUSY_MAX_NS		(100 * 1000000ull)	/* "immediately" */
+#define OTHER_FAMILY_MAX_NS	(250 * 1000000ull)
+#define KILL_REAP_MAX_NS	(2000 * 1000000ull)
+#define EXAMPLE_KO_DEFAULT	"/lib/kbench/kbench_example.ko"
+
+/* What the child running the long RUN saw. */
+struct long_report {
+	int err;
+	uint64_t elapsed_ns;
+	char msg[200];
+};
+
+struct long_run {
+	pid_t pid;
+	int started;	/* read end: one byte when the request was sent */
+	int report;	/* read end: struct long_report when answered */
+	uint64_t sent_ns;
+};
+
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * Start a RUN long enough to outlast the test's probes (many samples; the
+ * store's memory cap bounds them) from a child process on another CPU.
+ */
+static int long_run_start(FIXTURE_DATA(kb) *self, struct long_run *lr,
+			  const char *routine, uint32_t cpu, int child_cpu)
+{
+	uint64_t store = self->info.v[KBENCH_A_INFO_STORE_BYTES_MAX];
+	uint64_t samples = self->info.v[KBENCH_A_INFO_MAX_SAMPLES];
+	int ps[2], pr[2];
+	char c;
+
+	if (samples > 1000000)
+		samples = 1000000;
+	/* Two series (routine + overhead), 12 bytes a sample, with margin. */
+	if (samples > store / 64)
+		samples = store / 64;
+	if (pipe(ps) || pipe(pr))
+		return -errno;
+	lr->pid = fork();
+	if (lr->pid < 0)
+		return -errno;
+	if (!lr->pid) {
+		static struct knl_req req;
+		struct long_report rep = {};
+		struct kb_run_args a = {
+			.routines = { routine }, .nroutines = 1,
+			.has_cpu = true, .cpu = cpu, .samples = samples,
+			.iterations = 1000,
+		};
+		struct knl_result res;
+		struct knl_family fam;
+		struct knl_sock nl;
+		uint64_t t0;
+
+		close(ps[0]);
+		close(pr[0]);
+		/* A test that fails half-way must not leave its run behind. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pin_to(child_cpu);
+		if (knl_open(&nl, NETLINK_GENERIC) ||
+		    knl_resolve(&nl, KBENCH_GENL_NAME, &fam, &res))
+			_exit(3);
+		nl.timeout_ms = 600000;
+		kb_build_run(&req, fam.id, &a);
+		t0 = kb_now_ns();
+		if (knl_send(&nl, &req))
+			_exit(4);
+		c = 1;
+		if (write(ps[1], &c, 1) != 1)
+			_exit(5);
+		rep.err = knl_recv_answer(&nl, req.nlh.nlmsg_seq, NULL, NULL, &res);
+		rep.err = rep.err ? -rep.err : res.err;
+		rep.elapsed_ns = kb_now_ns() - t0;
+		snprintf(rep.msg, sizeof(rep.msg), "%s", res.msg);
+		if (write(pr[1], &rep, sizeof(rep)) != sizeof(rep))
+			_exit(6);
+		_exit(0);
+	}
+	close(ps[1]);
+	close(pr[1]);
+	lr->started = ps[0];
+	lr->report = pr[0];
+	if (read(lr->started, &c, 1) != 1)
+		return -EPIPE;
+	lr->sent_ns = kb_now_ns();
+	/* Give the kernel time to allocate and start sampling. */
+	usleep(300000);
+	return 0;
+}
+
+/* Has the long run answered?  Waits up to @ms. */
+static bool long_run_answered(struct long_run *lr, int ms, struct long_report *rep)
+{
+	struct pollfd p = { .fd = lr->report, .events = POLLIN };
+
+	if (poll(&p, 1, ms) != 1)
+		return false;
+	return read(lr->report, rep, sizeof(*rep)) == sizeof(*rep);
+}
+
+static void long_run_kill(struct long_run *lr, uint64_t *reap_ns)
+{
+	uint64_t t0 = kb_now_ns();
+	int status;
+
+	if (lr->pid > 0) {
+		kill(lr->pid, SIGKILL);
+		waitpid(lr->pid, &status, 0);
+	}
+	if (reap_ns)
+		*reap_ns = kb_now_ns() - t0;
+	lr->pid = 0;
+	close(lr->started);
+	close(lr->report);
+}
+
+static bool need_two_cpus(void)
+{
+	return !kb_icount() && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+}
+
+static int small_run(FIXTURE_DATA(kb) *self, uint32_t cpu,
+		     struct knl_result *res, uint64_t *ns)
+{
+	struct kb_run_args a = {
+		.routines = { "add_chain" }, .nroutines = 1, .has_cpu = true,
+		.cpu = cpu, .samples = 10, .iterations = 10,
+	};
+	struct kb_run run;
+	uint64_t t0 = kb_now_ns();
+	int err;
+
+	err = kb_run(&self->nl, &self->req, self->fam.id, &a, &run, res);
+	if (ns)
+		*ns = kb_now_ns() - t0;
+	if (!err && (run.nresults != 1 || run.bad))
+		return EPROTO;
+	return err;
+}
+
+static int link_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	if (nlh->nlmsg_type == RTM_NEWLINK)
+		(*(int *)arg)++;
+	return 0;
+}
+
+TEST_F_TIMEOUT(kb, busy_cpu, 120)
+{
+	struct knl_result res;
+	struct long_run lr = {};
+	struct long_report rep;
+	struct knl_family ctl;
+	struct knl_sock rt;
+	struct kb_info info = {};
+	uint64_t ns;
+	int err, links = 0;
+
+	if (!need_two_cpus())
+		SKIP(return, "needs 2 online CPUs (not under icount)");
+	pin_to(1);
+	ASSERT_EQ(0, long_run_start(self, &lr, "add_chain", 0, 1));
+	ASSERT_FALSE(long_run_answered(&lr, 0, &rep))
+		TH_LOG("the long run ended early: err %d (%s)", rep.err, rep.msg);
+
+	/* Same CPU: -EBUSY at once, naming the CPU attribute. */
+	err = small_run(self, 0, &res, &ns);
+	EXPECT_EQ(EBUSY, err) TH_LOG("second run on cpu0: %d %s", err, res.msg);
+	EXPECT_LT(ns, EBUSY_MAX_NS) TH_LOG("EBUSY took %llu ns",
+					   (unsigned long long)ns);
+	EXPECT_TRUE(res.has_msg);
+
+	/* Another CPU: runs in parallel. */
+	err = small_run(self, 1, &res, &ns);
+	EXPECT_EQ(0, err) TH_LOG("run on cpu1 during cpu0's run: %s", res.msg);
+
+	/* Our own family and others answer meanwhile (parallel_ops). */
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_ACK,
+		     KBENCH_CMD_INFO, KBENCH_GENL_VERSION);
+	ns = kb_now_ns();
+	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, kb_info_cb, &info, &res));
+	ns = kb_now_ns() - ns;
+	EXPECT_EQ(0, res.err);
+	EXPECT_LT(ns, OTHER_FAMILY_MAX_NS) TH_LOG("INFO took %llu ns",
+						  (unsigned long long)ns);
+	/* Memory of the running run is accounted (or at least not negative). */
+	EXPECT_LE(info.v[KBENCH_A_INFO_STORE_BYTES],
+		  info.v[KBENCH_A_INFO_STORE_BYTES_MAX]);
+
+	ns = kb_now_ns();
+	ASSERT_EQ(0, knl_resolve(&self->nl, "nlctrl", &ctl, &res));
+	ns = kb_now_ns() - ns;
+	EXPECT_EQ(GENL_ID_CTRL, ctl.id);
+	EXPECT_LT(ns, OTHER_FAMILY_MAX_NS) TH_LOG("nlctrl took %llu ns",
+						  (unsigned long long)ns);
+
+	ASSERT_EQ(0, knl_open(&rt, NETLINK_ROUTE));
+	knl_req_init(&self->req, RTM_GETLINK, NLM_F_REQUEST | NLM_F_DUMP);
+	{
+		struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+
+		knl_put_raw(&self->req, &ifi, sizeof(ifi));
+	}
+	ns = kb_now_ns();
+	ASSERT_EQ(0, knl_transact(&rt, &self->req, link_cb, &links, &res));
+	ns = kb_now_ns() - ns;
+	knl_close(&rt);
+	EXPECT_EQ(0, res.err);
+	EXPECT_GE(links, 1);
+	EXPECT_LT(ns, OTHER_FAMILY_MAX_NS) TH_LOG("RTM_GETLINK took %llu ns",
+						  (unsigned long long)ns);
+
+	/* Everything above happened during the long run. */
+	EXPECT_FALSE(long_run_answered(&lr, 0, &rep))
+		TH_LOG("the long run ended before the probes finished: err %d %s",
+		       rep.err, rep.msg);
+	long_run_kill(&lr, &ns);
+	EXPECT_LT(ns, KILL_REAP_MAX_NS);
+}
+
+TEST_F_TIMEOUT(kb, killed_run, 120)
+{
+	struct knl_result res;
+	struct long_run lr = {};
+	struct long_report rep;
+	uint64_t ns;
+
+	if (!need_two_cpus())
+		SKIP(return, "needs 2 online CPUs (not under icount)");
+	pin_to(1);
+	ASSERT_EQ(0, long_run_start(self, &lr, "add_chain", 0, 1));
+	ASSERT_FALSE(long_run_answered(&lr, 200, &rep))
+		TH_LOG("the long run ended early: err %d (%s)", rep.err, rep.msg);
+	long_run_kill(&lr, &ns);
+	/* Aborted within a window or so, not at the end of the run. */
+	EXPECT_LT(ns, KILL_REAP_MAX_NS) TH_LOG("reaping took %llu ns",
+					       (unsigned long long)ns);
+	/* The process is gone, so is its run: the CPU is free right away. */
+	EXPECT_EQ(0, small_run(self, 0, &res, NULL))
+		TH_LOG("run after SIGKILL: %s", res.msg);
+}
+
+TEST_F_TIMEOUT(kb, killed_runs_at_random_points, 300)
+{
+	struct knl_result res;
+	struct long_run lr;
+	struct long_report rep;
+	unsigned int seed = 12345;
+	uint64_t ns;
+	int i, err;
+
+	if (!need_two_cpus())
+		SKIP(return, "needs 2 online CPUs (not under icount)");
+	pin_to(1);
+	for (i = 0; i < 10; i++) {
+		memset(&lr, 0, sizeof(lr));
+		ASSERT_EQ(0, long_run_start(self, &lr, i & 1 ? "mul_chain" :
+					    "add_chain", 0, 1));
+		usleep(rand_r(&seed) % 300000);
+		ASSERT_FALSE(long_run_answered(&lr, 0, &rep));
+		long_run_kill(&lr, &ns);
+		EXPECT_LT(ns, KILL_REAP_MAX_NS) TH_LOG("round %d", i);
+		err = small_run(self, 0, &res, NULL);
+		EXPECT_EQ(0, err) TH_LOG("round %d: run after SIGKILL: %s", i,
+					 res.msg);
+	}
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+#define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
+
+TEST_F_TIMEOUT(kb, cpu_offline_mid_run, 120)
+{
+	struct knl_result res;
+	struct long_run lr = {};
+	struct long_report rep;
+	int off_err;
+
+	if (!need_two_cpus())
+		SKIP(return, "needs 2 online CPUs (not under icount)");
+	if (geteuid() || access(CPU1_ONLINE, W_OK))
+		SKIP(return, "cpu1 cannot be taken offline here");
+	pin_to(0);
+	ASSERT_EQ(0, long_run_start(self, &lr, "add_chain", 1, 0));
+	ASSERT_FALSE(long_run_answered(&lr, 0, &rep));
+	off_err = write_file(CPU1_ONLINE, "0");
+	/* The run must end, with -ENODEV, soon after its CPU left. */
+	EXPECT_TRUE(long_run_answered(&lr, 10000, &rep))
+		TH_LOG("no answer 10 s after cpu1 went offline");
+	ASSERT_EQ(0, write_file(CPU1_ONLINE, "1"));
+	EXPECT_EQ(0, off_err) TH_LOG("offlining cpu1: %s", strerror(-off_err));
+	EXPECT_EQ(ENODEV, rep.err) TH_LOG("long run ended with %d (%s)",
+					  rep.err, rep.msg);
+	long_run_kill(&lr, NULL);
+	/* And the CPU is usable again. */
+	EXPECT_EQ(0, small_run(self, 1, &res, NULL)) TH_LOG("%s", res.msg);
+}
+
+TEST_F_TIMEOUT(kb, owner_module_pinned, 120)
+{
+	const char *path = getenv("KBENCH_EXAMPLE_KO") ?: EXAMPLE_KO_DEFAULT;
+	struct long_run lr = {};
+	struct long_report rep;
+	int fd, err, i;
+
+	if (!need_two_cpus())
+		SKIP(return, "needs 2 online CPUs (not under icount)");
+	if (geteuid())
+		SKIP(return, "needs root");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_GE(fd, 0) TH_LOG("%s: %s", path, strerror(errno));
+	err = syscall(SYS_finit_module, fd, "", 0) ? errno : 0;
+	close(fd);
+	ASSERT_TRUE(err == 0 || err == EEXIST) TH_LOG("insmod: %s", strerror(err));
+
+	pin_to(1);
+	ASSERT_EQ(0, long_run_start(self, &lr, "foo", 0, 1));
+	ASSERT_FALSE(long_run_answered(&lr, 0, &rep))
+		TH_LOG("run of foo ended early: %d %s", rep.err, rep.msg);
+	/* Being measured, the owner cannot go away. */
+	err = syscall(SYS_delete_module, "kbench_example", O_NONBLOCK) ? errno : 0;
+	EXPECT_TRUE(err == EAGAIN || err == EBUSY)
+		TH_LOG("rmmod during a run of its routine: %d", err);
+	long_run_kill(&lr, NULL);
+	for (i = 0; i < 50; i++) {
+		err = syscall(SYS_delete_module, "kbench_example", O_NONBLOCK) ?
+		      errno : 0;
+		if (err != EAGAIN && err != EBUSY)
+			break;
+		usleep(100000);
+	}
+	EXPECT_EQ(0, err) TH_LOG("rmmod after the run: %s", strerror(err));
+}
+
+TEST_HARNESS_MAIN
