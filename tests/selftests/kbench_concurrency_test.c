@@ -34,7 +34,7 @@
 struct long_report {
 	int err;
 	uint64_t elapsed_ns;
-	char msg[200];
+	char msg[512];
 };
 
 struct long_run {
