@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install every Debian package kbench needs to build, lint and test.
+# Idempotent: asks dpkg-query what is missing and only then runs
+# `apt-get update` (once) and `apt-get install -y`.  Needs root (or sudo)
+# only when something is missing.  Works without a terminal or stdin.
+#
+# Usage: scripts/deps.sh [--no-612] [--dry-run] [--quiet]
+#   --no-612    do not install the 6.12 and 6.12-rt kernel images/headers
+#               (make check boots all three kernels, so the default is all)
+#   --dry-run   print what is missing and exit (status 1 if anything is)
+#   --quiet     print nothing when everything is present
+set -euo pipefail
+
+with_612=1
+dry_run=0
+quiet=0
+for arg in "$@"; do
+	case "$arg" in
+	--no-612) with_612=0 ;;
+	--with-612) with_612=1 ;;
+	--dry-run) dry_run=1 ;;
+	--quiet|-q) quiet=1 ;;
+	-h|--help) sed -n '3,14p' "$0"; exit 0 ;;
+	*) echo "deps.sh: unknown option '$arg'" >&2; exit 2 ;;
+	esac
+done
+
+pkgs=(
+	build-essential gcc make pkg-config perl python3 git
+	xz-utils gzip cpio file kmod
+	libnl-3-dev libnl-genl-3-dev
+	valgrind sparse dkms
+	qemu-system-x86 busybox-static
+	linux-source-6.1
+	linux-image-amd64 linux-headers-amd64
+)
+if [ "$with_612" = 1 ]; then
+	pkgs+=(linux-image-6.12-amd64 linux-headers-6.12-amd64
+	       linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$st" = installed ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	[ "$quiet" = 1 ] || echo "deps: all ${#pkgs[@]} packages present"
+	exit 0
+fi
+
+echo "deps: missing: ${missing[*]}"
+[ "$dry_run" = 0 ] || exit 1
+
+sudo=()
+if [ "$(id -u)" != 0 ]; then
+	if command -v sudo >/dev/null; then
+		sudo=(sudo -n)
+	else
+		echo "deps: need root to install packages" >&2
+		exit 1
+	fi
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+apt_opts=(-y -q -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold)
+"${sudo[@]}" apt-get update -q </dev/null
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+	apt-get install "${apt_opts[@]}" --no-install-recommends "${missing[@]}" </dev/null
+echo "deps: installed ${#missing[@]} package(s)"
