@@ -179,6 +179,12 @@ void kb_build_run(struct knl_req *r, uint16_t family, struct kb_run_args *a);
 bool kb_icount(void);		/* kernel command line has kbench_icount=1 */
 int kb_possible_cpus(void);	/* nr_cpu_ids from /sys/.../possible */
 uint64_t kb_now_ns(void);	/* CLOCK_MONOTONIC */
+bool kb_kernel_at_least(int major, int minor);
+/*
+ * Linux 6.1 drops the extack of a dump's start() callback (the errno still
+ * arrives); 6.2 passes it on ("netlink: support extack in dump ->start()").
+ */
+#define KB_DUMP_START_EXTACK()	kb_kernel_at_least(6, 2)
 /* Drop to uid/gid 65534 with no capabilities; 0 or -errno. */
 int kb_drop_privileges(void);
 
