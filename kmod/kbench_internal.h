@@ -5,6 +5,7 @@
 #ifndef _KBENCH_INTERNAL_H
 #define _KBENCH_INTERNAL_H
 
+#include <linux/bits.h>
 #include <linux/completion.h>
 #include <linux/kbench.h>
 #include <linux/kref.h>
@@ -19,7 +20,7 @@
 
 /* Hard limits; the module parameters may only lower them. */
 #define KBENCH_SAMPLES_LIMIT	1000000U
-#define KBENCH_ITERATIONS_LIMIT	(1U << 24)
+#define KBENCH_ITERATIONS_LIMIT	BIT(24)
 #define KBENCH_WARMUP_LIMIT	10000U
 #define KBENCH_WINDOW_US_LIMIT	20000U
 #define KBENCH_RUN_MS_LIMIT	600000U

@@ -33,7 +33,7 @@ static struct netlink_range_validation kbench_warmup_range = {
 static const struct nla_policy kbench_run_policy[KBENCH_A_RUN_WARMUP + 1] = {
 	[KBENCH_A_RUN_ROUTINE] = { .type = NLA_NUL_STRING,
 				   .len = KBENCH_NAME_MAX },
-	[KBENCH_A_RUN_CPU] = NLA_POLICY_MAX(NLA_U32, NR_CPUS - 1),
+	[KBENCH_A_RUN_CPU] = NLA_POLICY_MAX(NLA_U32, CONFIG_NR_CPUS - 1),
 	[KBENCH_A_RUN_SAMPLES] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						       &kbench_samples_range),
 	[KBENCH_A_RUN_ITERATIONS] =
@@ -508,7 +508,7 @@ static const struct genl_ops kbench_genl_ops[] = {
 		.cmd = KBENCH_CMD_RUN,
 		.doit = kbench_nl_run_doit,
 		.policy = kbench_run_policy,
-		.maxattr = ARRAY_SIZE(kbench_run_policy) - 1,
+		.maxattr = KBENCH_A_RUN_WARMUP,
 	},
 	{
 		.cmd = KBENCH_CMD_SAMPLES_GET,
@@ -516,7 +516,7 @@ static const struct genl_ops kbench_genl_ops[] = {
 		.dumpit = kbench_nl_samples_dumpit,
 		.done = kbench_nl_samples_done,
 		.policy = kbench_samples_policy,
-		.maxattr = ARRAY_SIZE(kbench_samples_policy) - 1,
+		.maxattr = KBENCH_A_SAMPLES_RUN_ID,
 	},
 };
 
