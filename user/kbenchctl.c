@@ -85,46 +85,6 @@ int usage_error(const char *sub, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int parse_u64(const char *s, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int parse_u32(const char *s, uint32_t *out)
-{
-	uint64_t v;
-
-	if (parse_u64(s, &v) || v > UINT32_MAX)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
-int parse_double(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static void usage(FILE *f)
 {
 	const struct subcommand *sc;

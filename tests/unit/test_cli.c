@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kbenchctl binary: exit codes, messages, the paths that need no module
+ * (--user) and valgrind runs of them.  The module is never loaded here, so
+ * every kernel subcommand must say "kbench module not loaded" and exit 2.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "tap.h"
+#include "tests.h"
+
+/* Run "kbenchctl ARGS" through sh; output (stdout+stderr unless noted). */
+static int run(const char *args, const char *redir, char **out)
+{
+	char cmd[1024];
+	size_t cap = 4096, len = 0, r;
+	FILE *p;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s %s %s", kbenchctl_bin, args,
+		 redir ? redir : "2>&1");
+	p = popen(cmd, "r");
+	*out = malloc(cap);
+	while ((r = fread(*out + len, 1, cap - len - 1, p)) > 0) {
+		len += r;
+		if (cap - len < 2048)
+			*out = realloc(*out, cap *= 2);
+	}
+	(*out)[len] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static void expect(const char *args, int code, const char *needle)
+{
+	char *out;
+	int rc = run(args, NULL, &out);
+
+	if (!ok(rc == code && (!needle || strstr(out, needle)),
+		"kbenchctl %s -> exit %d%s%s", args, code, needle ? ", says: " : "",
+		needle ? needle : ""))
+		diag("exit %d, output:\n%s", rc, out);
+	free(out);
+}
+
+static bool have(const char *prog)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", prog);
+	return system(cmd) == 0;
+}
+
+/* Check a JSON document with the python3 standard library (no numpy). */
+static void json_check(const char *args, const char *py, const char *what)
+{
+	char cmd[2048];
+	int rc;
+
+	if (!have("python3")) {
+		skip("no python3", "%s", what);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "%s %s 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); %s' ",
+		 kbenchctl_bin, args, py);
+	rc = system(cmd);
+	ok(rc == 0, "%s", what);
+}
+
+static void valgrind(const char *args, int code)
+{
+	char vargs[1024];
+	char *out;
+	int rc;
+
+	snprintf(vargs, sizeof(vargs), "%s", args);
+	if (!have("valgrind")) {
+		skip("no valgrind", "valgrind kbenchctl %s", args);
+		return;
+	}
+	{
+		char cmd[1200];
+		FILE *p;
+		size_t len = 0, cap = 1 << 16, r;
+		int st;
+
+		snprintf(cmd, sizeof(cmd),
+			 "valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 %s %s 2>&1 >/dev/null",
+			 kbenchctl_bin, vargs);
+		p = popen(cmd, "r");
+		out = malloc(cap);
+		while ((r = fread(out + len, 1, cap - len - 1, p)) > 0)
+			len += r;
+		out[len] = '\0';
+		st = pclose(p);
+		rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	}
+	if (!ok(rc == code && !strstr(out, "=="), "valgrind kbenchctl %s: no errors, no leaks (exit %d)",
+		args, code))
+		diag("exit %d:\n%s", rc, out);
+	free(out);
+}
+
+void test_cli(void)
+{
+	char *out;
+	int rc;
+
+	expect("--help", 0, "Subcommands:");
+	expect("-h", 0, "Usage:");
+	expect("--version", 0, "kbenchctl ");
+	expect("", 2, "Usage:");
+	expect("frobnicate", 2, "unknown subcommand 'frobnicate'");
+	expect("--frob", 2, "unknown option '--frob'");
+	expect("help run", 0, "--iterations N");
+	expect("help nosuch", 2, "unknown subcommand");
+	expect("run --help", 0, "--samples N");
+	expect("compare -h", 0, "--kernel-vs-user");
+	expect("samples --help", 0, "--csv");
+	expect("run", 2, "which routine?");
+	expect("run add_chain --samples abc", 2, "--samples: 'abc' is not a number");
+	expect("run add_chain --samples -1", 2, "is not a number");
+	expect("run add_chain --samples 0", 2, "at least 1");
+	expect("run add_chain --cpu", 2, "needs a value");
+	expect("run add_chain --bogus", 2, "unknown option '--bogus'");
+	expect("run a b c d e", 2, "at most 4 routines");
+	expect("run add_chain --log", 2, "--log goes with --hist");
+	expect("run add_chain --csv --json", 2, "--csv replaces the summary");
+	expect("run no_such_twin --user", 2, "no userspace twin for 'no_such_twin'");
+	expect("run aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 2, "bad routine name");
+	expect("compare foo", 2, "needs two routines");
+	expect("compare a b c", 2, "unexpected argument 'c'");
+	expect("compare a b --threshold x", 2, "--threshold");
+	expect("compare a b --kernel-vs-user", 2, "takes one routine");
+	expect("samples", 2, "which run?");
+	expect("samples x1", 2, "is not a run id");
+	expect("clocks --user --all", 2, "exclude each other");
+	expect("info extra", 2, "unexpected argument");
+
+	/* the module is absent on the build machine */
+	expect("info", 2, "kbenchctl: kbench module not loaded (try: modprobe kbench)");
+	expect("list", 2, "kbench module not loaded");
+	expect("clocks", 2, "kbench module not loaded");
+	expect("run add_chain", 2, "kbench module not loaded");
+	expect("compare foo foobar", 2, "kbench module not loaded");
+	expect("compare add_chain --kernel-vs-user", 2, "kbench module not loaded");
+	expect("samples 1", 2, "kbench module not loaded");
+	rc = run("info", "2>/dev/null", &out);
+	ok(rc == 2 && out[0] == '\0', "errors go to stderr only");
+	free(out);
+
+	/* --user: no module needed */
+	expect("clocks --user", 0, "CLOCK_MONOTONIC_RAW");
+	json_check("clocks --user --json",
+		   "n=[c[\"name\"] for c in d]; assert \"CLOCK_MONOTONIC\" in n and \"gettimeofday\" in n and \"time\" in n; "
+		   "assert all(c[\"side\"]==\"user\" and \"latency_ns\" in c and \"resolution_min_ns\" in c for c in d)",
+		   "clocks --user --json: every clock with resolution and latency");
+	expect("run add_chain --user --samples 200", 0, "statistics of");
+	expect("run add_chain --user --samples 300 --iterations 1000 --hist", 0, "\u25c0");
+	expect("run add_chain --user --samples 300 --iterations 1000 --hist --log", 0, "log scale");
+	expect("run mul_chain --user --samples 20 --iterations 100 --raw", 0,
+	       "samples (index, routine, net cycles, flags)");
+	rc = run("run empty --user --samples 30 --iterations 100 --csv", "2>/dev/null", &out);
+	ok(rc == 0 && !strncmp(out, "index,routine,net_cycles,flags\n0,empty,", 39),
+	   "run --csv prints the CSV header and samples");
+	free(out);
+	json_check("run add_chain --user --samples 200 --iterations 1000 --json",
+		   "assert d[\"routine\"]==\"add_chain\" and d[\"iterations\"]==1000 and d[\"samples\"]==200; "
+		   "assert isinstance(d[\"cpu\"],int) and d[\"counter\"] and d[\"counter_hz\"]>0; "
+		   "assert d[\"net_cycles_per_iter\"][\"min\"]<=d[\"net_cycles_per_iter\"][\"median\"]; "
+		   "assert d[\"ns_per_iter\"][\"min\"]>0; s=d[\"stats\"]; "
+		   "assert s[\"count\"]+s[\"excluded\"]==200 and s[\"min_cycles\"]<=s[\"median_cycles\"]<=s[\"max_cycles\"]; "
+		   "assert s[\"median_ci95_lo_cycles\"]<=s[\"median_cycles\"]<=s[\"median_ci95_hi_cycles\"]; "
+		   "assert \"stable\" in s[\"stability\"] and \"throughput_ops_per_s\" in s; "
+		   "assert d[\"overhead\"][\"routine\"]==\"empty\" and \"corrected_cycles_per_iter\" in d",
+		   "run --user --json: required keys and consistent values");
+	json_check("--json run add_chain mul_chain --user --samples 50 --iterations 500",
+		   "assert [r[\"routine\"] for r in d[\"routines\"]]==[\"add_chain\",\"mul_chain\"]",
+		   "global --json, several routines: a 'routines' array");
+	json_check("run add_chain --user --samples 50 --iterations 500 --json --hist --raw",
+		   "assert len(d[\"raw\"])==50 and sum(d[\"histogram\"][\"counts\"])+d[\"histogram\"][\"beyond\"]==d[\"stats\"][\"count\"]",
+		   "--json --hist --raw stay JSON (histogram bins, raw samples)");
+	json_check("compare add_chain mul_chain --user --samples 300 --iterations 1000 --json --seed 5",
+		   "c=d[\"comparison\"]; assert c[\"a\"]==\"add_chain\" and c[\"b\"]==\"mul_chain\"; "
+		   "assert c[\"median_rel_diff_pct\"]>0 and c[\"verdict\"]==\"slower\" and c[\"seed\"]==5; "
+		   "assert c[\"rel_diff_ci95_lo_pct\"]<=c[\"rel_diff_ci95_hi_pct\"] and 0<=c[\"p_value\"]<=1",
+		   "compare --user: mul_chain (imul chain) is slower than add_chain");
+	expect("compare add_chain mul_chain --user --samples 200 --iterations 1000", 0,
+	       "mul_chain is ");
+	rc = run("run load_l1 --user --samples 100 --iterations 1000 --svg unit-test.svg", "2>&1 >/dev/null", &out);
+	ok(rc == 0 && out[0] == '\0', "run --svg writes quietly");
+	free(out);
+	if (have("xmllint"))
+		ok(system("xmllint --noout unit-test.svg && grep -q 'id=\"timeline\"' unit-test.svg") == 0,
+		   "run --svg: a well-formed SVG with both panels");
+	else
+		skip("no xmllint", "run --svg: a well-formed SVG");
+	remove("unit-test.svg");
+	expect("run add_chain --user --svg /nonexistent/dir/x.svg --samples 10", 1,
+	       "/nonexistent/dir/x.svg");
+
+	/* valgrind: the paths that need no module */
+	valgrind("--help", 0);
+	valgrind("run --samples abc add_chain", 2);
+	valgrind("run add_chain --user --samples 200", 0);
+	valgrind("run add_chain mul_chain --user --samples 100 --json --hist --raw", 0);
+	valgrind("compare add_chain load_l1 --user --samples 100 --iterations 200", 0);
+	valgrind("clocks --user", 0);
+	valgrind("info", 2);
+	valgrind("samples 3 --csv", 2);
+}

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbenchctl unit tests: one TAP stream for the statistics, the output
+ * layer and the command line (including valgrind runs).
+ */
+#include <stdlib.h>
+
+#include "tap.h"
+#include "tests.h"
+
+int tap_n, tap_failed;
+const char *fixtures_dir = "fixtures";
+const char *kbenchctl_bin = "../../user/kbenchctl";
+
+int main(int argc, char *argv[])
+{
+	if (argc > 1)
+		fixtures_dir = argv[1];
+	if (argc > 2)
+		kbenchctl_bin = argv[2];
+	test_stats();
+	test_output();
+	test_cli();
+	return tap_done();
+}

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Output layer (JSON and tables from the same calls), flag names,
+ * histograms, SVG, number parsing, progress lines and extack parsing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/kbench.h>
+#include <linux/netlink.h>
+
+#include "hist.h"
+#include "kbenchctl.h"
+#include "names.h"
+#include "nl.h"
+#include "output.h"
+#include "progress.h"
+#include "stats.h"
+#include "svg.h"
+#include "tap.h"
+#include "tests.h"
+
+const char *prog = "kbenchctl";
+bool opt_json;
+
+/* the subcommand table lives in kbenchctl.c (main); tests need a stub */
+const struct subcommand subcommands[] = { { NULL, NULL, NULL, NULL } };
+const struct subcommand *subcommand_find(const char *name)
+{
+	(void)name;
+	return NULL;
+}
+
+void subcommand_usage(FILE *f, const struct subcommand *sc)
+{
+	(void)f;
+	(void)sc;
+}
+
+int usage_error(const char *sub, const char *fmt, ...)
+{
+	(void)sub;
+	(void)fmt;
+	return EXIT_USAGE;
+}
+
+void kb_sample_emit(bool csv, uint64_t index, const char *routine,
+		    uint32_t routine_index, int64_t net, uint32_t flags);
+
+static char *capture_buf;
+static size_t capture_len;
+static FILE *capture_f;
+
+static void capture_start(bool json)
+{
+	capture_f = open_memstream(&capture_buf, &capture_len);
+	out_init(capture_f, json);
+}
+
+static char *capture_end(void)
+{
+	fclose(capture_f);
+	out_init(stdout, false);
+	return capture_buf;	/* caller frees */
+}
+
+static void expect_str(const char *got, const char *want, const char *what)
+{
+	if (!ok(!strcmp(got, want), "%s", what))
+		diag("got:\n%s\n# want:\n%s", got, want);
+}
+
+static void test_json_escape(void)
+{
+	char *s;
+
+	capture_start(true);
+	json_write_string(capture_f, "a\"b\\c\n\t\r\b\f\x01\x1f\x7f \xc3\xa9/");
+	s = capture_end();
+	expect_str(s, "\"a\\\"b\\\\c\\n\\t\\r\\b\\f\\u0001\\u001f\\u007f \xc3\xa9/\"",
+		   "JSON escaping of quotes, backslash, controls; UTF-8 kept");
+	free(s);
+
+	capture_start(true);
+	json_write_double(capture_f, 0.1);
+	fputc(' ', capture_f);
+	json_write_double(capture_f, 6);
+	fputc(' ', capture_f);
+	json_write_double(capture_f, -2.5e-7);
+	fputc(' ', capture_f);
+	json_write_double(capture_f, 1.0 / 3);
+	fputc(' ', capture_f);
+	json_write_double(capture_f, NAN);
+	fputc(' ', capture_f);
+	json_write_double(capture_f, INFINITY);
+	fputc(' ', capture_f);
+	json_write_double(capture_f, 1e300);
+	s = capture_end();
+	expect_str(s, "0.1 6 -2.5e-07 0.3333333333333333 null null 1e+300",
+		   "JSON numbers: shortest round-trip form, null for NaN/inf");
+	free(s);
+}
+
+/* The same calls, in JSON and in table form. */
+static void emit_sample_doc(void)
+{
+	out_open_object(NULL);
+	out_string("routine", "routine %s\n", "add\"chain");
+	out_uint("samples", "samples %llu", 1000);
+	out_int("net", ", net %lld", -5);
+	out_double("ratio", ", ratio %.2f\n", 0.5);
+	out_double("nan_value", "nan %6.2f|\n", NAN);
+	out_bool("pure", "pure %s\n", true);
+	out_uint("json_only", NULL, 7);
+	out_text("table only\n");
+	out_open_array("list");
+	out_uint(NULL, "[%llu]", 1);
+	out_string(NULL, "[%s]\n", "two");
+	out_close_array();
+	out_open_object("empty");
+	out_close_object();
+	out_null("nothing");
+	out_close_object();
+	out_finish();
+}
+
+static void test_output_layer(void)
+{
+	char *s;
+
+	capture_start(true);
+	emit_sample_doc();
+	s = capture_end();
+	expect_str(s,
+		   "{\n"
+		   "  \"routine\": \"add\\\"chain\",\n"
+		   "  \"samples\": 1000,\n"
+		   "  \"net\": -5,\n"
+		   "  \"ratio\": 0.5,\n"
+		   "  \"nan_value\": null,\n"
+		   "  \"pure\": true,\n"
+		   "  \"json_only\": 7,\n"
+		   "  \"list\": [\n"
+		   "    1,\n"
+		   "    \"two\"\n"
+		   "  ],\n"
+		   "  \"empty\": {},\n"
+		   "  \"nothing\": null\n"
+		   "}\n", "JSON form of the output calls");
+	free(s);
+
+	capture_start(false);
+	emit_sample_doc();
+	s = capture_end();
+	expect_str(s,
+		   "routine add\"chain\n"
+		   "samples 1000, net -5, ratio 0.50\n"
+		   "nan      -|\n"
+		   "pure yes\n"
+		   "table only\n"
+		   "[1][two]\n", "table form of the same output calls");
+	free(s);
+}
+
+static void test_flag_names(void)
+{
+	char buf[128];
+
+	kb_flag_names(kb_sample_flag_names, KBENCH_SAMPLE_F_NMI | KBENCH_SAMPLE_F_SMI,
+		      "|", buf, sizeof(buf));
+	expect_str(buf, "nmi|smi", "sample flags joined by |");
+	kb_flag_names(kb_sample_flag_names, 0, "|", buf, sizeof(buf));
+	expect_str(buf, "", "no flags: empty");
+	kb_flag_names(kb_counter_flag_names, KBENCH_COUNTER_F_CONSTANT | 0x80,
+		      ", ", buf, sizeof(buf));
+	expect_str(buf, "constant, 0x80", "unknown bits shown in hex");
+}
+
+static void test_csv_line(void)
+{
+	char *s;
+
+	capture_start(false);
+	kb_sample_emit(true, 3, "add_chain", 0, -12, KBENCH_SAMPLE_F_CPU_CHANGED |
+		       KBENCH_SAMPLE_F_WINDOW);
+	kb_sample_emit(true, 4, "add_chain", 0, 6000, 0);
+	s = capture_end();
+	expect_str(s, "3,add_chain,-12,cpu_changed|window\n4,add_chain,6000,\n",
+		   "CSV sample lines: index,routine,net_cycles,flags");
+	free(s);
+}
+
+static void test_hist(void)
+{
+	double x[100];
+	struct kb_hist h;
+	char *s;
+	int i;
+
+	for (i = 0; i < 100; i++)
+		x[i] = i < 70 ? 6 : i < 90 ? 7 : i < 99 ? 8 : 9;
+	ok(!kb_hist_build(&h, x, 100, 24, false) && h.nbins == 4 && h.width == 1 &&
+	   h.count[0] == 70 && h.count[1] == 20 && h.count[2] == 9 && h.count[3] == 1,
+	   "integer data get one bin per value");
+	capture_start(false);
+	kb_hist_print(capture_f, &h, 20, false, 6, 6, 6, "cycles/iter");
+	s = capture_end();
+	ok(strstr(s, "\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588 70 \u25c0 min median mode") != NULL,
+	   "tallest bar is full width and marks min, median and mode");
+	ok(strstr(s, " 1\n") != NULL && strstr(s, "\u2502") != NULL, "every bin is a row");
+	free(s);
+	capture_start(false);
+	kb_hist_print(capture_f, &h, 20, true, 6, 6, 6, "cycles/iter");
+	s = capture_end();
+	ok(strstr(s, "log scale") != NULL, "log-scale counts are labelled");
+	free(s);
+	kb_hist_free(&h);
+
+	/* a far tail is cut at p99 and counted separately */
+	for (i = 0; i < 100; i++)
+		x[i] = 100 + i * 0.01;
+	x[99] = 1e6;
+	ok(!kb_hist_build(&h, x, 100, 10, false) && h.over == 1 && h.nbins == 10,
+	   "a far outlier goes to the 'beyond p99' row");
+	kb_hist_free(&h);
+}
+
+static void test_svg(void)
+{
+	double sorted[50];
+	int64_t net[52];
+	uint32_t flags[52] = { 0 };
+	struct kb_stats st;
+	struct kb_svg_series s = { "add_chain", sorted, &st, net, flags, 52, 1000 };
+	char *out;
+	int i;
+
+	for (i = 0; i < 52; i++)
+		net[i] = 6000 + (i % 5);
+	net[10] = 90000;
+	flags[10] = KBENCH_SAMPLE_F_NMI;
+	net[20] = -3;
+	flags[20] = KBENCH_SAMPLE_F_BACKWARDS;
+	for (i = 0; i < 50; i++)
+		sorted[i] = (6000 + (i % 5)) / 1000.0;
+	kb_stats_compute(sorted, 50, &st);
+	qsort(sorted, 50, sizeof(double), kb_cmp_double);
+	capture_start(false);
+	kb_svg_write(capture_f, &s, 1, "add_chain <cpu 0> & more", false);
+	out = capture_end();
+	ok(!strncmp(out, "<?xml", 5) && strstr(out, "<svg xmlns=\"http://www.w3.org/2000/svg\"") &&
+	   strstr(out, "</svg>\n"), "SVG has the XML prolog and the svg root");
+	ok(strstr(out, "id=\"histogram\"") && strstr(out, "id=\"timeline\"") &&
+	   strstr(out, "class=\"bar\""), "SVG has the histogram and time-order panels");
+	ok(strstr(out, "class=\"min\"") && strstr(out, "class=\"median\"") &&
+	   strstr(out, "class=\"mode\""), "SVG marks min, median and mode");
+	ok(strstr(out, "class=\"flagged\"") != NULL, "SVG shows flagged samples");
+	ok(strstr(out, "add_chain &lt;cpu 0&gt; &amp; more") != NULL,
+	   "SVG title is XML-escaped");
+	{
+		FILE *f = fopen("test.svg", "w");
+
+		fputs(out, f);
+		fclose(f);
+		if (system("command -v xmllint >/dev/null 2>&1") == 0)
+			ok(system("xmllint --noout test.svg") == 0, "xmllint: the SVG is well-formed XML");
+		else
+			skip("no xmllint", "the SVG is well-formed XML");
+		remove("test.svg");
+	}
+	free(out);
+}
+
+static void test_parse(void)
+{
+	uint32_t v = 0;
+	uint64_t w = 0;
+	double d = 0;
+
+	ok(!parse_u32("4294967295", &v) && v == 4294967295U, "parse_u32 accepts the maximum");
+	ok(parse_u32("4294967296", &v) && parse_u32("-1", &v) && parse_u32("", &v) &&
+	   parse_u32("12x", &v) && parse_u32(" 1", &v) && parse_u32("+1", &v),
+	   "parse_u32 rejects overflow, signs, junk and blanks");
+	ok(!parse_u64("18446744073709551615", &w) && parse_u64("18446744073709551616", &w),
+	   "parse_u64 range");
+	ok(!parse_double("2.5", &d) && d == 2.5 && parse_double("nan", &d) &&
+	   parse_double("1e999", &d) && parse_double("1%", &d), "parse_double");
+}
+
+static void test_progress(void)
+{
+	char buf[128];
+
+	kb_progress_format(250, 1000, 500000000ULL, buf, sizeof(buf));
+	expect_str(buf, "250/1000 samples (25%), ETA 1.5 s", "progress line with ETA");
+	kb_progress_format(900, 1000, 300000000ULL, buf, sizeof(buf));
+	expect_str(buf, "", "runs shorter than a second show no progress");
+	kb_progress_format(0, 1000, 300000000ULL, buf, sizeof(buf));
+	expect_str(buf, "", "nothing done yet: nothing shown");
+}
+
+/* An nlmsgerr with extack TLVs, capped or with the request echoed. */
+static void test_extack(void)
+{
+	unsigned char buf[512] __attribute__((aligned(8)));
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	struct nlmsgerr *err;
+	struct nlattr *a;
+	char msg[128];
+	uint32_t offs;
+	const char *text = "routine not found";
+	size_t echo = 24;	/* request: header + 8 bytes payload */
+	int capped;
+
+	for (capped = 1; capped >= 0; capped--) {
+		size_t len = NLMSG_HDRLEN + sizeof(*err);
+
+		memset(buf, 0, sizeof(buf));
+		err = (struct nlmsgerr *)(buf + NLMSG_HDRLEN);
+		err->error = -2;
+		err->msg.nlmsg_len = (uint32_t)echo;
+		if (!capped)
+			len += echo - sizeof(struct nlmsghdr);
+		len = NLMSG_ALIGN(len);
+		a = (struct nlattr *)(buf + len);
+		a->nla_type = NLMSGERR_ATTR_MSG;
+		a->nla_len = (uint16_t)(NLA_HDRLEN + strlen(text) + 1);
+		memcpy((char *)a + NLA_HDRLEN, text, strlen(text) + 1);
+		len += NLA_ALIGN(a->nla_len);
+		a = (struct nlattr *)(buf + len);
+		a->nla_type = NLMSGERR_ATTR_OFFS;
+		a->nla_len = NLA_HDRLEN + 4;
+		*(uint32_t *)((char *)a + NLA_HDRLEN) = 20;
+		len += NLA_ALIGN(a->nla_len);
+		nlh->nlmsg_len = (uint32_t)len;
+		nlh->nlmsg_type = NLMSG_ERROR;
+		nlh->nlmsg_flags = NLM_F_ACK_TLVS | (capped ? NLM_F_CAPPED : 0);
+		kb_nl_parse_extack(nlh, err, msg, sizeof(msg), &offs);
+		ok(!strcmp(msg, text) && offs == 20, "extack message and offset parsed (%s)",
+		   capped ? "capped" : "request echoed");
+	}
+	nlh->nlmsg_flags = 0;
+	kb_nl_parse_extack(nlh, err, msg, sizeof(msg), &offs);
+	ok(msg[0] == '\0' && offs == 0, "no NLM_F_ACK_TLVS: no extack");
+}
+
+void test_output(void)
+{
+	test_json_escape();
+	test_output_layer();
+	test_flag_names();
+	test_csv_line();
+	test_hist();
+	test_svg();
+	test_parse();
+	test_progress();
+	test_extack();
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KBENCH_UNIT_TESTS_H
+#define KBENCH_UNIT_TESTS_H
+
+#include <math.h>
+#include <stdbool.h>
+
+extern const char *fixtures_dir;	/* tests/unit/fixtures */
+extern const char *kbenchctl_bin;	/* user/kbenchctl */
+
+void test_stats(void);
+void test_output(void);
+void test_cli(void);
+
+/* |a - b| within a relative 1e-9 (absolute near 0), NaN == NaN */
+static inline bool close_to(double a, double b, double rel)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) && isnan(b);
+	return fabs(a - b) <= rel * fmax(1.0, fmax(fabs(a), fabs(b)));
+}
+
+#endif
