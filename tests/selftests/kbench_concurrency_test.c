@@ -33,6 +33,7 @@
 /* What the child running the long RUN saw. */
 struct long_report {
 	int err;
+	uint32_t samples_asked, samples_taken, status;
 	uint64_t elapsed_ns;
 	char msg[512];
 };
@@ -86,6 +87,7 @@ static int long_run_start(FIXTURE_DATA(kb) *self, struct long_run *lr,
 		struct knl_result res;
 		struct knl_family fam;
 		struct knl_sock nl;
+		struct kb_run run = {};
 		uint64_t t0;
 
 		close(ps[0]);
@@ -104,9 +106,14 @@ static int long_run_start(FIXTURE_DATA(kb) *self, struct long_run *lr,
 		c = 1;
 		if (write(ps[1], &c, 1) != 1)
 			_exit(5);
-		rep.err = knl_recv_answer(&nl, req.nlh.nlmsg_seq, NULL, NULL, &res);
+		rep.err = knl_recv_answer(&nl, req.nlh.nlmsg_seq, kb_run_cb,
+					  &run, &res);
 		rep.err = rep.err ? -rep.err : res.err;
 		rep.elapsed_ns = kb_now_ns() - t0;
+		rep.samples_asked = a.samples;
+		rep.samples_taken = run.nresults ?
+				    run.result[0].v[KBENCH_A_RESULT_SAMPLES] : 0;
+		rep.status = run.v[KBENCH_A_RUN_STATUS];
 		snprintf(rep.msg, sizeof(rep.msg), "%s", res.msg);
 		if (write(pr[1], &rep, sizeof(rep)) != sizeof(rep))
 			_exit(6);
@@ -197,7 +204,9 @@ TEST_F_TIMEOUT(kb, busy_cpu, 120)
 	pin_to(1);
 	ASSERT_EQ(0, long_run_start(self, &lr, "add_chain", 0, 1));
 	ASSERT_FALSE(long_run_answered(&lr, 0, &rep))
-		TH_LOG("the long run ended early: err %d (%s)", rep.err, rep.msg);
+		TH_LOG("the long run ended early: err %d (%s), %u of %u samples, status %u, %llu ns",
+		       rep.err, rep.msg, rep.samples_taken, rep.samples_asked,
+		       rep.status, (unsigned long long)rep.elapsed_ns);
 
 	/* Same CPU: -EBUSY at once, naming the CPU attribute. */
 	err = small_run(self, 0, &res, &ns);
@@ -266,7 +275,9 @@ TEST_F_TIMEOUT(kb, killed_run, 120)
 	pin_to(1);
 	ASSERT_EQ(0, long_run_start(self, &lr, "add_chain", 0, 1));
 	ASSERT_FALSE(long_run_answered(&lr, 200, &rep))
-		TH_LOG("the long run ended early: err %d (%s)", rep.err, rep.msg);
+		TH_LOG("the long run ended early: err %d (%s), %u of %u samples, status %u, %llu ns",
+		       rep.err, rep.msg, rep.samples_taken, rep.samples_asked,
+		       rep.status, (unsigned long long)rep.elapsed_ns);
 	long_run_kill(&lr, &ns);
 	/* Aborted within a window or so, not at the end of the run. */
 	EXPECT_LT(ns, KILL_REAP_MAX_NS) TH_LOG("reaping took %llu ns",
@@ -293,7 +304,10 @@ TEST_F_TIMEOUT(kb, killed_runs_at_random_points, 300)
 		ASSERT_EQ(0, long_run_start(self, &lr, i & 1 ? "mul_chain" :
 					    "add_chain", 0, 1));
 		usleep(rand_r(&seed) % 300000);
-		ASSERT_FALSE(long_run_answered(&lr, 0, &rep));
+		ASSERT_FALSE(long_run_answered(&lr, 0, &rep))
+			TH_LOG("round %d: the long run ended early: err %d, %u of %u samples, %llu ns",
+			       i, rep.err, rep.samples_taken, rep.samples_asked,
+			       (unsigned long long)rep.elapsed_ns);
 		long_run_kill(&lr, &ns);
 		EXPECT_LT(ns, KILL_REAP_MAX_NS) TH_LOG("round %d", i);
 		err = small_run(self, 0, &res, NULL);
