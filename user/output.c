@@ -72,6 +72,11 @@ void json_write_double(FILE *f, double v)
 		fputs("0", f);
 		return;
 	}
+	/* integers as integers (6000, not 6e+03) */
+	if (v == floor(v) && fabs(v) < 1e15) {
+		fprintf(f, "%.0f", v);
+		return;
+	}
 	/* the shortest form that reads back exactly, like repr() */
 	for (prec = 1; prec <= 17; prec++) {
 		snprintf(buf, sizeof(buf), "%.*g", prec, v);

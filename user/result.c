@@ -564,7 +564,7 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 		   kb_run_ns(r, (double)res->per_iter_median_milli / 1000));
 	out_double("max", ", max %.3f\n", kb_run_ns(r, (double)res->net_max / it));
 	out_close_object();
-	if (res->has_corr) {
+	if (res->has_corr && res != &r->overhead) {
 		out_open_object("corrected_cycles_per_iter");
 		out_double("min", "    corrected (- empty): min %.3f",
 			   (double)res->corr_min_milli / 1000);

@@ -117,7 +117,14 @@ int samples_main(int argc, char *argv[])
 		nlmsg_free(msg);
 		msg = NULL;
 	}
+	nl.quiet = true;
 	err = kb_nl_request(&nl, msg, KBENCH_A_SAMPLES_MAX, stream_cb, &s);
+	if (err == -ENOENT && !nl.extack[0])
+		/* kernels before 6.2 drop the extack of a dump's start */
+		snprintf(nl.extack, sizeof(nl.extack),
+			 "run %u not found (evicted, or never existed)", run_id);
+	if (err)
+		kb_nl_print_error(&nl);
 	out_close_array();
 	out_uint("count", NULL, s.total);
 	out_close_object();
