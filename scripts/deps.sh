@@ -41,10 +41,15 @@ if [ "$with_612" = 1 ]; then
 	       linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64)
 fi
 
+# Installed for this machine's architecture (or arch: all); other
+# architectures added with dpkg --add-architecture do not count.
+arch=$(dpkg --print-architecture)
 missing=()
 for p in "${pkgs[@]}"; do
-	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-	[ "$st" = installed ] || missing+=("$p")
+	if ! dpkg-query -W -f='${db:Status-Status} ${Architecture}\n' "$p" 2>/dev/null |
+		grep -q -x -E "installed ($arch|all)"; then
+		missing+=("$p")
+	fi
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
@@ -67,7 +72,10 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 apt_opts=(-y -q -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold)
-"${sudo[@]}" apt-get update -q </dev/null
+# A failing index (e.g. a foreign architecture's list mid-sync) must not
+# stop us: apt-get install below decides whether what we need is there.
+"${sudo[@]}" apt-get update -q </dev/null ||
+	echo "deps: apt-get update reported errors; trying the install anyway" >&2
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
 	apt-get install "${apt_opts[@]}" --no-install-recommends "${missing[@]}" </dev/null
 echo "deps: installed ${#missing[@]} package(s)"

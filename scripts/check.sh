@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The body of `make check`: lint, unit tests, the netlink spec check and the
+# VM selftests on every kernel, with and without icount.  Every suite prints
+# TAP; this script streams it, keeps a log per suite under build/check/, and
+# ends with exactly one summary line:
+#     N passed, N failed, N skipped
+# A suite that exits non-zero without a `not ok` line of its own, or prints
+# no TAP line at all, is counted as one failure (it crashed).
+#
+# Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt"] [--modes "icount plain"]
+#                         [--skip lint,unit,spec,vm] [--selftest-args "..."]
+# Env:   KBENCH_CHECK_KERNELS, KBENCH_CHECK_MODES, KBENCH_CHECK_SKIP work the same.
+# Exit status: 0 if nothing failed, 1 otherwise.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+kernels=${KBENCH_CHECK_KERNELS:-6.1 6.12 6.12-rt}
+modes=${KBENCH_CHECK_MODES:-icount plain}
+skip=${KBENCH_CHECK_SKIP:-}
+selftest_args=${KBENCH_SELFTEST_ARGS:-}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernels) kernels=$2; shift 2 ;;
+	--modes) modes=$2; shift 2 ;;
+	--skip) skip=$2; shift 2 ;;
+	--selftest-args) selftest_args=$2; shift 2 ;;
+	-h|--help) sed -n '3,16p' "$0"; exit 0 ;;
+	*) echo "check.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+skipped() { [[ ",$skip," == *",$1,"* ]]; }
+
+logdir=$top/build/check
+rm -rf "$logdir"
+mkdir -p "$logdir"
+
+passed=0
+failed=0
+nskipped=0
+crashed=()
+t_all=$(date +%s)
+
+phase() { echo "# ==== $(date '+%F %T') $*"; }
+
+# run_suite NAME CMD...: stream CMD's output, count its TAP lines.
+run_suite() {
+	local name=$1; shift
+	local log=$logdir/$name.log t0 rc p f s
+	t0=$(date +%s)
+	phase "suite $name: $*"
+	"$@" </dev/null 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	p=$(grep -c -E '^ok( |$)' "$log")
+	s=$(grep -c -i -E '^ok( |$).*#[[:space:]]*skip' "$log")
+	f=$(grep -c -E '^not ok( |$)' "$log")
+	p=$((p - s))
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		echo "not ok - $name crashed: exit status $rc"
+		f=$((f + 1))
+		crashed+=("$name")
+	elif [ $((p + s + f)) = 0 ]; then
+		echo "not ok - $name printed no TAP result (exit status $rc)"
+		f=$((f + 1))
+		crashed+=("$name")
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	nskipped=$((nskipped + s))
+	phase "suite $name: exit $rc, $p passed, $f failed, $s skipped, $(( $(date +%s) - t0 )) s"
+}
+
+phase "build"
+if ! make -s all; then
+	echo "not ok - build (make all) failed"
+	failed=$((failed + 1))
+	crashed+=(build)
+fi
+if ! make -s -C tests/selftests OUT="$top/build/selftests"; then
+	echo "not ok - build (selftests) failed"
+	failed=$((failed + 1))
+	crashed+=(build-selftests)
+fi
+
+skipped lint || run_suite lint scripts/lint.sh
+skipped unit || run_suite unit make -s -C tests/unit check
+if ! skipped spec && [ -f tests/spec/check-spec.py ]; then
+	run_suite spec python3 tests/spec/check-spec.py
+fi
+
+if ! skipped vm; then
+	for k in $kernels; do
+		tk=$(date +%s)
+		for m in $modes; do
+			opt=()
+			[ "$m" = icount ] && opt=(--icount)
+			# shellcheck disable=SC2086
+			run_suite "vm-$k-$m" tests/vm/run --kernel "$k" "${opt[@]}" \
+				-- /selftests/run.sh $selftest_args
+		done
+		phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes"
+	done
+fi
+
+phase "done in $(( $(date +%s) - t_all )) s; logs in build/check/"
+[ ${#crashed[@]} -eq 0 ] || echo "# crashed: ${crashed[*]}"
+summary="$passed passed, $failed failed, $nskipped skipped"
+echo "$summary" >"$logdir/summary"
+echo "$summary"
+[ "$failed" = 0 ]
