@@ -15,9 +15,16 @@
  *   mul_chain  4 dependent imul; dec; jnz          6
  *   load_l1    4 dependent loads (ring); dec; jnz  6
  *
- * Under qemu -icount shift=0 one counter tick is one instruction, so the net
+ * arm64 uses add/mul/ldr and the loop subs; b.ne, powerpc64 add/mulld/ld
+ * and addic.; bne: the same counts on every architecture.
+ *
+ * Under qemu -icount shift=0 one TSC tick is one instruction, so the net
  * cycles per iteration equal these numbers exactly; with the `empty`
- * overhead subtracted, add_chain, mul_chain and load_l1 give 4.
+ * overhead subtracted, add_chain, mul_chain and load_l1 give 4.  icount
+ * makes one instruction one nanosecond, so counters that are not 1 GHz
+ * advance by counter_hz / 1e9 per instruction: arm64's CNTVCT (62.5 MHz in
+ * qemu) once every 16 instructions, powerpc's timebase (512 MHz) 0.512
+ * times per instruction.
  * Callers pass n >= 1; n == 0 returns at once.
  */
 #ifndef _KBENCH_BODIES_H
@@ -86,6 +93,126 @@ static inline void kbench_body_load_l1(unsigned int n, void *ring)
 		     "	dec %0\n\t"
 		     "	jnz 1b\n\t"
 		     : "+r" (n), "+r" (p) : : "cc", "memory");
+}
+
+#elif defined(__aarch64__)
+
+static inline void kbench_body_empty(unsigned int n)
+{
+	if (!n)
+		return;
+	asm volatile("1:	subs %w0, %w0, #1\n\t"
+		     "	b.ne 1b\n\t"
+		     : "+r" (n) : : "cc");
+}
+
+static inline void kbench_body_add_chain(unsigned int n)
+{
+	unsigned long acc = 0, inc = 1;
+
+	if (!n)
+		return;
+	asm volatile("1:	add %1, %1, %2\n\t"
+		     "	add %1, %1, %2\n\t"
+		     "	add %1, %1, %2\n\t"
+		     "	add %1, %1, %2\n\t"
+		     "	subs %w0, %w0, #1\n\t"
+		     "	b.ne 1b\n\t"
+		     : "+r" (n), "+r" (acc) : "r" (inc) : "cc");
+}
+
+static inline void kbench_body_mul_chain(unsigned int n)
+{
+	unsigned long acc = 1, mul = 3;
+
+	if (!n)
+		return;
+	asm volatile("1:	mul %1, %1, %2\n\t"
+		     "	mul %1, %1, %2\n\t"
+		     "	mul %1, %1, %2\n\t"
+		     "	mul %1, %1, %2\n\t"
+		     "	subs %w0, %w0, #1\n\t"
+		     "	b.ne 1b\n\t"
+		     : "+r" (n), "+r" (acc) : "r" (mul) : "cc");
+}
+
+static inline void kbench_body_load_l1(unsigned int n, void *ring)
+{
+	void *p = ring;
+
+	if (!n)
+		return;
+	asm volatile("1:	ldr %1, [%1]\n\t"
+		     "	ldr %1, [%1]\n\t"
+		     "	ldr %1, [%1]\n\t"
+		     "	ldr %1, [%1]\n\t"
+		     "	subs %w0, %w0, #1\n\t"
+		     "	b.ne 1b\n\t"
+		     : "+r" (n), "+r" (p) : : "cc", "memory");
+}
+
+#elif defined(__powerpc64__)
+
+/*
+ * The trip count is widened to 64 bits: addic. compares the whole register
+ * with 0.  addic. also writes XER[CA], hence the "xer" clobber.
+ */
+static inline void kbench_body_empty(unsigned int n)
+{
+	unsigned long cnt = n;
+
+	if (!n)
+		return;
+	asm volatile("1:	addic. %0, %0, -1\n\t"
+		     "	bne 1b\n\t"
+		     : "+r" (cnt) : : "cr0", "xer");
+}
+
+static inline void kbench_body_add_chain(unsigned int n)
+{
+	unsigned long cnt = n, acc = 0, inc = 1;
+
+	if (!n)
+		return;
+	asm volatile("1:	add %1, %1, %2\n\t"
+		     "	add %1, %1, %2\n\t"
+		     "	add %1, %1, %2\n\t"
+		     "	add %1, %1, %2\n\t"
+		     "	addic. %0, %0, -1\n\t"
+		     "	bne 1b\n\t"
+		     : "+r" (cnt), "+r" (acc) : "r" (inc) : "cr0", "xer");
+}
+
+static inline void kbench_body_mul_chain(unsigned int n)
+{
+	unsigned long cnt = n, acc = 1, mul = 3;
+
+	if (!n)
+		return;
+	asm volatile("1:	mulld %1, %1, %2\n\t"
+		     "	mulld %1, %1, %2\n\t"
+		     "	mulld %1, %1, %2\n\t"
+		     "	mulld %1, %1, %2\n\t"
+		     "	addic. %0, %0, -1\n\t"
+		     "	bne 1b\n\t"
+		     : "+r" (cnt), "+r" (acc) : "r" (mul) : "cr0", "xer");
+}
+
+/* "b": a base register other than r0 (r0 as a base reads as 0). */
+static inline void kbench_body_load_l1(unsigned int n, void *ring)
+{
+	unsigned long cnt = n;
+	void *p = ring;
+
+	if (!n)
+		return;
+	asm volatile("1:	ld %1, 0(%1)\n\t"
+		     "	ld %1, 0(%1)\n\t"
+		     "	ld %1, 0(%1)\n\t"
+		     "	ld %1, 0(%1)\n\t"
+		     "	addic. %0, %0, -1\n\t"
+		     "	bne 1b\n\t"
+		     : "+r" (cnt), "+b" (p) : : "cr0", "xer", "memory");
 }
 
 #else

@@ -15,7 +15,7 @@
 #include <linux/types.h>
 
 struct kbench_counter_info {
-	const char *name;	/* "tsc", ... */
+	const char *name;	/* "tsc", "cntvct", "timebase" */
 	u64 hz;			/* ticks per second */
 	u32 flags;		/* enum kbench_counter_flags */
 	u32 detectors;		/* enum kbench_sample_flags available */
@@ -27,6 +27,10 @@ int kbench_counter_init(void);
 
 #if defined(CONFIG_X86_64)
 #include "kbench_counter_x86.h"
+#elif defined(CONFIG_ARM64)
+#include "kbench_counter_arm64.h"
+#elif defined(CONFIG_PPC64)
+#include "kbench_counter_powerpc.h"
 #else
 #error "kbench: no counter for this architecture"
 #endif
