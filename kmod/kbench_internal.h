@@ -97,8 +97,8 @@ struct kbench_run {
 	/* control */
 	atomic_t abort;			/* 0 or -errno: stop between windows */
 	struct completion done;
-	struct netlink_ext_ack *extack;	/* valid until done */
-	const struct nlattr *bad_attr;	/* attribute to blame for err */
+	u64 deadline_ns;		/* ktime_get_ns() limit of the run */
+	bool window_probe;		/* -ERANGE: the probe predicted it */
 };
 
 /* Measurement (kbench_measure.c). */

@@ -102,9 +102,14 @@ static void kbench_gap(u64 end, u64 len)
 	cond_resched();
 }
 
+/* Between windows: an abort request, or the run's time is up. */
 static int kbench_check_abort(struct kbench_run *run)
 {
-	return atomic_read(&run->abort);
+	int err = atomic_read(&run->abort);
+
+	if (!err && ktime_get_ns() >= run->deadline_ns)
+		err = -ETIME;
+	return err;
 }
 
 /*
@@ -155,8 +160,10 @@ static int kbench_probe(struct kbench_run *run, u64 max_cycles)
 		} else {
 			if (n >= limit)
 				break;
-			if (!fits)
+			if (!fits) {
+				run->window_probe = true;
 				return -ERANGE;
+			}
 		}
 		n = next;
 	}
@@ -232,14 +239,14 @@ static int kbench_measure(struct kbench_run *run)
 {
 	u64 max_cycles = kbench_ns_to_cycles((u64)kbench_max_window_us *
 					     NSEC_PER_USEC);
-	u64 t_start = ktime_get_ns(), next_progress, deadline;
+	u64 t_start = ktime_get_ns(), now, next_progress;
 	u32 total = run->samples * run->nr_series;
 	u32 r, k, i, done = 0, long_windows = 0;
 	u64 first = 0, last = 0;
 	struct kbench_window w;
 	int err;
 
-	deadline = t_start + (u64)kbench_max_run_ms * NSEC_PER_MSEC;
+	run->deadline_ns = t_start + (u64)kbench_max_run_ms * NSEC_PER_MSEC;
 	next_progress = t_start + KBENCH_PROGRESS_NS;
 
 	err = kbench_probe(run, max_cycles);
@@ -281,15 +288,15 @@ static int kbench_measure(struct kbench_run *run)
 		if (long_windows >= KBENCH_LONG_WINDOWS_ABORT)
 			return -ERANGE;
 		err = kbench_check_abort(run);
+		if (err == -ETIME) {
+			/* a partial result: every series has r + 1 samples */
+			run->status = KBENCH_RUN_TIMEOUT;
+			break;
+		}
 		if (err)
 			return err;
-		if (r + 1 < run->samples && ktime_get_ns() >= next_progress) {
-			u64 now = ktime_get_ns();
-
-			if (now >= deadline) {
-				run->status = KBENCH_RUN_TIMEOUT;
-				break;
-			}
+		now = ktime_get_ns();
+		if (r + 1 < run->samples && now >= next_progress) {
 			kbench_progress_notify(run, done, total, now - t_start);
 			next_progress = now + KBENCH_PROGRESS_NS;
 		}

@@ -49,6 +49,14 @@ kbench_samples_policy[KBENCH_A_SAMPLES_RUN_ID + 1] = {
 	[KBENCH_A_SAMPLES_RUN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
+/*
+ * Ops that take no attributes.  Without a policy 6.2+ rejects every
+ * attribute but 6.1 ignores them; with this one both reject them.
+ */
+static const struct nla_policy kbench_none_policy[KBENCH_A_INFO_VERSION + 1] = {
+	[KBENCH_A_INFO_VERSION] = { .type = NLA_REJECT },
+};
+
 static bool kbench_may_measure(struct netlink_ext_ack *extack)
 {
 	if (perfmon_capable())
@@ -246,13 +254,18 @@ static int kbench_run_get_routines(struct kbench_run *run,
 
 	for (i = 0; i < run->nr_series; i++) {
 		s = &run->series[i];
-		if (i < run->nr_routines)
+		if (i < run->nr_routines) {
 			s->routine = kbench_routine_get(nla_data(names[i]));
-		else
+			if (!s->routine) {
+				NL_SET_ERR_MSG_ATTR(extack, names[i],
+						    "unknown routine");
+				return -ENOENT;
+			}
+		} else {
+			/* built in: cannot be missing while kbench is loaded */
 			s->routine = kbench_routine_get(kbench_builtin_empty.name);
-		if (!s->routine) {
-			NL_SET_ERR_MSG_ATTR(extack, names[i], "unknown routine");
-			return -ENOENT;
+			if (WARN_ON_ONCE(!s->routine))
+				return -ENOENT;
 		}
 		strscpy(s->name, s->routine->name, sizeof(s->name));
 		s->bytes_per_iter = s->routine->bytes_per_iter;
@@ -296,14 +309,24 @@ static int kbench_run_check(struct genl_info *info, u32 cpu, u32 samples,
 	return 0;
 }
 
-static void kbench_run_explain(struct genl_info *info, int err)
+static void kbench_run_explain(struct genl_info *info,
+			       const struct kbench_run *run, int err)
 {
 	struct nlattr **tb = info->attrs;
 
 	switch (err) {
 	case -ERANGE:
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_ITERATIONS],
-				    "a window would exceed max_window_us: use fewer iterations");
+		if (run->window_probe)
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    tb[KBENCH_A_RUN_ITERATIONS],
+					    "a window would exceed max_window_us: use fewer iterations");
+		else
+			NL_SET_ERR_MSG(info->extack,
+				       "windows kept exceeding max_window_us: something intervenes");
+		break;
+	case -ETIME:
+		NL_SET_ERR_MSG(info->extack,
+			       "max_run_ms reached before the first sample");
 		break;
 	case -EBUSY:
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_CPU],
@@ -374,7 +397,7 @@ static int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 		err = kbench_run_execute(run);
 	kbench_run_put_routines(run);
 	if (err) {
-		kbench_run_explain(info, err);
+		kbench_run_explain(info, run, err);
 		goto out_put_run;
 	}
 
@@ -494,15 +517,21 @@ static const struct genl_ops kbench_genl_ops[] = {
 	{
 		.cmd = KBENCH_CMD_INFO,
 		.doit = kbench_nl_info_doit,
+		.policy = kbench_none_policy,
+		.maxattr = KBENCH_A_INFO_VERSION,
 	},
 	{
 		.cmd = KBENCH_CMD_ROUTINE_GET,
 		.dumpit = kbench_routine_dump,
+		.policy = kbench_none_policy,
+		.maxattr = KBENCH_A_INFO_VERSION,
 	},
 	{
 		.cmd = KBENCH_CMD_CLOCK_GET,
 		.start = kbench_nl_clock_start,
 		.dumpit = kbench_clock_dump,
+		.policy = kbench_none_policy,
+		.maxattr = KBENCH_A_INFO_VERSION,
 	},
 	{
 		.cmd = KBENCH_CMD_RUN,
