@@ -2,6 +2,7 @@
 /*
  * kbenchctl output layer: one call per value, table or JSON.
  */
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -17,6 +18,9 @@ static int depth;
 /* Per nesting level: is it an array, has it an element yet. */
 static bool level_array[OUT_DEPTH_MAX];
 static bool level_used[OUT_DEPTH_MAX];
+/* objects written on one line (long streams of small records) */
+static bool level_inline[OUT_DEPTH_MAX];
+static bool next_inline;
 
 void out_init(FILE *f, bool json)
 {
@@ -38,7 +42,17 @@ FILE *out_file(void)
 void json_write_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	const unsigned char *q;
 
+	/* fast path: nothing to escape */
+	for (q = p; *q >= 0x20 && *q != '"' && *q != '\\' && *q != 0x7f; q++)
+		;
+	if (!*q) {
+		putc_unlocked('"', f);
+		fputs_unlocked((const char *)p, f);
+		putc_unlocked('"', f);
+		return;
+	}
 	putc('"', f);
 	for (; *p; p++) {
 		switch (*p) {
@@ -88,11 +102,40 @@ void json_write_double(FILE *f, double v)
 
 static void indent(void)
 {
-	int i;
+	static const char spaces[] = "\n                                                                ";
+	size_t n = 1 + 2 * (size_t)depth;
 
-	putc('\n', out_file());
-	for (i = 0; i < depth; i++)
-		fputs("  ", out_file());
+	if (n > sizeof(spaces) - 1)
+		n = sizeof(spaces) - 1;
+	fwrite_unlocked(spaces, 1, n, out_file());
+}
+
+/* Decimal digits of @v at the end of @buf; returns the start. */
+static char *fmt_u64(char *end, unsigned long long v)
+{
+	*--end = '\0';
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+static void write_u64(FILE *f, unsigned long long v)
+{
+	char buf[24];
+
+	fputs_unlocked(fmt_u64(buf + sizeof(buf), v), f);
+}
+
+static void write_s64(FILE *f, long long v)
+{
+	if (v < 0) {
+		putc_unlocked('-', f);
+		write_u64(f, 0ULL - (unsigned long long)v);
+	} else {
+		write_u64(f, (unsigned long long)v);
+	}
 }
 
 /* Separator, indentation and "key": before a JSON value. */
@@ -101,13 +144,16 @@ static void json_key(const char *key)
 	FILE *f = out_file();
 
 	if (depth > 0) {
+		bool in = depth <= OUT_DEPTH_MAX && level_inline[depth - 1];
+
 		if (level_used[depth - 1])
-			putc(',', f);
+			fputs_unlocked(in ? ", " : ",", f);
 		level_used[depth - 1] = true;
-		indent();
+		if (!in)
+			indent();
 		if (!level_array[depth - 1]) {
 			json_write_string(f, key ? key : "");
-			fputs(": ", f);
+			fputs_unlocked(": ", f);
 		}
 	}
 }
@@ -121,7 +167,9 @@ static void open_level(const char *key, bool array)
 	if (depth < OUT_DEPTH_MAX) {
 		level_array[depth] = array;
 		level_used[depth] = false;
+		level_inline[depth] = next_inline;
 	}
+	next_inline = false;
 	depth++;
 }
 
@@ -134,7 +182,7 @@ static void close_level(void)
 	depth--;
 	array = depth < OUT_DEPTH_MAX ? level_array[depth] : false;
 	used = depth < OUT_DEPTH_MAX ? level_used[depth] : true;
-	if (used)
+	if (used && !(depth < OUT_DEPTH_MAX && level_inline[depth]))
 		indent();
 	putc(array ? ']' : '}', out_file());
 }
@@ -142,6 +190,13 @@ static void close_level(void)
 void out_open_object(const char *key)
 {
 	open_level(key, false);
+}
+
+void out_open_object_inline(const char *key)
+{
+	next_inline = true;
+	open_level(key, false);
+	next_inline = false;
 }
 
 void out_close_object(void)
@@ -183,7 +238,7 @@ void out_uint(const char *key, const char *fmt, uint64_t v)
 	if (out_is_json) {
 		if (json_wants(key)) {
 			json_key(key);
-			fprintf(out_file(), "%llu", (unsigned long long)v);
+			write_u64(out_file(), (unsigned long long)v);
 		}
 	} else if (fmt) {
 		fprintf(out_file(), fmt, (unsigned long long)v);
@@ -195,7 +250,7 @@ void out_int(const char *key, const char *fmt, int64_t v)
 	if (out_is_json) {
 		if (json_wants(key)) {
 			json_key(key);
-			fprintf(out_file(), "%lld", (long long)v);
+			write_s64(out_file(), (long long)v);
 		}
 	} else if (fmt) {
 		fprintf(out_file(), fmt, (long long)v);
@@ -282,6 +337,14 @@ void out_null(const char *key)
 		json_key(key);
 		fputs("null", out_file());
 	}
+}
+
+void out_json_element(const char *json, size_t len)
+{
+	if (!out_is_json)
+		return;
+	json_key(NULL);
+	fwrite_unlocked(json, 1, len, out_file());
 }
 
 void out_text(const char *fmt, ...)

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 
 void out_init(FILE *f, bool json);
@@ -17,6 +18,8 @@ bool out_json(void);
 FILE *out_file(void);
 
 void out_open_object(const char *key);
+/* The same, written on one line (records in long arrays). */
+void out_open_object_inline(const char *key);
 void out_close_object(void);
 void out_open_array(const char *key);
 void out_close_array(void);
@@ -30,6 +33,11 @@ void out_double(const char *key, const char *fmt, double v);
 void out_string(const char *key, const char *fmt, const char *s);
 void out_bool(const char *key, const char *fmt, bool v);
 void out_null(const char *key);
+/*
+ * A ready-made JSON value as the next array element (JSON only): for long
+ * streams of records where per-value calls are the bottleneck.
+ */
+void out_json_element(const char *json, size_t len);
 /* Table-only text. */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

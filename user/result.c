@@ -500,7 +500,7 @@ static void print_raw(const struct kb_result *res)
 	for (i = 0; i < res->n; i++) {
 		kb_flag_names(kb_sample_flag_names, res->sflags[i], "|", buf,
 			      sizeof(buf));
-		out_open_object(NULL);
+		out_open_object_inline(NULL);
 		out_uint("index", "    %llu", i);
 		out_string("routine", " %s", res->routine);
 		out_int("net_cycles", " %lld", res->net[i]);

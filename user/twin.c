@@ -63,6 +63,8 @@ const struct kb_twin *kb_twin_find(const char *name)
 	return NULL;
 }
 
+#if defined(__x86_64__)
+#define CTR_NAME "tsc"
 /* Like the kernel's rdtsc_ordered(): lfence keeps rdtsc after earlier loads */
 static inline unsigned long long ctr_tsc(void)
 {
@@ -71,6 +73,27 @@ static inline unsigned long long ctr_tsc(void)
 	asm volatile("lfence; rdtsc" : "=a" (lo), "=d" (hi) : : "memory");
 	return ((unsigned long long)hi << 32) | lo;
 }
+#elif defined(__aarch64__)
+#define CTR_NAME "cntvct"
+/* Like the kernel's precise read: isb, so earlier instructions are done */
+static inline unsigned long long ctr_tsc(void)
+{
+	unsigned long long v;
+
+	asm volatile("isb; mrs %0, cntvct_el0" : "=r" (v) : : "memory");
+	return v;
+}
+#elif defined(__powerpc64__)
+#define CTR_NAME "timebase"
+/* Like kbench.ko: isync on both sides of mftb (SPR 268, TBL) */
+static inline unsigned long long ctr_tsc(void)
+{
+	unsigned long long v;
+
+	asm volatile("isync; mfspr %0, 268; isync" : "=r" (v) : : "memory");
+	return v;
+}
+#endif
 
 static inline unsigned long long ctr_clock(void)
 {
@@ -83,10 +106,15 @@ static inline unsigned long long ctr_clock(void)
 
 static bool cpu_has_tsc(void)
 {
+#if defined(__x86_64__)
 	unsigned int a = 1, b, c = 0, d;
 
 	asm volatile("cpuid" : "+a" (a), "=b" (b), "+c" (c), "=d" (d));
 	return d & (1U << 4);
+#else
+	/* Linux lets userspace read CNTVCT_EL0 and the timebase. */
+	return true;
+#endif
 }
 
 uint64_t kb_counter_read(const struct kb_counter *c)
@@ -105,7 +133,7 @@ void kb_counter_init(struct kb_counter *c)
 		c->hz = 1000000000ULL;
 		return;
 	}
-	c->name = "tsc";
+	c->name = CTR_NAME;
 	c0 = ctr_clock();
 	t0 = ctr_tsc();
 	do
