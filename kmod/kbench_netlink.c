@@ -45,8 +45,10 @@ static const struct nla_policy kbench_run_policy[KBENCH_A_RUN_WARMUP + 1] = {
 };
 
 static const struct nla_policy
-kbench_samples_policy[KBENCH_A_SAMPLES_RUN_ID + 1] = {
+kbench_samples_policy[KBENCH_A_SAMPLES_ROUTINE + 1] = {
 	[KBENCH_A_SAMPLES_RUN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KBENCH_A_SAMPLES_ROUTINE] = NLA_POLICY_MAX(NLA_U32,
+						    KBENCH_RUN_ROUTINES_MAX),
 };
 
 /*
@@ -411,6 +413,7 @@ out_put_run:
 struct kbench_samples_ctx {
 	struct kbench_run *run;
 	u32 series;		/* next series to send */
+	u32 end;		/* series to stop at */
 	u32 next;		/* its next sample */
 };
 
@@ -438,6 +441,19 @@ static int kbench_nl_samples_start(struct netlink_callback *cb)
 				    "no stored run with this id");
 		return -ENOENT;
 	}
+	ctx->end = ctx->run->nr_series;
+	if (tb[KBENCH_A_SAMPLES_ROUTINE]) {
+		ctx->series = nla_get_u32(tb[KBENCH_A_SAMPLES_ROUTINE]);
+		if (ctx->series >= ctx->run->nr_series) {
+			kbench_run_put(ctx->run);
+			ctx->run = NULL;
+			NL_SET_ERR_MSG_ATTR(cb->extack,
+					    tb[KBENCH_A_SAMPLES_ROUTINE],
+					    "no routine with this index in the run");
+			return -EINVAL;
+		}
+		ctx->end = ctx->series + 1;
+	}
 	return 0;
 }
 
@@ -458,7 +474,7 @@ static int kbench_nl_samples_dumpit(struct sk_buff *skb,
 
 	/* seq changes if the run is evicted during the dump */
 	cb->seq = kbench_store_has(run) ? 1 : 2;
-	while (ctx->series < run->nr_series) {
+	while (ctx->series < ctx->end) {
 		s = &run->series[ctx->series];
 		if (ctx->next >= s->taken) {
 			ctx->series++;
@@ -545,7 +561,7 @@ static const struct genl_ops kbench_genl_ops[] = {
 		.dumpit = kbench_nl_samples_dumpit,
 		.done = kbench_nl_samples_done,
 		.policy = kbench_samples_policy,
-		.maxattr = KBENCH_A_SAMPLES_RUN_ID,
+		.maxattr = KBENCH_A_SAMPLES_ROUTINE,
 	},
 };
 

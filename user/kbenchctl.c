@@ -42,17 +42,20 @@ const struct subcommand subcommands[] = {
 	  "  --svg FILE [--log-x]  write an SVG plot (log-scale x axis)\n" },
 	{ "compare", compare_main, "compare two routines, or a routine in the kernel and in userspace",
 	  "compare A B [options]\n"
-	  "compare ROUTINE --kernel-vs-user [options]\n"
+	  "   or: kbenchctl compare ROUTINE --kernel-vs-user [options]\n"
 	  "  --cpu N          CPU to run on\n"
 	  "  --samples N      samples per routine (default 1000)\n"
 	  "  --iterations N   iterations per sample (default: adaptive)\n"
+	  "  --warmup N       samples discarded first (default 10)\n"
 	  "  --threshold PCT  differences below PCT percent are equal (default 1)\n"
 	  "  --seed N         bootstrap seed (default 1)\n"
 	  "  --user           compare the userspace twins (no module needed)\n"
 	  "  --json           one JSON object\n"
 	  "  --svg FILE [--log-x]  write an SVG plot\n" },
 	{ "samples", samples_main, "export the raw samples of a stored run",
-	  "samples RUN_ID [--csv | --json]\n" },
+	  "samples RUN_ID [--routine INDEX] [--csv | --json]\n"
+	  "  --routine INDEX  only that routine (0.. in run order; then the overhead)\n"
+	  "  --csv            CSV: index,routine,net_cycles,flags\n" },
 	{ NULL, NULL, NULL, NULL }
 };
 

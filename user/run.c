@@ -171,6 +171,13 @@ int run_main(int argc, char *argv[])
 		kb_run_print(&r, pflags);
 	if (svg && kb_svg_write_file(svg, &r, log_x))
 		ret = EXIT_FAIL;
+	if (r.status == KBENCH_RUN_TIMEOUT) {
+		/* the result above is partial: say so and fail */
+		fprintf(stderr, "%s: run stopped at the module's max_run_ms after %u of %u samples: %s\n",
+			prog, r.nres ? r.res[0].samples : 0, r.samples,
+			strerror(ETIME));
+		ret = EXIT_FAIL;
+	}
 	kb_run_free(&r);
 	return ret;
 }

@@ -14,7 +14,7 @@
 #include "opts.h"
 #include "output.h"
 
-enum { OPT_CSV = 0x2000 };
+enum { OPT_CSV = 0x2000, OPT_ROUTINE };
 
 struct stream {
 	bool csv;
@@ -147,13 +147,15 @@ int samples_main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		OPTS_COMMON,
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "routine", required_argument, NULL, OPT_ROUTINE },
 		{ 0 }
 	};
 	static char obuf[1 << 20];
 	struct stream s = { 0 };
 	struct nl_msg *msg;
 	struct kb_nl nl;
-	uint32_t run_id;
+	uint32_t run_id, routine = 0;
+	bool one_routine = false;
 	int c, ret = EXIT_OK, err;
 
 	optind = 0;
@@ -162,6 +164,14 @@ int samples_main(int argc, char *argv[])
 			return ret;
 		if (c == OPT_CSV)
 			s.csv = true;
+		if (c == OPT_ROUTINE) {
+			if (parse_u32(optarg, &routine) ||
+			    routine > KBENCH_RUN_ROUTINES_MAX)
+				return usage_error("samples",
+						   "--routine takes a routine index 0-%d",
+						   KBENCH_RUN_ROUTINES_MAX);
+			one_routine = true;
+		}
 	}
 	if (optind >= argc)
 		return usage_error("samples", "which run? (RUN_ID as printed by 'run')");
@@ -185,7 +195,9 @@ int samples_main(int argc, char *argv[])
 	out_uint("run_id", NULL, run_id);
 	out_open_array("samples");
 	msg = kb_nl_msg(&nl, KBENCH_CMD_SAMPLES_GET, true);
-	if (msg && nla_put_u32(msg, KBENCH_A_SAMPLES_RUN_ID, run_id) < 0) {
+	if (msg && (nla_put_u32(msg, KBENCH_A_SAMPLES_RUN_ID, run_id) < 0 ||
+		    (one_routine &&
+		     nla_put_u32(msg, KBENCH_A_SAMPLES_ROUTINE, routine) < 0))) {
 		nlmsg_free(msg);
 		msg = NULL;
 	}

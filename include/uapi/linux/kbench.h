@@ -202,7 +202,8 @@ enum kbench_result_attrs {
 };
 
 /*
- * SAMPLES_GET dump request: RUN_ID (required).  Each reply message carries
+ * SAMPLES_GET dump request: RUN_ID (required), ROUTINE (optional: only the
+ * series with that index).  Each reply message carries
  * ROUTINE (index into the run: 0..n-1 for the routines, n for the overhead
  * routine), FIRST (index of its first sample) and two arrays of the same
  * length in sample order: NET (s64 each) and FLAGS (u32 each), in host byte
