@@ -100,12 +100,16 @@ static int long_run_start(FIXTURE_DATA(kb) *self, struct long_run *lr,
 			_exit(3);
 		nl.timeout_ms = 600000;
 		kb_build_run(&req, fam.id, &a);
-		t0 = kb_now_ns();
-		if (knl_send(&nl, &req))
-			_exit(4);
+		/*
+		 * A do request runs inside sendmsg(): say "started" first,
+		 * the send returns only when the run is over.
+		 */
 		c = 1;
 		if (write(ps[1], &c, 1) != 1)
 			_exit(5);
+		t0 = kb_now_ns();
+		if (knl_send(&nl, &req))
+			_exit(4);
 		rep.err = knl_recv_answer(&nl, req.nlh.nlmsg_seq, kb_run_cb,
 					  &run, &res);
 		rep.err = rep.err ? -rep.err : res.err;
@@ -126,8 +130,8 @@ static int long_run_start(FIXTURE_DATA(kb) *self, struct long_run *lr,
 	if (read(lr->started, &c, 1) != 1)
 		return -EPIPE;
 	lr->sent_ns = kb_now_ns();
-	/* Give the kernel time to allocate and start sampling. */
-	usleep(300000);
+	/* Give the child time to send and the kernel to start sampling. */
+	usleep(500000);
 	return 0;
 }
 
