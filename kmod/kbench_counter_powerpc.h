@@ -4,11 +4,13 @@
  *
  * There is no per-CPU NMI or SMI count to watch on powerpc, so the
  * snapshot is empty and only the generic detectors (CPU change, backwards,
- * window) apply.
+ * window) apply; taking it hard-disables interrupts (below).
  */
 #ifndef _KBENCH_COUNTER_POWERPC_H
 #define _KBENCH_COUNTER_POWERPC_H
 
+#include <linux/irqflags.h>
+#include <asm/hw_irq.h>
 #include <asm/time.h>
 
 /*
@@ -39,8 +41,16 @@ struct kbench_snap {
 	u8 unused;
 };
 
+/*
+ * Called first thing in every window, after local_irq_save().  On powerpc64
+ * that only soft-masks interrupts: a decrementer or external interrupt
+ * still enters the kernel (some 800 instructions) to be noted for later,
+ * inside the timed spans.  Hard-disable them too; local_irq_restore()
+ * replays whatever was held back.
+ */
 static __always_inline void kbench_snap_take(struct kbench_snap *s)
 {
+	hard_irq_disable();
 }
 
 static __always_inline u32 kbench_snap_flags(const struct kbench_snap *a,
