@@ -95,8 +95,8 @@ static void kbench_clock_latency(const struct kbench_clock *c,
 	res->lat_cycles = U64_MAX;
 	for (w = 0; w < KBENCH_LAT_WINDOWS; w++) {
 		local_irq_save(irqflags);
-		KBENCH_METHOD_LATENCY(c->read, kbench_ctr_read,
-				      KBENCH_LAT_READS, span, cycles);
+		kbench_method_latency(c->read, kbench_ctr_read,
+				      KBENCH_LAT_READS, &span, &cycles);
 		local_irq_restore(irqflags);
 		if (cycles < res->lat_cycles) {
 			res->lat_cycles = cycles;
@@ -110,7 +110,8 @@ static void kbench_clock_resolution(const struct kbench_clock *c,
 				    struct kbench_clock_result *res)
 {
 	unsigned long irqflags, until;
-	u64 wmin, wsum, wseen, prev, now;
+	struct kbench_method_res step;
+	u64 prev, now;
 	int w;
 
 	res->res_min = U64_MAX;
@@ -132,15 +133,15 @@ static void kbench_clock_resolution(const struct kbench_clock *c,
 		for (w = 0; w < KBENCH_RES_WINDOWS &&
 		     res->res_changes < KBENCH_RES_CHANGES; w++) {
 			local_irq_save(irqflags);
-			KBENCH_METHOD_RESOLUTION(c->read,
+			kbench_method_resolution(c->read,
 						 KBENCH_RES_CHANGES -
 						 res->res_changes,
-						 KBENCH_RES_READS, wmin, wsum, wseen);
+						 KBENCH_RES_READS, &step);
 			local_irq_restore(irqflags);
-			if (wseen) {
-				res->res_min = min(res->res_min, wmin);
-				res->res_sum += wsum;
-				res->res_changes += wseen;
+			if (step.changes) {
+				res->res_min = min(res->res_min, step.min);
+				res->res_sum += step.sum;
+				res->res_changes += step.changes;
 			}
 			cond_resched();
 		}

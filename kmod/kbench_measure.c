@@ -3,7 +3,7 @@
  * kbench: the measurement engine.
  *
  * A run executes in a kthread bound to the requested CPU.  Each sample is one
- * window with preemption and interrupts off (KBENCH_METHOD_SAMPLE); between
+ * window with preemption and interrupts off (kbench_method_sample()); between
  * windows interrupts are on for at least (100 - duty_pct)% of the time, the
  * CPU is yielded (cond_resched(), which is also an RCU quiescent state) and
  * abort requests are honoured.  Nothing inside a window allocates, sleeps,
@@ -66,7 +66,7 @@ static void kbench_window(const struct kbench_routine *r, u32 n, u32 cpu,
 	local_irq_save(irqflags);
 	flags = raw_smp_processor_id() != cpu ? KBENCH_SAMPLE_F_CPU_CHANGED : 0;
 	kbench_snap_take(&a);
-	KBENCH_METHOD_SAMPLE(kbench_ctr_read, r->run, n, r->data, t);
+	kbench_method_sample(kbench_ctr_read, r->run, n, r->data, t);
 	kbench_snap_take(&b);
 	if (raw_smp_processor_id() != cpu)
 		flags |= KBENCH_SAMPLE_F_CPU_CHANGED;

@@ -2,12 +2,17 @@
 /*
  * kbench: the sampling method, written once for kbench.ko and kbenchctl.
  *
- * It must not include any header: it is built in both worlds.  Counter reads
- * are passed as expressions so they are inlined (an indirect call would only
- * lengthen the window; its cost would cancel anyway).
+ * It must not include any header: it is built in both worlds.  The
+ * functions are always inlined, so a counter or clock passed as a constant
+ * function is called directly (and inlined) in the caller's code.
  */
 #ifndef _KBENCH_METHOD_H
 #define _KBENCH_METHOD_H
+
+/* __always_inline: the kernel's compiler_types.h, glibc's sys/cdefs.h */
+
+typedef unsigned long long (*kbench_method_read_t)(void);
+typedef void (*kbench_method_run_t)(unsigned int iterations, void *data);
 
 /*
  * One sample: T(N + 2) - T(2).  Everything that is the same in both timed
@@ -20,17 +25,20 @@
  * and schedule the two halves differently (it did: one extra instruction
  * in the second span, seen exactly under qemu -icount).
  */
-#define KBENCH_METHOD_SAMPLE(read_ctr, run, n, data, t)		\
-	do {								\
-		unsigned int __arg[2] = { 2, (n) + 2 };		\
-		unsigned int __k;					\
-		for (__k = 0; __k < 2; __k++) {			\
-			asm volatile("" : "+r" (__k));			\
-			(t)[2 * __k] = read_ctr();			\
-			(run)(__arg[__k], (data));			\
-			(t)[2 * __k + 1] = read_ctr();			\
-		}							\
-	} while (0)
+static __always_inline void
+kbench_method_sample(kbench_method_read_t read_ctr, kbench_method_run_t run,
+		     unsigned int n, void *data, unsigned long long t[4])
+{
+	unsigned int arg[2] = { 2, n + 2 };
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		asm volatile("" : "+r" (k));
+		t[2 * k] = read_ctr();
+		run(arg[k], data);
+		t[2 * k + 1] = read_ctr();
+	}
+}
 
 /* Net ticks of one sample; negative only when something intervened. */
 static inline long long kbench_method_net(const unsigned long long t[4])
@@ -44,52 +52,65 @@ static inline int kbench_method_backwards(const unsigned long long t[4])
 	return t[1] < t[0] || t[2] < t[1] || t[3] < t[2];
 }
 
+struct kbench_method_res {
+	unsigned long long min;		/* smallest non-zero step, 0: none */
+	unsigned long long sum;		/* of the non-zero steps */
+	unsigned long long changes;	/* steps observed */
+};
+
 /*
  * Clock resolution: read the clock until it has changed @changes times (or
  * @max_reads reads were made) and keep the smallest and the sum of the
- * non-zero steps.  *@seen is the number of changes observed.
+ * non-zero steps.
  */
-#define KBENCH_METHOD_RESOLUTION(read_clk, changes, max_reads,		\
-				 res_min, res_sum, seen)		\
-	do {								\
-		unsigned long long __prev = read_clk(), __now;		\
-		unsigned long long __reads = 0;				\
-		(res_min) = ~0ULL;					\
-		(res_sum) = 0;						\
-		(seen) = 0;						\
-		while ((seen) < (changes) && __reads++ < (max_reads)) {\
-			__now = read_clk();				\
-			if (__now == __prev)				\
-				continue;				\
-			if (__now > __prev) {				\
-				if (__now - __prev < (res_min))	\
-					(res_min) = __now - __prev;	\
-				(res_sum) += __now - __prev;		\
-				(seen)++;				\
-			}						\
-			__prev = __now;					\
-		}							\
-		if (!(seen))						\
-			(res_min) = 0;					\
-	} while (0)
+static __always_inline void
+kbench_method_resolution(kbench_method_read_t read_clk,
+			 unsigned long long changes,
+			 unsigned long long max_reads,
+			 struct kbench_method_res *res)
+{
+	unsigned long long prev = read_clk(), now, reads = 0;
+
+	res->min = ~0ULL;
+	res->sum = 0;
+	res->changes = 0;
+	while (res->changes < changes && reads++ < max_reads) {
+		now = read_clk();
+		if (now == prev)
+			continue;
+		if (now > prev) {
+			if (now - prev < res->min)
+				res->min = now - prev;
+			res->sum += now - prev;
+			res->changes++;
+		}
+		prev = now;
+	}
+	if (!res->changes)
+		res->min = 0;
+}
 
 /*
  * Clock latency: @reads reads in a tight loop between a start and a stop
  * read; the latency of one read is span / (reads + 1).  @span is in the
  * clock's unit, @cycles in counter ticks (read_ctr) around the same loop.
  */
-#define KBENCH_METHOD_LATENCY(read_clk, read_ctr, reads, span, cycles)	\
-	do {								\
-		unsigned long long __c0, __c1, __s0, __s1;		\
-		unsigned int __i;					\
-		__c0 = read_ctr();					\
-		__s0 = read_clk();					\
-		for (__i = 0; __i < (reads); __i++)			\
-			(void)read_clk();				\
-		__s1 = read_clk();					\
-		__c1 = read_ctr();					\
-		(span) = __s1 - __s0;					\
-		(cycles) = __c1 - __c0;					\
-	} while (0)
+static __always_inline void
+kbench_method_latency(kbench_method_read_t read_clk,
+		      kbench_method_read_t read_ctr, unsigned int reads,
+		      unsigned long long *span, unsigned long long *cycles)
+{
+	unsigned long long c0, c1, s0, s1;
+	unsigned int i;
+
+	c0 = read_ctr();
+	s0 = read_clk();
+	for (i = 0; i < reads; i++)
+		(void)read_clk();
+	s1 = read_clk();
+	c1 = read_ctr();
+	*span = s1 - s0;
+	*cycles = c1 - c0;
+}
 
 #endif /* _KBENCH_METHOD_H */

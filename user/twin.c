@@ -153,7 +153,7 @@ static int64_t sample_##suffix(const struct kb_twin *t, unsigned int n,	\
 	unsigned long long ts[4];					\
 	int cpu0 = sched_getcpu(), cpu1;				\
 									\
-	KBENCH_METHOD_SAMPLE(read_ctr, t->run, n, data, ts);		\
+	kbench_method_sample(read_ctr, t->run, n, data, ts);		\
 	cpu1 = sched_getcpu();						\
 	*flags = 0;							\
 	if (cpu0 != cpu1)						\

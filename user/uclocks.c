@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Userspace clocks measured with the kernel's method
- * (KBENCH_METHOD_RESOLUTION / KBENCH_METHOD_LATENCY).
+ * (kbench_method_resolution() / kbench_method_latency()).
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -91,12 +91,13 @@ static inline unsigned long long rd_ctr(void)
  */
 #define MEASURE(c, fn, budget_ns)						\
 	do {									\
-		unsigned long long span, cyc, best = ~0ULL, mn, sum;		\
+		unsigned long long span, cyc, best = ~0ULL;			\
+		struct kbench_method_res rr;					\
 		unsigned long long reads;					\
-		unsigned int seen, r;						\
+		unsigned int r;							\
 		double lat_ns;							\
 		for (r = 0; r < LAT_ROUNDS; r++) {				\
-			KBENCH_METHOD_LATENCY(fn, rd_ctr, LAT_READS, span, cyc);\
+			kbench_method_latency(fn, rd_ctr, LAT_READS, &span, &cyc);\
 			if (cyc < best) {					\
 				best = cyc;					\
 				(c)->lat_span = span;				\
@@ -110,10 +111,10 @@ static inline unsigned long long rd_ctr(void)
 					     (lat_ns > 1 ? lat_ns : 1));	\
 		if (reads < 1000)						\
 			reads = 1000;						\
-		KBENCH_METHOD_RESOLUTION(fn, RES_CHANGES, reads, mn, sum, seen);\
-		(c)->res_min = mn;						\
-		(c)->res_sum = sum;						\
-		(c)->res_changes = seen;					\
+		kbench_method_resolution(fn, RES_CHANGES, reads, &rr);		\
+		(c)->res_min = rr.min;						\
+		(c)->res_sum = rr.sum;						\
+		(c)->res_changes = (unsigned int)rr.changes;			\
 	} while (0)
 
 static void set(struct kb_clock *c, const char *name, const char *unit,
