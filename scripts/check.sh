@@ -14,6 +14,9 @@
 # Env:   KBENCH_CHECK_KERNELS, KBENCH_CHECK_MODES, KBENCH_CHECK_SKIP work the same.
 # Exit status: 0 if nothing failed, 1 otherwise.
 set -uo pipefail
+# The whole script is one block, so bash reads it completely before running
+# it: editing the file while a run is under way cannot break that run.
+{
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -111,3 +114,6 @@ summary="$passed passed, $failed failed, $nskipped skipped"
 echo "$summary" >"$logdir/summary"
 echo "$summary"
 [ "$failed" = 0 ]
+
+exit
+}

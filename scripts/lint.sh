@@ -15,6 +15,9 @@
 #                 every installed Debian 6.1/6.12/6.12-rt amd64 header set)
 # Exit status 1 if any check failed.
 set -uo pipefail
+# The whole script is one block, so bash reads it completely before running
+# it: editing the file while a run is under way cannot break that run.
+{
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -105,3 +108,6 @@ fi
 
 echo "1..$n"
 [ "$failed" = 0 ]
+
+exit
+}
