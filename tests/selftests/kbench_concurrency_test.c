@@ -40,6 +40,7 @@ struct long_report {
 
 struct long_run {
 	pid_t pid;
+	uint32_t portid;	/* the child's netlink port */
 	int started;	/* read end: one byte when the request was sent */
 	int report;	/* read end: struct long_report when answered */
 	uint64_t sent_ns;
@@ -58,8 +59,75 @@ static void pin_to(int cpu)
  * Start a RUN long enough to outlast the test's probes (many samples; the
  * store's memory cap bounds them) from a child process on another CPU.
  */
-static int long_run_start(FIXTURE_DATA(kb) *self, struct long_run *lr,
-			  const char *routine, uint32_t cpu, int child_cpu)
+/* A socket in the "progress" multicast group, or -errno. */
+static int progress_socket(FIXTURE_DATA(kb) *self)
+{
+	struct knl_sock s;
+	int i, err;
+
+	err = knl_open(&s, NETLINK_GENERIC);
+	if (err)
+		return err;
+	for (i = 0; i < self->fam.nmcgrps; i++) {
+		if (strcmp(self->fam.mcgrp_name[i], KBENCH_MCGRP_PROGRESS))
+			continue;
+		if (setsockopt(s.fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+			       &self->fam.mcgrp_id[i], sizeof(uint32_t)))
+			break;
+		return s.fd;
+	}
+	knl_close(&s);
+	return -ENOENT;
+}
+
+/* Wait for a well-formed PROGRESS_NTF about the run asked for by @portid. */
+static int wait_progress(int fd, uint32_t portid, int ms)
+{
+	static unsigned char buf[65536] __attribute__((aligned(8)));
+	uint64_t deadline = kb_now_ns() + (uint64_t)ms * 1000000;
+
+	while (kb_now_ns() < deadline) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		const struct nlmsghdr *nlh;
+		ssize_t n;
+		int left;
+
+		if (poll(&p, 1, 100) != 1)
+			continue;
+		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n <= 0)
+			continue;
+		left = n;
+		for (nlh = (void *)buf; NLMSG_OK(nlh, left);
+		     nlh = NLMSG_NEXT(nlh, left)) {
+			const struct nlattr *tb[KBENCH_A_PROGRESS_MAX + 1];
+			const struct genlmsghdr *g = NLMSG_DATA(nlh);
+			const void *data;
+			uint32_t port, done, total;
+			int len;
+
+			if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
+			    g->cmd != KBENCH_CMD_PROGRESS_NTF)
+				continue;
+			if (kbench_check_msg(KBENCH_CMD_PROGRESS_NTF, nlh))
+				return -EPROTO;
+			data = knl_genl_attrs(nlh, &len);
+			knl_parse(data, len, tb, KBENCH_A_PROGRESS_MAX);
+			if (!knl_get_u32(tb[KBENCH_A_PROGRESS_PORTID], &port) ||
+			    !knl_get_u32(tb[KBENCH_A_PROGRESS_DONE], &done) ||
+			    !knl_get_u32(tb[KBENCH_A_PROGRESS_TOTAL], &total) ||
+			    !tb[KBENCH_A_PROGRESS_RUN_ID] || done > total)
+				return -EPROTO;
+			if (port == portid)
+				return 0;
+		}
+	}
+	return -ETIMEDOUT;
+}
+
+static int long_run_start_mc(FIXTURE_DATA(kb) *self, struct long_run *lr,
+			     const char *routine, uint32_t cpu, int child_cpu,
+			     int mc)
 {
 	uint64_t store = self->info.v[KBENCH_A_INFO_STORE_BYTES_MAX];
 	uint64_t samples = self->info.v[KBENCH_A_INFO_MAX_SAMPLES];
@@ -101,11 +169,10 @@ static int long_run_start(FIXTURE_DATA(kb) *self, struct long_run *lr,
 		nl.timeout_ms = 600000;
 		kb_build_run(&req, fam.id, &a);
 		/*
-		 * A do request runs inside sendmsg(): say "started" first,
-		 * the send returns only when the run is over.
+		 * A do request runs inside sendmsg(): say "started" (with our
+		 * port) first, the send returns only when the run is over.
 		 */
-		c = 1;
-		if (write(ps[1], &c, 1) != 1)
+		if (write(ps[1], &nl.portid, 4) != 4)
 			_exit(5);
 		t0 = kb_now_ns();
 		if (knl_send(&nl, &req))
@@ -127,12 +194,24 @@ static int long_run_start(FIXTURE_DATA(kb) *self, struct long_run *lr,
 	close(pr[1]);
 	lr->started = ps[0];
 	lr->report = pr[0];
-	if (read(lr->started, &c, 1) != 1)
+	if (read(lr->started, &lr->portid, 4) != 4)
 		return -EPIPE;
 	lr->sent_ns = kb_now_ns();
-	/* Give the child time to send and the kernel to start sampling. */
-	usleep(500000);
-	return 0;
+	(void)c;
+	/* Sampling has begun once the run reports progress (every 250 ms). */
+	return wait_progress(mc, lr->portid, 20000);
+}
+
+static int long_run_start(FIXTURE_DATA(kb) *self, struct long_run *lr,
+			  const char *routine, uint32_t cpu, int child_cpu)
+{
+	int mc = progress_socket(self), err;
+
+	if (mc < 0)
+		return mc;
+	err = long_run_start_mc(self, lr, routine, cpu, child_cpu, mc);
+	close(mc);
+	return err;
 }
 
 /* Has the long run answered?  Waits up to @ms. */
