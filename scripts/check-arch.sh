@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The selftests on one foreign architecture, as TAP: prepare it
+# (scripts/cross-setup.sh), cross-build kbench (scripts/cross-build.sh), boot
+# Debian's kernel for it in qemu (tests/vm/run --arch) and run
+# /selftests/run.sh in each mode.  Meant to be called by scripts/check.sh
+# once per architecture of `make check ARCHS="x86_64 arm64 ppc64le"`.
+#
+# Usage: scripts/check-arch.sh [--modes "icount plain"] ARCH [RUN.SH ARGS...]
+#   ARCH: arm64 | ppc64le
+# Exit status: 0 if everything passed, 1 otherwise.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+modes=${KBENCH_CHECK_MODES:-icount plain}
+if [ "${1:-}" = --modes ]; then
+	modes=$2
+	shift 2
+fi
+arch=${1:-}
+case "$arch" in
+arm64|ppc64le) ;;
+*) echo "usage: scripts/check-arch.sh [--modes \"icount plain\"] arm64|ppc64le [ARGS...]" >&2
+   exit 2 ;;
+esac
+shift
+
+rc=0
+t_all=$(date +%s)
+echo "# ---- $arch: setup and cross build"
+echo "TAP version 13"
+echo "1..2"
+if "$top/scripts/cross-setup.sh" "$arch" 2>&1 | sed 's/^/# /'; then
+	echo "ok 1 cross_setup_$arch"
+else
+	echo "not ok 1 cross_setup_$arch"
+	echo "not ok 2 cross_build_$arch # no setup"
+	exit 1
+fi
+if "$top/scripts/cross-build.sh" --quiet "$arch" 2>&1 | sed 's/^/# /'; then
+	echo "ok 2 cross_build_$arch"
+else
+	echo "not ok 2 cross_build_$arch"
+	exit 1
+fi
+
+for m in $modes; do
+	opt=()
+	[ "$m" = icount ] && opt=(--icount)
+	t0=$(date +%s)
+	echo "# ---- $arch $m: tests/vm/run --arch $arch ${opt[*]} -- /selftests/run.sh $*"
+	"$top/tests/vm/run" --arch "$arch" --no-build "${opt[@]}" -- \
+		/selftests/run.sh "$@" || rc=1
+	echo "# $arch $m: $(( $(date +%s) - t0 )) s"
+done
+echo "# $arch: $(( $(date +%s) - t_all )) s wall for: setup, build, $modes"
+exit $rc
