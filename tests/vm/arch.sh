@@ -91,7 +91,16 @@ arch_qemu() {
 		-chardev null,id=nul0 -chardev null,id=nul3)
 	case "$arch" in
 	arm64) qemu+=(-serial chardev:con) ;;
-	ppc64le) qemu+=(-device spapr-vty,chardev=con) ;;
+	ppc64le)
+		qemu+=(-device spapr-vty,chardev=con)
+		# VOF leaves the NVRAM blank, which Linux reports with a
+		# WARNING; SLOF would format it.  Give it one free partition
+		# (signature 0x7f, checksum 0x29, 0x1000 blocks of 16 bytes).
+		{ printf '\177\051\020\000wwwwwwwwwwww'
+		  head -c $((65536 - 16)) /dev/zero; } >"$run/nvram"
+		qemu+=(-drive "if=none,id=nvram,format=raw,file=$run/nvram"
+		       -global spapr-nvram.drive=nvram)
+		;;
 	esac
 	qemu+=(-device pci-serial-4x,chardev1=nul0,chardev2=out,chardev3=err,chardev4=nul3)
 	[ "$icount" = 1 ] && qemu+=(-icount shift=0,sleep=off)
