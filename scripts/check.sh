@@ -11,7 +11,9 @@
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt"] [--modes "icount plain"]
 #                         [--skip lint,unit,spec,vm] [--selftest-args "..."]
-# Env:   KBENCH_CHECK_KERNELS, KBENCH_CHECK_MODES, KBENCH_CHECK_SKIP work the same.
+# Env:   KBENCH_CHECK_KERNELS, KBENCH_CHECK_MODES, KBENCH_CHECK_SKIP,
+#        KBENCH_SELFTEST_ARGS work the same; KBENCH_CHECK_VM_TIMEOUT (600 s)
+#        bounds each VM suite.
 # Exit status: 0 if nothing failed, 1 otherwise.
 set -uo pipefail
 # The whole script is one block, so bash reads it completely before running
@@ -25,13 +27,15 @@ kernels=${KBENCH_CHECK_KERNELS:-6.1 6.12 6.12-rt}
 modes=${KBENCH_CHECK_MODES:-icount plain}
 skip=${KBENCH_CHECK_SKIP:-}
 selftest_args=${KBENCH_SELFTEST_ARGS:-}
+# Per VM suite; 6 suites x 600 s keeps a hung run inside CI's 90 minutes.
+vm_timeout=${KBENCH_CHECK_VM_TIMEOUT:-600}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=$2; shift 2 ;;
 	--modes) modes=$2; shift 2 ;;
 	--skip) skip=$2; shift 2 ;;
 	--selftest-args) selftest_args=$2; shift 2 ;;
-	-h|--help) sed -n '3,16p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,18p' "$0"; exit 0 ;;
 	*) echo "check.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -102,6 +106,7 @@ if ! skipped vm; then
 			[ "$m" = icount ] && opt=(--icount)
 			# shellcheck disable=SC2086
 			run_suite "vm-$k-$m" tests/vm/run --kernel "$k" "${opt[@]}" \
+				--timeout "$vm_timeout" \
 				-- /selftests/run.sh $selftest_args
 		done
 		phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes"
