@@ -423,9 +423,13 @@ static struct kbench_samples_ctx *kbench_samples_ctx(struct netlink_callback *cb
 	return (struct kbench_samples_ctx *)cb->ctx;
 }
 
-static int kbench_nl_samples_start(struct netlink_callback *cb)
+/*
+ * Checks of a dump request happen in its first dumpit call, not in .start:
+ * 6.1 reports the extended ack of dumpit (in NLMSG_DONE) but drops .start's.
+ */
+static int kbench_samples_begin(struct netlink_callback *cb,
+				struct kbench_samples_ctx *ctx)
 {
-	struct kbench_samples_ctx *ctx = kbench_samples_ctx(cb);
 	struct nlattr **tb = kbench_dump_attrs(cb);
 
 	if (!kbench_may_measure(cb->extack))
@@ -466,11 +470,19 @@ static int kbench_nl_samples_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
 {
 	struct kbench_samples_ctx *ctx = kbench_samples_ctx(cb);
-	struct kbench_run *run = ctx->run;
 	const struct kbench_series *s;
 	struct nlattr *net, *flags;
+	struct kbench_run *run;
 	u32 count;
 	void *hdr;
+	int err;
+
+	if (!ctx->run) {
+		err = kbench_samples_begin(cb, ctx);
+		if (err)
+			return err;
+	}
+	run = ctx->run;
 
 	/* seq changes if the run is evicted during the dump */
 	cb->seq = kbench_store_has(run) ? 1 : 2;
@@ -524,9 +536,13 @@ static int kbench_nl_samples_done(struct netlink_callback *cb)
 	return 0;
 }
 
-static int kbench_nl_clock_start(struct netlink_callback *cb)
+static int kbench_nl_clock_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
 {
-	return kbench_may_measure(cb->extack) ? 0 : -EPERM;
+	/* in the first call, not .start: see kbench_samples_begin() */
+	if (!cb->args[0] && !kbench_may_measure(cb->extack))
+		return -EPERM;
+	return kbench_clock_dump(skb, cb);
 }
 
 static const struct genl_ops kbench_genl_ops[] = {
@@ -544,8 +560,7 @@ static const struct genl_ops kbench_genl_ops[] = {
 	},
 	{
 		.cmd = KBENCH_CMD_CLOCK_GET,
-		.start = kbench_nl_clock_start,
-		.dumpit = kbench_clock_dump,
+		.dumpit = kbench_nl_clock_dumpit,
 		.policy = kbench_none_policy,
 		.maxattr = KBENCH_A_INFO_VERSION,
 	},
@@ -557,7 +572,6 @@ static const struct genl_ops kbench_genl_ops[] = {
 	},
 	{
 		.cmd = KBENCH_CMD_SAMPLES_GET,
-		.start = kbench_nl_samples_start,
 		.dumpit = kbench_nl_samples_dumpit,
 		.done = kbench_nl_samples_done,
 		.policy = kbench_samples_policy,

@@ -153,7 +153,7 @@ TEST_F(kb, info_fields)
 	EXPECT_STREQ("x86_64", in->arch);
 	EXPECT_STREQ("tsc", in->counter);
 #elif defined(__aarch64__)
-	EXPECT_STREQ("arm64", in->arch);
+	EXPECT_STREQ("aarch64", in->arch);
 	EXPECT_STREQ("cntvct", in->counter);
 #elif defined(__powerpc64__)
 	EXPECT_STREQ(u.machine, in->arch);

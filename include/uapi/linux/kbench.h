@@ -70,7 +70,7 @@ enum kbench_routine_flags {
 enum kbench_info_attrs {
 	KBENCH_A_INFO_UNSPEC,
 	KBENCH_A_INFO_VERSION,		/* string: module version */
-	KBENCH_A_INFO_ARCH,		/* string: "x86_64", "arm64", ... */
+	KBENCH_A_INFO_ARCH,		/* string: as uname -m ("x86_64", "aarch64") */
 	KBENCH_A_INFO_COUNTER,		/* string: "tsc", "cntvct", "timebase" */
 	KBENCH_A_INFO_COUNTER_HZ,	/* u64: counter ticks per second */
 	KBENCH_A_INFO_COUNTER_FLAGS,	/* u32: enum kbench_counter_flags */
