@@ -6,7 +6,6 @@
  *   u64 kbench_ctr_read(void)           an ordered read of the counter
  *   u64 kbench_ctr_read_unordered(void) a plain read (clocks table)
  *   KBENCH_CLOCK_UNORDERED, _ORDERED    their names in the clocks table
- *   KBENCH_ARCH_NAME                    INFO's arch ("x86_64", "arm64", ...)
  *   struct kbench_snap                  per-CPU interference counts
  *   void kbench_snap_take(snap)         read them (irqs off)
  *   u32 kbench_snap_flags(a, b)         KBENCH_SAMPLE_F_* between a and b

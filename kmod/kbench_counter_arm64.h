@@ -29,9 +29,6 @@ static __always_inline u64 kbench_ctr_read_unordered(void)
 	return read_sysreg(cntvct_el0);
 }
 
-/* INFO's arch, as include/uapi/linux/kbench.h names it (not "aarch64") */
-#define KBENCH_ARCH_NAME	"arm64"
-
 #define KBENCH_CLOCK_UNORDERED	"cntvct"
 #define KBENCH_CLOCK_ORDERED	"cntvct_ordered"
 

@@ -34,13 +34,6 @@ static __always_inline u64 kbench_ctr_read_unordered(void)
 	return get_tb();
 }
 
-/* INFO's arch, as include/uapi/linux/kbench.h names it */
-#ifdef CONFIG_CPU_LITTLE_ENDIAN
-#define KBENCH_ARCH_NAME	"ppc64le"
-#else
-#define KBENCH_ARCH_NAME	"ppc64"
-#endif
-
 #define KBENCH_CLOCK_UNORDERED	"mftb"
 #define KBENCH_CLOCK_ORDERED	"mftb_ordered"
 

@@ -29,9 +29,6 @@ static __always_inline u64 kbench_ctr_read_unordered(void)
 	return rdtsc();
 }
 
-/* INFO's arch, as include/uapi/linux/kbench.h names it */
-#define KBENCH_ARCH_NAME	"x86_64"
-
 #define KBENCH_CLOCK_UNORDERED	"rdtsc"
 #define KBENCH_CLOCK_ORDERED	"rdtsc_ordered"
 

@@ -82,7 +82,7 @@ static int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_free;
 
 	if (nla_put_string(msg, KBENCH_A_INFO_VERSION, KBENCH_VERSION) ||
-	    nla_put_string(msg, KBENCH_A_INFO_ARCH, KBENCH_ARCH_NAME) ||
+	    nla_put_string(msg, KBENCH_A_INFO_ARCH, utsname()->machine) ||
 	    nla_put_string(msg, KBENCH_A_INFO_COUNTER, kbench_counter.name) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_INFO_COUNTER_HZ, kbench_counter.hz,
 			      KBENCH_A_INFO_PAD) ||
