@@ -85,6 +85,18 @@ else
 	echo "ok 1 dmesg_clean"
 fi
 
+# After the dmesg check: it makes the kernel print NMI backtraces on purpose.
+if [ -x "$dir/kbench_compare_test.sh" ]; then
+	echo "# ---- kbench_compare_test"
+	if ! "$dir/kbench_compare_test.sh"; then
+		failed=1
+		suites="$suites kbench_compare_test"
+	fi
+else
+	echo "not ok 1 kbench_compare_test # script missing"
+	failed=1
+fi
+
 if [ $failed -ne 0 ]; then
 	echo "# FAILED:$suites"
 	exit 1
