@@ -354,9 +354,30 @@ static int clock_cb(const struct nlmsghdr *nlh, void *arg)
 
 TEST_F_TIMEOUT(kb, clocks, 120)
 {
+	/* The counter's two rows: kmod/kbench_counter_<arch>.h names them. */
 	static const char *const want[] = {
-		"rdtsc", "rdtsc_ordered", "ktime_get_ns", "ktime_get_raw_ns",
+#if defined(__x86_64__)
+		"rdtsc", "rdtsc_ordered",
+#elif defined(__aarch64__)
+		"cntvct", "cntvct_ordered",
+#elif defined(__powerpc64__)
+		"mftb", "mftb_ordered",
+#else
+#error "kbench_family_test: counter clock names for this architecture"
+#endif
+		"ktime_get_ns", "ktime_get_raw_ns",
 		"ktime_get_mono_fast_ns", "local_clock", "jiffies",
+	};
+	static const char *const foreign[] = {
+#if !defined(__x86_64__)
+		"rdtsc", "rdtsc_ordered",
+#endif
+#if !defined(__aarch64__)
+		"cntvct", "cntvct_ordered",
+#endif
+#if !defined(__powerpc64__)
+		"mftb", "mftb_ordered",
+#endif
 	};
 	struct clocks c = {};
 	struct knl_result res;
@@ -369,6 +390,10 @@ TEST_F_TIMEOUT(kb, clocks, 120)
 	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, clock_cb, &c, &res));
 	ASSERT_EQ(0, res.err) TH_LOG("CLOCK_GET: %s", res.msg);
 	ASSERT_EQ(NULL, c.bad) TH_LOG("CLOCK_GET reply: %s", c.bad);
+	/* No other architecture's counter. */
+	for (i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++)
+		for (j = 0; j < c.n; j++)
+			EXPECT_STRNE(foreign[i], c.name[j]);
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		for (j = 0; j < c.n; j++)
 			if (!strcmp(c.name[j], want[i]))
@@ -377,6 +402,9 @@ TEST_F_TIMEOUT(kb, clocks, 120)
 		if (j == c.n)
 			continue;
 		EXPECT_GT(c.hz[j], 0);
+		if (i < 2)	/* the counter itself, at the counter's rate */
+			EXPECT_EQ(self->info.v[KBENCH_A_INFO_COUNTER_HZ], c.hz[j])
+				TH_LOG("%s: Hz differs from INFO", want[i]);
 		EXPECT_GT(c.reads[j], 0);
 		EXPECT_GT(c.changes[j], 0) TH_LOG("%s: no change seen", want[i]);
 		if (c.changes[j]) {
