@@ -7,19 +7,21 @@
 #   make deps       install the Debian packages (scripts/deps.sh; root)
 #   make demo       deps, build, boot Debian 6.1 in qemu and show kbenchctl
 #   make check      deps, lint, unit tests, VM selftests on 6.1, 6.12 and
-#                   6.12-rt with and without icount; ends "N passed, N failed"
+#                   6.12-rt with and without icount, faults and load, and
+#                   arm64 and ppc64le (ARCHS); ends "N passed, N failed"
 #   make lint       checkpatch --strict, W=1 and sparse (scripts/lint.sh)
 #   make clean
 #
 # Variables: KVER (kernel release to build the module for), KDIR (its build
 # tree), VM_KERNEL (kernel the demo boots: 6.1, 6.12, 6.12-rt or a release),
-# CHECK_KERNELS / CHECK_MODES (what make check boots).
+# CHECK_KERNELS / CHECK_MODES / ARCHS (what make check boots).
 
 KVER ?=
 KDIR ?=
 VM_KERNEL ?= 6.1
 CHECK_KERNELS ?= 6.1 6.12 6.12-rt
 CHECK_MODES ?= icount plain
+ARCHS ?= x86_64 arm64 ppc64le
 
 KMOD_ARGS := $(if $(KVER),KVER=$(KVER)) $(if $(KDIR),KDIR=$(KDIR))
 
@@ -42,7 +44,8 @@ demo: deps
 	tests/vm/run --kernel $(VM_KERNEL) -- '$(DEMO_CMD)'
 
 check: deps
-	scripts/check.sh --kernels "$(CHECK_KERNELS)" --modes "$(CHECK_MODES)"
+	scripts/check.sh --kernels "$(CHECK_KERNELS)" --modes "$(CHECK_MODES)" \
+		--archs "$(ARCHS)"
 
 lint:
 	scripts/lint.sh

@@ -25,6 +25,7 @@ cd "$top"
 
 kernels=${KBENCH_CHECK_KERNELS:-6.1 6.12 6.12-rt}
 modes=${KBENCH_CHECK_MODES:-icount plain}
+archs=${KBENCH_CHECK_ARCHS:-x86_64 arm64 ppc64le}
 skip=${KBENCH_CHECK_SKIP:-}
 selftest_args=${KBENCH_SELFTEST_ARGS:-}
 # Per VM suite; 6 suites x 600 s keeps a hung run inside CI's 90 minutes.
@@ -33,6 +34,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=$2; shift 2 ;;
 	--modes) modes=$2; shift 2 ;;
+	--archs) archs=$2; shift 2 ;;
 	--skip) skip=$2; shift 2 ;;
 	--selftest-args) selftest_args=$2; shift 2 ;;
 	-h|--help) sed -n '3,18p' "$0"; exit 0 ;;
@@ -91,12 +93,17 @@ if ! make -s -C tests/selftests OUT="$top/build/selftests"; then
 	failed=$((failed + 1))
 	crashed+=(build-selftests)
 fi
+if ! make -s -C tests/stress OUT="$top/build/stress"; then
+	echo "not ok - build (stress helpers) failed"
+	failed=$((failed + 1))
+	crashed+=(build-stress)
+fi
 
 skipped lint || run_suite lint scripts/lint.sh
 skipped unit || run_suite unit make -s -C tests/unit check
-if ! skipped spec && [ -f tests/spec/check-spec.py ]; then
-	run_suite spec python3 tests/spec/check-spec.py
-fi
+skipped spec || run_suite spec python3 tests/spec/check-spec.py
+skipped spec || run_suite spec-mutations tests/spec/test-check-spec.sh
+skipped host || run_suite twins tests/host/twins.sh
 
 if ! skipped vm; then
 	for k in $kernels; do
@@ -109,7 +116,24 @@ if ! skipped vm; then
 				--timeout "$vm_timeout" \
 				-- /selftests/run.sh $selftest_args
 		done
-		phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes"
+		# faults and load need 2 vCPUs and real time: plain mode only
+		skipped stress ||
+			run_suite "stress-$k" tests/vm/run --kernel "$k" \
+				--timeout "$vm_timeout" \
+				--add build/stress/sigrun --add build/stress/stress.sh \
+				-- /extra/stress.sh
+		phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes, stress"
+	done
+fi
+
+if ! skipped arch; then
+	for a in $archs; do
+		[ "$a" = x86_64 ] && continue
+		ta=$(date +%s)
+		# shellcheck disable=SC2086
+		run_suite "arch-$a" scripts/check-arch.sh --modes "$modes" "$a" \
+			$selftest_args
+		phase "arch $a: $(( $(date +%s) - ta )) s wall for: $modes"
 	done
 fi
 

@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Faults and load, in the VM (busybox sh, root, 2 vCPUs, no icount; the VM's
+# kernel command line panics on any warning, soft lockup, RCU stall or hung
+# task, so surviving is part of every check):
+#   1. RELOADS load/run/unload cycles of kbench.ko;
+#   2. max-parameter runs (20 ms windows, a million samples asked) on every
+#      vCPU at once, ended by max_run_ms with a partial result;
+#   3. SIGNALS long runs interrupted by SIGINT or SIGKILL at random points;
+# then the module must still work and unload, and dmesg must be clean.
+# Prints TAP and a line counting what was injected and survived.
+#
+#   stress.sh [RELOADS [SIGNALS]]      (defaults 100 and 50)
+
+reloads=${1:-100}
+signals=${2:-50}
+ko=/lib/kbench/kbench.ko
+n=0
+failed=0
+tap() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=1; fi
+}
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+echo "TAP version 13"
+echo "1..5"
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+
+# 1. load / run / unload
+lsmod | grep -q '^kbench ' && rmmod kbench
+ok=0
+i=0
+while [ $i -lt "$reloads" ]; do
+	insmod $ko || break
+	kbenchctl --json run add_chain --samples 20 --iterations 100 --warmup 1 \
+		>/dev/null || break
+	rmmod kbench || break
+	ok=$((ok + 1))
+	i=$((i + 1))
+done
+[ $ok = "$reloads" ]
+tap $? "reload: $ok of $reloads load/run/unload cycles"
+
+# 2. the largest windows and most samples, on every CPU at once
+insmod $ko max_window_us=20000 max_run_ms=4000 || exit 1
+pids=""
+cpu=0
+while [ $cpu -lt "$ncpu" ]; do
+	kbenchctl --json run add_chain --cpu $cpu --samples 1000000 \
+		--target-ns 20000000 > /tmp/max.$cpu.json 2> /tmp/max.$cpu.err &
+	pids="$pids $!"
+	cpu=$((cpu + 1))
+done
+partial=0
+for p in $pids; do
+	wait "$p"
+	# exit 1: the run hit max_run_ms and says so (ETIME) with its result
+	[ $? = 1 ] && partial=$((partial + 1))
+done
+timeouts=$(cat /tmp/max.*.json | grep -c '"status": "timeout"')
+cat /tmp/max.*.err | sed 's/^/# /'
+[ $partial = "$ncpu" ] && [ "$timeouts" = "$ncpu" ]
+tap $? "max_params: $ncpu parallel 20 ms-window runs ended by max_run_ms with partial results ($timeouts)"
+rmmod kbench && insmod $ko || exit 1
+
+# 3. signals at random points of long runs (sigrun: a shell's background
+# jobs would ignore SIGINT); each run must die within one window + slack
+dir=$(dirname "$0")
+"$dir/sigrun" "$signals" 900 1000 kbenchctl run add_chain --cpu 0 \
+	--samples 1000000 --iterations 1000
+tap $? "signals: $signals runs killed by SIGINT/SIGKILL at random points, each gone within 1 s"
+
+# 4. everything still works and unloads
+out=$(kbenchctl --json run add_chain --samples 100 --iterations 100) &&
+	echo "$out" | grep -q '"status": "complete"' && rmmod kbench
+tap $? "after: a run completes and the module unloads"
+
+pattern='WARNING|BUG:|Oops|lockup|rcu_sched self-detected stall|RCU stall|rcu: INFO|scheduling while atomic|sleeping function called from invalid context|Call Trace'
+bad=$(dmesg | grep -v -i 'command line' | grep -E "$pattern")
+[ -n "$bad" ] && echo "$bad" | sed 's/^/# /'
+[ -z "$bad" ]
+tap $? "dmesg_clean after the faults"
+
+echo "# injected: $reloads reloads, $ncpu max-parameter runs, $signals signals; failed checks: $failed"
+exit $failed
