@@ -10,6 +10,11 @@
 #                   6.12-rt with and without icount, faults and load, and
 #                   arm64 and ppc64le (ARCHS); ends "N passed, N failed"
 #   make lint       checkpatch --strict, W=1 and sparse (scripts/lint.sh)
+#   make install    kbenchctl, man page, bash completion, headers, kbench.pc
+#                   (PREFIX=/usr/local, DESTDIR), the modules into
+#                   /lib/modules/KVER/updates and depmod (not with DESTDIR)
+#   make uninstall  remove exactly those files (same PREFIX/DESTDIR/KVER)
+#   make sign KEY=key.pem CERT=cert.der   sign kmod/*.ko (sha256, sign-file)
 #   make clean
 #
 # Variables: KVER (kernel release to build the module for), KDIR (its build
@@ -50,10 +55,93 @@ check: deps
 lint:
 	scripts/lint.sh
 
-install uninstall:
-	@echo "make $@: not implemented yet; on a real machine use:" >&2
-	@echo "  make && sudo insmod kmod/kbench.ko && user/kbenchctl run add_chain" >&2
-	@exit 1
+# ---- install ----------------------------------------------------------------
+# kbenchctl, its man page and bash completion, the headers for module authors
+# and userspace (with kbench.pc), and the modules through the kernel's own
+# modules_install into /lib/modules/KVER/updates (then depmod, unless staged
+# into DESTDIR).  Headers keep the source tree's layout under include/kbench/
+# so that neither header lands in the shared <linux/...> namespace:
+#   module authors:  ccflags-y += -I$(PREFIX)/include/kbench
+#   userspace:       $$(pkg-config --cflags kbench)  ->  #include <linux/kbench.h>
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(PREFIX)/lib/pkgconfig
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALL ?= install
+DEPMOD ?= depmod
+
+# The release the module is built for, chosen as kmod/Makefile chooses it.
+INST_KVER := $(or $(KVER),$(shell if [ -d /lib/modules/$$(uname -r)/build ]; \
+	then uname -r; else ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | \
+	sort -V | tail -n1 | sed 's,.*/linux-headers-,,'; fi))
+INST_KDIR := $(or $(KDIR),$(if $(wildcard /lib/modules/$(INST_KVER)/build),\
+	/lib/modules/$(INST_KVER)/build,/usr/src/linux-headers-$(INST_KVER)))
+KBENCH_VERSION := $(shell sed -n 's/.*KBENCH_VERSION[[:space:]]*"\(.*\)".*/\1/p' \
+	kmod/kbench_internal.h)
+MODULES := kbench kbench_example
+# What modules_install leaves: the .ko, compressed if the kernel says so.
+MOD_INSTALLED = $(foreach m,$(MODULES),$(foreach z,.ko .ko.gz .ko.xz .ko.zst,\
+	$(DESTDIR)/lib/modules/$(INST_KVER)/updates/$(m)$(z)))
+
+install: all
+	$(INSTALL) -D -m 755 user/kbenchctl $(DESTDIR)$(BINDIR)/kbenchctl
+	$(INSTALL) -D -m 644 Documentation/kbenchctl.8 \
+		$(DESTDIR)$(MANDIR)/man8/kbenchctl.8
+	$(INSTALL) -D -m 644 include/linux/kbench.h \
+		$(DESTDIR)$(INCLUDEDIR)/kbench/linux/kbench.h
+	$(INSTALL) -D -m 644 include/uapi/linux/kbench.h \
+		$(DESTDIR)$(INCLUDEDIR)/kbench/uapi/linux/kbench.h
+	$(INSTALL) -d $(DESTDIR)$(PKGCONFIGDIR)
+	sed -e 's,@PREFIX@,$(PREFIX),g' -e 's,@INCLUDEDIR@,$(INCLUDEDIR),g' \
+	    -e 's,@VERSION@,$(KBENCH_VERSION),g' kbench.pc.in \
+	    >$(DESTDIR)$(PKGCONFIGDIR)/kbench.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/kbench.pc
+	$(INSTALL) -D -m 644 scripts/kbenchctl-completion.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/kbenchctl
+	@# CONFIG_MODULE_SIG_ALL= : the distribution's signing key is not in
+	@# its headers; sign with `make sign` first (the signed .ko is copied).
+	$(MAKE) -C $(INST_KDIR) M=$(CURDIR)/kmod KBENCH_INCLUDE=$(CURDIR)/include \
+		INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=updates \
+		CONFIG_MODULE_SIG_ALL= modules_install
+	$(if $(DESTDIR),,$(DEPMOD) -a $(INST_KVER))
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/kbenchctl $(DESTDIR)$(MANDIR)/man8/kbenchctl.8 \
+		$(DESTDIR)$(INCLUDEDIR)/kbench/linux/kbench.h \
+		$(DESTDIR)$(INCLUDEDIR)/kbench/uapi/linux/kbench.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/kbench.pc $(DESTDIR)$(BASHCOMPDIR)/kbenchctl \
+		$(MOD_INSTALLED)
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/kbench/uapi/linux \
+		$(DESTDIR)$(INCLUDEDIR)/kbench/uapi $(DESTDIR)$(INCLUDEDIR)/kbench/linux \
+		$(DESTDIR)$(INCLUDEDIR)/kbench \
+		$(DESTDIR)/lib/modules/$(INST_KVER)/updates 2>/dev/null
+	$(if $(DESTDIR),,$(DEPMOD) -a $(INST_KVER))
+
+# ---- module signing (Secure Boot) ------------------------------------------
+# make sign KEY=mok.priv CERT=mok.der [KVER=...] [SIGN_DIR=kmod]: appends a
+# sha256 signature to SIGN_DIR/{kbench,kbench_example}.ko with the kernel's
+# scripts/sign-file (Documentation/kbench.rst, "Secure Boot and module
+# signing").  A module that already carries a signature is left alone.
+SIGN_FILE ?= $(firstword $(wildcard $(INST_KDIR)/scripts/sign-file \
+	/usr/src/linux-headers-$(INST_KVER)/scripts/sign-file \
+	/usr/lib/linux-kbuild-$(shell echo $(INST_KVER) | cut -d. -f1,2)/scripts/sign-file))
+SIGN_HASH ?= sha256
+SIGN_DIR ?= kmod
+
+sign: kmod
+	@test -n "$(KEY)" -a -n "$(CERT)" || \
+		{ echo "usage: make sign KEY=private-key.pem CERT=cert.der" >&2; exit 2; }
+	@test -n "$(SIGN_FILE)" || \
+		{ echo "make sign: no scripts/sign-file for $(INST_KVER)" >&2; exit 1; }
+	@for ko in $(foreach m,$(MODULES),$(SIGN_DIR)/$(m).ko); do \
+		if tail -c 28 $$ko | grep -q '~Module signature appended~'; then \
+			echo "  already signed: $$ko"; continue; fi; \
+		echo "  SIGN    $$ko"; \
+		$(SIGN_FILE) $(SIGN_HASH) $(KEY) $(CERT) $$ko || exit 1; \
+	done
 
 clean:
 	-$(MAKE) -C kmod $(KMOD_ARGS) clean
@@ -62,4 +150,4 @@ clean:
 	-$(MAKE) -C tests/selftests OUT=$(CURDIR)/build/selftests clean
 	rm -rf build
 
-.PHONY: all kmod user deps demo check lint install uninstall clean
+.PHONY: all kmod user deps demo check lint install uninstall sign clean

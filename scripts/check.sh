@@ -104,6 +104,8 @@ skipped unit || run_suite unit make -s -C tests/unit check
 skipped spec || run_suite spec python3 tests/spec/check-spec.py
 skipped spec || run_suite spec-mutations tests/spec/test-check-spec.sh
 skipped host || run_suite twins tests/host/twins.sh
+skipped dkms || run_suite dkms scripts/dkms-test.sh
+skipped svg || run_suite svg tests/svg/svg-test.sh
 
 if ! skipped vm; then
 	for k in $kernels; do

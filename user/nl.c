@@ -5,8 +5,11 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <linux/netlink.h>
 
@@ -16,6 +19,41 @@
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
+
+/*
+ * The family is missing and we are root: run `modprobe kbench` once (where
+ * the module is installed the kernel's own request_module for the family
+ * alias may already have done it; modprobe also covers a kernel without
+ * CONFIG_MODULES autoload and reports why loading failed).  Its stdout goes
+ * to our stderr, so stdout stays clean for --json.  KBENCH_NO_AUTOLOAD=1
+ * turns this off (shell completion, scripts that must not load anything).
+ */
+static bool kb_nl_autoload(void)
+{
+	const char *off = getenv("KBENCH_NO_AUTOLOAD");
+	pid_t pid;
+	int st;
+
+	if (geteuid() != 0 || (off && *off && strcmp(off, "0")))
+		return false;
+	fprintf(stderr, "%s: loading the kbench module\n", prog);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		execlp("modprobe", "modprobe", "kbench", (char *)NULL);
+		/* root's PATH without /sbin */
+		execl("/sbin/modprobe", "modprobe", "kbench", (char *)NULL);
+		fprintf(stderr, "%s: cannot run modprobe\n", prog);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
 
 int kb_nl_open(struct kb_nl *nl)
 {
@@ -40,6 +78,8 @@ int kb_nl_open(struct kb_nl *nl)
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
 		   &one, sizeof(one));
 	nl->family = genl_ctrl_resolve(nl->sk, KBENCH_GENL_NAME);
+	if (nl->family < 0 && kb_nl_autoload())
+		nl->family = genl_ctrl_resolve(nl->sk, KBENCH_GENL_NAME);
 	if (nl->family < 0) {
 		fprintf(stderr, "%s: kbench module not loaded (try: modprobe kbench)\n",
 			prog);

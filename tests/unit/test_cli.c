@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "tests.h"
@@ -105,10 +107,97 @@ static void valgrind(const char *args, int code)
 	free(out);
 }
 
+/*
+ * kbenchctl runs `modprobe kbench` as root when the family is missing: put a
+ * stand-in modprobe first in PATH that logs its arguments, writes to stdout
+ * (kbenchctl must route that to stderr) and fails.  The real modprobe is
+ * never run, so nothing is ever loaded into this machine's kernel.
+ */
+static char fake_dir[] = "/tmp/kbench-unit-XXXXXX";
+static char fake_log[64];
+
+static void fake_modprobe_setup(void)
+{
+	char path[64], *newpath;
+	const char *old = getenv("PATH");
+	FILE *f;
+
+	if (!mkdtemp(fake_dir))
+		return;
+	snprintf(fake_log, sizeof(fake_log), "%s/modprobe.log", fake_dir);
+	snprintf(path, sizeof(path), "%s/modprobe", fake_dir);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "#!/bin/sh\necho \"$*\" >>%s\necho \"modprobe: stand-in, not loading $*\"\nexit 1\n",
+		fake_log);
+	fclose(f);
+	chmod(path, 0755);
+	newpath = malloc(strlen(fake_dir) + strlen(old ? old : "") + 2);
+	sprintf(newpath, "%s:%s", fake_dir, old ? old : "");
+	setenv("PATH", newpath, 1);
+	free(newpath);
+}
+
+static void fake_modprobe_cleanup(void)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s/modprobe", fake_dir);
+	remove(path);
+	remove(fake_log);
+	rmdir(fake_dir);
+}
+
+static void test_autoload(void)
+{
+	char *log = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (geteuid() != 0) {
+		skip("not root", "as root, kbenchctl runs modprobe kbench and says so");
+		skip("not root", "KBENCH_NO_AUTOLOAD=1: no modprobe");
+		return;
+	}
+	remove(fake_log);
+	{
+		const char *want = "kbenchctl: loading the kbench module\n"
+			"modprobe: stand-in, not loading kbench\n"
+			"kbenchctl: kbench module not loaded (try: modprobe kbench)\n";
+		char *out;
+		int rc = run("info", NULL, &out);
+
+		if (!ok(rc == 2 && !strcmp(out, want),
+			"as root: 'loading the kbench module', modprobe, then not loaded, exit 2"))
+			diag("exit %d, output:\n%s", rc, out);
+		free(out);
+	}
+	f = fopen(fake_log, "r");
+	ok(f && getline(&log, &cap, f) > 0 && !strcmp(log, "kbench\n"),
+	   "as root: modprobe was run once with 'kbench'");
+	if (f)
+		fclose(f);
+	free(log);
+	remove(fake_log);
+	setenv("KBENCH_NO_AUTOLOAD", "1", 1);
+	{
+		char *out;
+		int rc = run("list", NULL, &out);
+
+		ok(rc == 2 && !strstr(out, "loading") && access(fake_log, F_OK) != 0,
+		   "KBENCH_NO_AUTOLOAD=1: no modprobe, exit 2");
+		free(out);
+	}
+	unsetenv("KBENCH_NO_AUTOLOAD");
+}
+
 void test_cli(void)
 {
 	char *out;
 	int rc;
+
+	fake_modprobe_setup();
 
 	expect("--help", 0, "Subcommands:");
 	expect("-h", 0, "Usage:");
@@ -152,6 +241,7 @@ void test_cli(void)
 	rc = run("info", "2>/dev/null", &out);
 	ok(rc == 2 && out[0] == '\0', "errors go to stderr only");
 	free(out);
+	test_autoload();
 
 	/* --user: no module needed */
 	expect("clocks --user", 0, "CLOCK_MONOTONIC_RAW");
@@ -212,4 +302,5 @@ void test_cli(void)
 	valgrind("clocks --user", 0);
 	valgrind("info", 2);
 	valgrind("samples 3 --csv", 2);
+	fake_modprobe_cleanup();
 }

@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+# bash completion for kbenchctl(8); installed by `make install` as
+# $(PREFIX)/share/bash-completion/completions/kbenchctl.
+#
+# Subcommands and their options are read from kbenchctl's own help, so the
+# completion follows the binary it completes.  Routine names come from
+# `kbenchctl --json list` when the module is loaded (never autoloaded from
+# here: KBENCH_NO_AUTOLOAD=1), else from the built-in routines.
+
+_kbenchctl_routines()
+{
+	local cmd=$1 json names
+	json=$(KBENCH_NO_AUTOLOAD=1 "$cmd" --json list 2>/dev/null) && names=$(
+		printf '%s\n' "$json" | grep -o '"name": *"[^"]*"' |
+			sed 's/.*"\([^"]*\)"$/\1/')
+	[ -n "$names" ] || names="empty add_chain mul_chain load_l1 ktime_get rdtsc"
+	printf '%s\n' "$names"
+}
+
+_kbenchctl_subcommands()
+{
+	"$1" --help 2>/dev/null |
+		sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p'
+}
+
+_kbenchctl()
+{
+	local cur prev cmd sub i w opts
+	COMPREPLY=()
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD - 1]}
+	cmd=${COMP_WORDS[0]}
+	command -v "$cmd" >/dev/null 2>&1 || cmd=kbenchctl
+
+	# the subcommand: the first word that is not a global option
+	sub=
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		case "$w" in
+		-*) ;;
+		*) sub=$w; break ;;
+		esac
+	done
+
+	if [ -z "$sub" ]; then
+		if [[ "$cur" == -* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W '--json --help --version' -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -W "help $(_kbenchctl_subcommands "$cmd")" -- "$cur")
+		fi
+		return 0
+	fi
+
+	case "$prev" in
+	--svg)
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		compopt -o filenames 2>/dev/null
+		return 0 ;;
+	--cpu)
+		mapfile -t COMPREPLY < <(compgen -W "$(seq 0 $(($(getconf _NPROCESSORS_CONF 2>/dev/null || echo 1) - 1)))" -- "$cur")
+		return 0 ;;
+	--samples|--iterations|--target-ns|--warmup|--threshold|--seed|--routine)
+		return 0 ;;	# a number
+	esac
+
+	if [[ "$cur" == -* ]]; then
+		opts=$("$cmd" help "$sub" 2>/dev/null | grep -o -- '--[a-z][a-z0-9-]*' | sort -u)
+		mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
+		return 0
+	fi
+	case "$sub" in
+	help)
+		[ "$COMP_CWORD" -eq $((i + 1)) ] &&
+			mapfile -t COMPREPLY < <(compgen -W "$(_kbenchctl_subcommands "$cmd")" -- "$cur") ;;
+	run|compare)
+		mapfile -t COMPREPLY < <(compgen -W "$(_kbenchctl_routines "$cmd")" -- "$cur") ;;
+	esac
+	return 0
+}
+complete -F _kbenchctl kbenchctl
