@@ -32,7 +32,7 @@ pkgs=(
 	xz-utils gzip cpio file kmod
 	libnl-3-dev libnl-genl-3-dev
 	valgrind sparse dkms
-	chromium
+	chromium libxml2-utils openssl
 	qemu-system-x86 busybox-static
 	linux-source-6.1
 	linux-image-amd64 linux-headers-amd64
