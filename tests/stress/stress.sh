@@ -44,7 +44,7 @@ done
 tap $? "reload: $ok of $reloads load/run/unload cycles"
 
 # 2. the largest windows and most samples, on every CPU at once.  The window
-# limit is the largest allowed (20 ms); the runs aim at 8 ms so that the
+# limit is the largest allowed (20 ms); the runs aim at 5 ms so that the
 # adaptive N (window between 1x and 2x the target) keeps headroom: under
 # TCG the counter is host time, and three windows in a row over the limit
 # (host preemption) would abort the run with -ERANGE, as designed.
@@ -53,7 +53,7 @@ pids=""
 cpu=0
 while [ $cpu -lt "$ncpu" ]; do
 	kbenchctl --json run add_chain --cpu $cpu --samples 1000000 \
-		--target-ns 8000000 > /tmp/max.$cpu.json 2> /tmp/max.$cpu.err &
+		--target-ns 5000000 > /tmp/max.$cpu.json 2> /tmp/max.$cpu.err &
 	pids="$pids $!"
 	cpu=$((cpu + 1))
 done
@@ -66,7 +66,7 @@ done
 timeouts=$(cat /tmp/max.*.json | grep -c '"status": "timeout"')
 cat /tmp/max.*.err | sed 's/^/# /'
 [ $partial = "$ncpu" ] && [ "$timeouts" = "$ncpu" ]
-tap $? "max_params: $ncpu parallel runs (8-16 ms windows, 20 ms limit) ended by max_run_ms with partial results ($timeouts)"
+tap $? "max_params: $ncpu parallel runs (5-10 ms windows, 20 ms limit) ended by max_run_ms with partial results ($timeouts)"
 rmmod kbench && insmod $ko || exit 1
 
 # 3. signals at random points of long runs (sigrun: a shell's background
