@@ -8,6 +8,7 @@
 #   2. max-parameter runs (20 ms windows, a million samples asked) on every
 #      vCPU at once, ended by max_run_ms with a partial result;
 #   3. SIGNALS long runs interrupted by SIGINT or SIGKILL at random points;
+#   4. rmmod kbench in the middle of runs;
 # then the module must still work and unload, and dmesg must be clean.
 # Prints TAP and a line counting what was injected and survived.
 #
@@ -25,7 +26,7 @@ tap() {
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 
 # 1. load / run / unload
@@ -76,7 +77,30 @@ dir=$(dirname "$0")
 	--samples 1000000 --iterations 1000
 tap $? "signals: $signals runs killed by SIGINT/SIGKILL at random points, each gone within 1 s"
 
-# 4. everything still works and unloads
+# 4. rmmod kbench while runs are in progress: the runs end within one
+# window (-ESHUTDOWN), rmmod returns promptly, and the module loads again
+ok=0
+i=0
+while [ $i -lt 5 ]; do
+	kbenchctl run add_chain --cpu $((i % ncpu)) --samples 1000000 \
+		--iterations 1000 >/dev/null 2>/tmp/rmmod.err &
+	pid=$!
+	sleep 1
+	t0=$(now_ms)
+	rmmod kbench
+	r1=$?
+	t1=$(now_ms)
+	wait $pid
+	r2=$?
+	grep -q "being unloaded" /tmp/rmmod.err && [ $r1 = 0 ] && [ $r2 = 1 ] &&
+		[ $((t1 - t0)) -lt 2000 ] && ok=$((ok + 1))
+	insmod $ko || break
+	i=$((i + 1))
+done
+[ $ok = 5 ]
+tap $? "rmmod_mid_run: $ok of 5 rmmods during a run returned within 2 s, the run said why"
+
+# 5. everything still works and unloads
 out=$(kbenchctl --json run add_chain --samples 100 --iterations 100) &&
 	echo "$out" | grep -q '"status": "complete"' && rmmod kbench
 tap $? "after: a run completes and the module unloads"
@@ -87,5 +111,5 @@ bad=$(dmesg | grep -v -i 'command line' | grep -E "$pattern")
 [ -z "$bad" ]
 tap $? "dmesg_clean after the faults"
 
-echo "# injected: $reloads reloads, $ncpu max-parameter runs, $signals signals; failed checks: $failed"
+echo "# injected: $reloads reloads, $ncpu max-parameter runs, $signals signals, 5 rmmods mid-run; failed checks: $failed"
 exit $failed
