@@ -91,36 +91,9 @@ static int compare_two(struct cmp_opts *o)
 	unsigned int i;
 	int err, ret = EXIT_OK;
 
-	if (o->user) {
-		struct kb_twin_req tq = {
-			.n = 2, .cpu = o->q.has_cpu ? (int)o->q.cpu : -1,
-			.samples = o->q.has_samples ? o->q.samples : 1000,
-			.iterations = o->q.has_iterations ? o->q.iterations : 0,
-			.target_ns = 20000,
-			.warmup = o->q.has_warmup ? o->q.warmup : 10,
-		};
-
-		tq.names[0] = o->q.names[0];
-		tq.names[1] = o->q.names[1];
-		err = kb_twin_run(&tq, &r);
-		if (err) {
-			kb_run_free(&r);
-			return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
-		}
-		kb_run_stamp(&r);
-	} else {
-		struct kb_nl nl;
-
-		err = kb_nl_open(&nl);
-		if (err)
-			return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
-		err = kb_run_kernel(&nl, &o->q, &r);
-		kb_nl_close(&nl);
-		if (err) {
-			kb_run_free(&r);
-			return EXIT_FAIL;
-		}
-	}
+	err = kb_run_measure(&o->q, o->user, &r);
+	if (err)
+		return err;
 	if (kb_run_analyze(&r) || r.nres != 2) {
 		fprintf(stderr, "%s: incomplete run\n", prog);
 		kb_run_free(&r);

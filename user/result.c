@@ -14,6 +14,7 @@
 #include "hist.h"
 #include "kbenchctl.h"
 #include "names.h"
+#include "twin.h"
 #include "nl.h"
 #include "output.h"
 #include "progress.h"
@@ -634,4 +635,46 @@ void kb_run_print_csv(const struct kb_run *r, FILE *f)
 				(long long)res->net[i], buf);
 		}
 	}
+}
+
+/*
+ * Measure @q: in the kernel, or with @user the userspace twins (the same
+ * defaults as the kernel's).  0 with @r filled, or the exit status to
+ * return (EXIT_USAGE: module missing or no such twin).
+ */
+int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
+{
+	struct kb_nl nl;
+	int err;
+
+	if (user) {
+		struct kb_twin_req tq = {
+			.n = q->n,
+			.cpu = q->has_cpu ? (int)q->cpu : -1,
+			.samples = q->has_samples ? q->samples : KB_RUN_DEFAULT_SAMPLES,
+			.iterations = q->has_iterations ? q->iterations : 0,
+			.target_ns = q->has_target ? q->target_ns :
+				     KB_RUN_DEFAULT_TARGET_NS,
+			.warmup = q->has_warmup ? q->warmup : KB_RUN_DEFAULT_WARMUP,
+		};
+
+		memcpy(tq.names, q->names, sizeof(tq.names));
+		err = kb_twin_run(&tq, r);
+		if (err) {
+			kb_run_free(r);
+			return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+		}
+		kb_run_stamp(r);
+		return EXIT_OK;
+	}
+	err = kb_nl_open(&nl);
+	if (err)
+		return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+	err = kb_run_kernel(&nl, q, r);
+	kb_nl_close(&nl);
+	if (err) {
+		kb_run_free(r);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
 }

@@ -19,9 +19,6 @@ enum {
 	OPT_HIST, OPT_LOG, OPT_RAW, OPT_CSV, OPT_SVG, OPT_LOGX, OPT_USER,
 };
 
-#define RUN_DEFAULT_SAMPLES	1000
-#define RUN_DEFAULT_WARMUP	10
-#define RUN_DEFAULT_TARGET_NS	20000
 /* the userspace twins keep every sample in memory */
 #define RUN_USER_SAMPLES_MAX	10000000
 
@@ -127,39 +124,12 @@ int run_main(int argc, char *argv[])
 	if (q.has_iterations && !q.iterations)
 		return usage_error("run", "--iterations must be at least 1");
 
-	if (user) {
-		struct kb_twin_req tq = {
-			.n = q.n,
-			.cpu = q.has_cpu ? (int)q.cpu : -1,
-			.samples = q.has_samples ? q.samples : RUN_DEFAULT_SAMPLES,
-			.iterations = q.has_iterations ? q.iterations : 0,
-			.target_ns = q.has_target ? q.target_ns : RUN_DEFAULT_TARGET_NS,
-			.warmup = q.has_warmup ? q.warmup : RUN_DEFAULT_WARMUP,
-		};
-
-		if (tq.samples > RUN_USER_SAMPLES_MAX)
-			return usage_error("run", "--samples: at most %d with --user",
-					   RUN_USER_SAMPLES_MAX);
-		memcpy(tq.names, q.names, sizeof(tq.names));
-		err = kb_twin_run(&tq, &r);
-		if (err) {
-			kb_run_free(&r);
-			return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
-		}
-		kb_run_stamp(&r);
-	} else {
-		struct kb_nl nl;
-
-		err = kb_nl_open(&nl);
-		if (err)
-			return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
-		err = kb_run_kernel(&nl, &q, &r);
-		kb_nl_close(&nl);
-		if (err) {
-			kb_run_free(&r);
-			return EXIT_FAIL;
-		}
-	}
+	if (user && q.has_samples && q.samples > RUN_USER_SAMPLES_MAX)
+		return usage_error("run", "--samples: at most %d with --user",
+				   RUN_USER_SAMPLES_MAX);
+	err = kb_run_measure(&q, user, &r);
+	if (err)
+		return err;
 	if (kb_run_analyze(&r)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		kb_run_free(&r);
