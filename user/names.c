@@ -24,6 +24,7 @@ const struct kb_flag_name kb_sample_flag_names[] = {
 	{ KBENCH_SAMPLE_F_NMI, "nmi" },
 	{ KBENCH_SAMPLE_F_SMI, "smi" },
 	{ KBENCH_SAMPLE_F_WINDOW, "window" },
+	{ KBENCH_SAMPLE_F_REFERENCE, "reference" },
 	{ 0, NULL }
 };
 

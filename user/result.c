@@ -65,16 +65,13 @@ void kb_result_summarize(struct kb_result *res, uint32_t iterations)
 		uint32_t f = res->sflags[i];
 
 		if (f) {
-			if (f & KBENCH_SAMPLE_F_CPU_CHANGED)
-				res->excl[KB_EXCL_CPU]++;
-			else if (f & KBENCH_SAMPLE_F_BACKWARDS)
-				res->excl[KB_EXCL_BACKWARDS]++;
-			else if (f & KBENCH_SAMPLE_F_NMI)
-				res->excl[KB_EXCL_NMI]++;
-			else if (f & KBENCH_SAMPLE_F_SMI)
-				res->excl[KB_EXCL_SMI]++;
-			else
-				res->excl[KB_EXCL_WINDOW]++;
+			/* every flag counts, as in the kernel's summary */
+			res->excl[KB_EXCL_CPU] += !!(f & KBENCH_SAMPLE_F_CPU_CHANGED);
+			res->excl[KB_EXCL_BACKWARDS] += !!(f & KBENCH_SAMPLE_F_BACKWARDS);
+			res->excl[KB_EXCL_NMI] += !!(f & KBENCH_SAMPLE_F_NMI);
+			res->excl[KB_EXCL_SMI] += !!(f & KBENCH_SAMPLE_F_SMI);
+			res->excl[KB_EXCL_WINDOW] += !!(f & KBENCH_SAMPLE_F_WINDOW);
+			res->excl[KB_EXCL_REFERENCE] += !!(f & KBENCH_SAMPLE_F_REFERENCE);
 			continue;
 		}
 		v[k++] = res->net[i];
@@ -515,7 +512,7 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 		     unsigned int flags)
 {
 	static const char *const excl_key[KB_EXCL_N] = {
-		"cpu_changed", "backwards", "nmi", "smi", "window" };
+		"cpu_changed", "backwards", "nmi", "smi", "window", "reference" };
 	uint32_t excl = 0;
 	char buf[64];
 	unsigned int i;
@@ -526,8 +523,8 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 	out_text(res == &r->overhead ? " (overhead)\n" : "\n");
 	out_uint("samples_taken", "  samples: %llu taken", res->samples);
 	out_uint("valid", ", %llu valid", res->valid);
-	for (i = 0; i < KB_EXCL_N; i++)
-		excl += res->excl[i];
+	/* a sample may carry several flags: count samples, not reasons */
+	excl = res->samples - res->valid;
 	out_uint("excluded", ", %llu excluded", excl);
 	out_open_object("excluded_by_reason");
 	for (i = 0; i < KB_EXCL_N; i++) {

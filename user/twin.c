@@ -144,11 +144,16 @@ void kb_counter_init(struct kb_counter *c)
 	c->hz = (uint64_t)((double)(t1 - t0) * 1e6 / (double)(c1 - c0) + 0.5) * 1000;
 }
 
-/* One sample of @t with N iterations; flags like the kernel's. */
+/*
+ * One sample of @t with N iterations; flags like the kernel's.  @ref is
+ * the T(2) reference span: userspace cannot see an interrupt, but one that
+ * lands there inflates it (and shrinks the net), see kb_twin_reference().
+ */
 #define DEFINE_SAMPLER(suffix, read_ctr)					\
 static int64_t sample_##suffix(const struct kb_twin *t, unsigned int n,	\
 			       void *data, uint32_t *flags,		\
-			       unsigned long long *window)		\
+			       unsigned long long *window,		\
+			       unsigned long long *ref)			\
 {									\
 	unsigned long long ts[4];					\
 	int cpu0 = sched_getcpu(), cpu1;				\
@@ -161,6 +166,7 @@ static int64_t sample_##suffix(const struct kb_twin *t, unsigned int n,	\
 	if (kbench_method_backwards(ts))				\
 		*flags |= KBENCH_SAMPLE_F_BACKWARDS;			\
 	*window = ts[3] - ts[0];					\
+	*ref = ts[1] - ts[0];						\
 	return kbench_method_net(ts);					\
 }
 
@@ -169,11 +175,26 @@ DEFINE_SAMPLER(clock, ctr_clock)
 
 static int64_t take_sample(const struct kb_counter *c, const struct kb_twin *t,
 			   unsigned int n, void *data, uint32_t *flags,
-			   unsigned long long *window)
+			   unsigned long long *window, unsigned long long *ref)
 {
 	if (c->tsc)
-		return sample_tsc(t, n, data, flags, window);
-	return sample_clock(t, n, data, flags, window);
+		return sample_tsc(t, n, data, flags, window, ref);
+	return sample_clock(t, n, data, flags, window, ref);
+}
+
+/*
+ * The reasonableness test of the reference span: T(2) is the same few
+ * instructions every time, so a span over twice the shortest seen so far
+ * (warm-up included) was interrupted.  Such a sample is flagged: its net,
+ * T(N+2) - T(2), would be too small, even negative.  @ref_min tracks the
+ * shortest span of this routine.
+ */
+static uint32_t kb_twin_reference(unsigned long long ref,
+				  unsigned long long *ref_min)
+{
+	if (ref < *ref_min)
+		*ref_min = ref;
+	return ref > 2 * *ref_min ? KBENCH_SAMPLE_F_REFERENCE : 0;
 }
 
 #define TWIN_ITER_MAX (1U << 24)
@@ -187,12 +208,12 @@ static uint32_t adapt_iterations(const struct kb_counter *c,
 	uint32_t n = 1;
 
 	for (; n < TWIN_ITER_MAX; n *= 2) {
-		unsigned long long w, best = ~0ULL;
+		unsigned long long w, ref, best = ~0ULL;
 		uint32_t f;
 		int i;
 
 		for (i = 0; i < 3; i++) {
-			take_sample(c, t, n, data, &f, &w);
+			take_sample(c, t, n, data, &f, &w, &ref);
 			if (w < best)
 				best = w;
 		}
@@ -209,7 +230,7 @@ int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 	void *ring[KBENCH_L1_RING_WORDS] __attribute__((aligned(64)));
 	struct kb_counter ctr;
 	struct timespec w0, w1;
-	unsigned long long first = 0, last = 0;
+	unsigned long long first = 0, last = 0, ref_min[KBENCH_RUN_ROUTINES_MAX + 1];
 	unsigned int i, k, nt = q->n + 1;
 	cpu_set_t set;
 	uint32_t s;
@@ -267,16 +288,20 @@ int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 	}
 	r->status = KBENCH_RUN_COMPLETE;
 
+	for (k = 0; k < nt; k++)
+		ref_min[k] = ~0ULL;
 	clock_gettime(CLOCK_MONOTONIC, &w0);
 	/* rounds of all routines, order rotated each round (A B E, B E A, ...) */
 	for (s = 0; s < q->warmup + q->samples; s++) {
 		for (k = 0; k < nt; k++) {
 			unsigned int j = (k + s) % nt;
-			unsigned long long win;
+			unsigned long long win, ref;
 			uint32_t f;
 			int64_t net;
 
-			net = take_sample(&ctr, tw[j], r->iterations, ring, &f, &win);
+			net = take_sample(&ctr, tw[j], r->iterations, ring, &f, &win,
+					  &ref);
+			f |= kb_twin_reference(ref, &ref_min[j]);
 			if (s < q->warmup)
 				continue;
 			if (!first)

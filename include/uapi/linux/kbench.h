@@ -51,6 +51,12 @@ enum kbench_sample_flags {
 	KBENCH_SAMPLE_F_NMI		= 1U << 2,	/* an NMI arrived in the window */
 	KBENCH_SAMPLE_F_SMI		= 1U << 3,	/* an SMI arrived in the window */
 	KBENCH_SAMPLE_F_WINDOW		= 1U << 4,	/* window exceeded max_window_us */
+	/*
+	 * Userspace twins only (the kernel's windows have interrupts off):
+	 * the T(2) reference span was over twice the shortest seen so far, so
+	 * something interrupted it and the sample's net is too small.
+	 */
+	KBENCH_SAMPLE_F_REFERENCE	= 1U << 5,
 };
 
 /* KBENCH_A_RESULT_FLAGS */
