@@ -70,19 +70,12 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 
 int info_main(int argc, char *argv[])
 {
-	static const struct option longopts[] = { OPTS_COMMON, { 0 } };
 	struct kb_nl nl;
-	int c, ret = EXIT_OK, err;
+	int err;
 
-	optind = 0;
-	while ((c = opts_next(argc, argv, "", longopts, &ret)) != -1)
-		if (c == -2)
-			return ret;
-	if (optind < argc)
-		return usage_error("info", "unexpected argument '%s'", argv[optind]);
-	err = kb_nl_open(&nl);
-	if (err)
-		return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+	err = opts_none_open(argc, argv, "info", &nl);
+	if (err >= 0)
+		return err;
 	err = kb_nl_request(&nl, kb_nl_msg(&nl, KBENCH_CMD_INFO, false),
 			    KBENCH_A_INFO_MAX, info_cb, NULL);
 	out_finish();

@@ -33,19 +33,12 @@ static int list_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 
 int list_main(int argc, char *argv[])
 {
-	static const struct option longopts[] = { OPTS_COMMON, { 0 } };
 	struct kb_nl nl;
-	int c, ret = EXIT_OK, err;
+	int err;
 
-	optind = 0;
-	while ((c = opts_next(argc, argv, "", longopts, &ret)) != -1)
-		if (c == -2)
-			return ret;
-	if (optind < argc)
-		return usage_error("list", "unexpected argument '%s'", argv[optind]);
-	err = kb_nl_open(&nl);
-	if (err)
-		return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+	err = opts_none_open(argc, argv, "list", &nl);
+	if (err >= 0)
+		return err;
 	out_text("%-20s %-16s %10s  %-18s %s\n", "ROUTINE", "MODULE",
 		 "BYTES/ITER", "FLAGS", "DESCRIPTION");
 	out_open_array(NULL);

@@ -5,6 +5,9 @@
 #ifndef KBENCHCTL_NL_H
 #define KBENCHCTL_NL_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <netlink/attr.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>

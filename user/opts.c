@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "nl.h"
 #include "output.h"
 
 int opts_next(int argc, char *argv[], const char *shortopts,
@@ -92,4 +93,21 @@ int parse_double(const char *s, double *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int opts_none_open(int argc, char *argv[], const char *sub, struct kb_nl *nl)
+{
+	static const struct option longopts[] = { OPTS_COMMON, { 0 } };
+	int c, ret = EXIT_OK, err;
+
+	optind = 0;
+	while ((c = opts_next(argc, argv, "", longopts, &ret)) != -1)
+		if (c == -2)
+			return ret;
+	if (optind < argc)
+		return usage_error(sub, "unexpected argument '%s'", argv[optind]);
+	err = kb_nl_open(nl);
+	if (err)
+		return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+	return -1;
 }

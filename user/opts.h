@@ -25,6 +25,15 @@
 int opts_next(int argc, char *argv[], const char *shortopts,
 	      const struct option *longopts, int *exit_code);
 
+struct kb_nl;
+
+/*
+ * For subcommands that take only the common options: parse them and open
+ * the kbench family.  -1 with @nl open, or the exit status to return
+ * (--help, a usage error, the module missing).
+ */
+int opts_none_open(int argc, char *argv[], const char *sub, struct kb_nl *nl);
+
 /* The value of a numeric option, or a usage error. */
 int opt_u32(const char *sub, const char *name, const char *arg, uint32_t *v);
 
