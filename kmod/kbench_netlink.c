@@ -68,7 +68,13 @@ static bool kbench_may_measure(struct netlink_ext_ack *extack)
 	return false;
 }
 
-static int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
+/*
+ * Reply to @info with one @cmd message that @fill fills from @arg: the
+ * allocation, header and unwinding of every do-op's reply, written once.
+ */
+static int kbench_reply(struct genl_info *info, u8 cmd,
+			int (*fill)(struct sk_buff *msg, const void *arg),
+			const void *arg)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -76,11 +82,23 @@ static int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &kbench_genl_family, 0,
-				KBENCH_CMD_INFO);
+	hdr = genlmsg_put_reply(msg, info, &kbench_genl_family, 0, cmd);
 	if (!hdr)
 		goto out_free;
+	if (fill(msg, arg))
+		goto out_cancel;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
 
+out_cancel:
+	genlmsg_cancel(msg, hdr);
+out_free:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+static int kbench_info_fill(struct sk_buff *msg, const void *arg)
+{
 	if (nla_put_string(msg, KBENCH_A_INFO_VERSION, KBENCH_VERSION) ||
 	    nla_put_string(msg, KBENCH_A_INFO_ARCH, utsname()->machine) ||
 	    nla_put_string(msg, KBENCH_A_INFO_COUNTER, kbench_counter.name) ||
@@ -101,16 +119,13 @@ static int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 			      kbench_store_bytes(), KBENCH_A_INFO_PAD) ||
 	    nla_put_u32(msg, KBENCH_A_INFO_NR_CPUS, nr_cpu_ids) ||
 	    nla_put_string(msg, KBENCH_A_INFO_KERNEL, utsname()->release))
-		goto out_cancel;
+		return -EMSGSIZE;
+	return 0;
+}
 
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-out_cancel:
-	genlmsg_cancel(msg, hdr);
-out_free:
-	nlmsg_free(msg);
-	return -EMSGSIZE;
+static int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return kbench_reply(info, KBENCH_CMD_INFO, kbench_info_fill, NULL);
 }
 
 static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
@@ -156,19 +171,10 @@ static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
 	return 0;
 }
 
-static int kbench_run_reply(struct genl_info *info, const struct kbench_run *run)
+static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 {
-	struct sk_buff *msg;
-	void *hdr;
+	const struct kbench_run *run = arg;
 	u32 i;
-
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &kbench_genl_family, 0,
-				KBENCH_CMD_RUN);
-	if (!hdr)
-		goto out_free;
 
 	if (nla_put_u32(msg, KBENCH_A_RUN_ID, run->id) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_CPU, run->cpu) ||
@@ -191,22 +197,14 @@ static int kbench_run_reply(struct genl_info *info, const struct kbench_run *run
 	    nla_put_u64_64bit(msg, KBENCH_A_RUN_MEM_BYTES, run->mem_bytes,
 			      KBENCH_A_RUN_PAD) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, run->status))
-		goto out_cancel;
+		return -EMSGSIZE;
 	for (i = 0; i < run->nr_routines; i++)
 		if (kbench_put_result(msg, KBENCH_A_RUN_RESULT, i,
 				      &run->series[i]))
-			goto out_cancel;
+			return -EMSGSIZE;
 	if (kbench_put_result(msg, KBENCH_A_RUN_OVERHEAD, i, &run->series[i]))
-		goto out_cancel;
-
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-out_cancel:
-	genlmsg_cancel(msg, hdr);
-out_free:
-	nlmsg_free(msg);
-	return -EMSGSIZE;
+		return -EMSGSIZE;
+	return 0;
 }
 
 /* Collect the ROUTINE attributes in order: at most 4, no duplicates. */
@@ -404,7 +402,7 @@ static int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	kbench_store_add(run);
-	err = kbench_run_reply(info, run);
+	err = kbench_reply(info, KBENCH_CMD_RUN, kbench_run_fill, run);
 out_put_run:
 	kbench_run_put(run);
 	return err;
