@@ -54,6 +54,7 @@ int clocks_main(int argc, char *argv[])
 	struct kb_clock u[KB_UCLOCKS_MAX];
 	bool user = false, all = false;
 	size_t nu = 0, i;
+	long got;
 	int c, ret = EXIT_OK, err;
 
 	optind = 0;
@@ -81,8 +82,12 @@ int clocks_main(int argc, char *argv[])
 		if (err)
 			return EXIT_FAIL;
 	}
-	if (user || all)
-		nu = kb_uclocks_measure(u, KB_UCLOCKS_MAX);
+	if (user || all) {
+		got = kb_uclocks_measure(u, KB_UCLOCKS_MAX);
+		if (got < 0)
+			return EXIT_USAGE;
+		nu = (size_t)got;
+	}
 
 	kb_clock_print_header(all);
 	out_open_array(NULL);

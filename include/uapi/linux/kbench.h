@@ -52,9 +52,11 @@ enum kbench_sample_flags {
 	KBENCH_SAMPLE_F_SMI		= 1U << 3,	/* an SMI arrived in the window */
 	KBENCH_SAMPLE_F_WINDOW		= 1U << 4,	/* window exceeded max_window_us */
 	/*
-	 * Userspace twins only (the kernel's windows have interrupts off):
-	 * the T(2) reference span was over twice the shortest seen so far, so
-	 * something interrupted it and the sample's net is too small.
+	 * The reasonableness test, kernel and userspace alike: the T(2)
+	 * reference span was longer than twice the shortest clean one of the
+	 * routine so far plus 2 ticks (something - an interrupt, an NMI, the
+	 * host preempting a virtual CPU - landed in it and the sample's net is
+	 * too small), or the net was negative.
 	 */
 	KBENCH_SAMPLE_F_REFERENCE	= 1U << 5,
 };
@@ -202,6 +204,7 @@ enum kbench_result_attrs {
 	KBENCH_A_RESULT_FLAGS,		/* u32: enum kbench_result_flags */
 	KBENCH_A_RESULT_BYTES_PER_ITER,	/* u32 */
 	KBENCH_A_RESULT_PAD,
+	KBENCH_A_RESULT_EXCL_REFERENCE,	/* u32: excluded, reference span */
 
 	__KBENCH_A_RESULT_MAX,
 	KBENCH_A_RESULT_MAX = __KBENCH_A_RESULT_MAX - 1
