@@ -238,8 +238,7 @@ struct kbench_engine_series {
 	unsigned int *flags;		/* [samples] enum kbench_sample_flags */
 	unsigned int taken;		/* samples stored */
 	unsigned long long ref_min;	/* shortest clean reference span */
-	int overhead;			/* the overhead routine (not counted
-					 * in routine_ticks) */
+	int overhead;			/* not counted in routine_ticks */
 };
 
 struct kbench_engine;

