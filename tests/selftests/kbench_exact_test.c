@@ -3,7 +3,7 @@
  * kbench selftests: exactness under qemu -icount shift=0,sleep=off, where one
  * guest instruction is one nanosecond.  On x86 one TSC tick is one
  * instruction: a routine's net cycles per iteration must equal its
- * instruction count (kmod/kbench_bodies.h) exactly and repeat bit-for-bit.
+ * instruction count (include/kbench/bodies.h) exactly and repeat bit-for-bit.
  * Slower counters (arm64, ppc64) tick counter_hz / 1e9 times per
  * instruction: see "The oracle" below for what is exact there.  Skipped
  * without icount (kbench_icount=1 on the kernel command line).
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "kbench_fixture.h"
-#include "../../kmod/kbench_bodies.h"
+#include "../../include/kbench/bodies.h"
 
 /*
  * The oracle.  Under icount the counter is virtual time, read as an integer
@@ -202,6 +202,7 @@ static void check_exact(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, KB_RES(r, EXCL_NMI));
 	EXPECT_EQ(0, KB_RES(r, EXCL_SMI));
 	EXPECT_EQ(0, KB_RES(r, EXCL_WINDOW));
+	EXPECT_EQ(0, KB_RES(r, EXCL_REFERENCE));
 
 	/* Net ticks: E exactly, or the quantisation bound (see the top). */
 	expect_in(_metadata, "net min", name, iters, KB_RES(r, NET_MIN),

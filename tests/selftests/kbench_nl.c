@@ -513,6 +513,7 @@ static const enum kt result_types[KBENCH_A_RESULT_MAX + 1] = {
 	[KBENCH_A_RESULT_FLAGS] = T_U32,
 	[KBENCH_A_RESULT_BYTES_PER_ITER] = T_U32,
 	[KBENCH_A_RESULT_PAD] = T_PAD,
+	[KBENCH_A_RESULT_EXCL_REFERENCE] = T_U32,
 };
 
 static const enum kt samples_types[KBENCH_A_SAMPLES_MAX + 1] = {

@@ -21,5 +21,6 @@ int main(int argc, char *argv[])
 	test_stats();
 	test_output();
 	test_cli();
+	test_engine();
 	return tap_done();
 }
