@@ -87,6 +87,18 @@ static __always_inline void kbench_snap_end(struct kbench_guard *g)
 	kbench_cpu_check(g);
 }
 
+/*
+ * A row of an architecture's table: the kernel's window hooks above, an
+ * ordered @read for use outside windows, the @window function made by
+ * KBENCH_DEFINE_WINDOW() from the inline read and those hooks, @probe.
+ */
+#define KBENCH_COUNTER_ROW(_name, _desc, _read, _window, _probe) {	\
+	.name = _name, .desc = _desc, .read = _read,			\
+	.irq_off = kbench_irq_off, .irq_on = kbench_irq_on,		\
+	.snap_begin = kbench_snap_begin, .snap_end = kbench_snap_end,	\
+	.window = _window, .probe = _probe,				\
+}
+
 /* The detectors every kernel counter has. */
 #define KBENCH_DETECTORS_GENERIC	(KBENCH_SAMPLE_F_CPU_CHANGED |	\
 					 KBENCH_SAMPLE_F_BACKWARDS |	\

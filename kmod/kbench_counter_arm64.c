@@ -44,17 +44,9 @@ static int kbench_cntvct_probe(struct kbench_counter *c)
 }
 
 struct kbench_counter kbench_counters[] = {
-	{
-		.name = "cntvct",
-		.desc = "__arch_counter_get_cntvct_stable()",
-		.read = kbench_cntvct_read,
-		.irq_off = kbench_irq_off,
-		.irq_on = kbench_irq_on,
-		.snap_begin = kbench_snap_begin,
-		.snap_end = kbench_snap_end,
-		.window = kbench_cntvct_window,
-		.probe = kbench_cntvct_probe,
-	},
+	KBENCH_COUNTER_ROW("cntvct", "__arch_counter_get_cntvct_stable()",
+			   kbench_cntvct_read, kbench_cntvct_window,
+			   kbench_cntvct_probe),
 };
 
 const unsigned int kbench_nr_counters = ARRAY_SIZE(kbench_counters);

@@ -15,18 +15,19 @@
  * The kernel's erratum-aware precise read.  Some timers (Freescale
  * A-008585, Hisilicon #161010101, Arm #858921, Allwinner A64) return
  * wrong CNTVCT values now and then; the arch timer driver then installs a
- * per-CPU workaround whose read function __arch_counter_get_cntvct_stable()
- * calls instead of the bare mrs.  It is an inline function over the
- * per-CPU pointer timer_unstable_counter_workaround, which 6.1 and 6.12
- * export (EXPORT_SYMBOL_GPL, drivers/clocksource/arm_arch_timer.c), so the
- * read stays inlined in the window: without an erratum it is a per-CPU
- * load, a branch, isb and mrs (the isb keeps the read after the earlier
- * instructions; with ECV the alternative reads the self-synchronized
- * CNTVCTSS_EL0), then arch_counter_enforce_ordering(), a fake load on the
- * value that keeps later memory accesses after the read.
- * arch_timer_read_counter(), also exported, is the same read behind an
- * indirect call, and may be CNTPCT or a memory-mapped counter: not the
- * CNTVCT userspace reads.
+ * per-CPU workaround, and __arch_counter_get_cntvct_stable() reads through
+ * it.  That accessor is an inline function over the per-CPU pointer
+ * timer_unstable_counter_workaround, which 6.1 and 6.12 export
+ * (EXPORT_SYMBOL_GPL, drivers/clocksource/arm_arch_timer.c), so a module
+ * can use it: it loads the pointer, picks the workaround's read function
+ * or arch_timer_read_cntvct_el0() (isb; mrs - with ECV the alternative
+ * reads the self-synchronized CNTVCTSS_EL0) and calls it, then
+ * arch_counter_enforce_ordering(), a fake load on the value that keeps
+ * later memory accesses after the read.  The call is the same in both
+ * timed spans, so it cancels like the rest of the read.
+ * arch_timer_read_counter(), also exported, is a read behind an indirect
+ * call too, but the clocksource's: it may be CNTPCT (a kernel at EL2) or
+ * a memory-mapped counter, not the CNTVCT that userspace reads.
  */
 static __always_inline u64 kbench_ctr_read(void)
 {

@@ -23,17 +23,8 @@ static int kbench_timebase_probe(struct kbench_counter *c)
 }
 
 struct kbench_counter kbench_counters[] = {
-	{
-		.name = "timebase",
-		.desc = "isync; mftb; isync",
-		.read = kbench_ctr_read,
-		.irq_off = kbench_irq_off,
-		.irq_on = kbench_irq_on,
-		.snap_begin = kbench_snap_begin,
-		.snap_end = kbench_snap_end,
-		.window = kbench_timebase_window,
-		.probe = kbench_timebase_probe,
-	},
+	KBENCH_COUNTER_ROW("timebase", "isync; mftb; isync", kbench_ctr_read,
+			   kbench_timebase_window, kbench_timebase_probe),
 };
 
 const unsigned int kbench_nr_counters = ARRAY_SIZE(kbench_counters);

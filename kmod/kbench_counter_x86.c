@@ -39,17 +39,8 @@ static int kbench_tsc_probe(struct kbench_counter *c)
 }
 
 struct kbench_counter kbench_counters[] = {
-	{
-		.name = "tsc",
-		.desc = "rdtsc_ordered()",
-		.read = kbench_ctr_read,
-		.irq_off = kbench_irq_off,
-		.irq_on = kbench_irq_on,
-		.snap_begin = kbench_snap_begin,
-		.snap_end = kbench_snap_end,
-		.window = kbench_tsc_window,
-		.probe = kbench_tsc_probe,
-	},
+	KBENCH_COUNTER_ROW("tsc", "rdtsc_ordered()", kbench_ctr_read,
+			   kbench_tsc_window, kbench_tsc_probe),
 };
 
 const unsigned int kbench_nr_counters = ARRAY_SIZE(kbench_counters);

@@ -279,20 +279,6 @@ TEST_F_TIMEOUT(kb, plain_no_negative_min, 600)
 	       2 * PLAIN_RUNS, worst_pct, excl);
 }
 
-/* The first number after "key": in the JSON object at @obj. */
-static bool json_num(const char *obj, const char *end, const char *key,
-		     double *v)
-{
-	char pat[64];
-	const char *p;
-
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
-	p = strstr(obj, pat);
-	if (!p || p > end)
-		return false;
-	return sscanf(p + strlen(pat), " %lf", v) == 1;
-}
-
 TEST_F_TIMEOUT(kb, user_clock_latency_ticks, 180)
 {
 	static const char *const clocks[] = {
@@ -302,26 +288,20 @@ TEST_F_TIMEOUT(kb, user_clock_latency_ticks, 180)
 	static char out[1 << 17];
 	double cyc, ns, hz, want;
 	char cmd[256], pat[64], *obj, *end;
-	size_t n = 0, got;
 	unsigned int i;
-	FILE *f;
 
 	snprintf(cmd, sizeof(cmd), "%s --json clocks --user", ctl);
-	f = popen(cmd, "r");
-	ASSERT_NE(NULL, f);
-	while ((got = fread(out + n, 1, sizeof(out) - 1 - n, f)) > 0)
-		n += got;
-	out[n] = '\0';
-	ASSERT_EQ(0, pclose(f)) TH_LOG("kbenchctl failed: %s", out);
+	ASSERT_EQ(0, kb_cmd_output(cmd, out, sizeof(out)))
+		TH_LOG("kbenchctl failed: %s", out);
 	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
 		snprintf(pat, sizeof(pat), "\"%s\"", clocks[i]);
 		obj = strstr(out, pat);
 		ASSERT_NE(NULL, obj) TH_LOG("no %s in: %s", clocks[i], out);
 		end = strchr(obj, '}');
 		ASSERT_NE(NULL, end);
-		ASSERT_TRUE(json_num(obj, end, "latency_cycles", &cyc));
-		ASSERT_TRUE(json_num(obj, end, "latency_ns", &ns));
-		ASSERT_TRUE(json_num(obj, end, "counter_hz", &hz));
+		ASSERT_TRUE(kb_json_number(obj, end, "latency_cycles", &cyc));
+		ASSERT_TRUE(kb_json_number(obj, end, "latency_ns", &ns));
+		ASSERT_TRUE(kb_json_number(obj, end, "counter_hz", &hz));
 		want = ns * hz / 1e9;
 		EXPECT_TRUE(cyc >= want * 0.99 && cyc <= want * 1.01)
 			TH_LOG("%s: %.2f ticks, %.2f ns x %.0f Hz = %.2f ticks",

@@ -54,6 +54,7 @@ static __always_inline unsigned long long kb_clock_raw(void)
 	       (unsigned long long)ts.tv_nsec;
 }
 
+#if defined(__x86_64__) || defined(__powerpc64__)
 /*
  * The rate of @read against CLOCK_MONOTONIC_RAW over 20 ms, to the kHz
  * (like the kernel's tsc_khz).  Each end is the read bracketed most
@@ -116,6 +117,7 @@ static char *kb_cpuinfo(const char *key, char *buf, size_t size)
 	fclose(f);
 	return ret;
 }
+#endif /* the TSC's and the timebase's rate */
 
 #if defined(__aarch64__) || defined(__powerpc64__)
 static sigjmp_buf kb_trial_jmp;
