@@ -8,7 +8,8 @@
  * ticks.  What differs between the kernel and userspace are hooks:
  *
  *   in a counter (struct kbench_counter, one row of a world's table):
- *     read            the counter, ordered (inlined into the window)
+ *     read            the counter, ordered, for use between windows (the
+ *                     window inlines the same read itself)
  *     irq_off/irq_on  entering and leaving a window (the kernel disables
  *                     preemption and interrupts; userspace does nothing)
  *     snap_begin/end  interference seen around the sample (CPU changed,
