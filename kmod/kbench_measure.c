@@ -197,8 +197,10 @@ static int kbench_run_thread(void *arg)
  * @run: from kbench_run_alloc(), with routines and parameters set
  *
  * Sleeps until the run ends.  A fatal signal aborts the run within one
- * window.  Return: 0 or -errno (-ENODEV: CPU offline, -EBUSY: a run already
- * uses the CPU, -ERANGE: a window would exceed max_window_us, -EINTR).
+ * window.
+ *
+ * Return: 0 or -errno (-ENODEV: CPU offline, -EBUSY: a run already uses
+ * the CPU, -ERANGE: a window would exceed max_window_us, -EINTR).
  */
 int kbench_run_execute(struct kbench_run *run)
 {
