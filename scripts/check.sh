@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The body of `make check`: lint, unit tests, the netlink spec check and the
+# The body of `make check`: lint, unit tests, the netlink spec checks (the
+# generated family is what the spec generates, the uapi only grows) and the
 # VM selftests on every kernel, with and without icount.  Every suite prints
 # TAP; this script streams it, keeps a log per suite under build/check/, and
 # ends with exactly one summary line:
@@ -101,8 +102,9 @@ fi
 
 skipped lint || run_suite lint scripts/lint.sh
 skipped unit || run_suite unit make -s -C tests/unit check
-skipped spec || run_suite spec python3 tests/spec/check-spec.py
-skipped spec || run_suite spec-mutations tests/spec/test-check-spec.sh
+skipped spec || run_suite spec-generated scripts/ynl-gen.sh --check
+skipped spec || run_suite spec-abi tests/spec/abi.sh
+skipped spec || run_suite spec-mutations tests/spec/test-ynl-gen.sh
 skipped host || run_suite twins tests/host/twins.sh
 skipped dkms || run_suite dkms scripts/dkms-test.sh
 skipped svg || run_suite svg tests/svg/svg-test.sh
