@@ -11,7 +11,7 @@
 # no TAP line at all, is counted as one failure (it crashed).
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt"] [--modes "icount plain"]
-#                         [--skip lint,unit,spec,vm] [--selftest-args "..."]
+#                         [--skip lint,unit,spec,vm,ynl,...] [--selftest-args "..."]
 # Env:   KBENCH_CHECK_KERNELS, KBENCH_CHECK_MODES, KBENCH_CHECK_SKIP,
 #        KBENCH_SELFTEST_ARGS work the same; KBENCH_CHECK_VM_TIMEOUT (600 s)
 #        bounds each VM suite.
@@ -120,13 +120,17 @@ if ! skipped vm; then
 				--timeout "$vm_timeout" \
 				-- /selftests/run.sh $selftest_args
 		done
+		# the kernel's own ynl CLI with only our spec: plain mode only
+		skipped ynl ||
+			run_suite "ynl-$k" tests/ynl/run.sh --kernel "$k" \
+				--timeout "$vm_timeout"
 		# faults and load need 2 vCPUs and real time: plain mode only
 		skipped stress ||
 			run_suite "stress-$k" tests/vm/run --kernel "$k" \
 				--timeout "$vm_timeout" \
 				--add build/stress/sigrun --add build/stress/stress.sh \
 				-- /extra/stress.sh
-		phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes, stress"
+		phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes, ynl, stress"
 	done
 fi
 
