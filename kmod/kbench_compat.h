@@ -29,8 +29,8 @@
  * hands it over as .ops.  That behaves the same because:
  *  - every kbench command is either do or dump, never both (6.1 refuses two
  *    ops with one cmd: a spec adding the other half needs a merged entry);
- *  - 6.1 gives an op without a policy the same reject-all policy as 6.2+
- *    gives a split op (genl_op_fill_in_reject_policy, resv_start_op 0);
+ *  - kbench_family.c gives an op without a policy a reject-all one on every
+ *    kernel;
  *  - the GENL_CMD_CAP_* flags the generator sets are only reported, and
  *    6.1 reports them from doit/dumpit anyway.
  */

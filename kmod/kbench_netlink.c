@@ -543,13 +543,3 @@ void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 out_free:
 	nlmsg_free(msg);
 }
-
-int kbench_netlink_init(void)
-{
-	return genl_register_family(&kbench_genl_family);
-}
-
-void kbench_netlink_exit(void)
-{
-	genl_unregister_family(&kbench_genl_family);
-}

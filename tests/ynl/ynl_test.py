@@ -133,9 +133,10 @@ def main():
              'integer out of range', 'iterations')
 
     rc, out, err = ynl('--do', 'info', request={'version': 'x'})
-    tap.check(rc == 1 and 'Invalid argument' in out + err,
-              '--do info with an attribute: refused (an op without a request)',
-              f'exit {rc}\n{out}{err}')
+    tap.check(rc == 1 and 'Invalid argument' in out + err and
+              "'bad-attr': '.version'" in out + err,
+              '--do info with an attribute: EINVAL at .version (no request, '
+              'no attributes)', f'exit {rc}\n{out}{err}')
 
     sys.exit(1 if tap.failed else 0)
 
