@@ -56,19 +56,10 @@ cp "$spec" "$root/Documentation/netlink/specs/kbench.yaml"
 
 n=0
 failed=0
-tap() { # ok(0/1) description
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-
 [ "$check" = 1 ] && echo "1..${#outputs[@]}"
 for o in "${outputs[@]}"; do
 	read -r file mode kind <<<"$o"
+	n=$((n + 1))
 	# The output's name matters: the source includes "<its name>.h".
 	out=$scratch/out/$(basename "$file")
 	if ! (cd "$root" && python3 "$ynl/tools/net/ynl/ynl-gen-c.py" \
@@ -77,7 +68,8 @@ for o in "${outputs[@]}"; do
 		-o "$out") >"$scratch/log" 2>&1; then
 		sed 's/^/# /' "$scratch/log" >&2
 		if [ "$check" = 1 ]; then
-			tap 1 "$file: ynl-gen-c failed on the spec"
+			echo "not ok $n - $file: ynl-gen-c failed on the spec"
+			failed=$((failed + 1))
 			continue
 		fi
 		echo "ynl-gen: ynl-gen-c --mode $mode $kind failed" >&2
@@ -91,9 +83,10 @@ for o in "${outputs[@]}"; do
 			echo "  GEN     $file"
 		fi
 	elif cmp -s "$out" "$tree/$file"; then
-		tap 0 "$file is what the spec generates"
+		echo "ok $n - $file is what the spec generates"
 	else
-		tap 1 "$file differs from what the spec generates (run make gen; never edit it by hand)"
+		echo "not ok $n - $file differs from what the spec generates (run make gen; never edit it by hand)"
+		failed=$((failed + 1))
 		diff -u "$tree/$file" "$out" | head -n 40 | sed 's/^/# /' || true
 	fi
 done
