@@ -13,6 +13,7 @@
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 
+#include "kbench_compat.h"
 #include "kbench_internal.h"
 
 static bool kbench_may_measure(struct netlink_ext_ack *extack)
