@@ -10,6 +10,9 @@
 #                   6.12-rt with and without icount, faults and load, and
 #                   arm64 and ppc64le (ARCHS); ends "N passed, N failed"
 #   make lint       checkpatch --strict, W=1 and sparse (scripts/lint.sh)
+#   make gen        regenerate the family from its netlink spec with the
+#                   kernel's ynl-gen-c: include/uapi/linux/kbench.h,
+#                   kmod/kbench_nl_gen.[ch] (scripts/ynl-gen.sh)
 #   make install    kbenchctl, man page, bash completion, headers, kbench.pc
 #                   (PREFIX=/usr/local, DESTDIR), the modules into
 #                   /lib/modules/KVER/updates and depmod (not with DESTDIR)
@@ -54,6 +57,9 @@ check: deps
 
 lint:
 	scripts/lint.sh
+
+gen:
+	scripts/ynl-gen.sh
 
 # ---- install ----------------------------------------------------------------
 # kbenchctl, its man page and bash completion, the headers for module authors
@@ -150,4 +156,4 @@ clean:
 	-$(MAKE) -C tests/selftests OUT=$(CURDIR)/build/selftests clean
 	rm -rf build
 
-.PHONY: all kmod user deps demo check lint install uninstall sign clean
+.PHONY: all kmod user deps demo check lint gen install uninstall sign clean
