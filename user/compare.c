@@ -33,7 +33,7 @@ struct cmp_opts {
 };
 
 /* Comparison of b against a, printed (table or JSON "comparison"). */
-int kb_compare_print(const struct kb_run *r, const struct kb_result *a,
+static int kb_compare_print(const struct kb_run *r, const struct kb_result *a,
 		     const struct kb_result *b, double threshold, uint64_t seed)
 {
 	const struct kb_stats *sa = &a->st, *sb = &b->st;
@@ -129,7 +129,7 @@ static int compare_two(struct cmp_opts *o)
  * Kernel vs userspace report.  Inflation is per sample (an interrupt adds
  * its cost to one window, whatever N is): user net - kernel median net.
  */
-int kb_kvu_print(const struct kb_run *k, const struct kb_run *u)
+static int kb_kvu_print(const struct kb_run *k, const struct kb_run *u)
 {
 	const struct kb_result *kr = &k->res[0], *ur = &u->res[0];
 	const struct kb_stats *ks = &kr->st, *us = &ur->st;

@@ -46,4 +46,8 @@ int parse_u32(const char *s, uint32_t *out);
 int parse_u64(const char *s, uint64_t *out);
 int parse_double(const char *s, double *out);
 
+/* One sample line of `samples` (CSV, table or JSON); exposed for tests. */
+void kb_sample_emit(bool csv, uint64_t index, const char *routine,
+		    uint32_t routine_index, int64_t net, uint32_t flags);
+
 #endif /* KBENCHCTL_H */

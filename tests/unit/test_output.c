@@ -45,9 +45,6 @@ int usage_error(const char *sub, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-void kb_sample_emit(bool csv, uint64_t index, const char *routine,
-		    uint32_t routine_index, int64_t net, uint32_t flags);
-
 static char *capture_buf;
 static size_t capture_len;
 static FILE *capture_f;
