@@ -11,26 +11,11 @@
 
 #include "kbenchctl.h"
 #include "nl.h"
-#include "opts.h"
 #include "output.h"
 #include "run.h"
+#include "runopts.h"
 #include "svg.h"
 #include "twin.h"
-
-enum {
-	OPT_CPU = 0x2000, OPT_SAMPLES, OPT_ITER, OPT_THRESHOLD, OPT_SEED,
-	OPT_SVG, OPT_LOGX, OPT_KVU, OPT_USER, OPT_WARMUP,
-};
-
-#define COMPARE_DEFAULT_SEED	1
-
-struct cmp_opts {
-	struct kb_run_req q;
-	double threshold;
-	uint64_t seed;
-	const char *svg;
-	bool log_x, kvu, user;
-};
 
 /* Comparison of b against a, printed (table or JSON "comparison"). */
 static int kb_compare_print(const struct kb_run *r, const struct kb_result *a,
@@ -43,7 +28,7 @@ static int kb_compare_print(const struct kb_run *r, const struct kb_result *a,
 
 	if (!sa->count || !sb->count) {
 		fprintf(stderr, "%s: no valid samples to compare\n", prog);
-		return -EINVAL;
+		return -ENODATA;
 	}
 	c.rel_median_pct = (sb->median - sa->median) / sa->median * 100;
 	if (kb_bootstrap_rel_median_ci(a->sorted, sa->count, b->sorted,
@@ -85,19 +70,19 @@ static int kb_compare_print(const struct kb_run *r, const struct kb_result *a,
 	return 0;
 }
 
-static int compare_two(struct cmp_opts *o)
+static int compare_two(struct kb_run_opts *o)
 {
 	struct kb_run r;
 	unsigned int i;
-	int err, ret = EXIT_OK;
+	int err;
 
 	err = kb_run_measure(&o->q, o->user, &r);
 	if (err)
 		return err;
-	if (kb_run_analyze(&r) || r.nres != 2) {
-		fprintf(stderr, "%s: incomplete run\n", prog);
+	if (kb_run_analyze(&r)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
 		kb_run_free(&r);
-		return EXIT_FAIL;
+		return -ENOMEM;
 	}
 	out_open_object(NULL);
 	kb_run_print_header(&r);
@@ -115,14 +100,14 @@ static int compare_two(struct cmp_opts *o)
 		kb_result_print(&r, &r.overhead, KB_PRINT_BRIEF);
 		out_close_object();
 	}
-	if (kb_compare_print(&r, &r.res[0], &r.res[1], o->threshold, o->seed))
-		ret = EXIT_FAIL;
+	err = kb_compare_print(&r, &r.res[0], &r.res[1], o->threshold, o->seed);
 	out_close_object();
 	out_finish();
-	if (o->svg && kb_svg_write_file(o->svg, &r, o->log_x))
-		ret = EXIT_FAIL;
+	/* the file could not be written (the message names it) */
+	if (o->svg && kb_svg_write_file(o->svg, &r, o->log_x) && !err)
+		err = -EIO;
 	kb_run_free(&r);
-	return ret;
+	return err;
 }
 
 /*
@@ -140,7 +125,7 @@ static int kb_kvu_print(const struct kb_run *k, const struct kb_run *u)
 
 	if (!ks->count || !us->count) {
 		fprintf(stderr, "%s: no valid samples to compare\n", prog);
-		return -EINVAL;
+		return -ENODATA;
 	}
 	for (i = 0; i < us->count; i++)
 		if (ur->sorted[i] * n > kmax)
@@ -185,28 +170,30 @@ static int kb_kvu_print(const struct kb_run *k, const struct kb_run *u)
 	return 0;
 }
 
-static int compare_kvu(struct cmp_opts *o)
+static int compare_kvu(struct kb_run_opts *o)
 {
 	const struct kb_run *runs[2];
 	static const char *const labels[2] = { "kernel", "userspace" };
 	struct kb_twin_req tq = { .n = 1 };
 	struct kb_run k, u;
 	struct kb_nl nl;
-	int err, ret = EXIT_OK;
+	int err;
 
 	if (!kb_twin_find(o->q.names[0])) {
 		fprintf(stderr, "%s: no userspace twin for '%s' (twins: empty, add_chain, mul_chain, load_l1)\n",
 			prog, o->q.names[0]);
-		return EXIT_USAGE;
+		return -ENOENT;
 	}
 	err = kb_nl_open(&nl);
 	if (err)
-		return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+		return err;
 	err = kb_run_kernel(&nl, &o->q, &k);
 	kb_nl_close(&nl);
-	if (err || kb_run_analyze(&k) || !k.nres) {
+	if (!err && kb_run_analyze(&k))
+		err = -ENOMEM;
+	if (err) {
 		kb_run_free(&k);
-		return EXIT_FAIL;
+		return err;
 	}
 	/* the same CPU, N, sample count and counter rate as the kernel side */
 	tq.names[0] = o->q.names[0];
@@ -217,10 +204,12 @@ static int compare_kvu(struct cmp_opts *o)
 	tq.target_ns = k.target_ns;
 	tq.counter_hz = k.counter_hz;
 	err = kb_twin_run(&tq, &u);
-	if (err || kb_run_analyze(&u)) {
+	if (!err && kb_run_analyze(&u))
+		err = -ENOMEM;
+	if (err) {
 		kb_run_free(&k);
 		kb_run_free(&u);
-		return EXIT_FAIL;
+		return err;
 	}
 	snprintf(u.kernel, sizeof(u.kernel), "%s", k.kernel);
 	snprintf(u.date, sizeof(u.date), "%s", k.date);
@@ -236,111 +225,27 @@ static int compare_kvu(struct cmp_opts *o)
 	kb_run_print_header(&u);
 	kb_result_print(&u, &u.res[0], 0);
 	out_close_object();
-	if (kb_kvu_print(&k, &u))
-		ret = EXIT_FAIL;
+	err = kb_kvu_print(&k, &u);
 	out_close_object();
 	out_finish();
 	runs[0] = &k;
 	runs[1] = &u;
-	if (o->svg && kb_svg_write_runs(o->svg, runs, labels, 2, o->log_x))
-		ret = EXIT_FAIL;
+	if (o->svg && kb_svg_write_runs(o->svg, runs, labels, 2, o->log_x) &&
+	    !err)
+		err = -EIO;
 	kb_run_free(&k);
 	kb_run_free(&u);
-	return ret;
+	return err;
 }
 
-int compare_main(int argc, char *argv[])
+int compare_main(const struct subcommand *sc, int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		OPTS_COMMON,
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "samples", required_argument, NULL, OPT_SAMPLES },
-		{ "iterations", required_argument, NULL, OPT_ITER },
-		{ "warmup", required_argument, NULL, OPT_WARMUP },
-		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "log-x", no_argument, NULL, OPT_LOGX },
-		{ "kernel-vs-user", no_argument, NULL, OPT_KVU },
-		{ "user", no_argument, NULL, OPT_USER },
-		{ 0 }
-	};
-	struct cmp_opts o = { .threshold = 1, .seed = COMPARE_DEFAULT_SEED };
-	int c, ret = EXIT_OK;
+	struct kb_run_opts o;
+	int err;
 
-	o.q.progress = true;
-	optind = 0;
-	while ((c = opts_next(argc, argv, "", longopts, &ret)) != -1) {
-		switch (c) {
-		case -2:
-			return ret;
-		case OPT_CPU:
-			if (opt_u32("compare", "cpu", optarg, &o.q.cpu))
-				return EXIT_USAGE;
-			o.q.has_cpu = true;
-			break;
-		case OPT_SAMPLES:
-			if (opt_u32("compare", "samples", optarg, &o.q.samples))
-				return EXIT_USAGE;
-			if (!o.q.samples)
-				return usage_error("compare", "--samples must be at least 1");
-			o.q.has_samples = true;
-			break;
-		case OPT_ITER:
-			if (opt_u32("compare", "iterations", optarg, &o.q.iterations))
-				return EXIT_USAGE;
-			if (!o.q.iterations)
-				return usage_error("compare", "--iterations must be at least 1");
-			o.q.has_iterations = true;
-			break;
-		case OPT_WARMUP:
-			if (opt_u32("compare", "warmup", optarg, &o.q.warmup))
-				return EXIT_USAGE;
-			o.q.has_warmup = true;
-			break;
-		case OPT_THRESHOLD:
-			if (parse_double(optarg, &o.threshold) || o.threshold < 0)
-				return usage_error("compare", "--threshold: '%s' is not a percentage >= 0",
-						   optarg);
-			break;
-		case OPT_SEED:
-			if (parse_u64(optarg, &o.seed))
-				return usage_error("compare", "--seed: '%s' is not a number",
-						   optarg);
-			break;
-		case OPT_SVG:
-			o.svg = optarg;
-			break;
-		case OPT_LOGX:
-			o.log_x = true;
-			break;
-		case OPT_KVU:
-			o.kvu = true;
-			break;
-		case OPT_USER:
-			o.user = true;
-			break;
-		}
-	}
-	for (; optind < argc; optind++) {
-		if (o.q.n == 2)
-			return usage_error("compare", "unexpected argument '%s'",
-					   argv[optind]);
-		if (!*argv[optind] || strlen(argv[optind]) > KBENCH_NAME_MAX)
-			return usage_error("compare", "bad routine name '%s'",
-					   argv[optind]);
-		o.q.names[o.q.n++] = argv[optind];
-	}
-	if (o.log_x && !o.svg)
-		return usage_error("compare", "--log-x goes with --svg");
-	if (o.kvu) {
-		if (o.q.n != 1)
-			return usage_error("compare", "--kernel-vs-user takes one routine");
-		if (o.user)
-			return usage_error("compare", "--kernel-vs-user and --user exclude each other");
-		return compare_kvu(&o);
-	}
-	if (o.q.n != 2)
-		return usage_error("compare", "compare needs two routines (or one with --kernel-vs-user)");
-	return compare_two(&o);
+	err = kb_run_opts_parse(sc, argc, argv, &o);
+	if (err)
+		return err > 0 ? EXIT_OK : kb_exit_status(err);
+	err = o.kvu ? compare_kvu(&o) : compare_two(&o);
+	return kb_exit_status(err);
 }

@@ -31,14 +31,14 @@ static int list_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-int list_main(int argc, char *argv[])
+int list_main(const struct subcommand *sc, int argc, char *argv[])
 {
 	struct kb_nl nl;
 	int err;
 
-	err = opts_none_open(argc, argv, "list", &nl);
-	if (err >= 0)
-		return err;
+	err = opts_none_open(sc, argc, argv, &nl);
+	if (err)
+		return err > 0 ? EXIT_OK : kb_exit_status(err);
 	out_text("%-20s %-16s %10s  %-18s %s\n", "ROUTINE", "MODULE",
 		 "BYTES/ITER", "FLAGS", "DESCRIPTION");
 	out_open_array(NULL);
@@ -47,5 +47,5 @@ int list_main(int argc, char *argv[])
 	out_close_array();
 	out_finish();
 	kb_nl_close(&nl);
-	return err ? EXIT_FAIL : EXIT_OK;
+	return kb_exit_status(err);
 }

@@ -636,8 +636,8 @@ void kb_run_print_csv(const struct kb_run *r, FILE *f)
 
 /*
  * Measure @q: in the kernel, or with @user the userspace twins (the same
- * defaults as the kernel's).  0 with @r filled, or the exit status to
- * return (EXIT_USAGE: module missing or no such twin).
+ * defaults as the kernel's).  0 with @r filled, or -errno (printed): the
+ * module missing or no such twin is -ENOENT.
  */
 int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 {
@@ -659,19 +659,17 @@ int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 		err = kb_twin_run(&tq, r);
 		if (err) {
 			kb_run_free(r);
-			return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+			return err;
 		}
 		kb_run_stamp(r);
-		return EXIT_OK;
+		return 0;
 	}
 	err = kb_nl_open(&nl);
 	if (err)
-		return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+		return err;
 	err = kb_run_kernel(&nl, q, r);
 	kb_nl_close(&nl);
-	if (err) {
+	if (err)
 		kb_run_free(r);
-		return EXIT_FAIL;
-	}
-	return EXIT_OK;
+	return err;
 }

@@ -48,6 +48,19 @@ static void expect(const char *args, int code, const char *needle)
 	free(out);
 }
 
+/* The whole output (stdout and stderr) is exactly @line plus a newline. */
+static void expect_line(const char *args, int code, const char *line)
+{
+	char *out;
+	int rc = run(args, NULL, &out);
+	size_t n = strlen(line);
+
+	if (!ok(rc == code && !strncmp(out, line, n) && !strcmp(out + n, "\n"),
+		"kbenchctl %s -> exit %d, exactly: %s", args, code, line))
+		diag("exit %d, output:\n%s", rc, out);
+	free(out);
+}
+
 static bool have(const char *prog)
 {
 	char cmd[256];
@@ -211,24 +224,44 @@ void test_cli(void)
 	expect("compare -h", 0, "--kernel-vs-user");
 	expect("samples --help", 0, "--csv");
 	expect("run", 2, "which routine?");
-	expect("run add_chain --samples abc", 2, "--samples: 'abc' is not a number");
-	expect("run add_chain --samples -1", 2, "is not a number");
-	expect("run add_chain --samples 0", 2, "at least 1");
-	expect("run add_chain --cpu", 2, "needs a value");
+	expect_line("run add_chain --samples abc", 2, "kbenchctl run: --samples abc: not a whole number (1 to 10000000)");
+	expect_line("run add_chain --samples -1", 2, "kbenchctl run: --samples -1: at least 1");
+	expect_line("run add_chain --samples 0", 2, "kbenchctl run: --samples 0: at least 1");
+	expect_line("compare a b --samples 0", 2, "kbenchctl compare: --samples 0: at least 1");
+	expect_line("run add_chain --iterations 0", 2, "kbenchctl run: --iterations 0: at least 1");
+	expect_line("compare a b --iterations 0", 2, "kbenchctl compare: --iterations 0: at least 1");
+	expect_line("run add_chain --iterations 100000000", 2, "kbenchctl run: --iterations 100000000: at most 16777216");
+	expect_line("compare a b --iterations 100000000", 2, "kbenchctl compare: --iterations 100000000: at most 16777216");
+	expect_line("run add_chain --target-ns 99", 2, "kbenchctl run: --target-ns 99: at least 100");
+	expect_line("run add_chain --warmup 10001", 2, "kbenchctl run: --warmup 10001: at most 10000");
+	expect_line("run add_chain --samples 10000001 --user", 2, "kbenchctl run: --samples 10000001: at most 10000000");
+	expect_line("run add_chain --cpu", 2, "kbenchctl run: --cpu needs a value (--cpu N)");
 	expect("run add_chain --bogus", 2, "unknown option '--bogus'");
-	expect("run a b c d e", 2, "at most 4 routines");
+	expect_line("run add_chain --sampels 3", 2, "kbenchctl run: unknown option '--sampels' (did you mean --samples?)");
+	expect_line("run add_chain --s 3", 2, "kbenchctl run: ambiguous option '--s': --samples, --svg");
+	expect_line("run add_chain --user=1", 2, "kbenchctl run: --user takes no value");
+	expect_line("run a b c d e", 2, "kbenchctl run: at most 4 routines per run; 'e' is one too many");
 	expect("run add_chain --log", 2, "--log goes with --hist");
 	expect("run add_chain --csv --json", 2, "--csv replaces the summary");
 	expect("run no_such_twin --user", 2, "no userspace twin for 'no_such_twin'");
 	expect("run aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 2, "bad routine name");
-	expect("compare foo", 2, "needs two routines");
-	expect("compare a b c", 2, "unexpected argument 'c'");
-	expect("compare a b --threshold x", 2, "--threshold");
-	expect("compare a b --kernel-vs-user", 2, "takes one routine");
+	expect_line("run Add_Chain", 2,
+		    "kbenchctl run: bad routine name 'Add_Chain' (names are 1 to 31 of a-z, 0-9 and _; see 'kbenchctl list')");
+	expect("compare foo", 2, "needs two routines (or one with --kernel-vs-user)");
+	expect("compare a b c", 2, "two routines only; 'c' is one too many");
+	expect_line("compare a b --threshold x", 2, "kbenchctl compare: --threshold x: not a number (at least 0)");
+	expect_line("compare a b --threshold -1", 2, "kbenchctl compare: --threshold -1: at least 0");
+	expect_line("compare a b --seed 99999999999999999999", 2, "kbenchctl compare: --seed 99999999999999999999: at most 18446744073709551615");
+	expect("compare a b --kernel-vs-user", 2, "--kernel-vs-user takes one routine, not 2");
+	expect("compare a --kernel-vs-user --user", 2, "--kernel-vs-user and --user exclude each other");
+	expect("run a --kernel-vs-user", 2, "unknown option '--kernel-vs-user'");
+	expect("run a --seed 3", 2, "unknown option '--seed'");
+	expect("compare a b --hist", 2, "unknown option '--hist'");
 	expect("samples", 2, "which run?");
 	expect("samples x1", 2, "is not a run id");
+	expect_line("samples 1 --routine 5", 2, "kbenchctl samples: --routine 5: at most 4");
 	expect("clocks --user --all", 2, "exclude each other");
-	expect("info extra", 2, "unexpected argument");
+	expect_line("info extra", 2, "kbenchctl info: unexpected argument 'extra' (info takes no arguments)");
 
 	/* the module is absent on the build machine */
 	expect("info", 2, "kbenchctl: kbench module not loaded (try: modprobe kbench)");
