@@ -101,6 +101,30 @@ int usage_error(const char *sub, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int unknown_subcommand(const char *name)
+{
+	const struct subcommand *sc, *best = NULL;
+	unsigned int d, best_d = 3;
+	char list[128];
+	size_t used = 0;
+
+	for (sc = subcommands; sc->name; sc++) {
+		used += (size_t)snprintf(list + used, used < sizeof(list) ?
+					 sizeof(list) - used : 0, "%s%s",
+					 used ? ", " : "", sc->name);
+		d = kb_edit_distance(name, sc->name);
+		if (d < best_d) {
+			best_d = d;
+			best = sc;
+		}
+	}
+	if (best)
+		return usage_error(NULL, "unknown subcommand '%s' (did you mean '%s'?)",
+				   name, best->name);
+	return usage_error(NULL, "unknown subcommand '%s' (subcommands: %s)",
+			   name, list);
+}
+
 int kb_exit_status(int err)
 {
 	if (!err)

@@ -179,11 +179,6 @@ static int compare_kvu(struct kb_run_opts *o)
 	struct kb_nl nl;
 	int err;
 
-	if (!kb_twin_find(o->q.names[0])) {
-		fprintf(stderr, "%s: no userspace twin for '%s' (twins: empty, add_chain, mul_chain, load_l1)\n",
-			prog, o->q.names[0]);
-		return -ENOENT;
-	}
 	err = kb_nl_open(&nl);
 	if (err)
 		return err;
@@ -246,6 +241,14 @@ int compare_main(const struct subcommand *sc, int argc, char *argv[])
 	err = kb_run_opts_parse(sc, argc, argv, &o);
 	if (err)
 		return err > 0 ? EXIT_OK : kb_exit_status(err);
+	if (o.kvu && !kb_twin_find(o.q.names[0]))
+		return kb_exit_status(kb_arg_error(sc->name, "no userspace twin for '%s' (twins: empty, add_chain, mul_chain, load_l1)",
+						   o.q.names[0]));
+	if (!o.user) {
+		err = kb_run_opts_check_module(&o, sc->opts_in);
+		if (err)
+			return kb_exit_status(err);
+	}
 	err = o.kvu ? compare_kvu(&o) : compare_two(&o);
 	return kb_exit_status(err);
 }

@@ -21,8 +21,7 @@ static int help_main(int argc, char *argv[])
 	}
 	sc = subcommand_find(argv[1]);
 	if (!sc)
-		return usage_error(NULL, "unknown subcommand '%s' (subcommands: info, list, clocks, run, compare, samples)",
-				   argv[1]);
+		return unknown_subcommand(argv[1]);
 	subcommand_usage(stdout, sc);
 	return EXIT_OK;
 }
@@ -49,7 +48,7 @@ int main(int argc, char *argv[])
 		return help_main(argc - first, argv + first);
 	sc = subcommand_find(argv[first]);
 	if (!sc)
-		return usage_error(NULL, "unknown subcommand '%s'", argv[first]);
+		return unknown_subcommand(argv[first]);
 	ret = sc->fn(sc, argc - first, argv + first);
 	if (fflush(stdout) && ret == EXIT_OK)
 		ret = EXIT_FAIL;

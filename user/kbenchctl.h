@@ -41,6 +41,8 @@ void subcommand_usage(FILE *f, const struct subcommand *sc);
 /* "kbenchctl SUB: msg" + a hint to stderr; returns EXIT_USAGE. */
 int usage_error(const char *sub, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The usage error for an unknown subcommand (with the known ones). */
+int unknown_subcommand(const char *name);
 /* "kbenchctl SUB: msg" to stderr (no hint); returns -EINVAL. */
 int kb_arg_error(const char *sub, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

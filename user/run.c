@@ -28,6 +28,11 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 		pflags |= KB_PRINT_LOG;
 	if (o.raw)
 		pflags |= KB_PRINT_RAW;
+	if (!o.user) {
+		err = kb_run_opts_check_module(&o, sc->opts_in);
+		if (err)
+			return kb_exit_status(err);
+	}
 	err = kb_run_measure(&o.q, o.user, &r);
 	if (err)
 		return kb_exit_status(err);
@@ -44,9 +49,8 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 		ret = EXIT_FAIL;
 	if (r.status == KBENCH_RUN_TIMEOUT) {
 		/* the result above is partial: say so and fail */
-		fprintf(stderr, "%s: run stopped at the module's max_run_ms after %u of %u samples: %s\n",
-			prog, r.nres ? r.res[0].samples : 0, r.samples,
-			strerror(ETIME));
+		fprintf(stderr, "%s: the run reached the module's max_run_ms after %u of %u samples: the figures are partial (ask for fewer --samples, or load kbench with a larger max_run_ms)\n",
+			prog, r.nres ? r.res[0].samples : 0, r.samples);
 		ret = EXIT_FAIL;
 	}
 	kb_run_free(&r);

@@ -10,6 +10,7 @@
 #include <linux/kbench.h>
 
 #include "kbenchctl.h"
+#include "nl.h"
 #include "opts.h"
 #include "runopts.h"
 
@@ -195,4 +196,36 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		return kb_arg_error(sub, "needs two routines (or one with --kernel-vs-user)");
 	}
 	return 0;
+}
+
+static int info_limits_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	uint32_t *v = arg;
+	int i;
+
+	(void)nlh;
+	for (i = 1; i <= KBENCH_A_INFO_MAX; i++)
+		if (tb[i] && nla_len(tb[i]) == sizeof(uint32_t))
+			v[i] = nla_get_u32(tb[i]);
+	return 0;
+}
+
+int kb_run_opts_check_module(const struct kb_run_opts *o, unsigned int in)
+{
+	uint32_t info[KBENCH_A_INFO_MAX + 1] = { 0 };
+	struct kb_nl nl;
+	int err;
+
+	err = kb_nl_open(&nl);
+	if (err)
+		return err;
+	err = kb_nl_request(&nl, kb_nl_msg(&nl, KBENCH_CMD_INFO, false),
+			    KBENCH_A_INFO_MAX, info_limits_cb, info);
+	if (!err)
+		err = kb_opts_check_info(kb_run_table, in, o, info,
+					 KBENCH_A_INFO_MAX + 1);
+	if (!err)
+		err = kb_routines_check(&nl, o->q.names, o->q.n);
+	kb_nl_close(&nl);
+	return err;
 }

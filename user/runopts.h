@@ -36,4 +36,19 @@ struct kb_run_opts {
 int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		      struct kb_run_opts *o);
 
+/*
+ * Before a kernel run: the routines are registered and the options within
+ * the module's own limits (INFO).  0, or -errno after a message naming
+ * the routine or the option (-ENOENT: the module or a routine missing).
+ */
+int kb_run_opts_check_module(const struct kb_run_opts *o, unsigned int in);
+
+/*
+ * Are @names registered?  0, or -ENOENT after
+ * "no routine 'x' (kbenchctl list shows 6)" (with a near name if any).
+ */
+struct kb_nl;
+int kb_routines_check(struct kb_nl *nl, const char *const *names,
+		      unsigned int n);
+
 #endif /* KBENCHCTL_RUNOPTS_H */

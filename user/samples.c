@@ -37,6 +37,16 @@ struct stream {
 	uint64_t total;
 };
 
+/* The header of the table or CSV: before the first sample, not before an error. */
+static void stream_header(struct stream *s)
+{
+	if (s->csv)
+		fputs("index,routine,net_cycles,flags\n", stdout);
+	else
+		out_text("%10s %-20s %14s %s\n", "INDEX", "ROUTINE", "NET_CYCLES",
+			 "FLAGS");
+}
+
 static size_t put_u64(char *dst, uint64_t v)
 {
 	char tmp[24], *p = tmp + sizeof(tmp);
@@ -146,6 +156,8 @@ static int stream_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		n = (size_t)nla_len(tb[KBENCH_A_SAMPLES_FLAGS]) / sizeof(uint32_t);
 	net = nla_data(tb[KBENCH_A_SAMPLES_NET]);
 	fl = nla_data(tb[KBENCH_A_SAMPLES_FLAGS]);
+	if (!s->total && n)
+		stream_header(s);
 	for (i = 0; i < n; i++) {
 		int64_t v;
 		uint32_t f;
@@ -173,23 +185,20 @@ int samples_main(const struct subcommand *sc, int argc, char *argv[])
 		return err > 0 ? EXIT_OK : kb_exit_status(err);
 	s.csv = o.csv;
 	if (first >= argc)
-		return usage_error(sc->name, "which run? (RUN_ID as printed by 'run')");
-	if (parse_u32(argv[first], &run_id))
-		return usage_error(sc->name, "'%s' is not a run id", argv[first]);
+		return usage_error(sc->name, "which run? (the RUN_ID that '%s run' printed first: \"run 3: ...\")",
+				   prog);
+	if (parse_u32(argv[first], &run_id) || !run_id)
+		return kb_exit_status(kb_arg_error(sc->name, "'%s' is not a run id (a number from 1, as '%s run' prints it)",
+						   argv[first], prog));
 	if (first + 1 < argc)
-		return usage_error(sc->name, "unexpected argument '%s'",
-				   argv[first + 1]);
+		return kb_exit_status(kb_arg_error(sc->name, "unexpected argument '%s' (one run at a time)",
+						   argv[first + 1]));
 	if (s.csv && opt_json)
-		return usage_error(sc->name, "--csv and --json exclude each other");
+		return kb_exit_status(kb_arg_error(sc->name, "--csv and --json exclude each other"));
 	err = kb_nl_open(&nl);
 	if (err)
 		return kb_exit_status(err);
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	if (s.csv)
-		fputs("index,routine,net_cycles,flags\n", stdout);
-	else
-		out_text("%10s %-20s %14s %s\n", "INDEX", "ROUTINE", "NET_CYCLES",
-			 "FLAGS");
 	out_open_object(NULL);
 	out_uint("run_id", NULL, run_id);
 	out_open_array("samples");
@@ -205,14 +214,21 @@ int samples_main(const struct subcommand *sc, int argc, char *argv[])
 	if (err == -ENOENT && !nl.extack[0])
 		/* kernels before 6.2 drop the extack of a dump's start */
 		snprintf(nl.extack, sizeof(nl.extack),
-			 "run %u not found (evicted, or never existed)", run_id);
-	if (err)
-		kb_nl_print_error(&nl);
+			 "run not found (evicted, or never existed)");
+	/* a dump's extack has no attribute offset: name the request */
+	if (err && o.has_routine)
+		fprintf(stderr, "%s: run %u, --routine %u: %s\n", prog, run_id,
+			o.routine, nl.extack[0] ? nl.extack : strerror(-err));
+	else if (err)
+		fprintf(stderr, "%s: run %u: %s\n", prog, run_id,
+			nl.extack[0] ? nl.extack : strerror(-err));
+	if (!err && !s.total)
+		stream_header(&s);
 	out_close_array();
 	out_uint("count", NULL, s.total);
 	out_close_object();
 	out_finish();
 	kb_nl_close(&nl);
 	fflush(stdout);
-	return err ? EXIT_FAIL : EXIT_OK;
+	return kb_exit_status(err);
 }

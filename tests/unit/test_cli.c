@@ -216,10 +216,12 @@ void test_cli(void)
 	expect("-h", 0, "Usage:");
 	expect("--version", 0, "kbenchctl ");
 	expect("", 2, "Usage:");
-	expect("frobnicate", 2, "unknown subcommand 'frobnicate'");
+	expect("frobnicate", 2,
+	       "kbenchctl: unknown subcommand 'frobnicate' (subcommands: info, list, clocks, run, compare, samples)");
+	expect("rnu add_chain", 2, "kbenchctl: unknown subcommand 'rnu' (did you mean 'run'?)");
 	expect("--frob", 2, "unknown option '--frob'");
 	expect("help run", 0, "--iterations N");
-	expect("help nosuch", 2, "unknown subcommand");
+	expect("help nosuch", 2, "unknown subcommand 'nosuch' (subcommands: ");
 	expect("run --help", 0, "--samples N");
 	expect("compare -h", 0, "--kernel-vs-user");
 	expect("samples --help", 0, "--csv");
@@ -258,9 +260,18 @@ void test_cli(void)
 	expect("run a --seed 3", 2, "unknown option '--seed'");
 	expect("compare a b --hist", 2, "unknown option '--hist'");
 	expect("samples", 2, "which run?");
-	expect("samples x1", 2, "is not a run id");
+	expect_line("samples x1", 2,
+		    "kbenchctl samples: 'x1' is not a run id (a number from 1, as 'kbenchctl run' prints it)");
+	expect_line("samples 0", 2,
+		    "kbenchctl samples: '0' is not a run id (a number from 1, as 'kbenchctl run' prints it)");
+	expect_line("samples 1 2", 2, "kbenchctl samples: unexpected argument '2' (one run at a time)");
+	expect_line("samples 1 --csv --json", 2, "kbenchctl samples: --csv and --json exclude each other");
+	expect_line("clocks x", 2, "kbenchctl clocks: unexpected argument 'x' (clocks takes only options)");
+	expect_line("compare nosuch --kernel-vs-user", 2,
+		    "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1)");
 	expect_line("samples 1 --routine 5", 2, "kbenchctl samples: --routine 5: at most 4");
-	expect("clocks --user --all", 2, "exclude each other");
+	expect_line("clocks --user --all", 2,
+		    "kbenchctl clocks: --user and --all exclude each other (--all includes the userspace clocks)");
 	expect_line("info extra", 2, "kbenchctl info: unexpected argument 'extra' (info takes no arguments)");
 
 	/* the module is absent on the build machine */
