@@ -8,6 +8,7 @@
 
 #include "kbenchctl.h"
 #include "output.h"
+#include "report.h"
 #include "run.h"
 #include "runopts.h"
 #include "svg.h"
@@ -43,8 +44,10 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 	}
 	if (o.csv)
 		kb_run_print_csv(&r, stdout);
-	else
+	else if (opt_json || o.verbose)
 		kb_run_print(&r, pflags);
+	else
+		kb_report_run(&r, pflags);
 	if (o.svg && kb_svg_write_file(o.svg, &r, o.log_x))
 		ret = EXIT_FAIL;
 	if (r.status == KBENCH_RUN_TIMEOUT) {

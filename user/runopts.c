@@ -122,6 +122,9 @@ const struct kb_opt kb_run_table[] = {
 	{ .name = "seed", .kind = KB_OPT_U64, .metavar = "N", .in = KB_IN_COMPARE,
 	  KB_OPT_FIELD(struct kb_run_opts, seed),
 	  .help = "seed of the bootstrap", .def = "1" },
+	{ .name = "verbose", .short_name = 'v', .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct kb_run_opts, verbose),
+	  .help = "every statistic, all that --json has (default: a summary)" },
 	{ .name = "hist", .kind = KB_OPT_FLAG, .in = KB_IN_RUN,
 	  KB_OPT_FIELD(struct kb_run_opts, hist),
 	  .help = "terminal histogram" },
@@ -184,8 +187,8 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		return kb_arg_error(sub, "--log goes with --hist");
 	if (o->log_x && !o->svg)
 		return kb_arg_error(sub, "--log-x goes with --svg");
-	if (o->csv && (opt_json || o->hist || o->raw))
-		return kb_arg_error(sub, "--csv replaces the summary: not with --json, --hist or --raw");
+	if (o->csv && (opt_json || o->verbose || o->hist || o->raw))
+		return kb_arg_error(sub, "--csv replaces the summary: not with --json, --verbose, --hist or --raw");
 	if (o->kvu) {
 		if (o->q.n != 1)
 			return kb_arg_error(sub, "--kernel-vs-user takes one routine, not %u",

@@ -20,7 +20,7 @@
 
 struct kb_run_opts {
 	struct kb_run_req q;	/* routines, cpu, samples, iterations, ... */
-	bool user;
+	bool user, verbose;
 	bool hist, log, raw, csv;	/* run */
 	const char *svg;
 	bool log_x;

@@ -3,7 +3,8 @@
 #
 # kbenchctl against the module, in the VM (busybox sh): the exact error
 # messages and exit statuses of the paths that need the module (routines,
-# CPUs, the module's limits, the kernel's extended ack naming an option).
+# CPUs, the module's limits, the kernel's extended ack naming an option)
+# and the default report of a kernel run (exact under icount on x86_64).
 # The paths without a module are covered by tests/unit.  Prints TAP.
 
 n=0
@@ -33,7 +34,7 @@ json_num() {
 }
 
 echo "TAP version 13"
-echo "1..10"
+echo "1..12"
 
 info=$(kbenchctl --json info)
 routines=$(kbenchctl --json list | grep -c '"name"')
@@ -71,5 +72,24 @@ expect 2 "kbenchctl: run 4000000000: no stored run with this id" \
 id=$(kbenchctl --json run add_chain --samples 10 --iterations 100 | json_num run_id)
 expect 2 "kbenchctl: run $id, --routine 2: no routine with this index in the run" \
 	kbenchctl samples "$id" --routine 2
+
+# the default report: a few lines; under icount one tick is one instruction
+out=$(kbenchctl run add_chain --iterations 1000 --samples 200 2>&1)
+rc=$?
+lines=$(echo "$out" | wc -l)
+[ $rc = 0 ] && [ "$lines" -le 12 ] && echo "$out" | grep -q '^  verdict    '
+r=$?
+[ $r = 0 ] || echo "$out" | sed 's/^/# /'
+tap $r "run add_chain: the default report has $lines lines (at most 12)"
+if grep -q kbench_icount=1 /proc/cmdline && [ "$(uname -m)" = x86_64 ]; then
+	echo "$out" | grep -qx '  median         6.000 cycles/iter     6.000 ns/iter   95% CI \[6.000, 6.000\]' &&
+	echo "$out" | grep -qx '  min            6.000 cycles/iter     6.000 ns/iter' &&
+	echo "$out" | grep -qx '  corrected      4.000 cycles/iter     4.000 ns/iter   (the median minus the empty loop)' &&
+	echo "$out" | grep -qx '  samples    200 valid, 0 excluded' &&
+	echo "$out" | grep -qx '  verdict    stable'
+	tap $? "run add_chain under icount: median = min = 6.000, corrected 4.000, stable"
+else
+	echo "ok $((n += 1)) # SKIP exact report needs --icount on x86_64"
+fi
 
 exit $failed

@@ -293,7 +293,25 @@ void test_cli(void)
 		   "n=[c[\"name\"] for c in d]; assert \"CLOCK_MONOTONIC\" in n and \"gettimeofday\" in n and \"time\" in n; "
 		   "assert all(c[\"side\"]==\"user\" and \"latency_ns\" in c and \"resolution_min_ns\" in c for c in d)",
 		   "clocks --user --json: every clock with resolution and latency");
-	expect("run add_chain --user --samples 200", 0, "statistics of");
+	expect("run add_chain --user --samples 200 -v", 0, "statistics of");
+	expect("run add_chain --user --samples 200 --verbose", 0, "median CI coverage");
+	rc = run("run add_chain --user --samples 200", "2>&1", &out);
+	{
+		unsigned int n = 0;
+		char *p;
+
+		for (p = out; *p; p++)
+			n += *p == '\n';
+		if (!ok(rc == 0 && n <= 12 && strstr(out, "\nadd_chain\n  median ") &&
+			strstr(out, "  verdict    "),
+			"run of one routine: at most 12 lines (%u) in all, median first, verdict last", n))
+			diag("%s", out);
+	}
+	free(out);
+	rc = run("compare add_chain mul_chain --user --samples 200 --iterations 1000 | tail -n 1", "2>/dev/null", &out);
+	ok(rc == 0 && !strncmp(out, "mul_chain is ", 13) && strstr(out, "% slower than add_chain"),
+	   "compare: the verdict is the last line");
+	free(out);
 	expect("run add_chain --user --samples 300 --iterations 1000 --hist", 0, "\u25c0");
 	expect("run add_chain --user --samples 300 --iterations 1000 --hist --log", 0, "log scale");
 	expect("run mul_chain --user --samples 20 --iterations 100 --raw", 0,

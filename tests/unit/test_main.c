@@ -21,6 +21,7 @@ int main(int argc, char *argv[])
 	test_stats();
 	test_output();
 	test_opts();
+	test_report();
 	test_cli();
 	return tap_done();
 }
