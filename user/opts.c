@@ -13,6 +13,7 @@
 
 #include <linux/kbench.h>
 
+#include "color.h"
 #include "nl.h"
 #include "opts.h"
 #include "output.h"
@@ -28,6 +29,9 @@ const struct kb_opt kb_common_table[] = {
 	{ .name = "json", .short_name = 'j', .kind = KB_OPT_FLAG,
 	  KB_OPT_FIELD(struct kb_common_opts, json),
 	  .help = "one JSON document on stdout (keys in JSON.md)" },
+	{ .name = "color", .kind = KB_OPT_CHOICE, .metavar = "WHEN",
+	  .choices = kb_color_choices, KB_OPT_FIELD(struct kb_common_opts, color),
+	  .help = "colour verdicts and warnings", .def = "auto: on a terminal, without NO_COLOR" },
 	{ .name = "help", .short_name = 'h', .kind = KB_OPT_FLAG,
 	  KB_OPT_FIELD(struct kb_common_opts, help),
 	  .help = "this help" },

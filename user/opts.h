@@ -79,7 +79,7 @@ extern const struct kb_opt kb_run_table[];	/* run and compare */
 /* the options every subcommand takes */
 struct kb_common_opts {
 	bool json, help, version;
-	int color;			/* enum kb_color_when */
+	int color;			/* enum kb_color_when (color.h) */
 };
 extern struct kb_common_opts kb_common;
 extern const struct kb_opt kb_common_table[];

@@ -11,6 +11,7 @@
 
 #include <linux/kbench.h>
 
+#include "color.h"
 #include "kbenchctl.h"
 #include "names.h"
 #include "output.h"
@@ -65,11 +66,14 @@ static void excluded_line(const struct kb_result *res)
 	uint32_t excl = res->samples - res->valid;
 	unsigned int i, k = 0;
 
-	out_text(LABEL "%u valid, %u excluded", "samples", res->valid, excl);
+	out_text(LABEL "%u valid, ", "samples", res->valid);
+	if (excl)
+		out_text("%s", kb_color(out_file(), KB_WARN));
+	out_text("%u excluded", excl);
 	for (i = 0; i < KB_EXCL_N; i++)
 		if (res->excl[i])
 			out_text("%s%s %u", k++ ? ", " : " (", why[i], res->excl[i]);
-	out_text("%s\n", k ? ")" : "");
+	out_text("%s%s\n", k ? ")" : "", excl ? kb_color_end(out_file()) : "");
 }
 
 static void verdict_line(const struct kb_run *r, const struct kb_result *res)
@@ -78,10 +82,14 @@ static void verdict_line(const struct kb_run *r, const struct kb_result *res)
 	unsigned int i;
 
 	kb_result_stability(r, res, &v);
-	out_text(LABEL "%s", "verdict", v.stable ? "stable" : "UNSTABLE");
+	out_text(LABEL "%s%s%s", "verdict",
+		 kb_color(out_file(), v.stable ? KB_GOOD : KB_BAD),
+		 v.stable ? "stable" : "UNSTABLE", kb_color_end(out_file()));
+	if (v.nreasons)
+		out_text(": %s", kb_color(out_file(), KB_WARN));
 	for (i = 0; i < v.nreasons; i++)
-		out_text("%s%s", i ? "; " : ": ", v.reason[i]);
-	out_text("\n");
+		out_text("%s%s", i ? "; " : "", v.reason[i]);
+	out_text("%s\n", v.nreasons ? kb_color_end(out_file()) : "");
 }
 
 void kb_report_result(const struct kb_run *r, const struct kb_result *res)
@@ -125,6 +133,13 @@ void kb_report_run(const struct kb_run *r, unsigned int flags)
 	}
 }
 
+/* Slower is red; equal and faster are green. */
+static const char *verdict_color(const struct kb_compare *c)
+{
+	return kb_color(out_file(), c->verdict == KB_VERDICT_SLOWER ? KB_BAD :
+							      KB_GOOD);
+}
+
 /*
  * Comparison of b against a, printed: in full (-v; JSON "comparison") or
  * the difference of the medians and the verdict, last.
@@ -157,7 +172,8 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 		d = sb->median - sa->median;
 		out_text("%s - %s: %+.3f cycles/iter = %+.3f ns/iter (medians)\n",
 			 b->routine, a->routine, d, kb_run_ns(r, d));
-		out_text("%s\n", text);
+		out_text("%s%s%s\n", verdict_color(&c), text,
+			 kb_color_end(out_file()));
 		return 0;
 	}
 
@@ -185,7 +201,9 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 	out_string("verdict", ", verdict %s", kb_verdict_name(c.verdict));
 	out_bool("below_threshold", " (significant but below the threshold: %s)\n",
 		 c.below_threshold);
-	out_string("verdict_text", "%s\n", text);
+	out_text("%s", verdict_color(&c));
+	out_string("verdict_text", "%s", text);
+	out_text("%s\n", kb_color_end(out_file()));
 	out_close_object();
 	return 0;
 }
@@ -214,10 +232,11 @@ int kb_report_kvu(const struct kb_run *k, const struct kb_run *u, bool full)
 	infl_p99 = us->p99 * n - kmed;
 	infl_max = us->max * n - kmed;
 	if (!full) {
-		out_text("userspace samples above the kernel's max: %zu of %zu (%.2f%%); inflation per sample (user - kernel median): median %+.1f, p99 %+.1f, max %+.1f cycles\n",
+		out_text("userspace samples above the kernel's max: %s%zu of %zu (%.2f%%)%s; inflation per sample (user - kernel median): median %+.1f, p99 %+.1f, max %+.1f cycles\n",
+			 kb_color(out_file(), inflated ? KB_WARN : KB_GOOD),
 			 inflated, (size_t)us->count,
-			 (double)inflated / (double)us->count * 100, infl_med,
-			 infl_p99, infl_max);
+			 (double)inflated / (double)us->count * 100,
+			 kb_color_end(out_file()), infl_med, infl_p99, infl_max);
 		return 0;
 	}
 

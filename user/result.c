@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "hist.h"
 #include "kbenchctl.h"
 #include "names.h"
@@ -454,11 +455,14 @@ static void print_stats(const struct kb_run *r, const struct kb_result *res)
 	kb_result_stability(r, res, &v);
 	out_open_object("stability");
 	out_bool("stable", NULL, v.stable);
-	out_text("  verdict: %s\n", v.stable ? "stable" : "UNSTABLE");
+	out_text("  verdict: %s%s%s\n",
+		 kb_color(out_file(), v.stable ? KB_GOOD : KB_BAD),
+		 v.stable ? "stable" : "UNSTABLE", kb_color_end(out_file()));
 	out_open_array("reasons");
 	for (i = 0; i < v.nreasons; i++) {
-		out_text("    - ");
-		out_string(NULL, "%s\n", v.reason[i]);
+		out_text("    - %s", kb_color(out_file(), KB_WARN));
+		out_string(NULL, "%s", v.reason[i]);
+		out_text("%s\n", kb_color_end(out_file()));
 	}
 	out_close_array();
 	out_close_object();

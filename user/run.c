@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "color.h"
 #include "kbenchctl.h"
 #include "output.h"
 #include "report.h"
@@ -52,8 +53,10 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 		ret = EXIT_FAIL;
 	if (r.status == KBENCH_RUN_TIMEOUT) {
 		/* the result above is partial: say so and fail */
-		fprintf(stderr, "%s: the run reached the module's max_run_ms after %u of %u samples: the figures are partial (ask for fewer --samples, or load kbench with a larger max_run_ms)\n",
-			prog, r.nres ? r.res[0].samples : 0, r.samples);
+		fprintf(stderr, "%s: %sthe run reached the module's max_run_ms after %u of %u samples: the figures are partial%s (ask for fewer --samples, or load kbench with a larger max_run_ms)\n",
+			prog, kb_color(stderr, KB_WARN),
+			r.nres ? r.res[0].samples : 0, r.samples,
+			kb_color_end(stderr));
 		ret = EXIT_FAIL;
 	}
 	kb_run_free(&r);

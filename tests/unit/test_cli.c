@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "tap.h"
 #include "tests.h"
 
@@ -205,6 +206,75 @@ static void test_autoload(void)
 	unsetenv("KBENCH_NO_AUTOLOAD");
 }
 
+/* Does "ENV kbenchctl ARGS" print an escape sequence on a terminal? */
+static int colored_on_tty(const char *env, const char *args)
+{
+	char cmd[1024];
+	char *out;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "-qec '%s %s %s' /dev/null", env,
+		 kbenchctl_bin, args);
+	{
+		size_t cap = 1 << 16, len = 0, r;
+		char full[1200];
+		FILE *p;
+
+		snprintf(full, sizeof(full), "script %s 2>&1", cmd);
+		p = popen(full, "r");
+		out = malloc(cap);
+		while ((r = fread(out + len, 1, cap - len - 1, p)) > 0)
+			len += r;
+		out[len] = '\0';
+		rc = pclose(p);
+	}
+	rc = rc == 0 ? strstr(out, "\033[") != NULL : -1;
+	free(out);
+	return rc;
+}
+
+static void test_color(void)
+{
+	const char *run1 = "run add_chain --user --samples 40 --iterations 1000";
+	char args[256], *out;
+	int rc;
+
+	ok(!kb_color_decide(KB_COLOR_AUTO, false, false, NULL, "xterm") &&
+	   kb_color_decide(KB_COLOR_AUTO, false, true, NULL, "xterm") &&
+	   !kb_color_decide(KB_COLOR_AUTO, false, true, "1", "xterm") &&
+	   !kb_color_decide(KB_COLOR_AUTO, false, true, "no", "xterm") &&
+	   kb_color_decide(KB_COLOR_AUTO, false, true, "", "xterm") &&
+	   !kb_color_decide(KB_COLOR_AUTO, false, true, NULL, "dumb") &&
+	   !kb_color_decide(KB_COLOR_NEVER, false, true, NULL, "xterm") &&
+	   kb_color_decide(KB_COLOR_ALWAYS, false, false, "1", "dumb") &&
+	   !kb_color_decide(KB_COLOR_ALWAYS, true, true, NULL, "xterm"),
+	   "colour: auto on a terminal, off with NO_COLOR (any non-empty value) or TERM=dumb; --color wins; never with --json");
+	snprintf(args, sizeof(args), "%s --color=always", run1);
+	rc = run(args, "2>/dev/null", &out);
+	ok(rc == 0 && strstr(out, "\033[") && strstr(out, "\033[0m"),
+	   "--color=always: escape sequences even into a pipe");
+	free(out);
+	rc = run(run1, "2>/dev/null", &out);
+	ok(rc == 0 && !strchr(out, '\033'), "into a pipe: no escape sequences");
+	free(out);
+	snprintf(args, sizeof(args), "--json --color=always %s", run1);
+	rc = run(args, "2>/dev/null", &out);
+	ok(rc == 0 && !strchr(out, '\033'), "--json: never coloured");
+	free(out);
+	if (!have("script")) {
+		skip("no script(1)", "colour on a terminal");
+		return;
+	}
+	ok(colored_on_tty("TERM=xterm", run1) == 1, "on a terminal: coloured");
+	ok(colored_on_tty("TERM=xterm NO_COLOR=1", run1) == 0, "NO_COLOR=1 on a terminal: no escape sequences");
+	ok(colored_on_tty("TERM=xterm NO_COLOR=0", run1) == 0, "NO_COLOR=0 (any value) on a terminal: no escape sequences");
+	ok(colored_on_tty("TERM=dumb", run1) == 0, "TERM=dumb: no escape sequences");
+	snprintf(args, sizeof(args), "%s --color=never", run1);
+	ok(colored_on_tty("TERM=xterm", args) == 0, "--color=never on a terminal: no escape sequences");
+	snprintf(args, sizeof(args), "--color always %s", run1);
+	ok(colored_on_tty("TERM=xterm NO_COLOR=1", args) == 1, "--color always (before the subcommand) wins over NO_COLOR");
+}
+
 void test_cli(void)
 {
 	char *out;
@@ -354,6 +424,9 @@ void test_cli(void)
 	remove("unit-test.svg");
 	expect("run add_chain --user --svg /nonexistent/dir/x.svg --samples 10", 1,
 	       "/nonexistent/dir/x.svg");
+
+	test_color();
+	expect_line("--color sometimes info", 2, "kbenchctl: --color sometimes: want auto, never or always");
 
 	/* valgrind: the paths that need no module */
 	valgrind("--help", 0);
