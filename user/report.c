@@ -133,6 +133,16 @@ void kb_report_run(const struct kb_run *r, unsigned int flags)
 	}
 }
 
+/* A side without valid samples cannot be compared: say which and why. */
+static bool no_samples(const struct kb_result *res, const char *where)
+{
+	if (res->st.count)
+		return false;
+	fprintf(stderr, "%s: nothing to compare: %s%s has no valid samples (%zu fetched; -v shows what was excluded and why)\n",
+		prog, res->routine, where, res->n);
+	return true;
+}
+
 /* Slower is red; equal and faster are green. */
 static const char *verdict_color(const struct kb_compare *c)
 {
@@ -153,10 +163,8 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 	double u = NAN, d;
 	char text[256];
 
-	if (!sa->count || !sb->count) {
-		fprintf(stderr, "%s: no valid samples to compare\n", prog);
+	if (no_samples(a, "") || no_samples(b, ""))
 		return -ENODATA;
-	}
 	c.rel_median_pct = (sb->median - sa->median) / sa->median * 100;
 	if (kb_bootstrap_rel_median_ci(a->sorted, sa->count, b->sorted,
 				       sb->count, KB_BOOTSTRAP_RESAMPLES, seed,
@@ -221,10 +229,8 @@ int kb_report_kvu(const struct kb_run *k, const struct kb_run *u, bool full)
 	double infl_med, infl_p99, infl_max;
 	size_t inflated = 0, i;
 
-	if (!ks->count || !us->count) {
-		fprintf(stderr, "%s: no valid samples to compare\n", prog);
+	if (no_samples(kr, " in the kernel") || no_samples(ur, " in userspace"))
 		return -ENODATA;
-	}
 	for (i = 0; i < us->count; i++)
 		if (ur->sorted[i] * n > kmax)
 			inflated++;

@@ -436,6 +436,13 @@ void test_cli(void)
 	valgrind("compare add_chain load_l1 --user --samples 100 --iterations 200", 0);
 	valgrind("clocks --user", 0);
 	valgrind("info", 2);
+	valgrind("run add_chain --sampels 3", 2);
+	valgrind("run add_chain --cpu 99", 2);
+	valgrind("rnu", 2);
+	valgrind("help run", 0);
+	valgrind("--color=always run add_chain --user --samples 50 -v", 0);
+	valgrind("compare add_chain mul_chain --user --samples 50 --iterations 200 --color=always", 0);
+	valgrind("compare add_chain --kernel-vs-user", 2);
 	valgrind("samples 3 --csv", 2);
 	fake_modprobe_cleanup();
 }
