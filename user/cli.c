@@ -127,7 +127,7 @@ int unknown_subcommand(const char *name)
 
 int kb_exit_status(int err)
 {
-	if (!err)
+	if (err >= 0)
 		return EXIT_OK;
 	return err == -EINVAL || err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
 }

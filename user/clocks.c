@@ -64,7 +64,7 @@ int clocks_main(const struct subcommand *sc, int argc, char *argv[])
 
 	err = kb_opts_parse(sc, argc, argv, &o, &first);
 	if (err)
-		return err > 0 ? EXIT_OK : kb_exit_status(err);
+		return kb_exit_status(err);
 	if (first < argc)
 		return kb_exit_status(kb_arg_error(sc->name, "unexpected argument '%s' (clocks takes only options)",
 						   argv[first]));

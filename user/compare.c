@@ -150,7 +150,7 @@ int compare_main(const struct subcommand *sc, int argc, char *argv[])
 
 	err = kb_run_opts_parse(sc, argc, argv, &o);
 	if (err)
-		return err > 0 ? EXIT_OK : kb_exit_status(err);
+		return kb_exit_status(err);
 	if (o.kvu && !kb_twin_find(o.q.names[0]))
 		return kb_exit_status(kb_arg_error(sc->name, "no userspace twin for '%s' (twins: empty, add_chain, mul_chain, load_l1)",
 						   o.q.names[0]));

@@ -75,7 +75,7 @@ int info_main(const struct subcommand *sc, int argc, char *argv[])
 
 	err = opts_none_open(sc, argc, argv, &nl);
 	if (err)
-		return err > 0 ? EXIT_OK : kb_exit_status(err);
+		return kb_exit_status(err);
 	err = kb_nl_request(&nl, kb_nl_msg(&nl, KBENCH_CMD_INFO, false),
 			    KBENCH_A_INFO_MAX, info_cb, NULL);
 	out_finish();

@@ -34,7 +34,7 @@ int main(int argc, char *argv[])
 	out_init(stdout, false);
 	ret = kb_opts_parse(&kb_global, argc, argv, &kb_common, &first);
 	if (ret)
-		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+		return kb_exit_status(ret);
 	if (kb_common.version) {
 		printf("kbenchctl %s (netlink family %s v%d)\n",
 		       KBENCHCTL_VERSION, KBENCH_GENL_NAME, KBENCH_GENL_VERSION);

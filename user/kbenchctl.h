@@ -47,7 +47,8 @@ int unknown_subcommand(const char *name);
 int kb_arg_error(const char *sub, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /*
- * The exit status for a failed step (0 for 0): a bad argument (-EINVAL)
+ * The exit status of a step: 0 for 0 or a positive "done" (--help was
+ * printed); for -errno, a bad argument (-EINVAL)
  * or something named that does not exist (-ENOENT: a routine, a run, the
  * module) is a usage error (2); anything else a failure (1).  Only the
  * *_main functions call it: everything below them returns -errno.

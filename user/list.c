@@ -98,7 +98,7 @@ int list_main(const struct subcommand *sc, int argc, char *argv[])
 
 	err = opts_none_open(sc, argc, argv, &nl);
 	if (err)
-		return err > 0 ? EXIT_OK : kb_exit_status(err);
+		return kb_exit_status(err);
 	out_text("%-20s %-16s %10s  %-18s %s\n", "ROUTINE", "MODULE",
 		 "BYTES/ITER", "FLAGS", "DESCRIPTION");
 	out_open_array(NULL);

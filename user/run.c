@@ -23,7 +23,7 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 
 	err = kb_run_opts_parse(sc, argc, argv, &o);
 	if (err)
-		return err > 0 ? EXIT_OK : kb_exit_status(err);
+		return kb_exit_status(err);
 	if (o.hist)
 		pflags |= KB_PRINT_HIST;
 	if (o.log)

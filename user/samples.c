@@ -182,7 +182,7 @@ int samples_main(const struct subcommand *sc, int argc, char *argv[])
 
 	err = kb_opts_parse(sc, argc, argv, &o, &first);
 	if (err)
-		return err > 0 ? EXIT_OK : kb_exit_status(err);
+		return kb_exit_status(err);
 	s.csv = o.csv;
 	if (first >= argc)
 		return usage_error(sc->name, "which run? (the RUN_ID that '%s run' printed first: \"run 3: ...\")",

@@ -120,10 +120,48 @@ static void numbers_in_text(const char *json, const char *text,
 	remove(tp);
 }
 
+/* What -v prints: a run, a comparison, or kernel vs user. */
+enum full_report { FULL_RUN, FULL_COMPARE, FULL_KVU };
+
+static void print_full(enum full_report what, const struct kb_run *r,
+		       const struct kb_run *u)
+{
+	switch (what) {
+	case FULL_RUN:
+		kb_run_print(r, 0);
+		break;
+	case FULL_COMPARE:
+		kb_report_compare(r, &r->res[0], &r->res[1], 1, 1, true);
+		break;
+	case FULL_KVU:
+		kb_report_kvu(r, u, true);
+		break;
+	}
+}
+
+/* The same report as JSON and as -v text: every JSON number in the text. */
+static void full_has_json(enum full_report what, const struct kb_run *r,
+			  const struct kb_run *u, const char *desc)
+{
+	char *json, *text;
+
+	capture(true);
+	if (what != FULL_RUN)
+		out_open_object(NULL);
+	print_full(what, r, u);
+	json = captured();
+	capture(false);
+	print_full(what, r, u);
+	text = captured();
+	numbers_in_text(json, text, desc);
+	free(json);
+	free(text);
+}
+
 static void test_run_report(void)
 {
 	struct kb_run r;
-	char *text, *json;
+	char *text;
 
 	fake_run(&r, false, 1);
 	capture(false);
@@ -135,35 +173,18 @@ static void test_run_report(void)
 		"default report of one routine: at most 12 lines with median, CI, exclusions by reason, verdict"))
 		diag("%u lines:\n%s", lines(text), text);
 	free(text);
-
-	capture(true);
-	kb_run_print(&r, 0);
-	json = captured();
-	capture(false);
-	kb_run_print(&r, 0);
-	text = captured();
-	numbers_in_text(json, text, "-v of a kernel run: every number of its JSON is in the text");
-	free(json);
-	free(text);
+	full_has_json(FULL_RUN, &r, NULL, "-v of a kernel run: every number of its JSON is in the text");
 	kb_run_free(&r);
 
 	fake_run(&r, true, 2);
-	capture(true);
-	kb_run_print(&r, 0);
-	json = captured();
-	capture(false);
-	kb_run_print(&r, 0);
-	text = captured();
-	numbers_in_text(json, text, "-v of a userspace run of two routines: every number of its JSON is in the text");
-	free(json);
-	free(text);
+	full_has_json(FULL_RUN, &r, NULL, "-v of a userspace run of two routines: every number of its JSON is in the text");
 	kb_run_free(&r);
 }
 
 static void test_compare_report(void)
 {
 	struct kb_run r, u;
-	char *text, *json;
+	char *text;
 
 	fake_run(&r, false, 2);
 	capture(false);
@@ -174,29 +195,9 @@ static void test_compare_report(void)
 		"compare: the difference, then the verdict as the last line"))
 		diag("%s", text);
 	free(text);
-
-	capture(true);
-	out_open_object(NULL);
-	kb_report_compare(&r, &r.res[0], &r.res[1], 1, 1, true);
-	json = captured();
-	capture(false);
-	kb_report_compare(&r, &r.res[0], &r.res[1], 1, 1, true);
-	text = captured();
-	numbers_in_text(json, text, "compare -v: every number of the comparison is in the text");
-	free(json);
-	free(text);
-
+	full_has_json(FULL_COMPARE, &r, NULL, "compare -v: every number of the comparison is in the text");
 	fake_run(&u, true, 1);
-	capture(true);
-	out_open_object(NULL);
-	kb_report_kvu(&r, &u, true);
-	json = captured();
-	capture(false);
-	kb_report_kvu(&r, &u, true);
-	text = captured();
-	numbers_in_text(json, text, "compare --kernel-vs-user -v: every number of kernel_vs_user is in the text");
-	free(json);
-	free(text);
+	full_has_json(FULL_KVU, &r, &u, "compare --kernel-vs-user -v: every number of kernel_vs_user is in the text");
 	capture(false);
 	kb_report_kvu(&r, &u, false);
 	text = captured();
