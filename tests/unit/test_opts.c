@@ -272,8 +272,52 @@ static void test_attr_names(void)
 	   "attributes no option sets have no name");
 }
 
+/*
+ * The ranges of the rows that fill request attributes are the spec's
+ * (Documentation/netlink/specs/kbench.yaml): only --samples may go beyond
+ * (the twins' bound; in the kernel INFO max_samples applies) and --cpu
+ * is checked against the online CPUs instead.
+ */
+static void spec_ranges(const struct kb_opt *table, const char *set)
+{
+	char cmd[512], name[64], lo[32], hi[32];
+	const struct kb_opt *o;
+	unsigned int rows = 0;
+	bool same = true;
+	FILE *p;
+
+	if (system("python3 -c 'import yaml' 2>/dev/null")) {
+		skip("no python3-yaml", "option ranges of '%s' equal the spec's", set);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "python3 %s/../spec_bounds.py %s/../../../Documentation/netlink/specs/kbench.yaml %s",
+		 fixtures_dir, fixtures_dir, set);
+	p = popen(cmd, "r");
+	while (p && fscanf(p, "%63s %31s %31s", name, lo, hi) == 3) {
+		for (o = table; o->name && strcmp(o->name, name); o++)
+			;
+		if (!o->name || !o->attr)
+			continue;
+		rows++;
+		if (!strcmp(name, "cpu"))
+			continue;
+		if (o->min != atof(lo) ||
+		    (o->info_max ? o->max < atof(hi) : o->max != atof(hi))) {
+			diag("--%s: %.0f..%.0f, spec %s..%s", name, o->min, o->max,
+			     lo, hi);
+			same = false;
+		}
+	}
+	if (p)
+		pclose(p);
+	ok(rows && same, "option ranges of '%s' equal the spec's (%u rows)", set, rows);
+}
+
 void test_opts(void)
 {
+	spec_ranges(kb_run_table, "run");
+	spec_ranges(kb_samples_table, "samples");
 	test_parser();
 	test_tables();
 	test_info_limits();
