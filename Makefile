@@ -5,7 +5,8 @@
 #   make            kmod/kbench.ko (+ kbench_example.ko) for the running
 #                   kernel's headers, else Debian's 6.1 headers; user/kbenchctl
 #   make deps       install the Debian packages (scripts/deps.sh; root)
-#   make demo       deps, build, boot Debian 6.1 in qemu and show kbenchctl
+#   make demo       deps, build, boot Debian 6.1 in qemu twice (icount: exact;
+#                   plain TCG: host noise) and show what kbench is for
 #   make check      deps, lint, unit tests, VM selftests on 6.1, 6.12 and
 #                   6.12-rt with and without icount, faults and load, and
 #                   arm64 and ppc64le (ARCHS); ends "N passed, N failed"
@@ -33,9 +34,6 @@ ARCHS ?= x86_64 arm64 ppc64le
 
 KMOD_ARGS := $(if $(KVER),KVER=$(KVER)) $(if $(KDIR),KDIR=$(KDIR))
 
-DEMO_CMD := for c in info clocks list "run add_chain"; do \
-	echo "==== kbenchctl $$c"; kbenchctl $$c || exit; echo; done
-
 all: kmod user
 
 kmod:
@@ -49,7 +47,7 @@ deps:
 
 demo: deps
 	$(MAKE) all
-	tests/vm/run --kernel $(VM_KERNEL) -- '$(DEMO_CMD)'
+	scripts/demo.sh --kernel $(VM_KERNEL)
 
 check: deps
 	scripts/check.sh --kernels "$(CHECK_KERNELS)" --modes "$(CHECK_MODES)" \
