@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The body of `make check`: lint, unit tests, the netlink spec check and the
+# The body of `make check`: lint, unit tests, the netlink spec checks (the
+# generated family is what the spec generates, the uapi only grows) and the
 # VM selftests on every kernel, with and without icount.  Every suite prints
 # TAP; this script streams it, keeps a log per suite under build/check/, and
 # ends with exactly one summary line:
@@ -10,7 +11,7 @@
 # no TAP line at all, is counted as one failure (it crashed).
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt"] [--modes "icount plain"]
-#                         [--skip lint,unit,spec,vm] [--selftest-args "..."]
+#                         [--skip lint,unit,spec,vm,ynl,...] [--selftest-args "..."]
 # Env:   KBENCH_CHECK_KERNELS, KBENCH_CHECK_MODES, KBENCH_CHECK_SKIP,
 #        KBENCH_SELFTEST_ARGS work the same; KBENCH_CHECK_VM_TIMEOUT (600 s)
 #        bounds each VM suite.
@@ -101,8 +102,9 @@ fi
 
 skipped lint || run_suite lint scripts/lint.sh
 skipped unit || run_suite unit make -s -C tests/unit check
-skipped spec || run_suite spec python3 tests/spec/check-spec.py
-skipped spec || run_suite spec-mutations tests/spec/test-check-spec.sh
+skipped spec || run_suite spec-generated scripts/ynl-gen.sh --check
+skipped spec || run_suite spec-abi tests/spec/abi.sh
+skipped spec || run_suite spec-mutations tests/spec/test-ynl-gen.sh
 skipped host || run_suite twins tests/host/twins.sh
 skipped dkms || run_suite dkms scripts/dkms-test.sh
 skipped svg || run_suite svg tests/svg/svg-test.sh
@@ -118,13 +120,17 @@ if ! skipped vm; then
 				--timeout "$vm_timeout" \
 				-- /selftests/run.sh $selftest_args
 		done
+		# the kernel's own ynl CLI with only our spec: plain mode only
+		skipped ynl ||
+			run_suite "ynl-$k" tests/ynl/run.sh --kernel "$k" \
+				--timeout "$vm_timeout"
 		# faults and load need 2 vCPUs and real time: plain mode only
 		skipped stress ||
 			run_suite "stress-$k" tests/vm/run --kernel "$k" \
 				--timeout "$vm_timeout" \
 				--add build/stress/sigrun --add build/stress/stress.sh \
 				-- /extra/stress.sh
-		phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes, stress"
+		phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes, ynl, stress"
 	done
 fi
 

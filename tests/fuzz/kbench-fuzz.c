@@ -249,32 +249,44 @@ static void gen_random_attrs(void)
 	}
 }
 
+/* A random integer attribute of a request, from the spec's tables. */
+static const struct kb_req_attr *rnd_int_attr(uint8_t cmd, bool dump)
+{
+	const struct kb_req *rq = kb_req_find(cmd, dump);
+	const struct kb_req_attr *ints[32];
+	int n = 0, i;
+
+	for (i = 0; rq && i < rq->nattrs && n < 32; i++)
+		if (rq->attrs[i].pt == YNL_PT_U32)
+			ints[n++] = &rq->attrs[i];
+	return n ? ints[rnd_below(n)] : NULL;
+}
+
 static void gen_wrong_len(void)
 {
-	static const uint16_t u32_attrs[] = {
-		KBENCH_A_RUN_CPU, KBENCH_A_RUN_SAMPLES, KBENCH_A_RUN_ITERATIONS,
-		KBENCH_A_RUN_TARGET_NS, KBENCH_A_RUN_WARMUP,
-	};
+	const struct kb_req_attr *ia;
 	unsigned char buf[16];
 	uint32_t cheap = 1 + rnd_below(CHEAP_SAMPLES);
 	size_t len;
 
 	if (coin()) {
-		/* SAMPLES_GET's RUN_ID with the wrong size. */
+		/* A u32 of SAMPLES_GET's dump request with the wrong size. */
 		start(KBENCH_CMD_SAMPLES_GET, NLM_F_REQUEST | NLM_F_DUMP);
+		ia = rnd_int_attr(KBENCH_CMD_SAMPLES_GET, true);
 		len = rnd_below(sizeof(buf));
 		if (len == 4)
 			len = 8;
 		rnd_bytes(buf, len);
-		knl_put(&m.req, KBENCH_A_SAMPLES_RUN_ID, buf, len);
+		if (ia)
+			knl_put(&m.req, ia->type, buf, len);
 		return;
 	}
 	start(KBENCH_CMD_RUN, do_flags());
 	put_routines(1);
 	put_guard();
 	/*
-	 * A u32 with 0..15 bytes, never 4; if a too-long one were accepted
-	 * its first four bytes are still a cheap value.
+	 * One of RUN's u32s with 0..15 bytes, never 4; if a too-long one were
+	 * accepted its first four bytes are still a cheap value.
 	 */
 	len = rnd_below(sizeof(buf));
 	if (len == 4)
@@ -282,7 +294,9 @@ static void gen_wrong_len(void)
 	rnd_bytes(buf, len);
 	if (len >= 4)
 		memcpy(buf, &cheap, 4);
-	knl_put(&m.req, u32_attrs[rnd_below(5)], buf, len);
+	ia = rnd_int_attr(KBENCH_CMD_RUN, false);
+	if (ia)
+		knl_put(&m.req, ia->type, buf, len);
 	if (coin()) {
 		/* Also a routine name that is not a string at all. */
 		rnd_bytes(buf, 8);
