@@ -23,5 +23,6 @@ int main(int argc, char *argv[])
 	test_opts();
 	test_report();
 	test_cli();
+	test_engine();
 	return tap_done();
 }
