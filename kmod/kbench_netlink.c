@@ -16,6 +16,52 @@
 #include "kbench_compat.h"
 #include "kbench_internal.h"
 
+#ifndef KBENCH_HAVE_EXTACK_FMT
+/*
+ * 6.1 keeps a pointer to the extack message and copies the text only when
+ * it builds the ack, after the handler returned: formatted messages live
+ * in this ring until KBENCH_EXTACK_RING more have been formatted.  The
+ * ring outlives every ack: genetlink holds cb_lock across a request and
+ * its ack, and unregistering the family at rmmod waits for it.
+ */
+#define KBENCH_EXTACK_RING	16
+static char kbench_extack_ring[KBENCH_EXTACK_RING][KBENCH_EXTACK_MSG_LEN];
+static atomic_t kbench_extack_next = ATOMIC_INIT(0);
+#endif
+
+/**
+ * kbench_extack_fmt() - a formatted extack message, on every kernel
+ * @extack: the request's extended ack (may be NULL)
+ * @attr: the attribute to blame, or NULL
+ * @fmt: printf format; the text is cut at KBENCH_EXTACK_MSG_LEN - 1
+ */
+void kbench_extack_fmt(struct netlink_ext_ack *extack,
+		       const struct nlattr *attr, const char *fmt, ...)
+{
+	char buf[KBENCH_EXTACK_MSG_LEN];
+	va_list ap;
+
+	if (!extack)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+#ifdef KBENCH_HAVE_EXTACK_FMT
+	NL_SET_ERR_MSG_FMT(extack, "%s", buf);
+#else
+	{
+		char *slot = kbench_extack_ring[(unsigned int)
+			atomic_inc_return(&kbench_extack_next) %
+			KBENCH_EXTACK_RING];
+
+		strscpy(slot, buf, KBENCH_EXTACK_MSG_LEN);
+		extack->_msg = slot;
+	}
+#endif
+	if (attr)
+		NL_SET_BAD_ATTR(extack, attr);
+}
+
 static bool kbench_may_measure(struct netlink_ext_ack *extack)
 {
 	if (perfmon_capable())
@@ -75,7 +121,11 @@ static int kbench_info_fill(struct sk_buff *msg, const void *arg)
 	    nla_put_u64_64bit(msg, KBENCH_A_INFO_STORE_BYTES,
 			      kbench_store_bytes(), KBENCH_A_INFO_PAD) ||
 	    nla_put_u32(msg, KBENCH_A_INFO_NR_CPUS, nr_cpu_ids) ||
-	    nla_put_string(msg, KBENCH_A_INFO_KERNEL, utsname()->release))
+	    nla_put_string(msg, KBENCH_A_INFO_KERNEL, utsname()->release) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_INFO_SETUP_BYTES_MAX,
+			      kbench_setup_bytes_max, KBENCH_A_INFO_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_INFO_SETUP_BYTES,
+			      kbench_builtin_setup_bytes(), KBENCH_A_INFO_PAD))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -124,7 +174,10 @@ static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
 			sum->corr_median_milli, KBENCH_A_RESULT_PAD) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_FLAGS, sum->flags) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_BYTES_PER_ITER,
-			s->bytes_per_iter)) {
+			s->bytes_per_iter) ||
+	    (s->has_arg &&
+	     nla_put_u64_64bit(msg, KBENCH_A_RESULT_ARG, s->arg,
+			       KBENCH_A_RESULT_PAD))) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -157,7 +210,10 @@ static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 			      run->window_cycles, KBENCH_A_RUN_PAD) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_RUN_MEM_BYTES, run->mem_bytes,
 			      KBENCH_A_RUN_PAD) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, run->status))
+	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, run->status) ||
+	    (run->has_arg &&
+	     nla_put_u64_64bit(msg, KBENCH_A_RUN_ARG, run->arg,
+			       KBENCH_A_RUN_PAD)))
 		return -EMSGSIZE;
 	for (i = 0; i < run->nr_routines; i++)
 		if (kbench_put_result(msg, KBENCH_A_RUN_RESULT, i,
@@ -212,11 +268,41 @@ static void kbench_run_put_routines(struct kbench_run *run)
 	}
 }
 
+/*
+ * The run's argument for routine @s: the request's, within the routine's
+ * range, or the routine's default.
+ */
+static int kbench_series_arg(struct kbench_run *run, struct kbench_series *s,
+			     const struct nlattr *arg,
+			     struct netlink_ext_ack *extack)
+{
+	const struct kbench_arg *a = &s->routine->arg;
+
+	s->has_arg = a->name;
+	s->arg = a->def;
+	if (!arg)
+		return 0;
+	if (!a->name) {
+		kbench_extack_fmt(extack, arg, "routine '%s' takes no argument",
+				  s->name);
+		return -EINVAL;
+	}
+	if (run->arg < a->min || run->arg > a->max) {
+		kbench_extack_fmt(extack, arg, "routine '%s' takes %llu..%llu %s",
+				  s->name, a->min, a->max, a->name);
+		return -ERANGE;
+	}
+	s->arg = run->arg;
+	return 0;
+}
+
 static int kbench_run_get_routines(struct kbench_run *run,
 				   const struct nlattr **names,
+				   const struct nlattr *arg,
 				   struct netlink_ext_ack *extack)
 {
 	struct kbench_series *s;
+	int err;
 	u32 i;
 
 	for (i = 0; i < run->nr_series; i++) {
@@ -236,6 +322,11 @@ static int kbench_run_get_routines(struct kbench_run *run,
 		}
 		strscpy(s->name, s->routine->name, sizeof(s->name));
 		s->bytes_per_iter = s->routine->bytes_per_iter;
+		if (i < run->nr_routines) {
+			err = kbench_series_arg(run, s, arg, extack);
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }
@@ -280,7 +371,19 @@ static void kbench_run_explain(struct genl_info *info,
 			       const struct kbench_run *run, int err)
 {
 	struct nlattr **tb = info->attrs;
+	const struct kbench_series *s;
 
+	if (run->setup_failed) {
+		/* the routine's own words when it gave some */
+		s = &run->series[run->setup_failed - 1];
+		if (run->msg[0])
+			kbench_extack_fmt(info->extack, NULL, "%s: %s", s->name,
+					  run->msg);
+		else
+			kbench_extack_fmt(info->extack, NULL,
+					  "%s: setup failed (%d)", s->name, err);
+		return;
+	}
 	switch (err) {
 	case -ERANGE:
 		if (run->window_probe)
@@ -358,15 +461,20 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	run->warmup = tb[KBENCH_A_RUN_WARMUP] ?
 		      nla_get_u32(tb[KBENCH_A_RUN_WARMUP]) :
 		      KBENCH_WARMUP_DEFAULT;
+	run->has_arg = tb[KBENCH_A_RUN_ARG];
+	if (run->has_arg)
+		run->arg = nla_get_u64(tb[KBENCH_A_RUN_ARG]);
 
-	err = kbench_run_get_routines(run, names, info->extack);
-	if (!err)
+	err = kbench_run_get_routines(run, names, tb[KBENCH_A_RUN_ARG],
+				      info->extack);
+	if (!err) {
 		err = kbench_run_execute(run);
-	kbench_run_put_routines(run);
-	if (err) {
-		kbench_run_explain(info, run, err);
-		goto out_put_run;
+		if (err)
+			kbench_run_explain(info, run, err);
 	}
+	kbench_run_put_routines(run);
+	if (err)
+		goto out_put_run;
 
 	kbench_store_add(run);
 	err = kbench_reply(info, KBENCH_CMD_RUN, kbench_run_fill, run);

@@ -70,10 +70,13 @@ enum kbench_result_flags {
  * @KBENCH_ROUTINE_F_BUILTIN: Part of kbench.ko.
  * @KBENCH_ROUTINE_F_USER_TWIN: kbenchctl has a userspace twin with the same
  *   loop body.
+ * @KBENCH_ROUTINE_F_SETUP: Has a setup, called before every run in process
+ *   context, and the teardown after it.
  */
 enum kbench_routine_flags {
 	KBENCH_ROUTINE_F_BUILTIN = 1,
 	KBENCH_ROUTINE_F_USER_TWIN = 2,
+	KBENCH_ROUTINE_F_SETUP = 4,
 };
 
 /**
@@ -106,6 +109,8 @@ enum kbench_info_attrs {
 	KBENCH_A_INFO_NR_CPUS,
 	KBENCH_A_INFO_KERNEL,
 	KBENCH_A_INFO_PAD,
+	KBENCH_A_INFO_SETUP_BYTES_MAX,
+	KBENCH_A_INFO_SETUP_BYTES,
 
 	__KBENCH_A_INFO_MAX,
 	KBENCH_A_INFO_MAX = (__KBENCH_A_INFO_MAX - 1)
@@ -119,6 +124,10 @@ enum kbench_routine_attrs {
 	KBENCH_A_ROUTINE_BYTES_PER_ITER,
 	KBENCH_A_ROUTINE_FLAGS,
 	KBENCH_A_ROUTINE_PAD,
+	KBENCH_A_ROUTINE_ARG_NAME,
+	KBENCH_A_ROUTINE_ARG_MIN,
+	KBENCH_A_ROUTINE_ARG_MAX,
+	KBENCH_A_ROUTINE_ARG_DEF,
 
 	__KBENCH_A_ROUTINE_MAX,
 	KBENCH_A_ROUTINE_MAX = (__KBENCH_A_ROUTINE_MAX - 1)
@@ -162,6 +171,7 @@ enum kbench_run_attrs {
 	KBENCH_A_RUN_RESULT,
 	KBENCH_A_RUN_OVERHEAD,
 	KBENCH_A_RUN_PAD,
+	KBENCH_A_RUN_ARG,
 
 	__KBENCH_A_RUN_MAX,
 	KBENCH_A_RUN_MAX = (__KBENCH_A_RUN_MAX - 1)
@@ -190,6 +200,7 @@ enum kbench_result_attrs {
 	KBENCH_A_RESULT_BYTES_PER_ITER,
 	KBENCH_A_RESULT_PAD,
 	KBENCH_A_RESULT_EXCL_REFERENCE,
+	KBENCH_A_RESULT_ARG,
 
 	__KBENCH_A_RESULT_MAX,
 	KBENCH_A_RESULT_MAX = (__KBENCH_A_RESULT_MAX - 1)
