@@ -39,7 +39,13 @@ const struct subcommand subcommands[] = {
 	  "  --hist [--log]   terminal histogram (log-scale counts)\n"
 	  "  --raw            every sample after the summary\n"
 	  "  --csv            the samples as CSV instead of the summary\n"
-	  "  --svg FILE [--log-x]  write an SVG plot (log-scale x axis)\n" },
+	  "  --svg FILE [--log-x]  write an SVG plot (log-scale x axis)\n"
+	  "  --save FILE|NAME write the result with every sample (RESULTS.md);\n"
+	  "                   a NAME (no '/', no '.') goes to ~/.local/share/kbench/\n"
+	  "  --baseline FILE|NAME  compare with a saved result (as 'diff');\n"
+	  "                   exit 1 on a regression; takes diff's --threshold PCT,\n"
+	  "                   --seed N, --fail-on regressed|changed, --markdown,\n"
+	  "                   --match OLD=NEW\n" },
 	{ "compare", compare_main, "compare two routines, or a routine in the kernel and in userspace",
 	  "compare A B [options]\n"
 	  "   or: kbenchctl compare ROUTINE --kernel-vs-user [options]\n"
@@ -51,11 +57,24 @@ const struct subcommand subcommands[] = {
 	  "  --seed N         bootstrap seed (default 1)\n"
 	  "  --user           compare the userspace twins (no module needed)\n"
 	  "  --json           one JSON object\n"
-	  "  --svg FILE [--log-x]  write an SVG plot\n" },
+	  "  --svg FILE [--log-x]  write an SVG plot\n"
+	  "  --save FILE|NAME write both runs with every sample (RESULTS.md)\n" },
 	{ "samples", samples_main, "export the raw samples of a stored run",
 	  "samples RUN_ID [--routine INDEX] [--csv | --json]\n"
 	  "  --routine INDEX  only that routine (0.. in run order; then the overhead)\n"
 	  "  --csv            CSV: index,routine,net_cycles,flags\n" },
+	{ "diff", diff_main, "compare two saved results: changes, verdicts, exit 1 on a regression",
+	  "diff OLD NEW [options]     (files, or NAMEs saved with run --save NAME)\n"
+	  "   or: kbenchctl diff --check FILE...\n"
+	  "  --threshold PCT  noise threshold: smaller changes are 'no change' (default 2)\n"
+	  "  --fail-on WHAT   exit 1 when a routine 'regressed' (default) or 'changed'\n"
+	  "  --seed N         bootstrap seed (default 1)\n"
+	  "  --match OLD=NEW  compare routine OLD with NEW of another name (repeatable)\n"
+	  "  --markdown       a Markdown table (commit messages, cover letters)\n"
+	  "  --json           one JSON object\n"
+	  "  --check          only load and validate each FILE\n"
+	  "Exit status: 0 no regression, 1 a regression beyond the threshold,\n"
+	  "2 usage error or an unreadable or invalid file.\n" },
 	{ NULL, NULL, NULL, NULL }
 };
 

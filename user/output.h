@@ -41,6 +41,14 @@ void out_json_element(const char *json, size_t len);
 /* Table-only text. */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Decimal digits of @v at @dst, no NUL; returns their number (at most 20).
+ * Two digits per step: a million numbers are a hot path (saved results,
+ * CSV export).
+ */
+size_t kb_put_u64(char *dst, uint64_t v);
+size_t kb_put_s64(char *dst, int64_t v);
+
 /* JSON string escaping into @f (with the quotes). */
 void json_write_string(FILE *f, const char *s);
 /* Shortest decimal that reads back as @v (or null when not finite). */

@@ -584,11 +584,12 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 		print_raw(res);
 }
 
-void kb_run_print(const struct kb_run *r, unsigned int flags)
+void kb_run_print_object(const char *key, const struct kb_run *r,
+			 unsigned int flags)
 {
 	unsigned int i;
 
-	out_open_object(NULL);
+	out_open_object(key);
 	kb_run_print_header(r);
 	if (r->nres == 1) {
 		kb_result_print(r, &r->res[0], flags);
@@ -609,6 +610,11 @@ void kb_run_print(const struct kb_run *r, unsigned int flags)
 		out_close_object();
 	}
 	out_close_object();
+}
+
+void kb_run_print(const struct kb_run *r, unsigned int flags)
+{
+	kb_run_print_object(NULL, r, flags);
 	out_finish();
 }
 

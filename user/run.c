@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "kbenchctl.h"
 #include "nl.h"
 #include "opts.h"
@@ -38,20 +39,27 @@ int run_main(int argc, char *argv[])
 		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "log-x", no_argument, NULL, OPT_LOGX },
 		{ "user", no_argument, NULL, OPT_USER },
+		OPTS_RESULTS,
 		{ 0 }
 	};
 	struct kb_run_req q = { .progress = true };
+	struct kb_results_opts res;
 	const char *svg = NULL;
 	bool user = false, csv = false, log_x = false, log_counts = false;
 	unsigned int pflags = 0;
 	struct kb_run r;
 	int c, ret = EXIT_OK, err;
 
+	kb_results_init(&res);
 	optind = 0;
 	while ((c = opts_next(argc, argv, "", longopts, &ret)) != -1) {
 		switch (c) {
 		case -2:
 			return ret;
+		default:
+			if (kb_results_opt(&res, "run", c, optarg) < 0)
+				return EXIT_USAGE;
+			break;
 		case OPT_CPU:
 			if (opt_u32("run", "cpu", optarg, &q.cpu))
 				return EXIT_USAGE;
@@ -127,19 +135,32 @@ int run_main(int argc, char *argv[])
 	if (user && q.has_samples && q.samples > RUN_USER_SAMPLES_MAX)
 		return usage_error("run", "--samples: at most %d with --user",
 				   RUN_USER_SAMPLES_MAX);
-	err = kb_run_measure(&q, user, &r);
+	if (csv && res.baseline)
+		return usage_error("run", "--csv replaces the summary: not with --baseline");
+	err = kb_results_prepare(&res, "run");
 	if (err)
 		return err;
+	err = kb_run_measure(&q, user, &r);
+	if (err) {
+		kb_results_free(&res);
+		return err;
+	}
 	if (kb_run_analyze(&r)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		kb_run_free(&r);
+		kb_results_free(&res);
 		return EXIT_FAIL;
 	}
-	if (csv)
+	if (csv) {
 		kb_run_print_csv(&r, stdout);
-	else
-		kb_run_print(&r, pflags);
-	if (svg && kb_svg_write_file(svg, &r, log_x))
+		ret = kb_results_save(&res, &(const struct kb_run *){ &r },
+				      &(const struct kb_run_req *){ &q }, 1,
+				      argc, argv);
+	} else {
+		ret = kb_results_report(&res, &r, &q, pflags, argc, argv);
+	}
+	kb_results_free(&res);
+	if (svg && kb_svg_write_file(svg, &r, log_x) && ret == EXIT_OK)
 		ret = EXIT_FAIL;
 	if (r.status == KBENCH_RUN_TIMEOUT) {
 		/* the result above is partial: say so and fail */

@@ -105,6 +105,9 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 		     unsigned int flags);
 /* Whole run: one object; "routines" array when several. */
 void kb_run_print(const struct kb_run *r, unsigned int flags);
+/* The same as the object @key of the current one, not finished. */
+void kb_run_print_object(const char *key, const struct kb_run *r,
+			 unsigned int flags);
 /* CSV of every sample: index,routine,net_cycles,flags. */
 void kb_run_print_csv(const struct kb_run *r, FILE *f);
 

@@ -21,28 +21,6 @@ struct stream {
 	uint64_t total;
 };
 
-static size_t put_u64(char *dst, uint64_t v)
-{
-	char tmp[24], *p = tmp + sizeof(tmp);
-	size_t n;
-
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	n = (size_t)(tmp + sizeof(tmp) - p);
-	memcpy(dst, p, n);
-	return n;
-}
-
-static size_t put_s64(char *dst, int64_t v)
-{
-	if (v >= 0)
-		return put_u64(dst, (uint64_t)v);
-	*dst = '-';
-	return 1 + put_u64(dst + 1, 0 - (uint64_t)v);
-}
-
 static size_t put_str(char *dst, const char *s, size_t max)
 {
 	size_t n = strnlen(s, max);
@@ -75,11 +53,11 @@ void kb_sample_emit(bool csv, uint64_t index, const char *routine,
 	if (csv) {
 		size_t n = 0;
 
-		n += put_u64(line + n, index);
+		n += kb_put_u64(line + n, index);
 		line[n++] = ',';
 		n += put_str(line + n, routine, 64);
 		line[n++] = ',';
-		n += put_s64(line + n, net);
+		n += kb_put_s64(line + n, net);
 		line[n++] = ',';
 		n += put_str(line + n, buf, sizeof(buf));
 		line[n++] = '\n';
@@ -91,13 +69,13 @@ void kb_sample_emit(bool csv, uint64_t index, const char *routine,
 		size_t n = 0;
 
 		n += put_str(line + n, "{\"index\": ", 16);
-		n += put_u64(line + n, index);
+		n += kb_put_u64(line + n, index);
 		n += put_str(line + n, ", \"routine\": \"", 16);
 		n += put_str(line + n, routine, 64);
 		n += put_str(line + n, "\", \"routine_index\": ", 24);
-		n += put_u64(line + n, routine_index);
+		n += kb_put_u64(line + n, routine_index);
 		n += put_str(line + n, ", \"net_cycles\": ", 24);
-		n += put_s64(line + n, net);
+		n += kb_put_s64(line + n, net);
 		n += put_str(line + n, ", \"flags\": \"", 16);
 		n += put_str(line + n, buf, sizeof(buf));
 		n += put_str(line + n, "\"}", 4);

@@ -1,0 +1,873 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbenchctl diff OLD NEW: per routine (matched by side, name and sweep
+ * argument) the medians per iteration, the relative change with its
+ * bootstrap CI, the Mann-Whitney p and a verdict, criterion-style: a
+ * change counts only when it is significant (p < 0.05, the CI excludes 0)
+ * and beyond the noise threshold (the CI not inside +-threshold).  The
+ * statistics are user/stats.c's, the ones `compare` uses.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "kbenchctl.h"
+#include "opts.h"
+#include "output.h"
+
+enum row_verdict { ROW_NO_CHANGE, ROW_IMPROVED, ROW_REGRESSED, ROW_NA };
+
+static const char *const row_verdict_name[] = {
+	"no change", "improved", "regressed", "n/a" };
+
+struct row {
+	const struct kb_saved_run *os, *ns;
+	const struct kb_result *o, *n;
+	bool ns_unit;			/* compared in ns (counters differ) */
+	double old_med, new_med;	/* per iteration, in the unit */
+	double old_med_ns, new_med_ns;
+	struct kb_compare c;
+	double u;
+	enum row_verdict verdict;
+	const char *why_na;
+};
+
+#define NOTES_MAX	64
+
+struct notes {
+	unsigned int n;
+	char text[NOTES_MAX][200];
+};
+
+static void note_add(struct notes *nt, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note_add(struct notes *nt, const char *fmt, ...)
+{
+	char buf[200];
+	unsigned int i;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (i = 0; i < nt->n; i++)
+		if (!strcmp(nt->text[i], buf))
+			return;
+	if (nt->n < NOTES_MAX)
+		memcpy(nt->text[nt->n++], buf, sizeof(buf));
+}
+
+void kb_diff_opts_init(struct kb_diff_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->threshold = KB_DIFF_DEFAULT_THRESHOLD;
+	o->seed = KB_DIFF_DEFAULT_SEED;
+}
+
+int kb_diff_opt(struct kb_diff_opts *o, const char *sub, int c, char *arg)
+{
+	char *eq;
+
+	switch (c) {
+	case OPT_DIFF_THRESHOLD:
+		if (parse_double(arg, &o->threshold) || o->threshold < 0) {
+			usage_error(sub, "--threshold: '%s' is not a percentage >= 0", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_DIFF_SEED:
+		if (parse_u64(arg, &o->seed)) {
+			usage_error(sub, "--seed: '%s' is not a number", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_DIFF_FAIL_ON:
+		if (!strcmp(arg, "regressed"))
+			o->fail_changed = false;
+		else if (!strcmp(arg, "changed"))
+			o->fail_changed = true;
+		else {
+			usage_error(sub, "--fail-on: '%s': use 'regressed' or 'changed'", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_DIFF_MARKDOWN:
+		o->markdown = true;
+		return 1;
+	case OPT_DIFF_MATCH:
+		eq = strchr(arg, '=');
+		if (!eq || eq == arg || !eq[1] || strchr(eq + 1, '=')) {
+			usage_error(sub, "--match: '%s': use OLD=NEW (routine names)", arg);
+			return -1;
+		}
+		if (o->nmatch == KB_DIFF_MATCH_MAX) {
+			usage_error(sub, "--match: at most %d pairs", KB_DIFF_MATCH_MAX);
+			return -1;
+		}
+		*eq = '\0';
+		o->match_old[o->nmatch] = arg;
+		o->match_new[o->nmatch++] = eq + 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* The name a routine of the old file has in the new one (--match). */
+static const char *new_name_of(const struct kb_diff_opts *o, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nmatch; i++)
+		if (!strcmp(o->match_old[i], name))
+			return o->match_new[i];
+	return name;
+}
+
+static bool same_key(const struct kb_saved_run *a, const struct kb_saved_run *b)
+{
+	return a->run.user == b->run.user && a->has_arg == b->has_arg &&
+	       (!a->has_arg || a->arg == b->arg);
+}
+
+/* The first result of @rf keyed like @s with @name, or NULL. */
+static const struct kb_result *find(const struct kb_resfile *rf,
+				    const struct kb_saved_run *s,
+				    const char *name,
+				    const struct kb_saved_run **in)
+{
+	size_t i;
+	unsigned int k;
+
+	for (i = 0; i < rf->nruns; i++) {
+		if (!same_key(&rf->runs[i], s))
+			continue;
+		for (k = 0; k < rf->runs[i].run.nres; k++)
+			if (!strcmp(rf->runs[i].run.res[k].routine, name)) {
+				*in = &rf->runs[i];
+				return &rf->runs[i].run.res[k];
+			}
+	}
+	return NULL;
+}
+
+static bool hz_close(uint64_t a, uint64_t b)
+{
+	double d = fabs((double)a - (double)b);
+
+	return d <= 0.001 * (double)(a > b ? a : b);
+}
+
+/* Per-iteration values in ns: cycles scaled by the run's counter rate. */
+static double *to_ns(const struct kb_run *r, const struct kb_result *res)
+{
+	double *v = malloc((res->st.count ? res->st.count : 1) * sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < res->st.count; i++)
+		v[i] = kb_run_ns(r, res->sorted[i]);
+	return v;
+}
+
+static int compute_row(struct row *w, const struct kb_diff_opts *o,
+		       struct notes *warn, struct notes *note)
+{
+	const struct kb_run *or = &w->os->run, *nr = &w->ns->run;
+	const double *a = w->o->sorted, *b = w->n->sorted;
+	double *a2 = NULL, *b2 = NULL;
+	size_t na = w->o->st.count, nb = w->n->st.count;
+	int err = 0;
+
+	w->ns_unit = strcmp(or->counter, nr->counter) ||
+		     !hz_close(or->counter_hz, nr->counter_hz);
+	if (w->ns_unit)
+		note_add(warn, "counters differ (%s @ %llu Hz, %s @ %llu Hz): comparing ns per iteration, which depends on the counter's calibration",
+			 or->counter, (unsigned long long)or->counter_hz,
+			 nr->counter, (unsigned long long)nr->counter_hz);
+	else if (or->counter_hz != nr->counter_hz)
+		note_add(note, "counter rate differs slightly (%llu Hz, %llu Hz): comparing cycles",
+			 (unsigned long long)or->counter_hz,
+			 (unsigned long long)nr->counter_hz);
+	if (or->iterations != nr->iterations)
+		note_add(note, "%s: %u iterations per sample, now %u",
+			 w->o->routine, or->iterations, nr->iterations);
+	if (or->cpu != nr->cpu)
+		note_add(note, "measured on cpu %u, now cpu %u", or->cpu, nr->cpu);
+	if (or->status == KBENCH_RUN_TIMEOUT || nr->status == KBENCH_RUN_TIMEOUT)
+		note_add(warn, "%s: a run timed out: partial samples", w->o->routine);
+	w->verdict = ROW_NA;
+	w->old_med_ns = kb_run_ns(or, w->o->st.median);
+	w->new_med_ns = kb_run_ns(nr, w->n->st.median);
+	if (!na || !nb) {
+		w->old_med = w->new_med = NAN;
+		w->why_na = "no valid samples";
+		return 0;
+	}
+	if (w->ns_unit) {
+		a = a2 = to_ns(or, w->o);
+		b = b2 = to_ns(nr, w->n);
+		if (!a2 || !b2) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+	}
+	w->old_med = kb_median_sorted(a, na);
+	w->new_med = kb_median_sorted(b, nb);
+	if (!(w->old_med > 0)) {
+		w->why_na = "old median not above 0: no relative change";
+		goto out_free;
+	}
+	w->c.threshold_pct = o->threshold;
+	w->c.rel_median_pct = (w->new_med - w->old_med) / w->old_med * 100;
+	err = kb_bootstrap_rel_median_ci(a, na, b, nb, KB_BOOTSTRAP_RESAMPLES,
+					 o->seed, &w->c.ci_lo_pct, &w->c.ci_hi_pct);
+	if (!err)
+		err = kb_mann_whitney_sorted(a, na, b, nb, &w->u, &w->c.p);
+	if (err)
+		goto out_free;
+	kb_compare_decide(&w->c);
+	w->verdict = w->c.verdict == KB_VERDICT_FASTER ? ROW_IMPROVED :
+		     w->c.verdict == KB_VERDICT_SLOWER ? ROW_REGRESSED :
+		     ROW_NO_CHANGE;
+	w->why_na = NULL;
+out_free:
+	free(a2);
+	free(b2);
+	return err;
+}
+
+/* What differs between the two files' metadata. */
+static void compare_meta(const struct kb_meta *a, const struct kb_meta *b,
+			 struct notes *warn, struct notes *note)
+{
+	unsigned int i, k;
+
+#define DIFFERS(field) (a->field[0] && b->field[0] && strcmp(a->field, b->field))
+	if (DIFFERS(arch))
+		note_add(warn, "architecture differs: %s, %s", a->arch, b->arch);
+	if (DIFFERS(cpu_model))
+		note_add(warn, "CPU model differs: %s, %s", a->cpu_model, b->cpu_model);
+	if (strcmp(a->hypervisor, b->hypervisor))
+		note_add(warn, "hypervisor differs: %s, %s",
+			 a->hypervisor[0] ? a->hypervisor : "none",
+			 b->hypervisor[0] ? b->hypervisor : "none");
+	if (a->method_version != b->method_version)
+		note_add(warn, "sampling method differs (method version %u, %u): kbench itself changed how it measures",
+			 a->method_version, b->method_version);
+	if (DIFFERS(kernel))
+		note_add(note, "kernel release differs: %s, %s", a->kernel, b->kernel);
+	if (DIFFERS(kbench_version))
+		note_add(note, "kbench module version differs: %s, %s",
+			 a->kbench_version, b->kbench_version);
+	if (DIFFERS(kbenchctl_version))
+		note_add(note, "kbenchctl version differs: %s, %s",
+			 a->kbenchctl_version, b->kbenchctl_version);
+	if (DIFFERS(hostname))
+		note_add(note, "hostname differs: %s, %s", a->hostname, b->hostname);
+#undef DIFFERS
+	for (i = 0; i < a->nparams; i++)
+		for (k = 0; k < b->nparams; k++)
+			if (!strcmp(a->param[i].name, b->param[k].name) &&
+			    a->param[i].value != b->param[k].value)
+				note_add(note, "module parameter %s differs: %llu, %llu",
+					 a->param[i].name,
+					 (unsigned long long)a->param[i].value,
+					 (unsigned long long)b->param[k].value);
+	for (i = 0; i < a->nenv; i++)
+		for (k = 0; k < b->nenv; k++)
+			if (!strcmp(a->env[i].key, b->env[k].key) &&
+			    strcmp(a->env[i].value, b->env[k].value))
+				note_add(note, "environment %s differs: %.60s, %.60s",
+					 a->env[i].key, a->env[i].value,
+					 b->env[k].value);
+}
+
+static void label(const struct kb_saved_run *s, const struct kb_result *r,
+		  char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", r->routine, s->run.user ? " [user]" : "");
+}
+
+static void format_pct(double v, char *buf, size_t len)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%+.2f%%", v);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void format_p(double p, char *buf, size_t len)
+{
+	if (!isfinite(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.001)
+		snprintf(buf, len, "< 0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+}
+
+static void format_med(const struct row *w, double v, char *buf, size_t len)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.3f %s", v, w->ns_unit ? "ns" : "cyc");
+	else
+		snprintf(buf, len, "-");
+}
+
+static void side_json(const char *key, const char *name,
+		      const struct kb_resfile *rf)
+{
+	const struct kb_meta *m = &rf->meta;
+
+	out_open_object(key);
+	out_string("file", NULL, name);
+	out_string("date", NULL, m->date);
+	out_string("kernel", NULL, m->kernel);
+	out_string("arch", NULL, m->arch);
+	out_string("cpu_model", NULL, m->cpu_model);
+	out_string("hypervisor", NULL, m->hypervisor[0] ? m->hypervisor : NULL);
+	out_string("kbench_version", NULL,
+		   m->kbench_version[0] ? m->kbench_version : NULL);
+	out_uint("method_version", NULL, m->method_version);
+	out_close_object();
+}
+
+static void print_rows_table(const struct row *rows, size_t nrows, bool any_arg)
+{
+	char lbl[64], om[32], nm[32], ch[24], lo[24], hi[24], p[16], ci[56];
+	size_t i;
+
+	out_text("%-24s %s%14s %14s %9s  %-20s %8s  %s\n", "routine",
+		 any_arg ? "       arg " : "", "old/iter", "new/iter", "change",
+		 "95% CI of change", "p", "verdict");
+	for (i = 0; i < nrows; i++) {
+		const struct row *w = &rows[i];
+
+		label(w->os, w->o, lbl, sizeof(lbl));
+		format_med(w, w->old_med, om, sizeof(om));
+		format_med(w, w->new_med, nm, sizeof(nm));
+		format_pct(w->verdict == ROW_NA ? NAN : w->c.rel_median_pct, ch, sizeof(ch));
+		format_pct(w->verdict == ROW_NA ? NAN : w->c.ci_lo_pct, lo, sizeof(lo));
+		format_pct(w->verdict == ROW_NA ? NAN : w->c.ci_hi_pct, hi, sizeof(hi));
+		format_p(w->verdict == ROW_NA ? NAN : w->c.p, p, sizeof(p));
+		snprintf(ci, sizeof(ci), "%s .. %s", lo, hi);
+		out_text("%-24s ", lbl);
+		if (any_arg) {
+			if (w->os->has_arg)
+				out_text("%10llu ", (unsigned long long)w->os->arg);
+			else
+				out_text("%10s ", "-");
+		}
+		out_text("%14s %14s %9s  %-20s %8s  %s%s%s\n", om, nm, ch,
+			 w->verdict == ROW_NA ? "-" : ci, p,
+			 row_verdict_name[w->verdict],
+			 w->why_na ? ": " : "", w->why_na ? w->why_na : "");
+	}
+}
+
+static void print_rows_markdown(const struct row *rows, size_t nrows,
+				bool any_arg)
+{
+	char lbl[64], om[32], nm[32], ch[24], lo[24], hi[24], p[16];
+	size_t i;
+
+	out_text("| routine |%s old/iter | new/iter | change | 95%% CI | p | verdict |\n",
+		 any_arg ? " arg |" : "");
+	out_text("|:--|%s--:|--:|--:|:-:|--:|:--|\n", any_arg ? "--:|" : "");
+	for (i = 0; i < nrows; i++) {
+		const struct row *w = &rows[i];
+		bool na = w->verdict == ROW_NA;
+
+		label(w->os, w->o, lbl, sizeof(lbl));
+		format_med(w, w->old_med, om, sizeof(om));
+		format_med(w, w->new_med, nm, sizeof(nm));
+		format_pct(na ? NAN : w->c.rel_median_pct, ch, sizeof(ch));
+		format_pct(na ? NAN : w->c.ci_lo_pct, lo, sizeof(lo));
+		format_pct(na ? NAN : w->c.ci_hi_pct, hi, sizeof(hi));
+		format_p(na ? NAN : w->c.p, p, sizeof(p));
+		out_text("| `%s` |", lbl);
+		if (any_arg) {
+			if (w->os->has_arg)
+				out_text(" %llu |", (unsigned long long)w->os->arg);
+			else
+				out_text(" - |");
+		}
+		out_text(" %s | %s | %s | %s%s%s | %s | %s%s |\n", om, nm, ch,
+			 na ? "-" : lo, na ? "" : " .. ", na ? "" : hi, p,
+			 w->verdict == ROW_REGRESSED ? "**regressed**" :
+			 row_verdict_name[w->verdict],
+			 w->why_na ? " (no samples)" : "");
+	}
+}
+
+static void print_rows_json(const struct row *rows, size_t nrows)
+{
+	size_t i;
+
+	out_open_array("routines");
+	for (i = 0; i < nrows; i++) {
+		const struct row *w = &rows[i];
+		bool na = w->verdict == ROW_NA;
+
+		out_open_object(NULL);
+		out_string("routine", NULL, w->o->routine);
+		if (strcmp(w->o->routine, w->n->routine))
+			out_string("new_routine", NULL, w->n->routine);
+		out_string("side", NULL, w->os->run.user ? "user" : "kernel");
+		if (w->os->has_arg)
+			out_uint("arg", NULL, w->os->arg);
+		else
+			out_null("arg");
+		out_string("compared_in", NULL, w->ns_unit ? "ns" : "cycles");
+		out_double("old_median_cycles", NULL, w->o->st.median);
+		out_double("new_median_cycles", NULL, w->n->st.median);
+		out_double("old_median_ns", NULL, w->old_med_ns);
+		out_double("new_median_ns", NULL, w->new_med_ns);
+		out_uint("old_samples", NULL, w->o->st.count);
+		out_uint("new_samples", NULL, w->n->st.count);
+		out_double("change_pct", NULL, na ? NAN : w->c.rel_median_pct);
+		out_double("change_ci95_lo_pct", NULL, na ? NAN : w->c.ci_lo_pct);
+		out_double("change_ci95_hi_pct", NULL, na ? NAN : w->c.ci_hi_pct);
+		out_double("mann_whitney_u", NULL, na ? NAN : w->u);
+		out_double("p_value", NULL, na ? NAN : w->c.p);
+		out_string("verdict", NULL, row_verdict_name[w->verdict]);
+		out_bool("below_threshold", NULL, !na && w->c.below_threshold);
+		if (w->why_na)
+			out_string("reason", NULL, w->why_na);
+		out_close_object();
+	}
+	out_close_array();
+}
+
+static void only_list(const char *key, const char *text,
+		      const struct kb_resfile *rf, bool **used)
+{
+	size_t i, shown = 0;
+	unsigned int k;
+
+	out_open_array(key);
+	for (i = 0; i < rf->nruns; i++) {
+		for (k = 0; k < rf->runs[i].run.nres; k++) {
+			const struct kb_saved_run *s = &rf->runs[i];
+			char lbl[64];
+
+			if (used[i][k])
+				continue;
+			label(s, &s->run.res[k], lbl, sizeof(lbl));
+			if (s->has_arg)
+				snprintf(lbl + strlen(lbl), sizeof(lbl) - strlen(lbl),
+					 " (arg %llu)", (unsigned long long)s->arg);
+			out_text("%s%s", shown++ ? ", " : text, lbl);
+			out_open_object_inline(NULL);
+			out_string("routine", NULL, s->run.res[k].routine);
+			out_string("side", NULL, s->run.user ? "user" : "kernel");
+			if (s->has_arg)
+				out_uint("arg", NULL, s->arg);
+			else
+				out_null("arg");
+			out_close_object();
+		}
+	}
+	out_close_array();
+	if (shown)
+		out_text("\n");
+}
+
+static bool **used_alloc(const struct kb_resfile *rf)
+{
+	bool **u = calloc(rf->nruns ? rf->nruns : 1, sizeof(*u));
+	size_t i;
+
+	for (i = 0; u && i < rf->nruns; i++) {
+		u[i] = calloc(KBENCH_RUN_ROUTINES_MAX, sizeof(**u));
+		if (!u[i]) {
+			while (i--)
+				free(u[i]);
+			free(u);
+			return NULL;
+		}
+	}
+	return u;
+}
+
+static void used_free(bool **u, size_t n)
+{
+	size_t i;
+
+	for (i = 0; u && i < n; i++)
+		free(u[i]);
+	free(u);
+}
+
+static void print_notes(const char *key, const char *prefix,
+			const struct notes *nt, bool to_stderr)
+{
+	unsigned int i;
+
+	out_open_array(key);
+	for (i = 0; i < nt->n; i++) {
+		if (to_stderr)
+			fprintf(stderr, "%s: %s: %s\n", prog, prefix, nt->text[i]);
+		else
+			out_text("%s: ", prefix);
+		out_string(NULL, to_stderr ? NULL : "%s\n", nt->text[i]);
+	}
+	out_close_array();
+}
+
+int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
+		  const char *new_name, struct kb_resfile *new,
+		  const struct kb_diff_opts *o)
+{
+	struct notes *warn = calloc(1, sizeof(*warn)), *note = calloc(1, sizeof(*note));
+	bool **used_old = used_alloc(old), **used_new = used_alloc(new);
+	size_t i, nrows = 0, cap = 0, counts[4] = { 0 };
+	struct row *rows = NULL;
+	bool any_arg = false, fail;
+	unsigned int k;
+	int ret = EXIT_OK;
+
+	if (!warn || !note || !used_old || !used_new)
+		goto out_nomem;
+	for (i = 0; i < old->nruns; i++)
+		if (!old->runs[i].analyzed && kb_run_analyze(&old->runs[i].run))
+			goto out_nomem;
+	for (i = 0; i < new->nruns; i++)
+		if (!new->runs[i].analyzed && kb_run_analyze(&new->runs[i].run))
+			goto out_nomem;
+	compare_meta(&old->meta, &new->meta, warn, note);
+
+	for (i = 0; i < old->nruns; i++) {
+		const struct kb_saved_run *os = &old->runs[i];
+
+		for (k = 0; k < os->run.nres; k++) {
+			const struct kb_result *o_res = &os->run.res[k], *n_res;
+			const struct kb_saved_run *ns = NULL, *first_in;
+			struct row *w;
+			size_t ni;
+
+			/* a routine twice on one side: the first one counts */
+			if (find(old, os, o_res->routine, &first_in) != o_res) {
+				note_add(note, "%s appears more than once in %s: compared the first",
+					 o_res->routine, old_name);
+				used_old[i][k] = true;
+				continue;
+			}
+			n_res = find(new, os, new_name_of(o, o_res->routine), &ns);
+			if (!n_res)
+				continue;
+			used_old[i][k] = true;
+			ni = (size_t)(ns - new->runs);
+			used_new[ni][n_res - ns->run.res] = true;
+			if (nrows == cap) {
+				struct row *r2;
+
+				cap = cap ? cap * 2 : 8;
+				r2 = realloc(rows, cap * sizeof(*r2));
+				if (!r2)
+					goto out_nomem;
+				rows = r2;
+			}
+			w = &rows[nrows++];
+			memset(w, 0, sizeof(*w));
+			w->os = os;
+			w->ns = ns;
+			w->o = o_res;
+			w->n = n_res;
+			any_arg |= os->has_arg;
+			if (compute_row(w, o, warn, note))
+				goto out_nomem;
+			counts[w->verdict]++;
+		}
+	}
+	/* the duplicates on the new side (already-matched ones stay used) */
+	for (i = 0; i < new->nruns; i++)
+		for (k = 0; k < new->runs[i].run.nres; k++) {
+			const struct kb_saved_run *first_in;
+			const struct kb_result *r = &new->runs[i].run.res[k];
+
+			if (find(new, &new->runs[i], r->routine, &first_in) != r) {
+				note_add(note, "%s appears more than once in %s: compared the first",
+					 r->routine, new_name);
+				used_new[i][k] = true;
+			}
+		}
+
+	fail = counts[ROW_REGRESSED] ||
+	       (o->fail_changed && counts[ROW_IMPROVED]);
+	if (!nrows) {
+		fprintf(stderr, "%s: %s and %s have no routine in common%s\n",
+			prog, old_name, new_name,
+			o->nmatch ? "" : " (routines with other names: --match OLD=NEW)");
+		ret = EXIT_USAGE;
+	} else if (fail) {
+		ret = EXIT_REGRESSED;
+	}
+
+	out_open_object(key);
+	if (out_json()) {
+		side_json("old", old_name, old);
+		side_json("new", new_name, new);
+	} else if (!o->markdown) {
+		out_text("old: %s (%s, %s, %s)\n", old_name, old->meta.date,
+			 old->meta.kernel, old->meta.arch);
+		out_text("new: %s (%s, %s, %s)\n", new_name, new->meta.date,
+			 new->meta.kernel, new->meta.arch);
+	}
+	out_double("threshold_pct", NULL, o->threshold);
+	out_string("fail_on", NULL, o->fail_changed ? "changed" : "regressed");
+	out_uint("seed", NULL, o->seed);
+	out_uint("bootstrap_resamples", NULL, KB_BOOTSTRAP_RESAMPLES);
+	print_notes("warnings", "warning", warn, o->markdown && !out_json());
+	print_notes("notes", "note", note, o->markdown && !out_json());
+	if (!out_json())
+		out_text("\n");
+	if (o->markdown && !out_json())
+		print_rows_markdown(rows, nrows, any_arg);
+	else if (out_json())
+		print_rows_json(rows, nrows);
+	else
+		print_rows_table(rows, nrows, any_arg);
+	if (!out_json())
+		out_text("\n");
+	only_list("only_old", "only in old: ", old, used_old);
+	only_list("only_new", "only in new: ", new, used_new);
+	out_uint("regressed", NULL, counts[ROW_REGRESSED]);
+	out_uint("improved", NULL, counts[ROW_IMPROVED]);
+	out_uint("no_change", NULL, counts[ROW_NO_CHANGE]);
+	out_uint("not_compared", NULL, counts[ROW_NA]);
+	out_text("%s%zu regressed, %zu improved, %zu no change",
+		 o->markdown ? "kbench diff: " : "", counts[ROW_REGRESSED],
+		 counts[ROW_IMPROVED], counts[ROW_NO_CHANGE]);
+	if (counts[ROW_NA])
+		out_text(", %zu not compared", counts[ROW_NA]);
+	out_text(" (noise threshold %g%%, 95%% bootstrap CI of the median change, Mann-Whitney p%s)\n",
+		 o->threshold, o->fail_changed ? "; fail on any change" : "");
+	out_uint("exit_status", NULL, (uint64_t)ret);
+	out_close_object();
+	goto out_free;
+
+out_nomem:
+	fprintf(stderr, "%s: out of memory\n", prog);
+	ret = EXIT_USAGE;
+out_free:
+	used_free(used_old, old->nruns);
+	used_free(used_new, new->nruns);
+	free(rows);
+	free(warn);
+	free(note);
+	return ret;
+}
+
+/* --- run --save / --baseline --- */
+
+void kb_results_init(struct kb_results_opts *x)
+{
+	memset(x, 0, sizeof(*x));
+	kb_diff_opts_init(&x->diff);
+}
+
+int kb_results_opt(struct kb_results_opts *x, const char *sub, int c,
+		   char *arg)
+{
+	int r;
+
+	switch (c) {
+	case OPT_RESULTS_SAVE:
+		x->save = arg;
+		return 1;
+	case OPT_RESULTS_BASELINE:
+		x->baseline = arg;
+		return 1;
+	}
+	r = kb_diff_opt(&x->diff, sub, c, arg);
+	if (r > 0)
+		x->diff_opt_seen = true;
+	return r;
+}
+
+int kb_results_prepare(struct kb_results_opts *x, const char *sub)
+{
+	char err[768];
+
+	if (x->diff_opt_seen && !x->baseline)
+		return usage_error(sub, "--threshold, --seed, --fail-on, --markdown and --match go with --baseline");
+	if (x->diff.markdown && opt_json)
+		return usage_error(sub, "--markdown and --json exclude each other");
+	if (!x->baseline)
+		return 0;
+	if (kb_resfile_load(x->baseline, &x->base, err, sizeof(err))) {
+		fprintf(stderr, "%s: --baseline: %s\n", prog, err);
+		return EXIT_USAGE;
+	}
+	x->base_loaded = true;
+	return 0;
+}
+
+static void results_build(struct kb_resfile *rf, struct kb_saved_run *s,
+			  const struct kb_run *const *runs,
+			  const struct kb_run_req *const *reqs, unsigned int n,
+			  int argc, char *argv[])
+{
+	unsigned int i;
+
+	memset(rf, 0, sizeof(*rf));
+	for (i = 0; i < n; i++) {
+		kb_saved_run_init(&s[i], runs[i], reqs[i]);
+		s[i].analyzed = true;	/* by the caller; the copy shares it */
+	}
+	kb_meta_collect(&rf->meta, n && !runs[0]->user,
+			n ? (int)runs[0]->cpu : -1, argc, argv);
+	rf->runs = s;
+	rf->nruns = n;
+}
+
+int kb_results_save(struct kb_results_opts *x, const struct kb_run *const *runs,
+		    const struct kb_run_req *const *reqs, unsigned int n,
+		    int argc, char *argv[])
+{
+	struct kb_saved_run s[2];
+	struct kb_resfile rf;
+
+	if (!x->save)
+		return 0;
+	if (n > 2)
+		return EXIT_FAIL;
+	results_build(&rf, s, runs, reqs, n, argc, argv);
+	return kb_resfile_save(x->save, &rf.meta, s, n) ? EXIT_FAIL : 0;
+}
+
+int kb_results_report(struct kb_results_opts *x, const struct kb_run *r,
+		      const struct kb_run_req *q, unsigned int print_flags,
+		      int argc, char *argv[])
+{
+	struct kb_saved_run s;
+	struct kb_resfile now;
+	int ret = EXIT_OK;
+
+	if (!x->baseline) {
+		kb_run_print(r, print_flags);
+		return kb_results_save(x, &r, &q, 1, argc, argv);
+	}
+	results_build(&now, &s, &r, &q, 1, argc, argv);
+	if (x->save && kb_resfile_save(x->save, &now.meta, &s, 1))
+		ret = EXIT_FAIL;
+	out_open_object(NULL);
+	kb_run_print_object("run", r, print_flags);
+	out_text("\ndiff against the baseline %s:\n", x->baseline);
+	if (!ret)
+		ret = kb_diff_print("diff", x->baseline, &x->base, "this run",
+				    &now, &x->diff);
+	out_close_object();
+	out_finish();
+	return ret;
+}
+
+void kb_results_free(struct kb_results_opts *x)
+{
+	if (x->base_loaded)
+		kb_resfile_free(&x->base);
+	x->base_loaded = false;
+}
+
+/* --- the subcommand --- */
+
+enum { OPT_CHECK = 0x2000 };
+
+static int check_files(int argc, char *argv[])
+{
+	char err[768];
+	int i, ret = EXIT_OK;
+
+	out_open_array(NULL);
+	for (i = 0; i < argc; i++) {
+		struct kb_resfile rf;
+		size_t r, samples = 0, routines = 0;
+		unsigned int k;
+
+		out_open_object(NULL);
+		out_string("file", "%s: ", argv[i]);
+		if (kb_resfile_load(argv[i], &rf, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			out_bool("valid", NULL, false);
+			out_string("error", "invalid\n", err);
+			out_close_object();
+			ret = EXIT_USAGE;
+			continue;
+		}
+		for (r = 0; r < rf.nruns; r++) {
+			routines += rf.runs[r].run.nres;
+			for (k = 0; k < rf.runs[r].run.nres; k++)
+				samples += rf.runs[r].run.res[k].n;
+		}
+		out_bool("valid", NULL, true);
+		out_uint("runs", "ok, %llu run", rf.nruns);
+		out_text("%s", rf.nruns == 1 ? "" : "s");
+		out_uint("routines", ", %llu routine", routines);
+		out_text("%s", routines == 1 ? "" : "s");
+		out_uint("samples", ", %llu samples", samples);
+		out_string("date", ", %s", rf.meta.date);
+		out_string("kernel", ", %s\n", rf.meta.kernel);
+		out_close_object();
+		kb_resfile_free(&rf);
+	}
+	out_close_array();
+	out_finish();
+	return ret;
+}
+
+int diff_main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		OPTS_COMMON,
+		OPTS_DIFF,
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ 0 }
+	};
+	struct kb_resfile old, new;
+	struct kb_diff_opts o;
+	char err[768];
+	bool check = false;
+	int c, ret = EXIT_OK;
+
+	kb_diff_opts_init(&o);
+	optind = 0;
+	while ((c = opts_next(argc, argv, "", longopts, &ret)) != -1) {
+		if (c == -2)
+			return ret;
+		if (c == OPT_CHECK) {
+			check = true;
+			continue;
+		}
+		if (kb_diff_opt(&o, "diff", c, optarg) < 0)
+			return EXIT_USAGE;
+	}
+	if (check) {
+		if (optind >= argc)
+			return usage_error("diff", "--check: which files?");
+		return check_files(argc - optind, argv + optind);
+	}
+	if (argc - optind != 2)
+		return usage_error("diff", "diff needs two results: OLD NEW (files or saved names)");
+	if (o.markdown && opt_json)
+		return usage_error("diff", "--markdown and --json exclude each other");
+	if (kb_resfile_load(argv[optind], &old, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return EXIT_USAGE;
+	}
+	if (kb_resfile_load(argv[optind + 1], &new, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		kb_resfile_free(&old);
+		return EXIT_USAGE;
+	}
+	ret = kb_diff_print(NULL, argv[optind], &old, argv[optind + 1], &new, &o);
+	out_finish();
+	kb_resfile_free(&old);
+	kb_resfile_free(&new);
+	return ret;
+}
