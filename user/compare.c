@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "kbenchctl.h"
 #include "nl.h"
 #include "opts.h"
@@ -30,6 +31,9 @@ struct cmp_opts {
 	uint64_t seed;
 	const char *svg;
 	bool log_x, kvu, user;
+	struct kb_results_opts results;	/* --save */
+	int argc;
+	char **argv;
 };
 
 /* Comparison of b against a, printed (table or JSON "comparison"). */
@@ -120,6 +124,10 @@ static int compare_two(struct cmp_opts *o)
 	out_close_object();
 	out_finish();
 	if (o->svg && kb_svg_write_file(o->svg, &r, o->log_x))
+		ret = EXIT_FAIL;
+	if (kb_results_save(&o->results, &(const struct kb_run *){ &r },
+			    &(const struct kb_run_req *){ &o->q }, 1, o->argc,
+			    o->argv))
 		ret = EXIT_FAIL;
 	kb_run_free(&r);
 	return ret;
@@ -244,6 +252,10 @@ static int compare_kvu(struct cmp_opts *o)
 	runs[1] = &u;
 	if (o->svg && kb_svg_write_runs(o->svg, runs, labels, 2, o->log_x))
 		ret = EXIT_FAIL;
+	if (kb_results_save(&o->results, runs,
+			    (const struct kb_run_req *const[]){ &o->q, &o->q },
+			    2, o->argc, o->argv))
+		ret = EXIT_FAIL;
 	kb_run_free(&k);
 	kb_run_free(&u);
 	return ret;
@@ -263,12 +275,15 @@ int compare_main(int argc, char *argv[])
 		{ "log-x", no_argument, NULL, OPT_LOGX },
 		{ "kernel-vs-user", no_argument, NULL, OPT_KVU },
 		{ "user", no_argument, NULL, OPT_USER },
+		{ "save", required_argument, NULL, OPT_RESULTS_SAVE },
 		{ 0 }
 	};
-	struct cmp_opts o = { .threshold = 1, .seed = COMPARE_DEFAULT_SEED };
+	struct cmp_opts o = { .threshold = 1, .seed = COMPARE_DEFAULT_SEED,
+			      .argc = argc, .argv = argv };
 	int c, ret = EXIT_OK;
 
 	o.q.progress = true;
+	kb_results_init(&o.results);
 	optind = 0;
 	while ((c = opts_next(argc, argv, "", longopts, &ret)) != -1) {
 		switch (c) {
@@ -319,6 +334,9 @@ int compare_main(int argc, char *argv[])
 			break;
 		case OPT_USER:
 			o.user = true;
+			break;
+		case OPT_RESULTS_SAVE:
+			kb_results_opt(&o.results, "compare", c, optarg);
 			break;
 		}
 	}

@@ -281,10 +281,16 @@ static void compare_meta(const struct kb_meta *a, const struct kb_meta *b,
 	for (i = 0; i < a->nenv; i++)
 		for (k = 0; k < b->nenv; k++)
 			if (!strcmp(a->env[i].key, b->env[k].key) &&
-			    strcmp(a->env[i].value, b->env[k].value))
-				note_add(note, "environment %s differs: %.60s, %.60s",
-					 a->env[i].key, a->env[i].value,
-					 b->env[k].value);
+			    strcmp(a->env[i].value, b->env[k].value)) {
+				if (strlen(a->env[i].value) > 40 ||
+				    strlen(b->env[k].value) > 40)
+					note_add(note, "environment %s differs (see the files)",
+						 a->env[i].key);
+				else
+					note_add(note, "environment %s differs: %s, %s",
+						 a->env[i].key, a->env[i].value,
+						 b->env[k].value);
+			}
 }
 
 static void label(const struct kb_saved_run *s, const struct kb_result *r,

@@ -192,6 +192,116 @@ static void test_autoload(void)
 	unsetenv("KBENCH_NO_AUTOLOAD");
 }
 
+/* The loader's unit tests (round trip, every truncation, mutations) under
+ * valgrind: the binary running now, with fewer random rounds. */
+static void valgrind_loader(void)
+{
+	char self[512], cmd[1200], *out;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	size_t len = 0, cap = 1 << 16, r;
+	FILE *p;
+	int st;
+
+	if (!have("valgrind") || n <= 0) {
+		skip("no valgrind", "valgrind: loader round trip, truncations and mutations");
+		return;
+	}
+	self[n] = '\0';
+	snprintf(cmd, sizeof(cmd),
+		 "KBENCH_UNIT_ONLY=loader KBENCH_FUZZ_ROUNDS=1000 valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 %s 2>&1 | grep -v '^ok '",
+		 self);
+	p = popen(cmd, "r");
+	out = malloc(cap);
+	while ((r = fread(out + len, 1, cap - len - 1, p)) > 0)
+		len += r;
+	out[len] = '\0';
+	st = pclose(p);
+	if (!ok(WIFEXITED(st) && !strstr(out, "==") && !strstr(out, "not ok") &&
+		strstr(out, "1..") , "valgrind: loader round trip, every truncation, 1000 mutations: no errors, no leaks"))
+		diag("%s", out);
+	free(out);
+}
+
+static char xdg_dir[] = "/tmp/kbench-xdg-XXXXXX";
+
+/* run --save / --baseline and diff through the binary (--user: no module). */
+static void test_results_cli(void)
+{
+	char path[128], corrupt[128];
+	FILE *f;
+
+	if (!mkdtemp(xdg_dir))
+		return;
+	setenv("XDG_DATA_HOME", xdg_dir, 1);
+	snprintf(corrupt, sizeof(corrupt), "%s/corrupt.json", xdg_dir);
+	f = fopen(corrupt, "w");
+	if (f) {
+		fputs("{\"format\": \"kbench-result\", \"version\": 1, \"runs\": [{\"routines\": [{\"routine\": \"x\", \"n\": 2, \"net\": [1, ", f);
+		fclose(f);
+	}
+	expect("diff", 2, "diff needs two results");
+	expect("diff a.json", 2, "diff needs two results");
+	expect("diff --threshold x a b", 2, "--threshold: 'x' is not a percentage");
+	expect("diff --fail-on sometimes a b", 2, "--fail-on: 'sometimes': use 'regressed' or 'changed'");
+	expect("diff --match foo a b", 2, "--match: 'foo': use OLD=NEW");
+	expect("diff /nonexistent/old.json b.json", 2, "/nonexistent/old.json: No such file or directory");
+	expect("diff never_saved b.json", 2, "no saved result 'never_saved' (looked for /tmp/kbench-xdg-");
+	expect("diff 'bad name' b.json", 2, "result name 'bad name': use letters, digits");
+	expect("run add_chain --user --threshold 3", 2, "go with --baseline");
+	expect("run add_chain --user --csv --baseline x", 2, "not with --baseline");
+	expect("run add_chain --user --baseline /nonexistent/b.json", 2,
+	       "--baseline: /nonexistent/b.json: No such file or directory");
+	expect("diff --check /dev/null", 2, "/dev/null: byte 0: empty file");
+	{
+		char args[256];
+
+		snprintf(args, sizeof(args), "diff --check %s", corrupt);
+		expect(args, 2, "corrupt.json: byte 101, runs[0].routines[0].net: expected an integer, found the end of the file (truncated?)");
+	}
+	expect("run add_chain mul_chain --user --samples 200 --iterations 1000 --save unitbase",
+	       0, "kbenchctl: saved 2 routines, 400 samples to /tmp/kbench-xdg-");
+	snprintf(path, sizeof(path), "%s/kbench/unitbase.json", xdg_dir);
+	ok(access(path, R_OK) == 0, "--save NAME: stored as $XDG_DATA_HOME/kbench/NAME.json");
+	expect("run add_chain --user --samples 200 --iterations 1000 --save unit-new.json",
+	       0, "to unit-new.json");
+	expect("diff --check unitbase unit-new.json", 0, "unit-new.json: ok, 1 run, 1 routine, 200 samples");
+	/* the same code twice: far inside a 50 % threshold */
+	expect("diff unitbase unit-new.json --threshold 50", 0, "only in old: mul_chain [user]");
+	json_check("--json diff unitbase unit-new.json --threshold 50",
+		   "r=d[\"routines\"]; assert len(r)==1 and r[0][\"routine\"]==\"add_chain\" and r[0][\"side\"]==\"user\"; "
+		   "assert r[0][\"verdict\"]==\"no change\" and d[\"exit_status\"]==0 and d[\"only_old\"][0][\"routine\"]==\"mul_chain\"; "
+		   "assert r[0][\"change_ci95_lo_pct\"]<=r[0][\"change_pct\"]<=r[0][\"change_ci95_hi_pct\"]",
+		   "diff --json: routines, verdict, exit status, one-sided routines");
+	json_check("run add_chain --user --samples 100 --iterations 1000 --baseline unitbase --threshold 50 --json",
+		   "assert d[\"run\"][\"routine\"]==\"add_chain\" and d[\"diff\"][\"routines\"][0][\"verdict\"]==\"no change\"",
+		   "run --baseline --json: {run, diff}");
+	expect("run add_chain --user --samples 100 --iterations 1000 --baseline unitbase --threshold 50 --markdown",
+	       0, "| `add_chain [user]` |");
+	expect("run empty --user --samples 50 --iterations 100 --baseline unit-new.json", 2,
+	       "have no routine in common");
+	expect("diff unit-new.json unit-new.json --markdown", 0, "| +0.00% |");
+	expect("compare add_chain mul_chain --user --samples 100 --iterations 1000 --save unit-cmp.json",
+	       0, "saved 2 routines, 200 samples");
+	valgrind("diff unitbase unit-new.json --threshold 50", 0);
+	{
+		char args[256];
+
+		snprintf(args, sizeof(args), "diff --check %s", corrupt);
+		valgrind(args, 2);
+	}
+	valgrind("run add_chain --user --samples 100 --iterations 1000 --baseline unitbase --threshold 100000 --save unit-v.json", 0);
+	valgrind_loader();
+	remove("unit-new.json");
+	remove("unit-cmp.json");
+	remove("unit-v.json");
+	remove(path);
+	remove(corrupt);
+	snprintf(path, sizeof(path), "%s/kbench", xdg_dir);
+	rmdir(path);
+	rmdir(xdg_dir);
+	unsetenv("XDG_DATA_HOME");
+}
+
 void test_cli(void)
 {
 	char *out;
@@ -292,6 +402,8 @@ void test_cli(void)
 	remove("unit-test.svg");
 	expect("run add_chain --user --svg /nonexistent/dir/x.svg --samples 10", 1,
 	       "/nonexistent/dir/x.svg");
+
+	test_results_cli();
 
 	/* valgrind: the paths that need no module */
 	valgrind("--help", 0);
