@@ -631,7 +631,7 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 	out_uint("bootstrap_resamples", NULL, KB_BOOTSTRAP_RESAMPLES);
 	print_notes("warnings", "warning", warn, o->markdown && !out_json());
 	print_notes("notes", "note", note, o->markdown && !out_json());
-	if (!out_json())
+	if (!out_json() && !o->markdown)
 		out_text("\n");
 	if (o->markdown && !out_json())
 		print_rows_markdown(rows, nrows, any_arg);

@@ -72,6 +72,15 @@ int kb_nl_open(struct kb_nl *nl)
 			prog, nl_geterror(err));
 		goto out_free_sock;
 	}
+	/*
+	 * One 64 KiB receive buffer, no MSG_PEEK: libnl's default peeks
+	 * each datagram first (two recvmsg per datagram) into a page-sized
+	 * buffer, and the kernel then sizes dump skbs to one page.  With a
+	 * large buffer a SAMPLES_GET dump arrives 32 KiB (about 2700
+	 * samples) per recvmsg.  Kernel skbs are at most 32 KiB.
+	 */
+	nl_socket_set_msg_buf_size(nl->sk, 65536);
+	nl_socket_disable_msg_peek(nl->sk);
 	/* best effort: old kernels lack these and still work */
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
 		   &one, sizeof(one));

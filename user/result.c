@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "csv.h"
 #include "hist.h"
 #include "kbenchctl.h"
 #include "names.h"
@@ -620,24 +621,22 @@ void kb_run_print(const struct kb_run *r, unsigned int flags)
 
 void kb_run_print_csv(const struct kb_run *r, FILE *f)
 {
-	char buf[96];
+	struct kb_csv *c = malloc(sizeof(*c));
 	unsigned int k;
-	size_t i;
 
-	fputs("index,routine,net_cycles,flags\n", f);
+	if (!c)
+		return;
+	kb_csv_init(c, f);
 	for (k = 0; k <= r->nres; k++) {
 		const struct kb_result *res = k < r->nres ? &r->res[k] :
 				     r->has_overhead ? &r->overhead : NULL;
 
-		if (!res)
-			break;
-		for (i = 0; i < res->n; i++) {
-			kb_flag_names(kb_sample_flag_names, res->sflags[i], "|",
-				      buf, sizeof(buf));
-			fprintf(f, "%zu,%s,%lld,%s\n", i, res->routine,
-				(long long)res->net[i], buf);
-		}
+		if (res)
+			kb_csv_rows(c, res->routine, 0, res->net, res->sflags,
+				    res->n);
 	}
+	kb_csv_flush(c);
+	free(c);
 }
 
 /*

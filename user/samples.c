@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "csv.h"
 #include "kbenchctl.h"
 #include "names.h"
 #include "nl.h"
@@ -19,6 +20,7 @@ enum { OPT_CSV = 0x2000, OPT_ROUTINE };
 struct stream {
 	bool csv;
 	uint64_t total;
+	struct kb_csv *out;	/* with csv */
 };
 
 static size_t put_str(char *dst, const char *s, size_t max)
@@ -108,13 +110,17 @@ static int stream_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		n = (size_t)nla_len(tb[KBENCH_A_SAMPLES_FLAGS]) / sizeof(uint32_t);
 	net = nla_data(tb[KBENCH_A_SAMPLES_NET]);
 	fl = nla_data(tb[KBENCH_A_SAMPLES_FLAGS]);
-	for (i = 0; i < n; i++) {
-		int64_t v;
-		uint32_t f;
+	if (s->csv) {
+		kb_csv_rows(s->out, name, first, net, fl, n);
+	} else {
+		for (i = 0; i < n; i++) {
+			int64_t v;
+			uint32_t f;
 
-		memcpy(&v, net + i * sizeof(v), sizeof(v));
-		memcpy(&f, fl + i * sizeof(f), sizeof(f));
-		kb_sample_emit(s->csv, first + i, name, ri, v, f);
+			memcpy(&v, net + i * sizeof(v), sizeof(v));
+			memcpy(&f, fl + i * sizeof(f), sizeof(f));
+			kb_sample_emit(false, first + i, name, ri, v, f);
+		}
 	}
 	s->total += n;
 	return 0;
@@ -129,7 +135,8 @@ int samples_main(int argc, char *argv[])
 		{ 0 }
 	};
 	static char obuf[1 << 20];
-	struct stream s = { 0 };
+	static struct kb_csv csv;
+	struct stream s = { .out = &csv };
 	struct nl_msg *msg;
 	struct kb_nl nl;
 	uint32_t run_id, routine = 0;
@@ -165,7 +172,7 @@ int samples_main(int argc, char *argv[])
 		return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (s.csv)
-		fputs("index,routine,net_cycles,flags\n", stdout);
+		kb_csv_init(&csv, stdout);
 	else
 		out_text("%10s %-20s %14s %s\n", "INDEX", "ROUTINE", "NET_CYCLES",
 			 "FLAGS");
@@ -187,6 +194,8 @@ int samples_main(int argc, char *argv[])
 			 "run %u not found (evicted, or never existed)", run_id);
 	if (err)
 		kb_nl_print_error(&nl);
+	if (s.csv)
+		kb_csv_flush(&csv);
 	out_close_array();
 	out_uint("count", NULL, s.total);
 	out_close_object();

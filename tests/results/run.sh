@@ -81,7 +81,7 @@ bisect)
 	git -C "$repo" checkout -q master 2>/dev/null || git -C "$repo" checkout -q main
 	(
 		cd "$repo" || exit 1
-		git bisect start -q HEAD "$first" >/dev/null &&
+		git bisect start HEAD "$first" >/dev/null &&
 			KBENCH_BISECT_KVER=$kver git bisect run "$top/tests/results/bisect-run.sh" \
 				"$b/baseline.json" >"$b/bisect.log" 2>&1
 		git bisect reset -q >/dev/null 2>&1
