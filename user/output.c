@@ -110,41 +110,10 @@ static void indent(void)
 	fwrite_unlocked(spaces, 1, n, out_file());
 }
 
-static const char digit_pairs[] =
+const char kb_digit_pairs[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233"
 	"34353637383940414243444546474849505152535455565758596061626364656667"
 	"6869707172737475767778798081828384858687888990919293949596979899";
-
-size_t kb_put_u64(char *dst, uint64_t v)
-{
-	char tmp[20], *p = tmp + sizeof(tmp);
-	size_t n;
-
-	while (v >= 100) {
-		unsigned int r = (unsigned int)(v % 100);
-
-		v /= 100;
-		p -= 2;
-		memcpy(p, digit_pairs + 2 * r, 2);
-	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, digit_pairs + 2 * v, 2);
-	} else {
-		*--p = (char)('0' + v);
-	}
-	n = (size_t)(tmp + sizeof(tmp) - p);
-	memcpy(dst, p, n);
-	return n;
-}
-
-size_t kb_put_s64(char *dst, int64_t v)
-{
-	if (v >= 0)
-		return kb_put_u64(dst, (uint64_t)v);
-	*dst = '-';
-	return 1 + kb_put_u64(dst + 1, 0 - (uint64_t)v);
-}
 
 static void write_u64(FILE *f, unsigned long long v)
 {
