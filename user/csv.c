@@ -3,7 +3,9 @@
  * The samples CSV, fast (see csv.h).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "csv.h"
 #include "names.h"
@@ -15,54 +17,74 @@
 
 void kb_csv_init(struct kb_csv *c, FILE *f)
 {
+	memset(c->idx, 0, sizeof(c->idx));
 	c->f = f;
-	c->n = 0;
 	memcpy(c->buf, CSV_HEADER, sizeof(CSV_HEADER) - 1);
 	c->n = sizeof(CSV_HEADER) - 1;
 	c->next = 0;
-	c->idx[sizeof(c->idx) - 1] = '0';
+	c->idx[0] = '0';
 	c->idx_len = 1;
 }
 
+/* Straight to the file descriptor: stdio would copy every chunk once more. */
 void kb_csv_flush(struct kb_csv *c)
 {
-	fwrite_unlocked(c->buf, 1, c->n, c->f);
+	const char *p = c->buf;
+	size_t left = c->n;
+
+	fflush(c->f);
+	while (left) {
+		ssize_t w = write(fileno(c->f), p, left);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			/* the stream's error flag, as fwrite would set it */
+			fwrite_unlocked(p, 1, left, c->f);
+			break;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
 	c->n = 0;
 }
 
-/* The counter's digits set to @v. */
 static void counter_set(struct kb_csv *c, uint64_t v)
 {
-	char tmp[24];
-	size_t n = kb_put_u64(tmp, v);
-
-	memcpy(c->idx + sizeof(c->idx) - n, tmp, n);
-	c->idx_len = n;
+	c->idx_len = kb_put_u64(c->idx, v);
 	c->next = v;
 }
 
-/* +1 in ASCII: usually one digit changes. */
+/* +1 in ASCII: usually only the last digit changes. */
 static void counter_inc(struct kb_csv *c)
 {
-	char *p = c->idx + sizeof(c->idx) - 1;
+	char *p = c->idx + c->idx_len - 1;
 
 	c->next++;
 	while (*p == '9') {
-		*p-- = '0';
-		if (p < c->idx + sizeof(c->idx) - c->idx_len) {
-			*p = '1';
+		*p = '0';
+		if (p == c->idx) {
+			/* 99..9 + 1: one digit more (idx has room for 20) */
+			memmove(c->idx + 1, c->idx, c->idx_len);
+			c->idx[0] = '1';
 			c->idx_len++;
 			return;
 		}
+		p--;
 	}
 	(*p)++;
 }
 
+/*
+ * Copies of a fixed size (the whole field buffer; the row advances by the
+ * field's length) compile to a few moves: a million variable-length
+ * memcpy() calls were a quarter of the time in the VM.
+ */
 void kb_csv_rows(struct kb_csv *c, const char *routine, uint64_t first,
 		 const void *net, const void *flags, size_t count)
 {
 	const unsigned char *np = net, *fp = flags;
-	char mid[40];
+	char mid[40] = "";
 	size_t mlen = strnlen(routine, 31), i;
 
 	/* ",routine," once per batch */
@@ -82,9 +104,9 @@ void kb_csv_rows(struct kb_csv *c, const char *routine, uint64_t first,
 		o = c->buf + c->n;
 		memcpy(&v, np + i * sizeof(v), sizeof(v));
 		memcpy(&f, fp + i * sizeof(f), sizeof(f));
-		memcpy(o, c->idx + sizeof(c->idx) - c->idx_len, c->idx_len);
+		memcpy(o, c->idx, sizeof(c->idx));
 		o += c->idx_len;
-		memcpy(o, mid, mlen);
+		memcpy(o, mid, sizeof(mid));
 		o += mlen;
 		o += kb_put_s64(o, v);
 		*o++ = ',';

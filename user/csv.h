@@ -15,10 +15,10 @@
 struct kb_csv {
 	FILE *f;
 	uint64_t next;		/* the index the counter holds */
-	char idx[24];		/* its digits, right-aligned at idx + 24 */
+	char idx[24];		/* its digits, from idx[0] */
 	size_t idx_len;
 	size_t n;
-	char buf[1 << 16];
+	char buf[1 << 18];
 };
 
 /* Start: the header line goes out with the first flush. */

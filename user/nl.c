@@ -307,3 +307,84 @@ out_free_cb:
 		kb_nl_print_error(nl);
 	return rq.done;
 }
+
+/*
+ * A dump received without libnl's per-message machinery: recvmsg() into one
+ * 64 KiB buffer (the kernel sends up to 32 KiB of messages per datagram)
+ * and the messages parsed where they lie.  libnl copies every message into
+ * a fresh allocation first (nlmsg_convert); for SAMPLES_GET that is the
+ * whole 12 MB of a million samples once more.
+ */
+int kb_nl_dump(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
+	       kb_nl_msg_cb cb, void *arg)
+{
+	static unsigned char buf[65536] __attribute__((aligned(8)));
+	struct nlattr *tb[64];
+	uint32_t seq, port;
+	int err, done = 1;
+
+	nl->error = 0;
+	nl->extack[0] = '\0';
+	nl->bad_attr_offset = 0;
+	if (!msg) {
+		nl->error = -ENOMEM;
+		kb_nl_print_error(nl);
+		return -ENOMEM;
+	}
+	if (maxattr > 63)
+		maxattr = 63;
+	err = nl_send_auto(nl->sk, msg);
+	seq = nlmsg_hdr(msg)->nlmsg_seq;
+	nlmsg_free(msg);
+	if (err < 0) {
+		done = -EIO;
+		goto out;
+	}
+	port = nl_socket_get_local_port(nl->sk);
+	while (done > 0) {
+		ssize_t n = recv(nl_socket_get_fd(nl->sk), buf, sizeof(buf), 0);
+		struct nlmsghdr *nlh;
+		int len;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			done = n < 0 ? -errno : -EIO;
+			break;
+		}
+		len = (int)n;
+		for (nlh = (struct nlmsghdr *)buf; done > 0 && nlmsg_ok(nlh, len);
+		     nlh = nlmsg_next(nlh, &len)) {
+			/* another request's answer on this socket: not ours */
+			if (nlh->nlmsg_seq != seq || (port && nlh->nlmsg_pid != port))
+				continue;
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				struct nl_msg *m = nlmsg_convert(nlh);
+				struct request rq = { nl, maxattr, cb, arg, 1 };
+
+				/* rare: reuse the libnl-path parser of DONE */
+				if (m) {
+					finish_cb(m, &rq);
+					nlmsg_free(m);
+				}
+				done = m ? rq.done : -ENOMEM;
+			} else if (nlh->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = nlmsg_data(nlh);
+
+				kb_nl_parse_extack(nlh, e, nl->extack,
+						   sizeof(nl->extack),
+						   &nl->bad_attr_offset);
+				done = e->error < 0 ? e->error : 0;
+			} else if (genlmsg_parse(nlh, 0, tb, maxattr, NULL) == 0 &&
+				   cb && cb(tb, nlh, arg) < 0) {
+				done = -EIO;
+			}
+		}
+	}
+out:
+	nl->error = done;
+	if (done < 0 && !nl->quiet)
+		kb_nl_print_error(nl);
+	return done;
+}
+

@@ -268,7 +268,7 @@ int kb_run_fetch_samples(struct kb_nl *nl, uint32_t run_id, struct kb_run *r)
 		nlmsg_free(msg);
 		msg = NULL;
 	}
-	err = kb_nl_request(nl, msg, KBENCH_A_SAMPLES_MAX, samples_cb, &f);
+	err = kb_nl_dump(nl, msg, KBENCH_A_SAMPLES_MAX, samples_cb, &f);
 	if (err)
 		return err;
 	if (f.first_mismatch)

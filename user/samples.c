@@ -187,7 +187,7 @@ int samples_main(int argc, char *argv[])
 		msg = NULL;
 	}
 	nl.quiet = true;
-	err = kb_nl_request(&nl, msg, KBENCH_A_SAMPLES_MAX, stream_cb, &s);
+	err = kb_nl_dump(&nl, msg, KBENCH_A_SAMPLES_MAX, stream_cb, &s);
 	if (err == -ENOENT && !nl.extack[0])
 		/* kernels before 6.2 drop the extack of a dump's start */
 		snprintf(nl.extack, sizeof(nl.extack),
