@@ -409,30 +409,41 @@ static bool jp_expect(struct jp *j, char c, const char *what)
 }
 
 /*
- * Object iteration: call with *first = true after nothing; returns 1 with
- * the next key in @key (and the ':' consumed), 0 at the closing '}', -1 on
- * an error.  The caller reads or skips the value.
+ * Before the next member of an object or array (@open, @close): call with
+ * *first = true first.  1: a member follows (after its ','), 0: @close
+ * (consumed), -1: an error.
+ */
+static int jp_next(struct jp *j, bool *first, char open, char close)
+{
+	bool was_first = *first;
+
+	jp_ws(j);
+	if (was_first) {
+		if (!jp_expect(j, open, open == '{' ? "an object" : "an array"))
+			return -1;
+		*first = false;
+		jp_ws(j);
+	}
+	if (j->p < j->end && *j->p == close) {
+		j->p++;
+		return 0;
+	}
+	if (!was_first &&
+	    !jp_expect(j, ',', close == '}' ? "',' or '}'" : "',' or ']'"))
+		return -1;
+	return 1;
+}
+
+/*
+ * Object iteration: 1 with the next key in @key (and the ':' consumed), 0
+ * at the closing '}', -1 on an error.  The caller reads or skips the value.
  */
 static int jp_obj_next(struct jp *j, bool *first, char *key, size_t cap)
 {
-	if (*first) {
-		if (!jp_expect(j, '{', "an object"))
-			return -1;
-		jp_ws(j);
-		*first = false;
-		if (j->p < j->end && *j->p == '}') {
-			j->p++;
-			return 0;
-		}
-	} else {
-		jp_ws(j);
-		if (j->p < j->end && *j->p == '}') {
-			j->p++;
-			return 0;
-		}
-		if (!jp_expect(j, ',', "',' or '}'"))
-			return -1;
-	}
+	int r = jp_next(j, first, '{', '}');
+
+	if (r != 1)
+		return r;
 	jp_ws(j);
 	if (j->p < j->end && *j->p != '"') {
 		jp_error(j, "expected a key (a string), found %s", jp_found(j));
@@ -446,23 +457,7 @@ static int jp_obj_next(struct jp *j, bool *first, char *key, size_t cap)
 /* Array iteration, as jp_obj_next: 1 an element follows, 0 at ']'. */
 static int jp_arr_next(struct jp *j, bool *first)
 {
-	jp_ws(j);
-	if (*first) {
-		if (!jp_expect(j, '[', "an array"))
-			return -1;
-		jp_ws(j);
-		*first = false;
-		if (j->p < j->end && *j->p == ']') {
-			j->p++;
-			return 0;
-		}
-		return 1;
-	}
-	if (j->p < j->end && *j->p == ']') {
-		j->p++;
-		return 0;
-	}
-	return jp_expect(j, ',', "',' or ']'") ? 1 : -1;
+	return jp_next(j, first, '[', ']');
 }
 
 /* Skip any value, iteratively, with a bounded depth. */
@@ -558,6 +553,22 @@ static void prefault(void *p, size_t len)
 #endif
 }
 
+/* Double @v's capacity; on failure free it and say so. */
+static bool ints_grow(struct jp *j, int64_t **v, size_t *cap)
+{
+	int64_t *v2 = realloc(*v, *cap * 2 * sizeof(**v));
+
+	if (!v2) {
+		free(*v);
+		*v = NULL;
+		jp_error(j, "out of memory");
+		return false;
+	}
+	*v = v2;
+	*cap *= 2;
+	return true;
+}
+
 /*
  * An array of integers within [min, max].  @hint (a count the file claimed
  * earlier) presizes the array, bounded by the bytes left ("1," per value):
@@ -617,17 +628,8 @@ static bool jp_ints(struct jp *j, int64_t **out, size_t *count, int64_t min,
 				p = s;
 				break;
 			}
-			if (n == cap) {
-				int64_t *v2 = realloc(v, cap * 2 * sizeof(*v));
-
-				if (!v2) {
-					free(v);
-					jp_error(j, "out of memory");
-					return false;
-				}
-				v = v2;
-				cap *= 2;
-			}
+			if (n == cap && !ints_grow(j, &v, &cap))
+				return false;
 			v[n++] = x;
 			if (*p++ == ']') {
 				end = true;
@@ -637,17 +639,8 @@ static bool jp_ints(struct jp *j, int64_t **out, size_t *count, int64_t min,
 		j->p = p;
 		if (end)
 			break;
-		if (n == cap) {
-			int64_t *v2 = realloc(v, cap * 2 * sizeof(*v));
-
-			if (!v2) {
-				free(v);
-				jp_error(j, "out of memory");
-				return false;
-			}
-			v = v2;
-			cap *= 2;
-		}
+		if (n == cap && !ints_grow(j, &v, &cap))
+			return false;
 		if (!jp_s64(j, &v[n])) {
 			free(v);
 			return false;
@@ -852,32 +845,33 @@ static bool load_summary(struct jp *j, struct kb_result *res)
 
 	while (ok && (r = jp_obj_next(j, &first, key, sizeof(key))) == 1) {
 		jp_push(j, key, 0);
-		if (!strcmp(key, "samples"))
+		const struct { const char *k; int64_t *v; } s64s[] = {
+			{ "net_min", &res->net_min },
+			{ "net_median", &res->net_median },
+			{ "net_max", &res->net_max },
+			{ "net_sum", &res->net_sum },
+			{ "per_iter_min_milli", &res->per_iter_min_milli },
+			{ "per_iter_median_milli", &res->per_iter_median_milli },
+			{ "corr_min_milli", &res->corr_min_milli },
+			{ "corr_median_milli", &res->corr_median_milli },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(s64s) / sizeof(s64s[0]); i++)
+			if (!strcmp(key, s64s[i].k))
+				break;
+		if (i < sizeof(s64s) / sizeof(s64s[0])) {
+			ok = jp_s64(j, s64s[i].v);
+			/* the corrected figures are absent for the overhead */
+			res->has_corr |= !strncmp(key, "corr_", 5);
+		} else if (!strcmp(key, "samples")) {
 			ok = jp_u32(j, &res->samples);
-		else if (!strcmp(key, "valid"))
+		} else if (!strcmp(key, "valid")) {
 			ok = jp_u32(j, &res->valid);
-		else if (!strcmp(key, "net_min"))
-			ok = jp_s64(j, &res->net_min);
-		else if (!strcmp(key, "net_median"))
-			ok = jp_s64(j, &res->net_median);
-		else if (!strcmp(key, "net_max"))
-			ok = jp_s64(j, &res->net_max);
-		else if (!strcmp(key, "net_sum"))
-			ok = jp_s64(j, &res->net_sum);
-		else if (!strcmp(key, "per_iter_min_milli"))
-			ok = jp_s64(j, &res->per_iter_min_milli);
-		else if (!strcmp(key, "per_iter_median_milli"))
-			ok = jp_s64(j, &res->per_iter_median_milli);
-		else if (!strcmp(key, "corr_min_milli")) {
-			ok = jp_s64(j, &res->corr_min_milli);
-			res->has_corr = true;
-		} else if (!strcmp(key, "corr_median_milli")) {
-			ok = jp_s64(j, &res->corr_median_milli);
-			res->has_corr = true;
 		} else if (!strcmp(key, "excluded_by_reason")) {
 			bool f2 = true;
 			char ek[KEY_MAX];
-			int r2, i;
+			int r2;
 
 			while (ok && (r2 = jp_obj_next(j, &f2, ek, sizeof(ek))) == 1) {
 				for (i = 0; i < KB_EXCL_N; i++)

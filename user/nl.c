@@ -242,6 +242,19 @@ static int valid_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/* Reset the last error; a NULL @msg (allocation failed) is -ENOMEM. */
+static int request_begin(struct kb_nl *nl, struct nl_msg *msg)
+{
+	nl->error = 0;
+	nl->extack[0] = '\0';
+	nl->bad_attr_offset = 0;
+	if (msg)
+		return 0;
+	nl->error = -ENOMEM;
+	kb_nl_print_error(nl);
+	return -ENOMEM;
+}
+
 int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 		  kb_nl_msg_cb cb, void *arg)
 {
@@ -249,14 +262,8 @@ int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 	struct nl_cb *nlcb;
 	int err;
 
-	nl->error = 0;
-	nl->extack[0] = '\0';
-	nl->bad_attr_offset = 0;
-	if (!msg) {
-		nl->error = -ENOMEM;
-		kb_nl_print_error(nl);
+	if (request_begin(nl, msg))
 		return -ENOMEM;
-	}
 	nlcb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!nlcb) {
 		nlmsg_free(msg);
@@ -323,14 +330,8 @@ int kb_nl_dump(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 	uint32_t seq, port;
 	int err, done = 1;
 
-	nl->error = 0;
-	nl->extack[0] = '\0';
-	nl->bad_attr_offset = 0;
-	if (!msg) {
-		nl->error = -ENOMEM;
-		kb_nl_print_error(nl);
+	if (request_begin(nl, msg))
 		return -ENOMEM;
-	}
 	if (maxattr > 63)
 		maxattr = 63;
 	err = nl_send_auto(nl->sk, msg);

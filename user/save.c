@@ -326,6 +326,23 @@ static void write_summary(struct wr *w, const struct kb_result *res)
 	wr_s(w, "\n     }");
 }
 
+/* The indexes (or the flag values) of the flagged samples, comma-separated. */
+static void write_flagged(struct wr *w, const struct kb_result *res,
+			  bool values)
+{
+	bool first = true;
+	size_t i;
+
+	for (i = 0; i < res->n; i++) {
+		if (!res->sflags[i])
+			continue;
+		if (!first)
+			wr_raw(w, ",", 1);
+		first = false;
+		wr_u64(w, values ? res->sflags[i] : i);
+	}
+}
+
 static void write_routine(struct wr *w, const struct kb_result *res,
 			  bool overhead, bool first_routine)
 {
@@ -356,23 +373,9 @@ static void write_routine(struct wr *w, const struct kb_result *res,
 	/* nearly every sample has flags 0: only the others, as two arrays */
 	wr_key(w, 5, "sample_flags", false);
 	wr_s(w, "{\"index\": [");
-	for (i = 0, first = true; i < res->n; i++) {
-		if (!res->sflags[i])
-			continue;
-		if (!first)
-			wr_raw(w, ",", 1);
-		first = false;
-		wr_u64(w, i);
-	}
+	write_flagged(w, res, false);
 	wr_s(w, "], \"value\": [");
-	for (i = 0, first = true; i < res->n; i++) {
-		if (!res->sflags[i])
-			continue;
-		if (!first)
-			wr_raw(w, ",", 1);
-		first = false;
-		wr_u64(w, res->sflags[i]);
-	}
+	write_flagged(w, res, true);
 	wr_s(w, "]}\n    }");
 }
 

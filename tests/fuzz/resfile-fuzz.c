@@ -4,8 +4,9 @@
  * must either load - with every routine's arrays consistent - or fail with
  * a message naming the file and a byte offset; never crash, hang, leak or
  * read out of bounds (built with AddressSanitizer).  tests/fuzz/resfile.sh
- * builds it with clang and runs it for a fixed number of inputs from a
- * seed corpus of real result files.
+ * builds it with clang (with tests/unit/stubs.c for what kbenchctl.c
+ * provides) and runs it for a fixed number of inputs from a seed corpus
+ * of real result files.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -14,28 +15,6 @@
 
 #include "kbenchctl.h"
 #include "resfile.h"
-
-const char *prog = "kbenchctl";
-bool opt_json;
-
-const struct subcommand *subcommand_find(const char *name)
-{
-	(void)name;
-	return NULL;
-}
-
-void subcommand_usage(FILE *f, const struct subcommand *sc)
-{
-	(void)f;
-	(void)sc;
-}
-
-int usage_error(const char *sub, const char *fmt, ...)
-{
-	(void)sub;
-	(void)fmt;
-	return EXIT_USAGE;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -24,7 +24,7 @@ done
 if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I"$top/user" -I"$top/include/uapi" -I"$top/kmod" \
 	$(pkg-config --cflags libnl-genl-3.0) \
-	"$top/tests/fuzz/resfile-fuzz.c" "${srcs[@]}" \
+	"$top/tests/fuzz/resfile-fuzz.c" "$top/tests/unit/stubs.c" "${srcs[@]}" \
 	$(pkg-config --libs libnl-genl-3.0) -lm -o "$out/resfile-fuzz" 2>"$out/build.log"; then
 	sed 's/^/# /' "$out/build.log" | tail -n 20
 	echo "not ok 1 - build of the libFuzzer harness"
