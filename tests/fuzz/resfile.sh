@@ -21,11 +21,13 @@ srcs=()
 for f in "$top"/user/*.c; do
 	[ "$(basename "$f")" = kbenchctl.c ] || srcs+=("$f")
 done
+read -ra nl_cflags < <(pkg-config --cflags libnl-genl-3.0)
+read -ra nl_libs < <(pkg-config --libs libnl-genl-3.0)
 if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I"$top/user" -I"$top/include/uapi" -I"$top/kmod" \
-	$(pkg-config --cflags libnl-genl-3.0) \
+	"${nl_cflags[@]}" \
 	"$top/tests/fuzz/resfile-fuzz.c" "$top/tests/unit/stubs.c" "${srcs[@]}" \
-	$(pkg-config --libs libnl-genl-3.0) -lm -o "$out/resfile-fuzz" 2>"$out/build.log"; then
+	"${nl_libs[@]}" -lm -o "$out/resfile-fuzz" 2>"$out/build.log"; then
 	sed 's/^/# /' "$out/build.log" | tail -n 20
 	echo "not ok 1 - build of the libFuzzer harness"
 	echo "1..1"

@@ -30,12 +30,16 @@ quiet() { # old new: the same routine twice, "no change"?
 }
 while [ $done_trials -lt "$trials" ] && [ $attempts -lt $((2 * trials)) ]; do
 	attempts=$((attempts + 1))
-	kbenchctl run foo --save /tmp/a1.json >/dev/null 2>&1 &&
-		kbenchctl run foobar --save /tmp/b1.json >/dev/null 2>&1 &&
-		kbenchctl run foo --save /tmp/a2.json >/dev/null 2>&1 &&
-		kbenchctl run foobar --save /tmp/b2.json >/dev/null 2>&1 ||
-		{ echo "# attempt $attempts: a run failed"; continue; }
-	quiet /tmp/a1.json /tmp/a2.json && quiet /tmp/b1.json /tmp/b2.json || continue
+	if ! { kbenchctl run foo --save /tmp/a1.json &&
+	       kbenchctl run foobar --save /tmp/b1.json &&
+	       kbenchctl run foo --save /tmp/a2.json &&
+	       kbenchctl run foobar --save /tmp/b2.json; } >/dev/null 2>&1; then
+		echo "# attempt $attempts: a run failed"
+		continue
+	fi
+	if ! quiet /tmp/a1.json /tmp/a2.json || ! quiet /tmp/b1.json /tmp/b2.json; then
+		continue
+	fi
 	kbenchctl diff /tmp/a1.json /tmp/b1.json --match foo=foobar \
 		--fail-on changed >/tmp/d 2>&1
 	rc=$?

@@ -57,4 +57,5 @@ module_init(kbench_difftest_init);
 module_exit(kbench_difftest_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("kbench diff test: " KBENCH_DIFF_STR(KBENCH_DIFF_INSNS) " instructions per iteration");
+MODULE_DESCRIPTION("kbench diff test: " KBENCH_DIFF_STR(KBENCH_DIFF_INSNS)
+		   " instructions per iteration");

@@ -12,7 +12,7 @@
 #                               "no change" in at least 19 of 20 trials (~40 s)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 stage=${1:?usage: run.sh icount|bisect|tcg [--kernel K]}
 shift
 kernel=6.1
