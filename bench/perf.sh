@@ -13,15 +13,19 @@
 #      diffed, and its CSV export, each next to `cat` of the same file in
 #      the same VM boot (bench/timeit.c times them).
 # Prints Markdown tables.
-# Usage: bench/perf.sh [--kernel KVER] [--only efficiency|dump|results]
+# Usage: bench/perf.sh [--kernel KVER] [--only efficiency|dump|results] [--icount]
+#   --icount: section 4 under -icount shift=0 (guest time = instructions:
+#   deterministic, immune to a busy host)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kernel=(--kernel "${KBENCH_PERF_KERNEL:-6.1}")
 only=""
+icount=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=(--kernel "$2"); shift 2 ;;
 	--only) only=$2; shift 2 ;;
+	--icount) icount=(--icount); shift ;;
 	*) echo "perf.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -96,14 +100,19 @@ done'
 if want results; then
 	mkdir -p build/bench
 	gcc -O2 -Wall -Wextra -Werror -o build/bench/timeit bench/timeit.c
-	echo "### Saved results and CSV export (1,000,000 samples per routine, plain TCG, 2 vCPUs, ms)"
+	if [ ${#icount[@]} -gt 0 ]; then
+		mode="-icount shift=0: 1 ms = 1,000,000 guest instructions"
+	else
+		mode="plain TCG, 2 vCPUs"
+	fi
+	echo "### Saved results and CSV export (1,000,000 samples per routine, $mode, ms)"
 	echo
 	echo "The result file holds the routine and the interleaved \`empty\` overhead"
 	echo "(2,000,000 samples); the CSV is the routine's 1,000,000."
 	echo
 	echo "| routine | round | result bytes | save | cat of it | load | diff of two | CSV bytes | samples --csv | cat of the CSV |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
-	tests/vm/run "${kernel[@]}" --timeout 900 --add build/bench/timeit -- "$results_cmd" 2>/dev/null |
+	tests/vm/run "${kernel[@]}" "${icount[@]}" --timeout 1800 --add build/bench/timeit -- "$results_cmd" 2>/dev/null |
 	while read -r w i rb sv c l d cb x y; do
 		echo "| $w | $i | $rb | $sv | $c | $l | $d | $cb | $x | $y |"
 	done

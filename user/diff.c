@@ -526,6 +526,25 @@ static void print_notes(const char *key, const char *prefix,
 	out_close_array();
 }
 
+/* Statistics of the routines (not of the overhead: diff does not use it). */
+static int analyze(struct kb_resfile *rf)
+{
+	size_t i;
+	unsigned int k;
+
+	for (i = 0; i < rf->nruns; i++) {
+		struct kb_run *r = &rf->runs[i].run;
+
+		if (rf->runs[i].analyzed)
+			continue;
+		for (k = 0; k < r->nres; k++)
+			if (kb_result_analyze(&r->res[k], r->iterations))
+				return -1;
+		rf->runs[i].analyzed = true;
+	}
+	return 0;
+}
+
 int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 		  const char *new_name, struct kb_resfile *new,
 		  const struct kb_diff_opts *o)
@@ -540,12 +559,8 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 
 	if (!warn || !note || !used_old || !used_new)
 		goto out_nomem;
-	for (i = 0; i < old->nruns; i++)
-		if (!old->runs[i].analyzed && kb_run_analyze(&old->runs[i].run))
-			goto out_nomem;
-	for (i = 0; i < new->nruns; i++)
-		if (!new->runs[i].analyzed && kb_run_analyze(&new->runs[i].run))
-			goto out_nomem;
+	if (analyze(old) || analyze(new))
+		goto out_nomem;
 	compare_meta(&old->meta, &new->meta, warn, note);
 
 	for (i = 0; i < old->nruns; i++) {

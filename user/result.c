@@ -100,7 +100,7 @@ double kb_run_ns(const struct kb_run *r, double cycles)
 	return r->counter_hz ? cycles * 1e9 / (double)r->counter_hz : NAN;
 }
 
-static int analyze_result(struct kb_result *res, uint32_t iterations)
+int kb_result_analyze(struct kb_result *res, uint32_t iterations)
 {
 	size_t i, k = 0;
 
@@ -124,9 +124,9 @@ int kb_run_analyze(struct kb_run *r)
 	int err = 0;
 
 	for (i = 0; i < r->nres; i++)
-		err = err ? err : analyze_result(&r->res[i], r->iterations);
+		err = err ? err : kb_result_analyze(&r->res[i], r->iterations);
 	if (r->has_overhead)
-		err = err ? err : analyze_result(&r->overhead, r->iterations);
+		err = err ? err : kb_result_analyze(&r->overhead, r->iterations);
 	return err;
 }
 

@@ -84,6 +84,8 @@ int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags);
 void kb_result_summarize(struct kb_result *res, uint32_t iterations);
 /* Userspace statistics of the valid samples (cycles per iteration). */
 int kb_run_analyze(struct kb_run *r);
+/* The same for one result of a run of @iterations per sample. */
+int kb_result_analyze(struct kb_result *res, uint32_t iterations);
 
 /* Kernel release (uname when not known) and the date, for titles. */
 void kb_run_stamp(struct kb_run *r);
