@@ -104,9 +104,16 @@ void kb_csv_rows(struct kb_csv *c, const char *routine, uint64_t first,
 		o = c->buf + c->n;
 		memcpy(&v, np + i * sizeof(v), sizeof(v));
 		memcpy(&f, fp + i * sizeof(f), sizeof(f));
-		memcpy(o, c->idx, sizeof(c->idx));
-		o += c->idx_len;
-		memcpy(o, mid, sizeof(mid));
+		/* the usual row: an index below 10^8 and a short name */
+		if (c->idx_len <= 8 && mlen <= 16) {
+			memcpy(o, c->idx, 8);
+			o += c->idx_len;
+			memcpy(o, mid, 16);
+		} else {
+			memcpy(o, c->idx, sizeof(c->idx));
+			o += c->idx_len;
+			memcpy(o, mid, sizeof(mid));
+		}
 		o += mlen;
 		o += kb_put_s64(o, v);
 		*o++ = ',';
