@@ -118,7 +118,8 @@ static void usage(FILE *f)
 		   "Subcommands:\n", prog, prog, prog);
 	for (sc = subcommands; sc->name; sc++)
 		fprintf(f, "  %-9s %s\n", sc->name, sc->description);
-	fprintf(f, "\nExit status: 0 ok, 1 failure, 2 usage error or module missing.\n");
+	fprintf(f, "\nExit status: 0 ok, 1 failure (diff, run --baseline: a regression),\n"
+		   "2 usage error, module missing or an unreadable result file.\n");
 }
 
 static int help_main(int argc, char *argv[])
