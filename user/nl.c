@@ -359,6 +359,13 @@ int kb_nl_dump(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 			/* another request's answer on this socket: not ours */
 			if (nlh->nlmsg_seq != seq || (port && nlh->nlmsg_pid != port))
 				continue;
+			/* genl_dump_check_consistent(): the data changed */
+			if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) {
+				snprintf(nl->extack, sizeof(nl->extack), "%s",
+					 nl_geterror(NLE_DUMP_INTR));
+				done = -EIO;
+				break;
+			}
 			if (nlh->nlmsg_type == NLMSG_DONE) {
 				struct nl_msg *m = nlmsg_convert(nlh);
 				struct request rq = { nl, maxattr, cb, arg, 1 };
