@@ -347,7 +347,7 @@ static void write_routine(struct wr *w, const struct kb_result *res,
 			  bool overhead, bool first_routine)
 {
 	bool first = true;
-	size_t i;
+	size_t i, flagged = 0;
 
 	if (!first_routine)
 		wr_raw(w, ",", 1);
@@ -363,19 +363,25 @@ static void write_routine(struct wr *w, const struct kb_result *res,
 	wr_key(w, 5, "net", false);
 	wr_raw(w, "[", 1);
 	for (i = 0; i < res->n; i++) {
+		char *o;
+
 		if (w->n + 24 > sizeof(w->chunk))
 			wr_flush(w);
-		if (i)
-			w->chunk[w->n++] = ',';
-		w->n += kb_put_s64(w->chunk + w->n, res->net[i]);
+		o = w->chunk + w->n;
+		*o = ',';
+		o += i != 0;
+		w->n = (size_t)(o - w->chunk) + kb_put_s64(o, res->net[i]);
+		flagged += res->sflags[i] != 0;
 	}
 	wr_raw(w, "]", 1);
 	/* nearly every sample has flags 0: only the others, as two arrays */
 	wr_key(w, 5, "sample_flags", false);
 	wr_s(w, "{\"index\": [");
-	write_flagged(w, res, false);
+	if (flagged)
+		write_flagged(w, res, false);
 	wr_s(w, "], \"value\": [");
-	write_flagged(w, res, true);
+	if (flagged)
+		write_flagged(w, res, true);
 	wr_s(w, "]}\n    }");
 }
 
