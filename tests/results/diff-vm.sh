@@ -36,9 +36,17 @@ t $? "NAME stored as ~/.local/share/kbench/v8.json"
 kbenchctl diff /tmp/v7.json v8 >/tmp/d 2>&1
 rc=$?
 sed 's/^/# /' /tmp/d
+cp /tmp/d /tmp/d.short
 [ $rc = 1 ] && has "7.000 cyc      8.000 cyc   +14.29%  +14.29% .. +14.29%" /tmp/d &&
 	has "regressed" /tmp/d
 t $? "diff v7 v8: 7.000 -> 8.000 cycles/iter, +14.29 % (CI +14.29..+14.29), regressed, exit 1 (got $rc)"
+
+kbenchctl diff /tmp/v7.json v8 -v >/tmp/d 2>&1
+rc=$?
+[ $rc = 1 ] && has "old: /tmp/v7.json (" /tmp/d &&
+	has "+14.29%  +14.29% .. +14.29%    < 0.001  regressed" /tmp/d &&
+	has "Mann-Whitney p)" /tmp/d && ! has "Mann-Whitney" /tmp/d.short
+t $? "diff -v: the files, p < 0.001 and the method of the verdict; the default report has neither (got $rc)"
 
 kbenchctl --json diff /tmp/v7.json v8 >/tmp/j 2>&1
 has '"change_pct": 14.285714285714285' /tmp/j && has '"verdict": "regressed"' /tmp/j &&
