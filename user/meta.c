@@ -17,7 +17,7 @@
 #include <cpuid.h>
 #endif
 
-#include "kbench_method.h"
+#include <kbench/method.h>
 #include "kbenchctl.h"
 #include "nl.h"
 #include "resfile.h"

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <kbench/summary.h>
+
 #include "color.h"
 #include "csv.h"
 #include "hist.h"
@@ -45,56 +47,34 @@ int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags)
 	return 0;
 }
 
-static int cmp_s64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The kernel's exact integer summary, recomputed (userspace twin runs). */
+/*
+ * The kernel's exact integer summary recomputed from the samples, with the
+ * kernel's own code (include/kbench/summary.h): the same figures to the
+ * last digit.  The corrected figures stay as they are.
+ */
 void kb_result_summarize(struct kb_result *res, uint32_t iterations)
 {
-	int64_t *v;
-	size_t i, k = 0;
+	struct kbench_summary sum;
+	kbench_s64 *scratch;
+	unsigned int i;
 
-	res->samples = (uint32_t)res->n;
-	memset(res->excl, 0, sizeof(res->excl));
-	res->net_sum = 0;
-	v = malloc((res->n ? res->n : 1) * sizeof(*v));
-	if (!v)
+	scratch = malloc((res->n ? res->n : 1) * sizeof(*scratch));
+	if (!scratch)
 		return;
-	for (i = 0; i < res->n; i++) {
-		uint32_t f = res->sflags[i];
-
-		if (f) {
-			/* every flag counts, as in the kernel's summary */
-			res->excl[KB_EXCL_CPU] += !!(f & KBENCH_SAMPLE_F_CPU_CHANGED);
-			res->excl[KB_EXCL_BACKWARDS] += !!(f & KBENCH_SAMPLE_F_BACKWARDS);
-			res->excl[KB_EXCL_NMI] += !!(f & KBENCH_SAMPLE_F_NMI);
-			res->excl[KB_EXCL_SMI] += !!(f & KBENCH_SAMPLE_F_SMI);
-			res->excl[KB_EXCL_WINDOW] += !!(f & KBENCH_SAMPLE_F_WINDOW);
-			res->excl[KB_EXCL_REFERENCE] += !!(f & KBENCH_SAMPLE_F_REFERENCE);
-			continue;
-		}
-		v[k++] = res->net[i];
-		res->net_sum += res->net[i];
-	}
-	res->valid = (uint32_t)k;
-	if (k < res->n)
-		res->flags |= KBENCH_RESULT_F_EXCLUDED;
-	if (k) {
-		qsort(v, k, sizeof(*v), cmp_s64);
-		res->net_min = v[0];
-		res->net_median = v[(k - 1) / 2];	/* lower median */
-		res->net_max = v[k - 1];
-		if (iterations) {
-			res->per_iter_min_milli = res->net_min * 1000 / iterations;
-			res->per_iter_median_milli = res->net_median * 1000 /
-						     iterations;
-		}
-	}
-	free(v);
+	kbench_summarize(&sum, res->net, res->sflags, (unsigned int)res->n,
+			 iterations, scratch);
+	free(scratch);
+	res->samples = sum.samples;
+	res->valid = sum.valid;
+	for (i = 0; i < KB_EXCL_N; i++)
+		res->excl[i] = sum.excluded[i];
+	res->net_min = sum.min;
+	res->net_median = sum.median;
+	res->net_max = sum.max;
+	res->net_sum = sum.sum;
+	res->per_iter_min_milli = sum.per_iter_min_milli;
+	res->per_iter_median_milli = sum.per_iter_median_milli;
+	res->flags = (res->flags & ~KBENCH_RESULT_F_EXCLUDED) | sum.flags;
 }
 
 double kb_run_ns(const struct kb_run *r, double cycles)
@@ -165,6 +145,8 @@ static void parse_result(struct nlattr *nest, struct kb_result *res)
 	res->excl[KB_EXCL_NMI] = kb_u32(tb[KBENCH_A_RESULT_EXCL_NMI], 0);
 	res->excl[KB_EXCL_SMI] = kb_u32(tb[KBENCH_A_RESULT_EXCL_SMI], 0);
 	res->excl[KB_EXCL_WINDOW] = kb_u32(tb[KBENCH_A_RESULT_EXCL_WINDOW], 0);
+	res->excl[KB_EXCL_REFERENCE] =
+		kb_u32(tb[KBENCH_A_RESULT_EXCL_REFERENCE], 0);
 	res->net_min = kb_s64(tb[KBENCH_A_RESULT_NET_MIN], 0);
 	res->net_median = kb_s64(tb[KBENCH_A_RESULT_NET_MEDIAN], 0);
 	res->net_max = kb_s64(tb[KBENCH_A_RESULT_NET_MAX], 0);

@@ -4,9 +4,9 @@
  * must either load - with every routine's arrays consistent - or fail with
  * a message naming the file and a byte offset; never crash, hang, leak or
  * read out of bounds (built with AddressSanitizer).  tests/fuzz/resfile.sh
- * builds it with clang (with every user/ file but kbenchctl.c, which
- * holds main()) and runs it for a fixed number of inputs from a seed
- * corpus of real result files.
+ * builds it with clang (with every user/ and user/lib/ file but
+ * kbenchctl.c, which holds main()) and runs it for a fixed number of
+ * inputs from a seed corpus of real result files.
  */
 #include <stdint.h>
 #include <stdio.h>

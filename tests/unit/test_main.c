@@ -30,5 +30,6 @@ int main(int argc, char *argv[])
 	test_report();
 	test_results();
 	test_cli();
+	test_engine();
 	return tap_done();
 }
