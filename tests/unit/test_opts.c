@@ -300,7 +300,7 @@ static void spec_ranges(const struct kb_opt *table, const char *set)
 		return;
 	}
 	snprintf(cmd, sizeof(cmd),
-		 "python3 %s/../spec_bounds.py %s/../../../Documentation/netlink/specs/kbench.yaml %s",
+		 "/usr/bin/python3 %s/../spec_bounds.py %s/../../../Documentation/netlink/specs/kbench.yaml %s",
 		 fixtures_dir, fixtures_dir, set);
 	p = popen(cmd, "r");
 	while (p && fscanf(p, "%63s %31s %31s", name, lo, hi) == 3) {
