@@ -90,8 +90,8 @@ struct kbench_run {
 	u32 nr_series;			/* plus the overhead series */
 	struct kbench_series series[KBENCH_SERIES_MAX];
 
-	bool has_arg;			/* the request gave an argument */
-	u64 arg;
+	u32 nr_args;			/* the request's args: 0, 1 or nr_routines */
+	u64 args[KBENCH_RUN_ROUTINES_MAX];
 
 	/* result */
 	int err;			/* 0 or -errno */

@@ -210,11 +210,12 @@ static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 			      run->window_cycles, KBENCH_A_RUN_PAD) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_RUN_MEM_BYTES, run->mem_bytes,
 			      KBENCH_A_RUN_PAD) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, run->status) ||
-	    (run->has_arg &&
-	     nla_put_u64_64bit(msg, KBENCH_A_RUN_ARG, run->arg,
-			       KBENCH_A_RUN_PAD)))
+	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, run->status))
 		return -EMSGSIZE;
+	for (i = 0; i < run->nr_args; i++)
+		if (nla_put_u64_64bit(msg, KBENCH_A_RUN_ARG, run->args[i],
+				      KBENCH_A_RUN_PAD))
+			return -EMSGSIZE;
 	for (i = 0; i < run->nr_routines; i++)
 		if (kbench_put_result(msg, KBENCH_A_RUN_RESULT, i,
 				      &run->series[i]))
@@ -224,14 +225,45 @@ static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 	return 0;
 }
 
-/* Collect the ROUTINE attributes in order: at most 4, no duplicates. */
-static int kbench_run_names(struct genl_info *info,
-			    const struct nlattr **names)
+/* The routines of a RUN request and their arguments, in order. */
+struct kbench_run_req {
+	const struct nlattr *names[KBENCH_RUN_ROUTINES_MAX];
+	const struct nlattr *args[KBENCH_RUN_ROUTINES_MAX];
+	int nr, nargs;
+};
+
+/*
+ * The same routine twice only at two arguments: the same code at two
+ * sizes is two series with their own setup and data.
+ */
+static bool kbench_run_twice(const struct kbench_run_req *q, int i, int k)
+{
+	return !strcmp(nla_data(q->names[i]), nla_data(q->names[k])) &&
+	       (q->nargs != q->nr ||
+		nla_get_u64(q->args[i]) == nla_get_u64(q->args[k]));
+}
+
+/*
+ * Collect the ROUTINE attributes in order (1 to 4) and the ARG ones: none,
+ * one for all routines, or one per routine.
+ */
+static int kbench_run_req(struct genl_info *info, struct kbench_run_req *q)
 {
 	const struct nlattr *nla;
-	int rem, nr = 0, i;
+	int rem, i, k;
 
+	q->nr = 0;
+	q->nargs = 0;
 	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) == KBENCH_A_RUN_ARG) {
+			if (q->nargs == KBENCH_RUN_ROUTINES_MAX) {
+				NL_SET_ERR_MSG_ATTR(info->extack, nla,
+						    "arg given more often than routine");
+				return -EINVAL;
+			}
+			q->args[q->nargs++] = nla;
+			continue;
+		}
 		if (nla_type(nla) != KBENCH_A_RUN_ROUTINE)
 			continue;
 		/* the policy is NLA_STRING (multi-attr): the NUL is ours */
@@ -240,21 +272,33 @@ static int kbench_run_names(struct genl_info *info,
 					    "routine name is not NUL-terminated");
 			return -EINVAL;
 		}
-		if (nr == KBENCH_RUN_ROUTINES_MAX) {
+		if (q->nr == KBENCH_RUN_ROUTINES_MAX) {
 			NL_SET_ERR_MSG_ATTR(info->extack, nla,
 					    "at most 4 routines per run");
 			return -EINVAL;
 		}
-		for (i = 0; i < nr; i++) {
-			if (!strcmp(nla_data(names[i]), nla_data(nla))) {
-				NL_SET_ERR_MSG_ATTR(info->extack, nla,
-						    "routine given twice");
-				return -EINVAL;
-			}
-		}
-		names[nr++] = nla;
+		q->names[q->nr++] = nla;
 	}
-	return nr;
+	if (q->nargs > 1 && q->nargs != q->nr) {
+		kbench_extack_fmt(info->extack, q->args[q->nargs - 1],
+				  "arg given %d times: once, or once per routine (%d)",
+				  q->nargs, q->nr);
+		return -EINVAL;
+	}
+	for (k = 1; k < q->nr; k++) {
+		for (i = 0; i < k; i++) {
+			if (!kbench_run_twice(q, i, k))
+				continue;
+			if (q->nargs == q->nr)
+				NL_SET_ERR_MSG_ATTR(info->extack, q->names[k],
+						    "routine given twice with the same arg");
+			else
+				NL_SET_ERR_MSG_ATTR(info->extack, q->names[k],
+						    "routine given twice");
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 static void kbench_run_put_routines(struct kbench_run *run)
@@ -269,14 +313,14 @@ static void kbench_run_put_routines(struct kbench_run *run)
 }
 
 /*
- * The run's argument for routine @s: the request's, within the routine's
- * range, or the routine's default.
+ * The argument of routine @s in this run: the request's (@arg), within the
+ * routine's range, or the routine's default.
  */
-static int kbench_series_arg(struct kbench_run *run, struct kbench_series *s,
-			     const struct nlattr *arg,
+static int kbench_series_arg(struct kbench_series *s, const struct nlattr *arg,
 			     struct netlink_ext_ack *extack)
 {
 	const struct kbench_arg *a = &s->routine->arg;
+	u64 v;
 
 	s->has_arg = a->name;
 	s->arg = a->def;
@@ -287,18 +331,18 @@ static int kbench_series_arg(struct kbench_run *run, struct kbench_series *s,
 				  s->name);
 		return -EINVAL;
 	}
-	if (run->arg < a->min || run->arg > a->max) {
+	v = nla_get_u64(arg);
+	if (v < a->min || v > a->max) {
 		kbench_extack_fmt(extack, arg, "routine '%s' takes %llu..%llu %s",
 				  s->name, a->min, a->max, a->name);
 		return -ERANGE;
 	}
-	s->arg = run->arg;
+	s->arg = v;
 	return 0;
 }
 
 static int kbench_run_get_routines(struct kbench_run *run,
-				   const struct nlattr **names,
-				   const struct nlattr *arg,
+				   const struct kbench_run_req *q,
 				   struct netlink_ext_ack *extack)
 {
 	struct kbench_series *s;
@@ -308,9 +352,9 @@ static int kbench_run_get_routines(struct kbench_run *run,
 	for (i = 0; i < run->nr_series; i++) {
 		s = &run->series[i];
 		if (i < run->nr_routines) {
-			s->routine = kbench_routine_get(nla_data(names[i]));
+			s->routine = kbench_routine_get(nla_data(q->names[i]));
 			if (!s->routine) {
-				NL_SET_ERR_MSG_ATTR(extack, names[i],
+				NL_SET_ERR_MSG_ATTR(extack, q->names[i],
 						    "unknown routine");
 				return -ENOENT;
 			}
@@ -323,7 +367,9 @@ static int kbench_run_get_routines(struct kbench_run *run,
 		strscpy(s->name, s->routine->name, sizeof(s->name));
 		s->bytes_per_iter = s->routine->bytes_per_iter;
 		if (i < run->nr_routines) {
-			err = kbench_series_arg(run, s, arg, extack);
+			err = kbench_series_arg(s, q->nargs ?
+						q->args[q->nargs > 1 ? i : 0] :
+						NULL, extack);
 			if (err)
 				return err;
 		}
@@ -420,30 +466,30 @@ static void kbench_run_explain(struct genl_info *info,
 
 int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	const struct nlattr *names[KBENCH_RUN_ROUTINES_MAX];
 	struct nlattr **tb = info->attrs;
+	struct kbench_run_req q;
 	struct kbench_run *run;
 	u32 cpu, samples;
-	int nr, err;
+	int i, err;
 
 	if (!kbench_may_measure(info->extack))
 		return -EPERM;
 	if (GENL_REQ_ATTR_CHECK(info, KBENCH_A_RUN_ROUTINE))
 		return -EINVAL;
-	nr = kbench_run_names(info, names);
-	if (nr < 0)
-		return nr;
+	err = kbench_run_req(info, &q);
+	if (err)
+		return err;
 
 	cpu = tb[KBENCH_A_RUN_CPU] ? nla_get_u32(tb[KBENCH_A_RUN_CPU]) :
 				     raw_smp_processor_id();
 	samples = tb[KBENCH_A_RUN_SAMPLES] ?
 		  nla_get_u32(tb[KBENCH_A_RUN_SAMPLES]) :
 		  min(KBENCH_SAMPLES_DEFAULT, kbench_max_samples);
-	err = kbench_run_check(info, cpu, samples, nr);
+	err = kbench_run_check(info, cpu, samples, q.nr);
 	if (err)
 		return err;
 
-	run = kbench_run_alloc(nr, samples);
+	run = kbench_run_alloc(q.nr, samples);
 	if (!run) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SAMPLES],
 				    "cannot allocate the sample buffers");
@@ -461,12 +507,11 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	run->warmup = tb[KBENCH_A_RUN_WARMUP] ?
 		      nla_get_u32(tb[KBENCH_A_RUN_WARMUP]) :
 		      KBENCH_WARMUP_DEFAULT;
-	run->has_arg = tb[KBENCH_A_RUN_ARG];
-	if (run->has_arg)
-		run->arg = nla_get_u64(tb[KBENCH_A_RUN_ARG]);
+	run->nr_args = q.nargs;
+	for (i = 0; i < q.nargs; i++)
+		run->args[i] = nla_get_u64(q.args[i]);
 
-	err = kbench_run_get_routines(run, names, tb[KBENCH_A_RUN_ARG],
-				      info->extack);
+	err = kbench_run_get_routines(run, &q, info->extack);
 	if (!err) {
 		err = kbench_run_execute(run);
 		if (err)

@@ -159,6 +159,8 @@ static void parse_result(struct nlattr *nest, struct kb_result *res)
 	res->corr_median_milli = kb_s64(tb[KBENCH_A_RESULT_CORR_MEDIAN_MILLI], 0);
 	res->flags = kb_u32(tb[KBENCH_A_RESULT_FLAGS], 0);
 	res->bytes_per_iter = kb_u32(tb[KBENCH_A_RESULT_BYTES_PER_ITER], 0);
+	res->has_arg = tb[KBENCH_A_RESULT_ARG] != NULL;
+	res->arg = kb_u64(tb[KBENCH_A_RESULT_ARG], 0);
 }
 
 static int run_reply_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
@@ -318,6 +320,9 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 	    (q->has_target && nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, q->target_ns) < 0) ||
 	    (q->has_warmup && nla_put_u32(msg, KBENCH_A_RUN_WARMUP, q->warmup) < 0))
 		goto out_nomem;
+	for (i = 0; i < q->nargs; i++)
+		if (nla_put_u64(msg, KBENCH_A_RUN_ARG, q->args[i]) < 0)
+			goto out_nomem;
 	if (q->progress)
 		err = kb_progress_request(nl, msg, KBENCH_A_RUN_MAX,
 					  run_reply_cb, r);
@@ -325,6 +330,8 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 		err = kb_nl_request(nl, msg, KBENCH_A_RUN_MAX, run_reply_cb, r);
 	if (err)
 		return err;
+	r->has_arg = q->nargs == 1;
+	r->arg = q->nargs == 1 ? q->args[0] : 0;
 	kb_run_stamp(r);
 	err = kb_run_fetch_samples(nl, r->run_id, r);
 	if (err)
@@ -341,6 +348,8 @@ out_nomem:
 
 void kb_run_print_header(const struct kb_run *r)
 {
+	if (r->has_arg)
+		out_uint("arg", "arg %llu: ", r->arg);
 	out_string("side", NULL, r->user ? "user" : "kernel");
 	out_uint("run_id", r->user ? "userspace: " : "run %llu: ", r->run_id);
 	out_uint("cpu", "cpu %llu, ", r->cpu);
@@ -512,6 +521,8 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 
 	out_string("routine", "%s", res->routine);
 	out_uint("index", " [%llu]", res->index);
+	if (res->has_arg)
+		out_uint("arg", ", arg %llu", res->arg);
 	out_text(res == &r->overhead ? " (overhead)\n" : "\n");
 	out_uint("samples_taken", "  samples: %llu taken", res->samples);
 	out_uint("valid", ", %llu valid", res->valid);
@@ -587,9 +598,15 @@ void kb_result_print_extras(const struct kb_run *r, const struct kb_result *res,
 void kb_run_print_object(const char *key, const struct kb_run *r,
 			 unsigned int flags)
 {
+	out_open_object(key);
+	kb_run_print_members(r, flags);
+	out_close_object();
+}
+
+void kb_run_print_members(const struct kb_run *r, unsigned int flags)
+{
 	unsigned int i;
 
-	out_open_object(key);
 	kb_run_print_header(r);
 	if (r->nres == 1) {
 		kb_result_print(r, &r->res[0], flags);
@@ -609,7 +626,6 @@ void kb_run_print_object(const char *key, const struct kb_run *r,
 		kb_result_print(r, &r->overhead, KB_PRINT_BRIEF);
 		out_close_object();
 	}
-	out_close_object();
 }
 
 void kb_run_print(const struct kb_run *r, unsigned int flags)
@@ -657,14 +673,18 @@ int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 			.target_ns = q->has_target ? q->target_ns :
 				     KB_RUN_DEFAULT_TARGET_NS,
 			.warmup = q->has_warmup ? q->warmup : KB_RUN_DEFAULT_WARMUP,
+			.nargs = q->nargs,
 		};
 
 		memcpy(tq.names, q->names, sizeof(tq.names));
+		memcpy(tq.args, q->args, sizeof(tq.args));
 		err = kb_twin_run(&tq, r);
 		if (err) {
 			kb_run_free(r);
 			return err;
 		}
+		r->has_arg = q->nargs == 1;
+		r->arg = q->nargs == 1 ? q->args[0] : 0;
 		kb_run_stamp(r);
 		return 0;
 	}

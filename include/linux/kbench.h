@@ -26,8 +26,6 @@
 #include <linux/types.h>
 #include <uapi/linux/kbench.h>
 
-/* Longest unit name of an argument (struct kbench_arg), without the NUL. */
-#define KBENCH_ARG_NAME_MAX	15
 /* Room for a setup's message (struct kbench_setup), with the NUL. */
 #define KBENCH_SETUP_MSG_MAX	64
 

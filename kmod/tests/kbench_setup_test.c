@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbench_setup_test: a routine whose setup and teardown the selftests
- * count and steer (built only for the test bed: KBENCH_TEST_MODULES=m).
+ * kbench_setup_test: routines for the test bed (built only there:
+ * KBENCH_TEST_MODULES=m).  `setup_test` counts and steers its setups and
+ * teardowns; `add_half` is a second cost line for compare sweeps.
  *
  * Routine `setup_test` takes an argument 0 .. 1000000 ("units"; run() does
  * nothing with it).  Its setup allocates alloc_bytes, may sleep sleep_ms
@@ -15,6 +16,10 @@
  *                       run's data (must stay 0)
  *   last_arg            the argument of the last setup
  * and knobs (0644): fail_errno, sleep_ms, alloc_bytes.
+ *
+ * Routine `add_half` takes 1 .. 1024 "adds" and runs add_n's body with
+ * arg / 2 + 8 adds: arg / 2 + 10 instructions per iteration on x86_64
+ * (arg / 2 + 11 on arm64), which meets add_n's arg + 2 at 16 adds.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -26,6 +31,13 @@
 #include <linux/sizes.h>
 #include <linux/smp.h>
 #include <linux/sysfs.h>
+
+#ifdef CONFIG_X86_64
+#include <asm/cpufeature.h>
+#include <asm/nospec-branch.h>
+#define KBENCH_BODY_INDIRECT_OK	ANNOTATE_RETPOLINE_SAFE
+#endif
+#include <kbench/bodies.h>
 
 static atomic_t kbst_setups = ATOMIC_INIT(0);
 static atomic_t kbst_teardowns = ATOMIC_INIT(0);
@@ -139,6 +151,25 @@ static void kbst_run(unsigned int iterations, void *data)
 		asm volatile("" : : "r" (d) : "memory");
 }
 
+/* add_half: the argument travels as the data, as add_n's */
+static int kbst_half_setup(u64 arg, void **data)
+{
+	*data = (void *)(unsigned long)(arg / 2 + 8);
+	return 0;
+}
+
+/* where kernel IBT is enforced, only the ENDBR64 variant may run */
+static void kbst_half_run(unsigned int iterations, void *data)
+{
+#ifdef CONFIG_X86_64
+	if (cpu_feature_enabled(X86_FEATURE_IBT)) {
+		kbench_body_add_n_endbr(iterations, (unsigned long)data);
+		return;
+	}
+#endif
+	kbench_body_add_n(iterations, (unsigned long)data);
+}
+
 static struct kbench_routine kbst_routines[] = {
 	{
 		.name = "setup_test",
@@ -147,6 +178,14 @@ static struct kbench_routine kbst_routines[] = {
 		.arg = { .name = "units", .min = 0, .max = 1000000, .def = 1 },
 		.setup_ctx = kbst_setup,
 		.teardown = kbst_teardown,
+	},
+	{
+		.name = "add_half",
+		.desc = "test bed: add_n with arg / 2 + 8 adds",
+		.run = kbst_half_run,
+		.arg = { .name = "adds", .min = 1, .max = KBENCH_ADD_N_MAX,
+			 .def = 16 },
+		.setup = kbst_half_setup,
 	},
 };
 

@@ -11,6 +11,7 @@
 
 #define KBENCH_NAME_MAX		31
 #define KBENCH_RUN_ROUTINES_MAX	4
+#define KBENCH_ARG_NAME_MAX	15
 
 /**
  * enum kbench_counter_flags - Properties of the CPU counter (info
