@@ -228,7 +228,8 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 	d = sb->median - sa->median;
 	out_double("median_diff_cycles", "  median diff  %+12.3f cycles", d);
 	out_double("median_diff_ns", " %+12.3f ns", kb_run_ns(r, d));
-	out_double("median_rel_diff_pct", " %+8.3f%%\n", c.rel_median_pct);
+	out_double("median_rel_diff_pct", " %+8.3f%%", c.rel_median_pct);
+	out_double("median_ratio", ", ratio %.4f\n", sb->median / sa->median);
 	d = sb->mean - sa->mean;
 	out_double("mean_diff_cycles", "  mean diff    %+12.3f cycles", d);
 	out_double("mean_diff_ns", " %+12.3f ns", kb_run_ns(r, d));

@@ -244,6 +244,16 @@ static int routine_arg(const char *sub, char *word, struct kb_run_opts *o)
 static int check_args(const char *sub, bool run, struct kb_run_opts *o,
 		      unsigned int with_arg)
 {
+	unsigned int i, k;
+
+	/* the same routine twice: only at two arguments (two series) */
+	for (k = 1; k < o->q.n; k++)
+		for (i = 0; i < k; i++)
+			if (!strcmp(o->q.names[i], o->q.names[k]) &&
+			    (!with_arg || o->q.args[i] == o->q.args[k]))
+				return kb_arg_error(sub, "routine '%s' given twice: give the two their own arguments (%s:64 %s:128)",
+						    o->q.names[k], o->q.names[k],
+						    o->q.names[k]);
 	if (with_arg && with_arg != o->q.n)
 		return kb_arg_error(sub, "give every routine its argument (NAME:ARG), or none");
 	if (with_arg && o->has_sweep)

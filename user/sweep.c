@@ -3,6 +3,7 @@
  * --arg SPEC: one value, a list, or an arithmetic or geometric range.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -200,6 +201,53 @@ void kb_sweep_format(uint64_t v, bool bytes, char *buf, size_t len)
 		}
 	}
 	snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+static void crossing(struct kb_crossing *c, unsigned int *n, unsigned int max,
+		     double low, double high, double at, bool exact, int below,
+		     int above)
+{
+	if (*n < max)
+		c[*n] = (struct kb_crossing){ low, high, at, exact, below, above };
+	(*n)++;
+}
+
+unsigned int kb_sweep_crossings(const double *x, const double *d, size_t n,
+				bool log, struct kb_crossing *c,
+				unsigned int max)
+{
+	double d0 = 0, x0 = 0, at, zero[KB_SWEEP_MAX];
+	unsigned int count = 0, nz = 0, z;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (d[i] == 0) {
+			if (nz < KB_SWEEP_MAX)
+				zero[nz++] = x[i];
+			continue;
+		}
+		if (d0 != 0 && (d[i] < 0) != (d0 < 0)) {
+			if (nz)
+				at = zero[0];
+			else if (log && x0 > 0 && x[i] > 0)
+				at = exp2(log2(x0) + (log2(x[i]) - log2(x0)) *
+					  d0 / (d0 - d[i]));
+			else
+				at = x0 + (x[i] - x0) * d0 / (d0 - d[i]);
+			crossing(c, &count, max, x0, x[i], at, nz, d0 < 0 ? -1 : 1,
+				 d[i] < 0 ? -1 : 1);
+		} else {
+			for (z = 0; z < nz; z++)
+				crossing(c, &count, max, zero[z], zero[z], zero[z],
+					 true, 0, 0);
+		}
+		nz = 0;
+		d0 = d[i];
+		x0 = x[i];
+	}
+	for (z = 0; z < nz; z++)
+		crossing(c, &count, max, zero[z], zero[z], zero[z], true, 0, 0);
+	return count < max ? count : max;
 }
 
 int kb_sweep_opt_parse(const struct kb_opt *o, const char *arg, void *field)

@@ -50,6 +50,27 @@ static inline bool kb_sweep_is_sweep(const struct kb_sweep *sw)
  */
 void kb_sweep_format(uint64_t v, bool bytes, char *buf, size_t len);
 
+/*
+ * Where two curves cross: b - a (@d, the difference of the medians at the
+ * arguments @x, in sweep order) changes sign from one value to a later
+ * one.  @at is where the medians meet: a value where they are equal when
+ * there is one in between (@exact), else interpolated linearly between
+ * the two values (in log2 of the argument when @log).  A value where they
+ * are equal without a change of sign is a crossing of its own with
+ * @low = @high = @at and @exact (a touch).  @below and @above say which
+ * side is faster: -1 b, +1 a (0 for a touch).
+ */
+struct kb_crossing {
+	double low, high, at;
+	bool exact;
+	int below, above;
+};
+
+/* Up to @max crossings into @c; returns how many. */
+unsigned int kb_sweep_crossings(const double *x, const double *d, size_t n,
+				bool log, struct kb_crossing *c,
+				unsigned int max);
+
 struct kb_opt;
 /* The .parse of the --arg row: the field is a struct kb_sweep. */
 int kb_sweep_opt_parse(const struct kb_opt *o, const char *arg, void *field);

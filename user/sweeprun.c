@@ -193,7 +193,8 @@ static void fit_curve_text(const struct kb_fit *fit, char *buf, size_t len)
 		"", " x log2(n)", " x n", " x n log2(n)", " x n^2", " x n^3"
 	};
 
-	snprintf(buf, len, "%.4g%s", fit->coef, f[fit->complexity]);
+	snprintf(buf, len, fabs(fit->coef) >= 0.01 || fit->coef == 0 ?
+		 "%.3f%s" : "%.3g%s", fit->coef, f[fit->complexity]);
 }
 
 static void fit_json(const struct sweep_fit *f)
@@ -296,82 +297,53 @@ static int compare_row(const struct sweep *w, unsigned int i, bool print)
 	return 0;
 }
 
-/* An equal point: b - a is exactly 0 there. */
-static void print_equal(const struct sweep *w, double x)
-{
-	char s[24];
-
-	kb_sweep_format((uint64_t)x, w->bytes, s, sizeof(s));
-	out_open_object_inline(NULL);
-	out_text("%s and %s are equal at %s %s\n", w->o->q.names[0],
-		 w->o->q.names[1], w->unit, s);
-	out_uint("low", NULL, (uint64_t)x);
-	out_uint("high", NULL, (uint64_t)x);
-	out_double("at", NULL, x);
-	out_bool("exact", NULL, true);
-	out_close_object();
-}
-
-/*
- * Where b - a changes sign from one value to a later one: the argument at
- * which the medians meet, the value where they are equal when there is
- * one in between, else interpolated linearly (in log2 of the argument for
- * a geometric sweep).  Equal values without a change of sign are listed
- * as such.
- */
+/* The crossings of the medians (kb_sweep_crossings()), as lines or JSON. */
 static void print_crossings(const struct sweep *w)
 {
-	const char *na = w->o->q.names[0], *nb = w->o->q.names[1];
-	bool geom = w->o->sweep.kind == KB_SWEEP_GEOM;
-	double d0 = 0, x0 = 0, d, x, at, zero[KB_SWEEP_MAX];
-	unsigned int i, nz = 0, z;
+	const char *name[2] = { w->o->q.names[0], w->o->q.names[1] };
+	double x[KB_SWEEP_MAX] = { 0 }, d[KB_SWEEP_MAX] = { 0 };
+	struct kb_crossing c[KB_SWEEP_MAX];
+	unsigned int i, n = 0, nc;
 	char s0[24], s1[24];
 
-	out_open_array("crossings");
 	for (i = 0; i < w->nruns; i++) {
 		const struct kb_run *r = &w->runs[i];
 
 		if (!res_valid(&r->res[0]) || !res_valid(&r->res[1]))
 			continue;
-		d = res_median(&r->res[1]) - res_median(&r->res[0]);
-		x = (double)run_arg(w, i, 0);
-		if (d == 0) {
-			zero[nz++] = x;
-			continue;
-		}
-		if (d0 != 0 && (d < 0) != (d0 < 0)) {
-			if (nz)
-				at = zero[0];
-			else if (geom && x0 > 0)
-				at = exp2(log2(x0) + (log2(x) - log2(x0)) *
-					  d0 / (d0 - d));
-			else
-				at = x0 + (x - x0) * d0 / (d0 - d);
-			kb_sweep_format((uint64_t)x0, w->bytes, s0, sizeof(s0));
-			kb_sweep_format((uint64_t)x, w->bytes, s1, sizeof(s1));
-			out_open_object_inline(NULL);
-			out_text("%s and %s cross between %s %s and %s", na, nb,
-				 w->unit, s0, s1);
-			out_uint("low", NULL, (uint64_t)x0);
-			out_uint("high", NULL, (uint64_t)x);
-			out_double("at", nz ? " (equal at %g)" : " (at about %.1f)",
-				   at);
-			out_bool("exact", NULL, nz);
-			out_string("faster_below", ": %s is faster below,",
-				   d0 < 0 ? nb : na);
-			out_string("faster_above", " %s above\n",
-				   d < 0 ? nb : na);
-			out_close_object();
-		} else {
-			for (z = 0; z < nz; z++)
-				print_equal(w, zero[z]);
-		}
-		nz = 0;
-		d0 = d;
-		x0 = x;
+		x[n] = (double)run_arg(w, i, 0);
+		d[n++] = res_median(&r->res[1]) - res_median(&r->res[0]);
 	}
-	for (z = 0; z < nz; z++)
-		print_equal(w, zero[z]);
+	nc = kb_sweep_crossings(x, d, n, w->o->sweep.kind == KB_SWEEP_GEOM, c,
+				KB_SWEEP_MAX);
+	out_open_array("crossings");
+	if (!nc && n)
+		out_text("%s is %s than %s at every value\n", name[1],
+			 d[0] < 0 ? "faster" : "slower", name[0]);
+	for (i = 0; i < nc; i++) {
+		kb_sweep_format((uint64_t)c[i].low, w->bytes, s0, sizeof(s0));
+		kb_sweep_format((uint64_t)c[i].high, w->bytes, s1, sizeof(s1));
+		out_open_object_inline(NULL);
+		if (c[i].low == c[i].high)
+			out_text("%s and %s are equal at %s %s\n", name[0],
+				 name[1], w->unit, s0);
+		else
+			out_text("%s and %s cross between %s %s and %s", name[0],
+				 name[1], w->unit, s0, s1);
+		out_double("low", NULL, c[i].low);
+		out_double("high", NULL, c[i].high);
+		out_double("at", c[i].low == c[i].high ? NULL :
+				 c[i].exact ? " (equal at %g)" : " (at about %.1f)",
+			   c[i].at);
+		out_bool("exact", NULL, c[i].exact);
+		if (c[i].below) {
+			out_string("faster_below", ": %s is faster below,",
+				   name[c[i].below < 0]);
+			out_string("faster_above", " %s above\n",
+				   name[c[i].above < 0]);
+		}
+		out_close_object();
+	}
 	out_close_array();
 }
 

@@ -31,5 +31,6 @@ int main(int argc, char *argv[])
 	test_results();
 	test_cli();
 	test_engine();
+	test_sweep();
 	return tap_done();
 }

@@ -17,6 +17,7 @@ void test_results(void);
 /* round trip, errors and fuzzing of the loader alone (valgrind run) */
 void test_results_loader(void);
 void test_engine(void);
+void test_sweep(void);
 
 /* |a - b| within a relative 1e-9 (absolute near 0), NaN == NaN */
 static inline bool close_to(double a, double b, double rel)
