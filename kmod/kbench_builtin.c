@@ -231,9 +231,10 @@ static void kbench_run_memset(unsigned int n, void *data)
 
 #define KBENCH_CHASE_SEED	0x6b62656e6368ULL	/* the same cycle every run */
 
-/* The first line of the allocation; the chase's lines follow it. */
+/* A run's chase: the lines (counted in setup_bytes_max) and the position. */
 struct kbench_chase {
-	size_t size;			/* of the allocation */
+	size_t size;			/* of the lines */
+	void *lines;
 	void *cur;			/* where the last call stopped */
 };
 
@@ -270,15 +271,21 @@ static void kbench_chase_link(char *lines, size_t n)
 static int kbench_chase_setup(struct kbench_setup *s)
 {
 	size_t n = s->arg / L1_CACHE_BYTES;
-	size_t size = (n + 1) * L1_CACHE_BYTES;
 	struct kbench_chase *c;
 
-	c = kbench_setup_alloc(s, size);
-	if (IS_ERR(c))
-		return PTR_ERR(c);
-	c->size = size;
-	c->cur = (char *)c + L1_CACHE_BYTES;
-	kbench_chase_link(c->cur, n);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->size = n * L1_CACHE_BYTES;
+	c->lines = kbench_setup_alloc(s, c->size);
+	if (IS_ERR(c->lines)) {
+		int err = PTR_ERR(c->lines);
+
+		kfree(c);
+		return err;
+	}
+	kbench_chase_link(c->lines, n);
+	c->cur = c->lines;
 	s->data = c;
 	return 0;
 }
@@ -287,7 +294,8 @@ static void kbench_chase_teardown(void *data)
 {
 	struct kbench_chase *c = data;
 
-	kbench_setup_free(c, c->size);
+	kbench_setup_free(c->lines, c->size);
+	kfree(c);
 }
 
 /* Each call goes on where the last one stopped: the lines stay cold. */
@@ -395,8 +403,7 @@ int kbench_builtin_init(void)
 	unsigned int i;
 	int err;
 
-	BUILD_BUG_ON(sizeof(struct kbench_mem) > L1_CACHE_BYTES ||
-		     sizeof(struct kbench_chase) > L1_CACHE_BYTES);
+	BUILD_BUG_ON(sizeof(struct kbench_mem) > L1_CACHE_BYTES);
 	kbench_body_load_l1_ring_init(kbench_l1_ring);
 	for (i = 0; i < ARRAY_SIZE(kbench_builtins); i++)
 		if (kbench_builtins[i].run == kbench_run_add_n)

@@ -15,7 +15,8 @@
  *   mismatches          run() or teardown() saw another CPU or another
  *                       run's data (must stay 0)
  *   last_arg            the argument of the last setup
- * and knobs (0644): fail_errno, sleep_ms, alloc_bytes.
+ * and knobs (0644): fail_errno (with fail_arg: only for that argument;
+ * -1: any; fail_msg 0: without a message), sleep_ms, alloc_bytes.
  *
  * Routine `add_half` takes 1 .. 1024 "adds" and runs add_n's body with
  * arg / 2 + 8 adds: arg / 2 + 10 instructions per iteration on x86_64
@@ -77,6 +78,12 @@ MODULE_PARM_DESC(last_arg, "argument of the last setup");
 static int kbst_fail_errno;
 module_param_named(fail_errno, kbst_fail_errno, int, 0644);
 MODULE_PARM_DESC(fail_errno, "setup fails with -fail_errno (0: succeeds)");
+static long kbst_fail_arg = -1;
+module_param_named(fail_arg, kbst_fail_arg, long, 0644);
+MODULE_PARM_DESC(fail_arg, "fail only for this argument (-1: any)");
+static bool kbst_fail_msg = true;
+module_param_named(fail_msg, kbst_fail_msg, bool, 0644);
+MODULE_PARM_DESC(fail_msg, "a failing setup says why");
 static unsigned int kbst_sleep_ms;
 module_param_named(sleep_ms, kbst_sleep_ms, uint, 0644);
 MODULE_PARM_DESC(sleep_ms, "setup sleeps this long first");
@@ -98,12 +105,15 @@ static int kbst_setup(struct kbench_setup *s)
 	unsigned int bytes = min_t(unsigned int, READ_ONCE(kbst_alloc_bytes),
 				   SZ_16M);
 	int fail = READ_ONCE(kbst_fail_errno);
+	long fail_arg = READ_ONCE(kbst_fail_arg);
 	struct kbst_data *d;
 
-	if (fail > 0 && fail < MAX_ERRNO) {
+	if (fail > 0 && fail < MAX_ERRNO &&
+	    (fail_arg < 0 || (u64)fail_arg == s->arg)) {
 		atomic_inc(&kbst_failures);
-		scnprintf(s->msg, sizeof(s->msg),
-			  "failing on purpose (fail_errno=%d)", fail);
+		if (READ_ONCE(kbst_fail_msg))
+			scnprintf(s->msg, sizeof(s->msg),
+				  "failing on purpose (fail_errno=%d)", fail);
 		return -fail;
 	}
 	if (READ_ONCE(kbst_sleep_ms))

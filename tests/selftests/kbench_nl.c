@@ -697,6 +697,8 @@ void kb_build_run(struct knl_req *r, uint16_t family, struct kb_run_args *a)
 						 a->iterations);
 	if (a->warmup)
 		knl_put_u32(r, KBENCH_A_RUN_WARMUP, a->warmup);
+	for (i = 0; i < a->nargs && i < 8; i++)
+		a->offs_arg[i] = knl_put_u64(r, KBENCH_A_RUN_ARG, a->args[i]);
 }
 
 /* ---- utilities ------------------------------------------------------------ */
