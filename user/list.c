@@ -35,7 +35,7 @@ static void list_arg(struct nlattr **tb)
 		 kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], "?"), lo, hi, def);
 	out_text("%-26s ", text);
 	out_open_object("arg");
-	out_string("name", NULL, kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], "?"));
+	out_string("unit", NULL, kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], "?"));
 	out_uint("min", NULL, kb_u64(tb[KBENCH_A_ROUTINE_ARG_MIN], 0));
 	out_uint("max", NULL, kb_u64(tb[KBENCH_A_ROUTINE_ARG_MAX], 0));
 	out_uint("default", NULL, kb_u64(tb[KBENCH_A_ROUTINE_ARG_DEF], 0));
