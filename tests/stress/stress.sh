@@ -9,10 +9,16 @@
 #      vCPU at once, ended by max_run_ms with a partial result;
 #   3. SIGNALS long runs interrupted by SIGINT or SIGKILL at random points;
 #   4. rmmod kbench in the middle of runs;
+#   5. sweeps of a routine with setup and teardown (kbench_setup_test.ko)
+#      killed at random points: every setup torn down;
+#   6. rmmod kbench in the middle of sweeps of chase, whose setup allocates
+#      (kbench.ko warns at unload about setup memory not given back, and
+#      this VM panics on a warning);
 # then the module must still work and unload, and dmesg must be clean.
 # Prints TAP and a line counting what was injected and survived.
 #
-#   stress.sh [RELOADS [SIGNALS]]      (defaults 100 and 50)
+#   stress.sh [RELOADS [SIGNALS]]      (defaults 100 and 50; sweeps get
+#                                       SIGNALS / 5 signals)
 
 reloads=${1:-100}
 signals=${2:-50}
@@ -26,7 +32,7 @@ tap() {
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..8"
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 
 # 1. load / run / unload
@@ -100,7 +106,42 @@ done
 [ $ok = 5 ]
 tap $? "rmmod_mid_run: $ok of 5 rmmods during a run returned within 2 s, the run said why"
 
-# 5. everything still works and unloads
+# 5. sweeps with setup and teardown, killed at random points
+sweep_signals=$((signals / 5 > 0 ? signals / 5 : 1))
+p=/sys/module/kbench_setup_test/parameters
+insmod /lib/kbench/kbench_setup_test.ko || exit 1
+"$dir/sigrun" "$sweep_signals" 900 1000 kbenchctl run setup_test \
+	--arg 1..1000:+100 --cpu 0 --samples 1000000 --iterations 1000
+r=$?
+setups=$(cat $p/setups)
+[ $r = 0 ] && [ "$setups" -ge "$sweep_signals" ] &&
+	[ "$setups" = "$(cat $p/teardowns)" ] && [ "$(cat $p/mismatches)" = 0 ]
+tap $? "sweep_signals: $sweep_signals sweeps killed, $setups setups, $(cat $p/teardowns) teardowns"
+rmmod kbench_setup_test || exit 1
+
+# 6. rmmod kbench during sweeps of chase: each setup's memory given back
+ok=0
+i=0
+while [ $i -lt 5 ]; do
+	kbenchctl run chase --arg 64K..4M:x2 --cpu $((i % ncpu)) \
+		--samples 1000000 --iterations 1000 >/dev/null 2>/tmp/sweep.err &
+	pid=$!
+	sleep 1
+	t0=$(now_ms)
+	rmmod kbench
+	r1=$?
+	t1=$(now_ms)
+	wait $pid
+	r2=$?
+	grep -q "being unloaded" /tmp/sweep.err && [ $r1 = 0 ] && [ $r2 = 1 ] &&
+		[ $((t1 - t0)) -lt 2000 ] && ok=$((ok + 1))
+	insmod $ko || break
+	i=$((i + 1))
+done
+[ $ok = 5 ]
+tap $? "rmmod_mid_sweep: $ok of 5 rmmods during a sweep of chase returned within 2 s, the sweep said why"
+
+# 7. everything still works and unloads
 out=$(kbenchctl --json run add_chain --samples 100 --iterations 100) &&
 	echo "$out" | grep -q '"status": "complete"' && rmmod kbench
 tap $? "after: a run completes and the module unloads"
@@ -111,5 +152,5 @@ bad=$(dmesg | grep -v -i 'command line' | grep -E "$pattern")
 [ -z "$bad" ]
 tap $? "dmesg_clean after the faults"
 
-echo "# injected: $reloads reloads, $ncpu max-parameter runs, $signals signals, 5 rmmods mid-run; failed checks: $failed"
+echo "# injected: $reloads reloads, $ncpu max-parameter runs, $signals signals, 5 rmmods mid-run, $sweep_signals signals mid-sweep, 5 rmmods mid-sweep; failed checks: $failed"
 exit $failed
