@@ -26,7 +26,7 @@ enum kbench_cmd {
 	KBENCH_CMD_CLOCK_GET,		/* dump: kernel clocks measured now */
 	KBENCH_CMD_RUN,			/* do: measure routines */
 	KBENCH_CMD_SAMPLES_GET,		/* dump: raw samples of a stored run */
-	KBENCH_CMD_PROGRESS_NTF,	/* multicast: run progress */
+	KBENCH_CMD_PROGRESS_NTF,	/* notification to the requester: run progress */
 
 	__KBENCH_CMD_MAX,
 	KBENCH_CMD_MAX = __KBENCH_CMD_MAX - 1
@@ -229,7 +229,11 @@ enum kbench_samples_attrs {
 	KBENCH_A_SAMPLES_MAX = __KBENCH_A_SAMPLES_MAX - 1
 };
 
-/* PROGRESS_NTF: sent to KBENCH_MCGRP_PROGRESS about every 250 ms of a run. */
+/*
+ * PROGRESS_NTF: about every 250 ms of a run, unicast to the socket that sent
+ * the RUN (nlmsg_seq 0), before the RUN reply.  KBENCH_MCGRP_PROGRESS is
+ * still registered but nothing is sent to it.
+ */
 enum kbench_progress_attrs {
 	KBENCH_A_PROGRESS_UNSPEC,
 	KBENCH_A_PROGRESS_RUN_ID,	/* u32 */
