@@ -1249,12 +1249,26 @@ static bool module_loaded(const char *name)
 	return !access(path, F_OK);
 }
 
+/* rmmod kbench_example; a RUN of foo pins it for a moment: try again. */
+static bool churn_unload(void)
+{
+	int tries;
+
+	for (tries = 0; tries < 500; tries++) {
+		if (!syscall(SYS_delete_module, "kbench_example", O_NONBLOCK))
+			return true;
+		if (errno != EAGAIN && errno != EBUSY && errno != EWOULDBLOCK)
+			return false;
+		usleep(10000);
+	}
+	return false;
+}
+
 static void churn_main(int fd, int go)
 {
 	bool was = module_loaded("kbench_example");
 	unsigned int i, done = 0;
 	char c;
-	int tries;
 
 	if (read(go, &c, 1) != 1 || c != 'g')
 		_exit(0);
@@ -1262,25 +1276,18 @@ static void churn_main(int fd, int go)
 		if (!module_loaded("kbench_example")) {
 			if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
 				_exit(2);
-			usleep(20000);
-			continue;
+		} else if (churn_unload()) {
+			done++;
+		} else {
+			_exit(3);
 		}
-		/* a RUN of foo pins it for a moment: try again */
-		for (tries = 0; tries < 200; tries++) {
-			if (!syscall(SYS_delete_module, "kbench_example", O_NONBLOCK))
-				break;
-			if (errno != EAGAIN && errno != EBUSY && errno != EWOULDBLOCK)
-				_exit(3);
-			usleep(10000);
-		}
-		done++;
 		usleep(20000);
 	}
+	/* leave it as found */
 	if (was && !module_loaded("kbench_example") &&
 	    syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
 		_exit(4);
-	if (!was && module_loaded("kbench_example") &&
-	    syscall(SYS_delete_module, "kbench_example", 0))
+	if (!was && module_loaded("kbench_example") && !churn_unload())
 		_exit(5);
 	_exit(done ? 0 : 6);
 }
@@ -1370,7 +1377,9 @@ static bool phase_routine_churn(unsigned long *dumps, unsigned long *with_foo)
 			ok = false;
 		}
 		*with_foo += t.foo;
-		if (opt.unpriv || *dumps % 3)
+		/* leave the churner some room (one vCPU under icount) */
+		usleep(1000);
+		if (opt.unpriv || *dumps % 8 != 2)
 			continue;
 		/* its routine, measured while its module comes and goes */
 		kb_build_run(&req, fam.id, &a);
