@@ -5,7 +5,8 @@
 #   make            kmod/kbench.ko (+ kbench_example.ko) for the running
 #                   kernel's headers, else Debian's 6.1 headers; user/kbenchctl
 #   make deps       install the Debian packages (scripts/deps.sh; root)
-#   make demo       deps, build, boot Debian 6.1 in qemu and show kbenchctl
+#   make demo       deps, build, boot Debian 6.1 in qemu twice (icount: exact;
+#                   plain TCG: host noise) and show what kbench is for
 #   make check      deps, lint, unit tests, VM selftests on 6.1, 6.12 and
 #                   6.12-rt with and without icount, faults and load, the
 #                   same on the debug kernel (KASAN, lockdep, kmemleak,
@@ -14,6 +15,9 @@
 #   make check-debug  only the debug kernel's suites (KASAN, lockdep,
 #                   kmemleak, UBSAN; built and cached on first use)
 #   make lint       checkpatch --strict, W=1 and sparse (scripts/lint.sh)
+#   make gen        regenerate the family from its netlink spec with the
+#                   kernel's ynl-gen-c: include/uapi/linux/kbench.h,
+#                   kmod/kbench_nl_gen.[ch] (scripts/ynl-gen.sh)
 #   make install    kbenchctl, man page, bash completion, headers, kbench.pc
 #                   (PREFIX=/usr/local, DESTDIR), the modules into
 #                   /lib/modules/KVER/updates and depmod (not with DESTDIR)
@@ -34,9 +38,6 @@ ARCHS ?= x86_64 arm64 ppc64le
 
 KMOD_ARGS := $(if $(KVER),KVER=$(KVER)) $(if $(KDIR),KDIR=$(KDIR))
 
-DEMO_CMD := for c in info clocks list "run add_chain"; do \
-	echo "==== kbenchctl $$c"; kbenchctl $$c || exit; echo; done
-
 all: kmod user
 
 kmod:
@@ -50,7 +51,7 @@ deps:
 
 demo: deps
 	$(MAKE) all
-	tests/vm/run --kernel $(VM_KERNEL) -- '$(DEMO_CMD)'
+	scripts/demo.sh --kernel $(VM_KERNEL)
 
 check: deps
 	scripts/check.sh --kernels "$(CHECK_KERNELS)" --modes "$(CHECK_MODES)" \
@@ -61,6 +62,9 @@ check-debug: deps
 
 lint:
 	scripts/lint.sh
+
+gen:
+	scripts/ynl-gen.sh
 
 # ---- install ----------------------------------------------------------------
 # kbenchctl, its man page and bash completion, the headers for module authors
@@ -157,4 +161,4 @@ clean:
 	-$(MAKE) -C tests/selftests OUT=$(CURDIR)/build/selftests clean
 	rm -rf build
 
-.PHONY: all kmod user deps demo check check-debug lint install uninstall sign clean
+.PHONY: all kmod user deps demo check check-debug lint gen install uninstall sign clean

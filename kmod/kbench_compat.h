@@ -4,11 +4,61 @@
  * (6.1 to 6.12), in one place.  Features are detected from the kernel's
  * headers by Kbuild (KBENCH_HAVE_*), not from version numbers, so a
  * backport is handled too.
+ *
+ * The generated family (kbench_nl_gen.[ch]) includes this file: the spec
+ * names it as the header of kbench-cpu-max.
  */
 #ifndef _KBENCH_COMPAT_H
 #define _KBENCH_COMPAT_H
 
+#include <linux/threads.h>
 #include <net/genetlink.h>
+
+/*
+ * The spec's kbench-cpu-max, the policy bound of the RUN cpu: the highest
+ * CPU number this kernel can have.  It is a value of the kernel built
+ * against, so the spec names it and it is defined here.
+ */
+#define KBENCH_CPU_MAX		(NR_CPUS - 1)
+
+/*
+ * Split ops (struct genl_split_ops, genl_family.split_ops; 6.2+) are what
+ * ynl-gen-c generates.  6.1 has only struct genl_ops, which has every member
+ * the generated table sets (cmd, doit, dumpit, done, policy, maxattr,
+ * flags), so there the table is a table of full ops and kbench_family.c
+ * hands it over as .ops.  That behaves the same because:
+ *  - every kbench command is either do or dump, never both (6.1 refuses two
+ *    ops with one cmd: a spec adding the other half needs a merged entry);
+ *  - kbench_family.c gives an op without a policy a reject-all one on every
+ *    kernel;
+ *  - the GENL_CMD_CAP_* flags the generator sets are only reported, and
+ *    6.1 reports them from doit/dumpit anyway.
+ */
+#ifndef KBENCH_HAVE_GENL_SPLIT_OPS
+#define genl_split_ops		genl_ops
+#endif
+
+/*
+ * ynl-gen-c makes the range of NLA_POLICY_FULL_RANGE a const object; 6.1's
+ * struct nla_policy points to it without const (6.2 added it), so there
+ * the pointer's const is cast away.  The netlink core only reads a range.
+ */
+#ifndef KBENCH_HAVE_CONST_NLA_RANGE
+#undef NLA_POLICY_FULL_RANGE
+#define NLA_POLICY_FULL_RANGE(tp, _range) {			\
+	.type = NLA_ENSURE_UINT_OR_BINARY_TYPE(tp),		\
+	.validation_type = NLA_VALIDATE_RANGE_PTR,		\
+	.range = (struct netlink_range_validation *)(_range),	\
+}
+
+#undef NLA_POLICY_FULL_RANGE_SIGNED
+#define NLA_POLICY_FULL_RANGE_SIGNED(tp, _range) {		\
+	.type = NLA_ENSURE_SINT_TYPE(tp),			\
+	.validation_type = NLA_VALIDATE_RANGE_PTR,		\
+	.range_signed =						\
+		(struct netlink_range_validation_signed *)(_range), \
+}
+#endif
 
 /* The parsed attributes of a dump request. */
 static inline struct nlattr **kbench_dump_attrs(struct netlink_callback *cb)

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbench: the "kbench" generic netlink family.
+ * kbench: the handlers of the "kbench" generic netlink family.
  *
- * Every op has its own policy (ops without one reject every attribute),
- * every integer is bounded there, and every rejection names its attribute
- * in the extended ack.  parallel_ops: a long RUN never holds genl_mutex.
+ * The family, its policies and op table are generated from the spec
+ * (kbench_family.c, kbench_nl_gen.[ch]); each handler here has the name
+ * kbench_nl_gen.h declares for it.  Checks the policies cannot express
+ * (the machine, the module parameters, the stored runs) are made here,
+ * each with an extack message naming its attribute.
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
@@ -14,51 +16,6 @@
 
 #include "kbench_compat.h"
 #include "kbench_internal.h"
-
-static struct netlink_range_validation kbench_samples_range = {
-	.min = 1, .max = KBENCH_SAMPLES_LIMIT,
-};
-
-static struct netlink_range_validation kbench_iterations_range = {
-	.min = 1, .max = KBENCH_ITERATIONS_LIMIT,
-};
-
-static struct netlink_range_validation kbench_target_range = {
-	.min = KBENCH_TARGET_NS_MIN, .max = KBENCH_WINDOW_US_LIMIT * 1000ULL,
-};
-
-static struct netlink_range_validation kbench_warmup_range = {
-	.min = 0, .max = KBENCH_WARMUP_LIMIT,
-};
-
-static const struct nla_policy kbench_run_policy[KBENCH_A_RUN_WARMUP + 1] = {
-	[KBENCH_A_RUN_ROUTINE] = { .type = NLA_NUL_STRING,
-				   .len = KBENCH_NAME_MAX },
-	[KBENCH_A_RUN_CPU] = NLA_POLICY_MAX(NLA_U32, CONFIG_NR_CPUS - 1),
-	[KBENCH_A_RUN_SAMPLES] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						       &kbench_samples_range),
-	[KBENCH_A_RUN_ITERATIONS] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &kbench_iterations_range),
-	[KBENCH_A_RUN_TARGET_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							 &kbench_target_range),
-	[KBENCH_A_RUN_WARMUP] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						      &kbench_warmup_range),
-};
-
-static const struct nla_policy
-kbench_samples_policy[KBENCH_A_SAMPLES_ROUTINE + 1] = {
-	[KBENCH_A_SAMPLES_RUN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[KBENCH_A_SAMPLES_ROUTINE] = NLA_POLICY_MAX(NLA_U32,
-						    KBENCH_RUN_ROUTINES_MAX),
-};
-
-/*
- * Ops that take no attributes.  Without a policy 6.2+ rejects every
- * attribute but 6.1 ignores them; with this one both reject them.
- */
-static const struct nla_policy kbench_none_policy[KBENCH_A_INFO_VERSION + 1] = {
-	[KBENCH_A_INFO_VERSION] = { .type = NLA_REJECT },
-};
 
 static bool kbench_may_measure(struct netlink_ext_ack *extack)
 {
@@ -124,7 +81,7 @@ static int kbench_info_fill(struct sk_buff *msg, const void *arg)
 	return 0;
 }
 
-static int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
+int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return kbench_reply(info, KBENCH_CMD_INFO, kbench_info_fill, NULL);
 }
@@ -218,6 +175,12 @@ static int kbench_run_names(struct genl_info *info,
 	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(nla) != KBENCH_A_RUN_ROUTINE)
 			continue;
+		/* the policy is NLA_STRING (multi-attr): the NUL is ours */
+		if (!nla_len(nla) || !memchr(nla_data(nla), '\0', nla_len(nla))) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "routine name is not NUL-terminated");
+			return -EINVAL;
+		}
 		if (nr == KBENCH_RUN_ROUTINES_MAX) {
 			NL_SET_ERR_MSG_ATTR(info->extack, nla,
 					    "at most 4 routines per run");
@@ -349,7 +312,7 @@ static void kbench_run_explain(struct genl_info *info,
 	}
 }
 
-static int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
+int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	const struct nlattr *names[KBENCH_RUN_ROUTINES_MAX];
 	struct nlattr **tb = info->attrs;
@@ -467,8 +430,8 @@ static int kbench_samples_begin(struct netlink_callback *cb,
 	((NLMSG_GOODSIZE - NLMSG_HDRLEN - GENL_HDRLEN - 128) / \
 	 (sizeof(s64) + sizeof(u32)))
 
-static int kbench_nl_samples_dumpit(struct sk_buff *skb,
-				    struct netlink_callback *cb)
+int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
 {
 	struct kbench_samples_ctx *ctx = kbench_samples_ctx(cb);
 	const struct kbench_series *s;
@@ -528,7 +491,7 @@ out_cancel:
 	return skb->len;
 }
 
-static int kbench_nl_samples_done(struct netlink_callback *cb)
+int kbench_nl_samples_done(struct netlink_callback *cb)
 {
 	struct kbench_samples_ctx *ctx = kbench_samples_ctx(cb);
 
@@ -537,68 +500,20 @@ static int kbench_nl_samples_done(struct netlink_callback *cb)
 	return 0;
 }
 
-static int kbench_nl_clock_dumpit(struct sk_buff *skb,
-				  struct netlink_callback *cb)
+int kbench_nl_routine_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	return kbench_routine_dump(skb, cb);
+}
+
+int kbench_nl_clock_get_dumpit(struct sk_buff *skb,
+			       struct netlink_callback *cb)
 {
 	/* in the first call, not .start: see kbench_samples_begin() */
 	if (!cb->args[0] && !kbench_may_measure(cb->extack))
 		return -EPERM;
 	return kbench_clock_dump(skb, cb);
 }
-
-static const struct genl_ops kbench_genl_ops[] = {
-	{
-		.cmd = KBENCH_CMD_INFO,
-		.doit = kbench_nl_info_doit,
-		.policy = kbench_none_policy,
-		.maxattr = KBENCH_A_INFO_VERSION,
-	},
-	{
-		.cmd = KBENCH_CMD_ROUTINE_GET,
-		.dumpit = kbench_routine_dump,
-		.policy = kbench_none_policy,
-		.maxattr = KBENCH_A_INFO_VERSION,
-	},
-	{
-		.cmd = KBENCH_CMD_CLOCK_GET,
-		.dumpit = kbench_nl_clock_dumpit,
-		.policy = kbench_none_policy,
-		.maxattr = KBENCH_A_INFO_VERSION,
-	},
-	{
-		.cmd = KBENCH_CMD_RUN,
-		.doit = kbench_nl_run_doit,
-		.policy = kbench_run_policy,
-		.maxattr = KBENCH_A_RUN_WARMUP,
-	},
-	{
-		.cmd = KBENCH_CMD_SAMPLES_GET,
-		.dumpit = kbench_nl_samples_dumpit,
-		.done = kbench_nl_samples_done,
-		.policy = kbench_samples_policy,
-		.maxattr = KBENCH_A_SAMPLES_ROUTINE,
-	},
-};
-
-enum kbench_mcgrp {
-	KBENCH_MCGRP_PROGRESS_ID,
-};
-
-static const struct genl_multicast_group kbench_mcgrps[] = {
-	[KBENCH_MCGRP_PROGRESS_ID] = { .name = KBENCH_MCGRP_PROGRESS },
-};
-
-struct genl_family kbench_genl_family __ro_after_init = {
-	.name = KBENCH_GENL_NAME,
-	.version = KBENCH_GENL_VERSION,
-	.netnsok = false,
-	.parallel_ops = true,
-	.module = THIS_MODULE,
-	.ops = kbench_genl_ops,
-	.n_ops = ARRAY_SIZE(kbench_genl_ops),
-	.mcgrps = kbench_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(kbench_mcgrps),
-};
 
 /*
  * Progress of a run goes to its requester alone (unicast to the port that
@@ -654,14 +569,4 @@ void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 
 out_free:
 	nlmsg_free(msg);
-}
-
-int kbench_netlink_init(void)
-{
-	return genl_register_family(&kbench_genl_family);
-}
-
-void kbench_netlink_exit(void)
-{
-	genl_unregister_family(&kbench_genl_family);
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The body of `make check`: lint, unit tests, the netlink spec check and the
+# The body of `make check`: lint, unit tests, the netlink spec checks (the
+# generated family is what the spec generates, the uapi only grows) and the
 # VM selftests on every kernel, with and without icount, and on the debug
 # kernel (KASAN, lockdep, kmemleak, UBSAN: tests/vm/debug-check.sh around
 # the selftests and the stress suite, trimmed).  Every suite prints
@@ -12,8 +13,8 @@
 # no TAP line at all, is counted as one failure (it crashed).
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
-#                         [--modes "icount plain"] [--skip lint,unit,spec,vm]
-#                         [--selftest-args "..."]
+#                         [--modes "icount plain"]
+#                         [--skip lint,unit,spec,vm,ynl,...] [--selftest-args "..."]
 #   --kernels debug --skip lint,unit,spec,host,dkms,svg,arch   (make
 #   check-debug): only the debug kernel; it is built first if not cached
 #   (scripts/debug-kernel.sh, ~10 min on 2 cores), inside suite debug-config.
@@ -109,8 +110,9 @@ fi
 
 skipped lint || run_suite lint scripts/lint.sh
 skipped unit || run_suite unit make -s -C tests/unit check
-skipped spec || run_suite spec python3 tests/spec/check-spec.py
-skipped spec || run_suite spec-mutations tests/spec/test-check-spec.sh
+skipped spec || run_suite spec-generated scripts/ynl-gen.sh --check
+skipped spec || run_suite spec-abi tests/spec/abi.sh
+skipped spec || run_suite spec-mutations tests/spec/test-ynl-gen.sh
 skipped host || run_suite twins tests/host/twins.sh
 skipped dkms || run_suite dkms scripts/dkms-test.sh
 skipped svg || run_suite svg tests/svg/svg-test.sh
@@ -119,7 +121,8 @@ skipped svg || run_suite svg tests/svg/svg-test.sh
 # the selftests (quick fuzz: 2000 messages, root and unprivileged) and the
 # stress suite (20 reloads, 10 signals) under tests/vm/debug-check.sh,
 # which loads and unloads kbench around them and asks kmemleak, lockdep and
-# the log.  KASAN under TCG is slow: hence the trimmed counts.
+# the log; then the kernel's ynl CLI against it.  KASAN under TCG is slow:
+# hence the trimmed counts.
 debug_suites() {
 	local t0
 
@@ -135,7 +138,11 @@ debug_suites() {
 			--timeout "$debug_timeout" --add tests/vm/debug-check.sh \
 			--add build/stress/sigrun --add build/stress/stress.sh \
 			-- /extra/debug-check.sh /extra/stress.sh 20 10
-	phase "kernel debug: $(( $(date +%s) - t0 )) s wall for: config, selftests, stress"
+	# the kernel's ynl CLI: KASAN/UBSAN reports and warnings panic the VM
+	skipped ynl ||
+		run_suite ynl-debug tests/ynl/run.sh --kernel debug \
+			--timeout "$debug_timeout"
+	phase "kernel debug: $(( $(date +%s) - t0 )) s wall for: config, selftests, stress, ynl"
 }
 
 if ! skipped vm; then
@@ -153,13 +160,17 @@ if ! skipped vm; then
 				--timeout "$vm_timeout" \
 				-- /selftests/run.sh $selftest_args
 		done
+		# the kernel's own ynl CLI with only our spec: plain mode only
+		skipped ynl ||
+			run_suite "ynl-$k" tests/ynl/run.sh --kernel "$k" \
+				--timeout "$vm_timeout"
 		# faults and load need 2 vCPUs and real time: plain mode only
 		skipped stress ||
 			run_suite "stress-$k" tests/vm/run --kernel "$k" \
 				--timeout "$vm_timeout" \
 				--add build/stress/sigrun --add build/stress/stress.sh \
 				-- /extra/stress.sh
-		phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes, stress"
+		phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes, ynl, stress"
 	done
 fi
 

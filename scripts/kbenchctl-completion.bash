@@ -37,14 +37,17 @@ _kbenchctl()
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		case "$w" in
+		--color) ((i++)) ;;	# its value is not the subcommand
 		-*) ;;
 		*) sub=$w; break ;;
 		esac
 	done
 
 	if [ -z "$sub" ]; then
-		if [[ "$cur" == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W '--json --help --version' -- "$cur")
+		if [ "$prev" = --color ]; then
+			mapfile -t COMPREPLY < <(compgen -W 'auto never always' -- "$cur")
+		elif [[ "$cur" == -* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W '--json --color --help --version' -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -W "help $(_kbenchctl_subcommands "$cmd")" -- "$cur")
 		fi
@@ -52,6 +55,9 @@ _kbenchctl()
 	fi
 
 	case "$prev" in
+	--color)
+		mapfile -t COMPREPLY < <(compgen -W 'auto never always' -- "$cur")
+		return 0 ;;
 	--svg)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		compopt -o filenames 2>/dev/null

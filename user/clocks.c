@@ -12,7 +12,19 @@
 #include "output.h"
 #include "uclocks.h"
 
-enum { OPT_USER = 0x2000, OPT_ALL };
+struct clocks_opts {
+	bool user, all;
+};
+
+const struct kb_opt kb_clocks_table[] = {
+	{ .name = "user", .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct clocks_opts, user),
+	  .help = "the userspace clocks instead (no module needed)" },
+	{ .name = "all", .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct clocks_opts, all),
+	  .help = "kernel and userspace clocks in one table" },
+	{ NULL }
+};
 
 struct kclocks {
 	struct kb_clock c[KB_UCLOCKS_MAX];
@@ -42,54 +54,43 @@ static int clock_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-int clocks_main(int argc, char *argv[])
+int clocks_main(const struct subcommand *sc, int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		OPTS_COMMON,
-		{ "user", no_argument, NULL, OPT_USER },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ 0 }
-	};
+	struct clocks_opts o = { 0 };
 	struct kclocks k = { .n = 0 };
 	struct kb_clock u[KB_UCLOCKS_MAX];
-	bool user = false, all = false;
 	size_t nu = 0, i;
-	int c, ret = EXIT_OK, err;
+	int first, err;
 
-	optind = 0;
-	while ((c = opts_next(argc, argv, "", longopts, &ret)) != -1) {
-		if (c == -2)
-			return ret;
-		if (c == OPT_USER)
-			user = true;
-		else if (c == OPT_ALL)
-			all = true;
-	}
-	if (optind < argc)
-		return usage_error("clocks", "unexpected argument '%s'", argv[optind]);
-	if (user && all)
-		return usage_error("clocks", "--user and --all exclude each other");
-	if (!user) {
+	err = kb_opts_parse(sc, argc, argv, &o, &first);
+	if (err)
+		return kb_exit_status(err);
+	if (first < argc)
+		return kb_exit_status(kb_arg_error(sc->name, "unexpected argument '%s' (clocks takes only options)",
+						   argv[first]));
+	if (o.user && o.all)
+		return kb_exit_status(kb_arg_error(sc->name, "--user and --all exclude each other (--all includes the userspace clocks)"));
+	if (!o.user) {
 		struct kb_nl nl;
 
 		err = kb_nl_open(&nl);
 		if (err)
-			return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+			return kb_exit_status(err);
 		err = kb_nl_request(&nl, kb_nl_msg(&nl, KBENCH_CMD_CLOCK_GET, true),
 				    KBENCH_A_CLOCK_MAX, clock_cb, &k);
 		kb_nl_close(&nl);
 		if (err)
-			return EXIT_FAIL;
+			return kb_exit_status(err);
 	}
-	if (user || all)
+	if (o.user || o.all)
 		nu = kb_uclocks_measure(u, KB_UCLOCKS_MAX);
 
-	kb_clock_print_header(all);
+	kb_clock_print_header(o.all);
 	out_open_array(NULL);
 	for (i = 0; i < k.n; i++)
-		kb_clock_print(&k.c[i], all);
+		kb_clock_print(&k.c[i], o.all);
 	for (i = 0; i < nu; i++)
-		kb_clock_print(&u[i], all);
+		kb_clock_print(&u[i], o.all);
 	out_close_array();
 	out_finish();
 	return EXIT_OK;

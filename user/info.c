@@ -68,17 +68,17 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-int info_main(int argc, char *argv[])
+int info_main(const struct subcommand *sc, int argc, char *argv[])
 {
 	struct kb_nl nl;
 	int err;
 
-	err = opts_none_open(argc, argv, "info", &nl);
-	if (err >= 0)
-		return err;
+	err = opts_none_open(sc, argc, argv, &nl);
+	if (err)
+		return kb_exit_status(err);
 	err = kb_nl_request(&nl, kb_nl_msg(&nl, KBENCH_CMD_INFO, false),
 			    KBENCH_A_INFO_MAX, info_cb, NULL);
 	out_finish();
 	kb_nl_close(&nl);
-	return err ? EXIT_FAIL : EXIT_OK;
+	return kb_exit_status(err);
 }

@@ -20,30 +20,55 @@
 extern const char *prog;	/* "kbenchctl" */
 extern bool opt_json;		/* global --json */
 
+struct kb_opt;
+
 struct subcommand {
-	const char *name;
-	int (*fn)(int argc, char *argv[]);
+	const char *name;		/* NULL: kbenchctl itself (global options) */
+	int (*fn)(const struct subcommand *sc, int argc, char *argv[]);
 	const char *description;
-	const char *usage;	/* synopsis and options, for --help / help SUB */
+	/* after "Usage: kbenchctl "; more forms on following lines */
+	const char *synopsis;
+	const struct kb_opt *opts;	/* its option table, or NULL */
+	unsigned int opts_in;		/* the rows of @opts it takes (their .in) */
+	const char *notes;		/* printed after the options, or NULL */
 };
 
 extern const struct subcommand subcommands[];
+extern const struct subcommand kb_global;	/* kbenchctl [options] */
 const struct subcommand *subcommand_find(const char *name);
+/* --help of @sc (the global usage for &kb_global). */
 void subcommand_usage(FILE *f, const struct subcommand *sc);
-/* Print "kbenchctl SUB: msg" + a hint to stderr; returns EXIT_USAGE. */
+/* "kbenchctl SUB: msg" + a hint to stderr; returns EXIT_USAGE. */
 int usage_error(const char *sub, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The usage error for an unknown subcommand (with the known ones). */
+int unknown_subcommand(const char *name);
+/* "kbenchctl SUB: msg" to stderr (no hint); returns -EINVAL. */
+int kb_arg_error(const char *sub, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
+ * The exit status of a step: 0 for 0 or a positive "done" (--help was
+ * printed); for -errno, a bad argument (-EINVAL)
+ * or something named that does not exist (-ENOENT: a routine, a run, the
+ * module) is a usage error (2); anything else a failure (1).  Only the
+ * *_main functions call it: everything below them returns -errno.
+ */
+int kb_exit_status(int err);
 
-int info_main(int argc, char *argv[]);
-int list_main(int argc, char *argv[]);
-int clocks_main(int argc, char *argv[]);
-int run_main(int argc, char *argv[]);
-int compare_main(int argc, char *argv[]);
-int samples_main(int argc, char *argv[]);
+int info_main(const struct subcommand *sc, int argc, char *argv[]);
+int list_main(const struct subcommand *sc, int argc, char *argv[]);
+int clocks_main(const struct subcommand *sc, int argc, char *argv[]);
+int run_main(const struct subcommand *sc, int argc, char *argv[]);
+int compare_main(const struct subcommand *sc, int argc, char *argv[]);
+int samples_main(const struct subcommand *sc, int argc, char *argv[]);
 
 /* Strict number parsing: whole string, base 10, within range. 0 or -1. */
 int parse_u32(const char *s, uint32_t *out);
 int parse_u64(const char *s, uint64_t *out);
 int parse_double(const char *s, double *out);
+
+/* One sample line of `samples` (CSV, table or JSON); exposed for tests. */
+void kb_sample_emit(bool csv, uint64_t index, const char *routine,
+		    uint32_t routine_index, int64_t net, uint32_t flags);
 
 #endif /* KBENCHCTL_H */

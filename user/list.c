@@ -10,6 +10,7 @@
 #include "nl.h"
 #include "opts.h"
 #include "output.h"
+#include "runopts.h"
 
 static int list_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
@@ -31,14 +32,73 @@ static int list_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-int list_main(int argc, char *argv[])
+struct routine_check {
+	const char *const *want;
+	unsigned int nwant, count;
+	bool seen[KBENCH_RUN_ROUTINES_MAX];
+	unsigned int best_d[KBENCH_RUN_ROUTINES_MAX];
+	char best[KBENCH_RUN_ROUTINES_MAX][KBENCH_NAME_MAX + 1];
+};
+
+static int check_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct routine_check *c = arg;
+	const char *name = kb_str(tb[KBENCH_A_ROUTINE_NAME], "");
+	unsigned int i, d;
+
+	(void)nlh;
+	c->count++;
+	for (i = 0; i < c->nwant; i++) {
+		if (!strcmp(name, c->want[i])) {
+			c->seen[i] = true;
+			continue;
+		}
+		d = kb_edit_distance(c->want[i], name);
+		if (d < c->best_d[i]) {
+			c->best_d[i] = d;
+			snprintf(c->best[i], sizeof(c->best[i]), "%s", name);
+		}
+	}
+	return 0;
+}
+
+int kb_routines_check(struct kb_nl *nl, const char *const *names,
+		      unsigned int n)
+{
+	struct routine_check c = { .want = names, .nwant = n };
+	unsigned int i;
+	int err;
+
+	if (n > KBENCH_RUN_ROUTINES_MAX)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		c.best_d[i] = 3;	/* suggest names at most 2 edits away */
+	err = kb_nl_request(nl, kb_nl_msg(nl, KBENCH_CMD_ROUTINE_GET, true),
+			    KBENCH_A_ROUTINE_MAX, check_cb, &c);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		if (c.seen[i])
+			continue;
+		if (c.best[i][0])
+			fprintf(stderr, "%s: no routine '%s' (did you mean '%s'? %s list shows %u)\n",
+				prog, names[i], c.best[i], prog, c.count);
+		else
+			fprintf(stderr, "%s: no routine '%s' (%s list shows %u)\n",
+				prog, names[i], prog, c.count);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int list_main(const struct subcommand *sc, int argc, char *argv[])
 {
 	struct kb_nl nl;
 	int err;
 
-	err = opts_none_open(argc, argv, "list", &nl);
-	if (err >= 0)
-		return err;
+	err = opts_none_open(sc, argc, argv, &nl);
+	if (err)
+		return kb_exit_status(err);
 	out_text("%-20s %-16s %10s  %-18s %s\n", "ROUTINE", "MODULE",
 		 "BYTES/ITER", "FLAGS", "DESCRIPTION");
 	out_open_array(NULL);
@@ -47,5 +107,5 @@ int list_main(int argc, char *argv[])
 	out_close_array();
 	out_finish();
 	kb_nl_close(&nl);
-	return err ? EXIT_FAIL : EXIT_OK;
+	return kb_exit_status(err);
 }

@@ -16,6 +16,7 @@
 
 #include "kbenchctl.h"
 #include "nl.h"
+#include "opts.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -149,11 +150,41 @@ void kb_nl_parse_extack(const struct nlmsghdr *nlh, const struct nlmsgerr *err,
 
 void kb_nl_print_error(const struct kb_nl *nl)
 {
-	if (nl->extack[0])
-		fprintf(stderr, "%s: %s: %s\n", prog, nl->extack,
-			strerror(-nl->error));
+	const char *why = nl->extack[0] ? nl->extack : strerror(-nl->error);
+	char what[96];
+
+	if (nl->bad_attr &&
+	    kb_opts_name_attr(nl->bad_cmd, nl->bad_attr, nl->bad_data,
+			      nl->bad_len, what, sizeof(what)))
+		fprintf(stderr, "%s: %s: %s\n", prog, what, why);
 	else
-		fprintf(stderr, "%s: %s\n", prog, strerror(-nl->error));
+		fprintf(stderr, "%s: %s\n", prog, why);
+}
+
+/*
+ * The request attribute NLMSGERR_ATTR_OFFS points at (an offset from the
+ * request's nlmsghdr): keep its type and payload, so that the error can
+ * name the option that set it.
+ */
+static void note_bad_attr(struct kb_nl *nl, struct nl_msg *msg)
+{
+	const struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	const struct genlmsghdr *g = nlmsg_data(nlh);
+	uint32_t off = nl->bad_attr_offset;
+	const struct nlattr *a;
+
+	if (off < NLMSG_HDRLEN + GENL_HDRLEN ||
+	    (uint64_t)off + NLA_HDRLEN > nlh->nlmsg_len)
+		return;
+	a = (const struct nlattr *)((const unsigned char *)nlh + off);
+	if (a->nla_len < NLA_HDRLEN || (uint64_t)off + a->nla_len > nlh->nlmsg_len)
+		return;
+	nl->bad_cmd = g->cmd;
+	nl->bad_attr = (uint16_t)nla_type(a);
+	nl->bad_len = (uint16_t)nla_len(a);
+	if (nl->bad_len > sizeof(nl->bad_data))
+		nl->bad_len = sizeof(nl->bad_data);
+	memcpy(nl->bad_data, nla_data(a), nl->bad_len);
 }
 
 struct request {
@@ -310,6 +341,7 @@ int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 	nl->error = 0;
 	nl->extack[0] = '\0';
 	nl->bad_attr_offset = 0;
+	nl->bad_attr = 0;
 	if (!msg) {
 		nl->error = -ENOMEM;
 		kb_nl_print_error(nl);
@@ -333,11 +365,12 @@ int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 		nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_ACK;
 	/* without a thread, notifications are still skipped, only later */
 	threaded = !dump && nl->ntf_cb && !sender_start(&snd, nl->sk, msg);
+	/* msg is kept until the answer: the extack may point into it */
 	if (!threaded) {
 		err = nl_send_auto(nl->sk, msg);
 		if (err < 0) {
 			rq.done = -EIO;
-			goto out_free_msg;
+			goto out_free_cb;
 		}
 	}
 	while (rq.done > 0) {
@@ -372,10 +405,12 @@ int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 	if (threaded)
 		sender_join(&snd);
 
-out_free_msg:
-	nlmsg_free(msg);
+out_free_cb:
 	nl_cb_put(nlcb);
 	nl->error = rq.done;
+	if (rq.done < 0 && nl->bad_attr_offset)
+		note_bad_attr(nl, msg);
+	nlmsg_free(msg);
 	if (rq.done < 0 && !nl->quiet)
 		kb_nl_print_error(nl);
 	return rq.done;

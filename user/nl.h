@@ -25,6 +25,11 @@ struct kb_nl {
 	int error;		/* -errno of the last request */
 	char extack[256];	/* kernel's extack message, if any */
 	uint32_t bad_attr_offset;	/* NLMSGERR_ATTR_OFFS, 0 if none */
+	/* the request attribute at that offset: command, type, payload */
+	uint8_t bad_cmd;
+	uint16_t bad_attr;		/* 0: none */
+	uint16_t bad_len;
+	unsigned char bad_data[64];
 	bool quiet;		/* do not print kernel errors */
 	/*
 	 * Notifications on this socket (PROGRESS_NTF, unicast to whoever
@@ -55,8 +60,8 @@ struct nl_msg *kb_nl_msg(struct kb_nl *nl, uint8_t cmd, bool dump);
  * called for each reply message with its attributes parsed up to @maxattr.
  * A kbench message whose command differs from the request's is a
  * notification: it goes to nl->ntf_cb (if set), never to @cb.
- * Returns 0 or -errno; on a kernel error prints
- * "kbenchctl: <extack>: <strerror>" unless nl->quiet.
+ * Returns 0 or -errno; on a kernel error prints it (kb_nl_print_error)
+ * unless nl->quiet.
  */
 int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 		  kb_nl_msg_cb cb, void *arg);
@@ -68,7 +73,12 @@ int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 void kb_nl_parse_extack(const struct nlmsghdr *nlh, const struct nlmsgerr *err,
 			char *msg, size_t len, uint32_t *offs);
 
-/* Print the error of a failed request the way kernel errors are printed. */
+/*
+ * Print the error of a failed request: the kernel's extack message, after
+ * the option or argument it names when it points at an attribute:
+ * "kbenchctl: --cpu 1: another run is using this CPU".  Without extack, the
+ * errno text.
+ */
 void kb_nl_print_error(const struct kb_nl *nl);
 
 /* attribute accessors with defaults */

@@ -1,40 +1,136 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Option parsing shared by the subcommands: getopt_long with our own error
- * messages (exit status 2) and the common --json / --help.
+ * Option tables (after ethtool's param_parser): one row per option says its
+ * name, the kind of its argument, the accepted range, the field it fills,
+ * the netlink attribute that carries it and its help line.  One parser
+ * reads every subcommand's options from its table, with the same checks
+ * and messages everywhere, and `--help` is generated from the same rows.
+ *
+ * Adding an option is adding a row, plus the code that uses the value.
  */
 #ifndef KBENCHCTL_OPTS_H
 #define KBENCHCTL_OPTS_H
 
-#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "kbenchctl.h"
 
-#define OPT_JSON	0x1000
-#define OPT_HELP	'h'
+enum kb_opt_kind {
+	KB_OPT_FLAG,		/* bool; no argument */
+	KB_OPT_U32,		/* uint32_t within [min, max] */
+	KB_OPT_U64,		/* uint64_t within [min, max] */
+	KB_OPT_DOUBLE,		/* finite double within [min, max] */
+	KB_OPT_STRING,		/* const char *: the argument itself */
+	KB_OPT_CHOICE,		/* int: index of the argument in choices[] */
+};
 
-#define OPTS_COMMON \
-	{ "json", no_argument, NULL, OPT_JSON }, \
-	{ "help", no_argument, NULL, OPT_HELP }
+struct kb_opt {
+	const char *name;		/* long name, without "--" */
+	char short_name;		/* -x, or 0 */
+	enum kb_opt_kind kind;
+	const char *metavar;		/* "N", "FILE", "PCT" (not for flags) */
+	/*
+	 * Numbers: the accepted range.  min == max == 0: the whole range of
+	 * the type (no range is shown).  For doubles max == 0 means no upper
+	 * bound.
+	 */
+	double min, max;
+	const char *const *choices;	/* KB_OPT_CHOICE: NULL-terminated */
+	/*
+	 * Instead of the kind's own parser (argument lists, sweeps): store
+	 * @arg's value into @field; on error print a message with
+	 * kb_opt_error() and return -EINVAL.
+	 */
+	int (*parse)(const struct kb_opt *o, const char *arg, void *field);
+	size_t off;			/* the field in the target struct */
+	size_t given;			/* KB_OPT_GIVEN(): a bool set when given */
+	unsigned int in;		/* subcommands of the table (mask); 0: all */
+	/*
+	 * The request attribute that carries the value: names the option
+	 * when the kernel's extended ack points at that attribute.
+	 */
+	uint8_t cmd;
+	uint16_t attr;
+	/* INFO attribute holding the module's own maximum (x info_scale) */
+	uint16_t info_max;
+	uint32_t info_scale;
+	const char *info_param;		/* the module parameter behind it */
+	const char *help;		/* one line, lower case, no period */
+	/*
+	 * The default, shown in --help.  Rows without a `given` flag get it
+	 * parsed into their field before the arguments; with one it is the
+	 * consumer's default (the kernel's or the twins'), shown only.
+	 */
+	const char *def;
+};
+
+/* .off and .given of a row (the given flag is optional). */
+#define KB_OPT_FIELD(type, field)	.off = offsetof(type, field)
+#define KB_OPT_GIVEN(type, flag)	.given = offsetof(type, flag) + 1
+
+/* the subcommands' tables */
+extern const struct kb_opt kb_clocks_table[];
+extern const struct kb_opt kb_samples_table[];
+extern const struct kb_opt kb_run_table[];	/* run and compare */
+
+/* the options every subcommand takes */
+struct kb_common_opts {
+	bool json, help, version;
+	int color;			/* enum kb_color_when (color.h) */
+};
+extern struct kb_common_opts kb_common;
+extern const struct kb_opt kb_common_table[];
 
 /*
- * Next option, or -1 at the end.  Handles --json and --help itself
- * (*exit_code = EXIT_OK, returns -2) and errors (*exit_code = EXIT_USAGE,
- * returns -2).
+ * Parse @argv (argv[0]: the subcommand, or the program for sc->name NULL)
+ * into @target with @sc's table and the common options.  The global
+ * options stop at the first argument that is not an option; a
+ * subcommand's may come anywhere.  Returns 0 with *first the index of the
+ * first positional argument, 1 when --help was printed, or -EINVAL after
+ * a message on stderr.
  */
-int opts_next(int argc, char *argv[], const char *shortopts,
-	      const struct option *longopts, int *exit_code);
+int kb_opts_parse(const struct subcommand *sc, int argc, char *argv[],
+		  void *target, int *first);
 
-struct kb_nl;
+/* The option lines of @sc's --help. */
+void kb_opts_usage(FILE *f, const struct subcommand *sc);
+
+/* The kind's own parser (for .parse hooks that check more). */
+int kb_opt_parse_value(const struct kb_opt *o, const char *arg, void *field);
+
+/* "kbenchctl SUB: --name ARG: <message>" on stderr; returns -EINVAL. */
+int kb_opt_error(const struct kb_opt *o, const char *arg, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The value of a given option row whose module maximum comes from INFO:
+ * checked against @info_u32[attr] (0: unknown).  -EINVAL with
+ * "--samples 2000000: at most 1000000 (module parameter max_samples)".
+ */
+int kb_opts_check_info(const struct kb_opt *t, unsigned int in,
+		       const void *target, const uint32_t *info_u32,
+		       size_t ninfo);
+
+/*
+ * The option or argument behind attribute @attr of request @cmd, with its
+ * value from the request (@data, @len): "--cpu 7", "routine 'foo'".
+ * Returns false when no option maps to it.
+ */
+bool kb_opts_name_attr(uint8_t cmd, uint16_t attr, const void *data,
+		       size_t len, char *buf, size_t size);
+
+/* Levenshtein distance (for "did you mean"), capped at 9. */
+unsigned int kb_edit_distance(const char *a, const char *b);
 
 /*
  * For subcommands that take only the common options: parse them and open
- * the kbench family.  -1 with @nl open, or the exit status to return
- * (--help, a usage error, the module missing).
+ * the kbench family.  0 with @nl open, 1 after --help, or -errno (printed).
  */
-int opts_none_open(int argc, char *argv[], const char *sub, struct kb_nl *nl);
-
-/* The value of a numeric option, or a usage error. */
-int opt_u32(const char *sub, const char *name, const char *arg, uint32_t *v);
+struct kb_nl;
+int opts_none_open(const struct subcommand *sc, int argc, char *argv[],
+		   struct kb_nl *nl);
 
 #endif /* KBENCHCTL_OPTS_H */

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "hist.h"
 #include "kbenchctl.h"
 #include "names.h"
@@ -18,6 +19,7 @@
 #include "nl.h"
 #include "output.h"
 #include "progress.h"
+#include "report.h"
 #include "run.h"
 
 int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags)
@@ -357,7 +359,7 @@ out_nomem:
 void kb_run_print_header(const struct kb_run *r)
 {
 	out_string("side", NULL, r->user ? "user" : "kernel");
-	out_uint("run_id", r->user ? NULL : "run %llu: ", r->run_id);
+	out_uint("run_id", r->user ? "userspace: " : "run %llu: ", r->run_id);
 	out_uint("cpu", "cpu %llu, ", r->cpu);
 	out_uint("samples", "%llu samples", r->samples);
 	out_uint("iterations", " x %llu iterations", r->iterations);
@@ -365,14 +367,15 @@ void kb_run_print_header(const struct kb_run *r)
 	if (r->adaptive)
 		out_uint("target_ns", " (adaptive, target %llu ns)", r->target_ns);
 	else
-		out_uint("target_ns", NULL, r->target_ns);
+		out_uint("target_ns", " (fixed; target %llu ns unused)",
+			 r->target_ns);
 	out_uint("warmup", ", warmup %llu\n", r->warmup);
 	out_string("counter", "  counter %s", r->counter);
 	out_uint("counter_hz", " @ %llu Hz", r->counter_hz);
 	out_uint("elapsed_ns", ", elapsed %llu ns", r->elapsed_ns);
-	out_uint("span_cycles", NULL, r->span_cycles);
-	out_uint("routine_cycles", NULL, r->routine_cycles);
-	out_uint("window_cycles", NULL, r->window_cycles);
+	out_uint("span_cycles", ", span %llu cycles", r->span_cycles);
+	out_uint("routine_cycles", " (in the routines %llu", r->routine_cycles);
+	out_uint("window_cycles", ", in the windows %llu)", r->window_cycles);
 	out_double("efficiency", ", efficiency %.3f",
 		   r->span_cycles ? (double)r->routine_cycles /
 				    (double)r->span_cycles : NAN);
@@ -380,9 +383,11 @@ void kb_run_print_header(const struct kb_run *r)
 	out_string("status", ", %s\n",
 		   r->status == KBENCH_RUN_TIMEOUT ? "timeout" : "complete");
 	if (r->kernel[0])
-		out_string("kernel", NULL, r->kernel);
+		out_string("kernel", "  kernel %s", r->kernel);
 	if (r->date[0])
-		out_string("date", NULL, r->date);
+		out_string("date", r->kernel[0] ? ", %s" : "  %s", r->date);
+	if (r->kernel[0] || r->date[0])
+		out_text("\n");
 }
 
 /* A statistics row: label, cycles per iteration and ns per iteration. */
@@ -408,9 +413,8 @@ static void print_stats(const struct kb_run *r, const struct kb_result *res)
 	unsigned int i;
 
 	out_open_object("stats");
-	out_text("  statistics of %zu valid samples (userspace):\n", s->count);
-	out_uint("count", NULL, s->count);
-	out_uint("excluded", NULL, excluded);
+	out_uint("count", "  statistics of %llu valid samples", s->count);
+	out_uint("excluded", " (%llu excluded; userspace):\n", excluded);
 	out_text("    %-14s %14s %14s\n", "", "cycles/iter", "ns/iter");
 	stat_row(r, "min", "min", s->min);
 	stat_row(r, "p1", "p1", s->p1);
@@ -438,22 +442,27 @@ static void print_stats(const struct kb_run *r, const struct kb_result *res)
 	      (double)r->counter_hz / s->median : NAN;
 	if (res->bytes_per_iter) {
 		kb_format_rate(ops * res->bytes_per_iter, true, rate, sizeof(rate));
-		out_double("throughput_bytes_per_s", NULL, ops * res->bytes_per_iter);
+		out_double("throughput_bytes_per_s",
+			   "    throughput (median): %.0f bytes/s",
+			   ops * res->bytes_per_iter);
 	} else {
 		kb_format_rate(ops, false, rate, sizeof(rate));
-		out_double("throughput_ops_per_s", NULL, ops);
+		out_double("throughput_ops_per_s",
+			   "    throughput (median): %.0f ops/s", ops);
 	}
-	out_string("throughput", "    throughput (median): %s\n", rate);
+	out_string("throughput", " = %s\n", rate);
 
-	kb_stability(s, excluded, res->n, r->iterations, r->counter_constant,
-		     r->status == KBENCH_RUN_TIMEOUT, &v);
+	kb_result_stability(r, res, &v);
 	out_open_object("stability");
 	out_bool("stable", NULL, v.stable);
-	out_text("  verdict: %s\n", v.stable ? "stable" : "UNSTABLE");
+	out_text("  verdict: %s%s%s\n",
+		 kb_color(out_file(), v.stable ? KB_GOOD : KB_BAD),
+		 v.stable ? "stable" : "UNSTABLE", kb_color_end(out_file()));
 	out_open_array("reasons");
 	for (i = 0; i < v.nreasons; i++) {
-		out_text("    - ");
-		out_string(NULL, "%s\n", v.reason[i]);
+		out_text("    - %s", kb_color(out_file(), KB_WARN));
+		out_string(NULL, "%s", v.reason[i]);
+		out_text("%s\n", kb_color_end(out_file()));
 	}
 	out_close_array();
 	out_close_object();
@@ -519,7 +528,7 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 	double it = r->iterations ? (double)r->iterations : 1;
 
 	out_string("routine", "%s", res->routine);
-	out_uint("index", NULL, res->index);
+	out_uint("index", " [%llu]", res->index);
 	out_text(res == &r->overhead ? " (overhead)\n" : "\n");
 	out_uint("samples_taken", "  samples: %llu taken", res->samples);
 	out_uint("valid", ", %llu valid", res->valid);
@@ -530,21 +539,23 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 	for (i = 0; i < KB_EXCL_N; i++) {
 		char fmt[32];
 
-		snprintf(fmt, sizeof(fmt), " %s %%llu", excl_key[i]);
-		out_uint(excl_key[i], res->excl[i] ? fmt : NULL, res->excl[i]);
+		snprintf(fmt, sizeof(fmt), "%s%s %%llu", i ? ", " : " (by reason: ",
+			 excl_key[i]);
+		out_uint(excl_key[i], fmt, res->excl[i]);
 	}
+	out_text(")");
 	out_close_object();
 	kb_flag_names(kb_result_flag_names, res->flags, ",", buf, sizeof(buf));
-	out_text("%s%s\n", buf[0] ? "; flags " : "", buf);
+	out_text("%s%s", buf[0] ? "; flags " : "", buf);
 	kb_flags_json("flags", kb_result_flag_names, res->flags);
-	out_uint("bytes_per_iter", NULL, res->bytes_per_iter);
+	out_uint("bytes_per_iter", "; %llu bytes/iter\n", res->bytes_per_iter);
 
 	out_text("  kernel summary%s:\n", r->user ? " (computed in userspace)" : "");
 	out_open_object("net_cycles");
 	out_int("min", "    net cycles/sample: min %lld", res->net_min);
 	out_int("median", ", median %lld", res->net_median);
 	out_int("max", ", max %lld", res->net_max);
-	out_int("sum", NULL, res->net_sum);
+	out_int("sum", ", sum %lld", res->net_sum);
 	out_double("mean", ", mean %.3f\n",
 		   res->valid ? (double)res->net_sum / res->valid : NAN);
 	out_close_object();
@@ -578,6 +589,12 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 	}
 	if (res->have_stats && !(flags & KB_PRINT_BRIEF))
 		print_stats(r, res);
+	kb_result_print_extras(r, res, flags);
+}
+
+void kb_result_print_extras(const struct kb_run *r, const struct kb_result *res,
+			    unsigned int flags)
+{
 	if (flags & KB_PRINT_HIST)
 		print_hist(r, res, flags);
 	if (flags & KB_PRINT_RAW)
@@ -636,8 +653,8 @@ void kb_run_print_csv(const struct kb_run *r, FILE *f)
 
 /*
  * Measure @q: in the kernel, or with @user the userspace twins (the same
- * defaults as the kernel's).  0 with @r filled, or the exit status to
- * return (EXIT_USAGE: module missing or no such twin).
+ * defaults as the kernel's).  0 with @r filled, or -errno (printed): the
+ * module missing or no such twin is -ENOENT.
  */
 int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 {
@@ -659,19 +676,17 @@ int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 		err = kb_twin_run(&tq, r);
 		if (err) {
 			kb_run_free(r);
-			return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+			return err;
 		}
 		kb_run_stamp(r);
-		return EXIT_OK;
+		return 0;
 	}
 	err = kb_nl_open(&nl);
 	if (err)
-		return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+		return err;
 	err = kb_run_kernel(&nl, q, r);
 	kb_nl_close(&nl);
-	if (err) {
+	if (err)
 		kb_run_free(r);
-		return EXIT_FAIL;
-	}
-	return EXIT_OK;
+	return err;
 }

@@ -64,13 +64,14 @@ struct kb_run_req {
 	bool progress;		/* show progress on stderr when a tty */
 };
 
-/* RUN then SAMPLES_GET; 0 or -errno (printed). */
 /* Defaults of a run, as the kernel's (kmod/kbench_internal.h). */
 #define KB_RUN_DEFAULT_SAMPLES		1000
 #define KB_RUN_DEFAULT_WARMUP		10
 #define KB_RUN_DEFAULT_TARGET_NS	20000
 
+/* The kernel's run (or the twins'); 0 or -errno (printed). */
 int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r);
+/* RUN then SAMPLES_GET; 0 or -errno (printed). */
 int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 		  struct kb_run *r);
 /* SAMPLES_GET of @run_id into @r's results (allocating them by index). */

@@ -14,12 +14,38 @@
 #include "opts.h"
 #include "output.h"
 
-enum { OPT_CSV = 0x2000, OPT_ROUTINE };
+struct samples_opts {
+	bool csv, has_routine;
+	uint32_t routine;
+};
+
+const struct kb_opt kb_samples_table[] = {
+	{ .name = "routine", .kind = KB_OPT_U32, .metavar = "INDEX",
+	  .min = 0, .max = KBENCH_RUN_ROUTINES_MAX,
+	  KB_OPT_FIELD(struct samples_opts, routine),
+	  KB_OPT_GIVEN(struct samples_opts, has_routine),
+	  .cmd = KBENCH_CMD_SAMPLES_GET, .attr = KBENCH_A_SAMPLES_ROUTINE,
+	  .help = "only the routine with this index, in run order; the overhead routine is last" },
+	{ .name = "csv", .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct samples_opts, csv),
+	  .help = "CSV: index,routine,net_cycles,flags" },
+	{ NULL }
+};
 
 struct stream {
 	bool csv;
 	uint64_t total;
 };
+
+/* The header of the table or CSV: before the first sample, not before an error. */
+static void stream_header(struct stream *s)
+{
+	if (s->csv)
+		fputs("index,routine,net_cycles,flags\n", stdout);
+	else
+		out_text("%10s %-20s %14s %s\n", "INDEX", "ROUTINE", "NET_CYCLES",
+			 "FLAGS");
+}
 
 static size_t put_u64(char *dst, uint64_t v)
 {
@@ -130,6 +156,8 @@ static int stream_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		n = (size_t)nla_len(tb[KBENCH_A_SAMPLES_FLAGS]) / sizeof(uint32_t);
 	net = nla_data(tb[KBENCH_A_SAMPLES_NET]);
 	fl = nla_data(tb[KBENCH_A_SAMPLES_FLAGS]);
+	if (!s->total && n)
+		stream_header(s);
 	for (i = 0; i < n; i++) {
 		int64_t v;
 		uint32_t f;
@@ -142,62 +170,42 @@ static int stream_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-int samples_main(int argc, char *argv[])
+int samples_main(const struct subcommand *sc, int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		OPTS_COMMON,
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "routine", required_argument, NULL, OPT_ROUTINE },
-		{ 0 }
-	};
 	static char obuf[1 << 20];
+	struct samples_opts o = { 0 };
 	struct stream s = { 0 };
 	struct nl_msg *msg;
 	struct kb_nl nl;
-	uint32_t run_id, routine = 0;
-	bool one_routine = false;
-	int c, ret = EXIT_OK, err;
+	uint32_t run_id;
+	int first, err;
 
-	optind = 0;
-	while ((c = opts_next(argc, argv, "", longopts, &ret)) != -1) {
-		if (c == -2)
-			return ret;
-		if (c == OPT_CSV)
-			s.csv = true;
-		if (c == OPT_ROUTINE) {
-			if (parse_u32(optarg, &routine) ||
-			    routine > KBENCH_RUN_ROUTINES_MAX)
-				return usage_error("samples",
-						   "--routine takes a routine index 0-%d",
-						   KBENCH_RUN_ROUTINES_MAX);
-			one_routine = true;
-		}
-	}
-	if (optind >= argc)
-		return usage_error("samples", "which run? (RUN_ID as printed by 'run')");
-	if (parse_u32(argv[optind], &run_id))
-		return usage_error("samples", "'%s' is not a run id", argv[optind]);
-	if (optind + 1 < argc)
-		return usage_error("samples", "unexpected argument '%s'",
-				   argv[optind + 1]);
+	err = kb_opts_parse(sc, argc, argv, &o, &first);
+	if (err)
+		return kb_exit_status(err);
+	s.csv = o.csv;
+	if (first >= argc)
+		return usage_error(sc->name, "which run? (the RUN_ID that '%s run' printed first: \"run 3: ...\")",
+				   prog);
+	if (parse_u32(argv[first], &run_id) || !run_id)
+		return kb_exit_status(kb_arg_error(sc->name, "'%s' is not a run id (a number from 1, as '%s run' prints it)",
+						   argv[first], prog));
+	if (first + 1 < argc)
+		return kb_exit_status(kb_arg_error(sc->name, "unexpected argument '%s' (one run at a time)",
+						   argv[first + 1]));
 	if (s.csv && opt_json)
-		return usage_error("samples", "--csv and --json exclude each other");
+		return kb_exit_status(kb_arg_error(sc->name, "--csv and --json exclude each other"));
 	err = kb_nl_open(&nl);
 	if (err)
-		return err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+		return kb_exit_status(err);
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	if (s.csv)
-		fputs("index,routine,net_cycles,flags\n", stdout);
-	else
-		out_text("%10s %-20s %14s %s\n", "INDEX", "ROUTINE", "NET_CYCLES",
-			 "FLAGS");
 	out_open_object(NULL);
 	out_uint("run_id", NULL, run_id);
 	out_open_array("samples");
 	msg = kb_nl_msg(&nl, KBENCH_CMD_SAMPLES_GET, true);
 	if (msg && (nla_put_u32(msg, KBENCH_A_SAMPLES_RUN_ID, run_id) < 0 ||
-		    (one_routine &&
-		     nla_put_u32(msg, KBENCH_A_SAMPLES_ROUTINE, routine) < 0))) {
+		    (o.has_routine &&
+		     nla_put_u32(msg, KBENCH_A_SAMPLES_ROUTINE, o.routine) < 0))) {
 		nlmsg_free(msg);
 		msg = NULL;
 	}
@@ -206,14 +214,21 @@ int samples_main(int argc, char *argv[])
 	if (err == -ENOENT && !nl.extack[0])
 		/* kernels before 6.2 drop the extack of a dump's start */
 		snprintf(nl.extack, sizeof(nl.extack),
-			 "run %u not found (evicted, or never existed)", run_id);
-	if (err)
-		kb_nl_print_error(&nl);
+			 "run not found (evicted, or never existed)");
+	/* a dump's extack has no attribute offset: name the request */
+	if (err && o.has_routine)
+		fprintf(stderr, "%s: run %u, --routine %u: %s\n", prog, run_id,
+			o.routine, nl.extack[0] ? nl.extack : strerror(-err));
+	else if (err)
+		fprintf(stderr, "%s: run %u: %s\n", prog, run_id,
+			nl.extack[0] ? nl.extack : strerror(-err));
+	if (!err && !s.total)
+		stream_header(&s);
 	out_close_array();
 	out_uint("count", NULL, s.total);
 	out_close_object();
 	out_finish();
 	kb_nl_close(&nl);
 	fflush(stdout);
-	return err ? EXIT_FAIL : EXIT_OK;
+	return kb_exit_status(err);
 }

@@ -19,7 +19,8 @@
  *
  * The RUN request's attributes are rows of one table (run_attrs[]): the
  * generators draw from it, and one category sends every row at once, so a
- * new attribute is one row.  After the messages come the dump phases: dumps
+ * new attribute is one row; a RUN attribute of the spec without a row
+ * fails the run (TAP 2).  After the messages come the dump phases: dumps
  * closed after their first message, a SAMPLES_GET dump that outlives the
  * eviction of its run, and ROUTINE_GET dumps while a module's routines come
  * and go (root, with kbench_example.ko).
@@ -415,29 +416,44 @@ static void gen_random_attrs(void)
 	}
 }
 
+/* A random integer attribute of a request, from the spec's tables. */
+static const struct kb_req_attr *rnd_int_attr(uint8_t cmd, bool dump)
+{
+	const struct kb_req *rq = kb_req_find(cmd, dump);
+	const struct kb_req_attr *ints[32];
+	int n = 0, i;
+
+	for (i = 0; rq && i < rq->nattrs && n < 32; i++)
+		if (rq->attrs[i].pt == YNL_PT_U32)
+			ints[n++] = &rq->attrs[i];
+	return n ? ints[rnd_below(n)] : NULL;
+}
+
 static void gen_wrong_len(void)
 {
-	const struct run_attr *a;
+	const struct kb_req_attr *ia;
 	unsigned char buf[16];
 	uint32_t cheap = 1 + rnd_below(CHEAP_SAMPLES);
 	size_t len;
 
 	if (coin()) {
-		/* SAMPLES_GET's RUN_ID with the wrong size. */
+		/* A u32 of SAMPLES_GET's dump request with the wrong size. */
 		start(KBENCH_CMD_SAMPLES_GET, NLM_F_REQUEST | NLM_F_DUMP);
+		ia = rnd_int_attr(KBENCH_CMD_SAMPLES_GET, true);
 		len = rnd_below(sizeof(buf));
 		if (len == 4)
 			len = 8;
 		rnd_bytes(buf, len);
-		knl_put(&m.req, KBENCH_A_SAMPLES_RUN_ID, buf, len);
+		if (ia)
+			knl_put(&m.req, ia->type, buf, len);
 		return;
 	}
 	start(KBENCH_CMD_RUN, do_flags());
 	put_routines(1);
 	put_guard();
 	/*
-	 * A u32 with 0..15 bytes, never 4; if a too-long one were accepted
-	 * its first four bytes are still a cheap value.
+	 * One of RUN's u32s with 0..15 bytes, never 4; if a too-long one were
+	 * accepted its first four bytes are still a cheap value.
 	 */
 	len = rnd_below(sizeof(buf));
 	if (len == 4)
@@ -445,9 +461,11 @@ static void gen_wrong_len(void)
 	rnd_bytes(buf, len);
 	if (len >= 4)
 		memcpy(buf, &cheap, 4);
-	a = rnd_attr(K_U32);
-	m.attr = a->name;
-	knl_put(&m.req, a->type, buf, len);
+	ia = rnd_int_attr(KBENCH_CMD_RUN, false);
+	if (ia) {
+		m.attr = ia->name;
+		knl_put(&m.req, ia->type, buf, len);
+	}
 	if (coin()) {
 		/* Also a routine name that is not a string at all. */
 		rnd_bytes(buf, 8);
@@ -749,6 +767,30 @@ static void gen_valid(void)
  * (multi rows once or more): the kernel must accept it (or say EPERM to an
  * unprivileged caller).
  */
+/*
+ * Every attribute the spec gives RUN's request has its row: a new one
+ * cannot be left out of the fuzzing unnoticed.
+ */
+static bool table_covers_spec(void)
+{
+	const struct kb_req *rq = kb_req_find(KBENCH_CMD_RUN, false);
+	bool ok = rq != NULL;
+	unsigned int j;
+	int i;
+
+	for (i = 0; rq && i < rq->nattrs; i++) {
+		for (j = 0; j < NR_RUN_ATTRS; j++)
+			if (run_attrs[j].type == rq->attrs[i].type)
+				break;
+		if (j == NR_RUN_ATTRS) {
+			printf("# RUN attribute %s (%u) of the spec has no row in run_attrs[]\n",
+			       rq->attrs[i].name, rq->attrs[i].type);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
 static void gen_every_attr(void)
 {
 	unsigned int order[NR_RUN_ATTRS], i, j, t, n;
@@ -1465,7 +1507,7 @@ static bool tap(bool ok, const char *name, const char *fmt, ...)
 	return ok;
 }
 
-#define NR_TESTS	7
+#define NR_TESTS	8
 
 int main(int argc, char **argv)
 {
@@ -1532,7 +1574,10 @@ int main(int argc, char **argv)
 	}
 	nl.timeout_ms = opt.timeout_ms;
 
-	/* 2: the messages */
+	/* 2: the generators know every RUN attribute of the spec */
+	all &= tap(table_covers_spec(), "fuzz_run_attrs_cover_spec", NULL);
+
+	/* 3: the messages */
 	for (i = 0; i < opt.count; i++) {
 		generate((enum category)rnd_below(C_NR));
 		stats[m.cat].sent++;
@@ -1561,7 +1606,7 @@ int main(int argc, char **argv)
 	       sent, rej, acc, sil, timeouts, notifications);
 	all &= tap(!failures, "fuzz_messages", "%lu failures", failures);
 
-	/* 3: the errnos */
+	/* 4: the errnos */
 	printf("# errnos:");
 	for (c = 0; c < 256; c++)
 		if (errno_count[c])
@@ -1570,7 +1615,7 @@ int main(int argc, char **argv)
 	all &= tap(!unexpected_errno, "fuzz_errnos", "%lu unexpected",
 		   unexpected_errno);
 
-	/* 4-6: dumps cut short, outliving their run, during module churn */
+	/* 5-7: dumps cut short, outliving their run, during module churn */
 	all &= tap(phase_dumps_closed(24), "fuzz_dumps_closed_midway", NULL);
 	if (opt.unpriv)
 		tap(true, "fuzz_dump_outlives_eviction", "SKIP needs CAP_PERFMON");
@@ -1586,7 +1631,7 @@ int main(int argc, char **argv)
 		    "SKIP needs root and %s", opt.churn_ko);
 	}
 
-	/* 7: still alive and correct */
+	/* 8: still alive and correct */
 	all &= tap(family_answers(!opt.unpriv), "fuzz_family_still_answers",
 		   NULL);
 

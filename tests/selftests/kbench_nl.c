@@ -488,121 +488,39 @@ int knl_resolve(struct knl_sock *s, const char *name, struct knl_family *f,
 	return f->id ? 0 : -ENOENT;
 }
 
-/* ---- kbench ABI checks ----------------------------------------------------- */
+/* ---- kbench ABI checks ---------------------------------------------------- */
+/*
+ * The attribute sets come from the spec: kbench_nl_tables.[ch], generated at
+ * build time, hold ynl-gen-c's own user-mode policy tables.
+ */
 
-enum kt { T_ANY, T_U32, T_U64, T_S64, T_STR, T_RESULT, T_BIN64, T_BIN32, T_PAD };
-
-static const enum kt info_types[KBENCH_A_INFO_MAX + 1] = {
-	[KBENCH_A_INFO_VERSION] = T_STR,
-	[KBENCH_A_INFO_ARCH] = T_STR,
-	[KBENCH_A_INFO_COUNTER] = T_STR,
-	[KBENCH_A_INFO_COUNTER_HZ] = T_U64,
-	[KBENCH_A_INFO_COUNTER_FLAGS] = T_U32,
-	[KBENCH_A_INFO_DETECTORS] = T_U32,
-	[KBENCH_A_INFO_MAX_SAMPLES] = T_U32,
-	[KBENCH_A_INFO_MAX_ITERATIONS] = T_U32,
-	[KBENCH_A_INFO_MAX_WINDOW_US] = T_U32,
-	[KBENCH_A_INFO_MAX_RUN_MS] = T_U32,
-	[KBENCH_A_INFO_DUTY_PCT] = T_U32,
-	[KBENCH_A_INFO_RUNS_KEPT] = T_U32,
-	[KBENCH_A_INFO_STORE_BYTES_MAX] = T_U64,
-	[KBENCH_A_INFO_STORE_BYTES] = T_U64,
-	[KBENCH_A_INFO_NR_CPUS] = T_U32,
-	[KBENCH_A_INFO_KERNEL] = T_STR,
-	[KBENCH_A_INFO_PAD] = T_PAD,
-};
-
-static const enum kt routine_types[KBENCH_A_ROUTINE_MAX + 1] = {
-	[KBENCH_A_ROUTINE_NAME] = T_STR,
-	[KBENCH_A_ROUTINE_DESC] = T_STR,
-	[KBENCH_A_ROUTINE_MODULE] = T_STR,
-	[KBENCH_A_ROUTINE_BYTES_PER_ITER] = T_U32,
-	[KBENCH_A_ROUTINE_FLAGS] = T_U32,
-	[KBENCH_A_ROUTINE_PAD] = T_PAD,
-};
-
-static const enum kt clock_types[KBENCH_A_CLOCK_MAX + 1] = {
-	[KBENCH_A_CLOCK_NAME] = T_STR,
-	[KBENCH_A_CLOCK_UNIT] = T_STR,
-	[KBENCH_A_CLOCK_HZ] = T_U64,
-	[KBENCH_A_CLOCK_RES_MIN] = T_U64,
-	[KBENCH_A_CLOCK_RES_SUM] = T_U64,
-	[KBENCH_A_CLOCK_RES_CHANGES] = T_U32,
-	[KBENCH_A_CLOCK_LAT_READS] = T_U32,
-	[KBENCH_A_CLOCK_LAT_SPAN] = T_U64,
-	[KBENCH_A_CLOCK_LAT_CYCLES] = T_U64,
-	[KBENCH_A_CLOCK_PAD] = T_PAD,
-};
-
-static const enum kt run_types[KBENCH_A_RUN_MAX + 1] = {
-	[KBENCH_A_RUN_ROUTINE] = T_STR,
-	[KBENCH_A_RUN_CPU] = T_U32,
-	[KBENCH_A_RUN_SAMPLES] = T_U32,
-	[KBENCH_A_RUN_ITERATIONS] = T_U32,
-	[KBENCH_A_RUN_TARGET_NS] = T_U32,
-	[KBENCH_A_RUN_WARMUP] = T_U32,
-	[KBENCH_A_RUN_ID] = T_U32,
-	[KBENCH_A_RUN_ADAPTIVE] = T_U32,
-	[KBENCH_A_RUN_COUNTER] = T_STR,
-	[KBENCH_A_RUN_COUNTER_HZ] = T_U64,
-	[KBENCH_A_RUN_ELAPSED_NS] = T_U64,
-	[KBENCH_A_RUN_SPAN_CYCLES] = T_U64,
-	[KBENCH_A_RUN_ROUTINE_CYCLES] = T_U64,
-	[KBENCH_A_RUN_WINDOW_CYCLES] = T_U64,
-	[KBENCH_A_RUN_MEM_BYTES] = T_U64,
-	[KBENCH_A_RUN_STATUS] = T_U32,
-	[KBENCH_A_RUN_RESULT] = T_RESULT,
-	[KBENCH_A_RUN_OVERHEAD] = T_RESULT,
-	[KBENCH_A_RUN_PAD] = T_PAD,
-};
-
-static const enum kt result_types[KBENCH_A_RESULT_MAX + 1] = {
-	[KBENCH_A_RESULT_ROUTINE] = T_STR,
-	[KBENCH_A_RESULT_INDEX] = T_U32,
-	[KBENCH_A_RESULT_SAMPLES] = T_U32,
-	[KBENCH_A_RESULT_VALID] = T_U32,
-	[KBENCH_A_RESULT_EXCL_CPU] = T_U32,
-	[KBENCH_A_RESULT_EXCL_BACKWARDS] = T_U32,
-	[KBENCH_A_RESULT_EXCL_NMI] = T_U32,
-	[KBENCH_A_RESULT_EXCL_SMI] = T_U32,
-	[KBENCH_A_RESULT_EXCL_WINDOW] = T_U32,
-	[KBENCH_A_RESULT_NET_MIN] = T_S64,
-	[KBENCH_A_RESULT_NET_MEDIAN] = T_S64,
-	[KBENCH_A_RESULT_NET_MAX] = T_S64,
-	[KBENCH_A_RESULT_NET_SUM] = T_S64,
-	[KBENCH_A_RESULT_PER_ITER_MIN_MILLI] = T_S64,
-	[KBENCH_A_RESULT_PER_ITER_MEDIAN_MILLI] = T_S64,
-	[KBENCH_A_RESULT_CORR_MIN_MILLI] = T_S64,
-	[KBENCH_A_RESULT_CORR_MEDIAN_MILLI] = T_S64,
-	[KBENCH_A_RESULT_FLAGS] = T_U32,
-	[KBENCH_A_RESULT_BYTES_PER_ITER] = T_U32,
-	[KBENCH_A_RESULT_PAD] = T_PAD,
-};
-
-static const enum kt samples_types[KBENCH_A_SAMPLES_MAX + 1] = {
-	[KBENCH_A_SAMPLES_RUN_ID] = T_U32,
-	[KBENCH_A_SAMPLES_ROUTINE] = T_U32,
-	[KBENCH_A_SAMPLES_NAME] = T_STR,
-	[KBENCH_A_SAMPLES_FIRST] = T_U32,
-	[KBENCH_A_SAMPLES_NET] = T_BIN64,
-	[KBENCH_A_SAMPLES_FLAGS] = T_BIN32,
-	[KBENCH_A_SAMPLES_ITERATIONS] = T_U32,
-};
-
-static const enum kt progress_types[KBENCH_A_PROGRESS_MAX + 1] = {
-	[KBENCH_A_PROGRESS_RUN_ID] = T_U32,
-	[KBENCH_A_PROGRESS_PORTID] = T_U32,
-	[KBENCH_A_PROGRESS_DONE] = T_U32,
-	[KBENCH_A_PROGRESS_TOTAL] = T_U32,
-	[KBENCH_A_PROGRESS_ELAPSED_NS] = T_U64,
-	[KBENCH_A_PROGRESS_PAD] = T_PAD,
-};
-
-static const char *check_attrs(const void *data, int len, const enum kt *types,
-			       int max, int depth)
+/* The payload length an attribute of policy type @pt must have; -1: any. */
+static int pt_len(enum ynl_policy_type pt)
 {
-	static char why[128];
+	switch (pt) {
+	case YNL_PT_FLAG:
+		return 0;
+	case YNL_PT_U8:
+		return 1;
+	case YNL_PT_U16:
+		return 2;
+	case YNL_PT_U32:
+		return 4;
+	case YNL_PT_U64:
+	case YNL_PT_BITFIELD32:
+		return 8;
+	default:
+		return -1;
+	}
+}
+
+static const char *check_attrs(const void *data, int len,
+			       const struct ynl_policy_nest *nest, int depth)
+{
+	static char why[160];
+	const struct ynl_policy_attr *p = NULL;
 	const struct nlattr *a;
+	const char *e;
 	int rem;
 
 	knl_for_each_attr(a, data, len, rem) {
@@ -611,44 +529,34 @@ static const char *check_attrs(const void *data, int len, const enum kt *types,
 
 		if (type == 0)
 			return "attribute type 0 (UNSPEC)";
-		if (type > max)
+		if (type > (int)nest->max_attr)
 			continue;	/* appended later: allowed */
-		switch (types[type]) {
-		case T_U32:
-			if (l != 4)
-				goto bad_len;
-			break;
-		case T_U64:
-		case T_S64:
-			if (l != 8)
-				goto bad_len;
-			break;
-		case T_STR:
+		p = &nest->table[type];
+		switch (p->type) {
+		case YNL_PT_NUL_STR:
 			if (l < 1 || ((const char *)knl_data(a))[l - 1] != '\0' ||
 			    strlen(knl_data(a)) + 1 != (size_t)l)
-				goto bad_len;
+				goto bad;
 			break;
-		case T_RESULT:
-			if (depth || !(a->nla_type & NLA_F_NESTED))
-				goto bad_len;
-			{
-				const char *e = check_attrs(knl_data(a), l,
-						result_types,
-						KBENCH_A_RESULT_MAX, 1);
-				if (e)
-					return e;
-			}
+		case YNL_PT_NEST:
+			if (depth > 4 || !(a->nla_type & NLA_F_NESTED))
+				goto bad;
+			e = check_attrs(knl_data(a), l, p->nest, depth + 1);
+			if (e)
+				return e;
 			break;
-		case T_BIN64:
-			if (l % 8)
-				goto bad_len;
+		case YNL_PT_UINT:
+			if (l != 4 && l != 8)
+				goto bad;
 			break;
-		case T_BIN32:
-			if (l % 4)
-				goto bad_len;
+		case YNL_PT_REJECT:
+			goto bad;
+		case YNL_PT_BINARY:
+		case YNL_PT_IGNORE:
 			break;
-		case T_PAD:
-		case T_ANY:
+		default:
+			if (pt_len(p->type) != l)
+				goto bad;
 			break;
 		}
 	}
@@ -656,50 +564,49 @@ static const char *check_attrs(const void *data, int len, const enum kt *types,
 		return "trailing bytes after the last attribute";
 	return NULL;
 
-bad_len:
-	snprintf(why, sizeof(why), "attribute %d has a bad length %d or type",
-		 a->nla_type & NLA_TYPE_MASK, knl_len(a));
+bad:
+	snprintf(why, sizeof(why), "attribute %d (%s) has a bad length %d or type",
+		 a->nla_type & NLA_TYPE_MASK, p->name ? p->name : "?", knl_len(a));
 	return why;
 }
 
 const char *kbench_check_msg(uint8_t cmd, const struct nlmsghdr *nlh)
 {
+	const struct nlattr *tb[KBENCH_A_SAMPLES_MAX + 1];
 	const void *data;
+	const char *e;
 	int len;
 
 	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 		return "message shorter than the genl header";
+	if (cmd > KBENCH_CMD_MAX || !kb_cmd_nest[cmd])
+		return "reply to an unknown command";
 	data = knl_genl_attrs(nlh, &len);
-	switch (cmd) {
-	case KBENCH_CMD_INFO:
-		return check_attrs(data, len, info_types, KBENCH_A_INFO_MAX, 0);
-	case KBENCH_CMD_ROUTINE_GET:
-		return check_attrs(data, len, routine_types, KBENCH_A_ROUTINE_MAX, 0);
-	case KBENCH_CMD_CLOCK_GET:
-		return check_attrs(data, len, clock_types, KBENCH_A_CLOCK_MAX, 0);
-	case KBENCH_CMD_RUN:
-		return check_attrs(data, len, run_types, KBENCH_A_RUN_MAX, 0);
-	case KBENCH_CMD_SAMPLES_GET: {
-		const struct nlattr *tb[KBENCH_A_SAMPLES_MAX + 1];
-		const char *e = check_attrs(data, len, samples_types,
-					    KBENCH_A_SAMPLES_MAX, 0);
+	e = check_attrs(data, len, kb_cmd_nest[cmd], 0);
+	if (e || cmd != KBENCH_CMD_SAMPLES_GET)
+		return e;
+	/* The arrays' element types (binary sub-types) are not in the tables. */
+	knl_parse(data, len, tb, KBENCH_A_SAMPLES_MAX);
+	if (!tb[KBENCH_A_SAMPLES_ROUTINE] || !tb[KBENCH_A_SAMPLES_FIRST] ||
+	    !tb[KBENCH_A_SAMPLES_NET] || !tb[KBENCH_A_SAMPLES_FLAGS])
+		return "samples message lacks ROUTINE, FIRST, NET or FLAGS";
+	if (knl_len(tb[KBENCH_A_SAMPLES_NET]) % 8 ||
+	    knl_len(tb[KBENCH_A_SAMPLES_FLAGS]) % 4)
+		return "NET is not an s64 array or FLAGS not a u32 array";
+	if (knl_len(tb[KBENCH_A_SAMPLES_NET]) / 8 !=
+	    knl_len(tb[KBENCH_A_SAMPLES_FLAGS]) / 4)
+		return "NET and FLAGS arrays differ in length";
+	return NULL;
+}
 
-		if (e)
-			return e;
-		knl_parse(data, len, tb, KBENCH_A_SAMPLES_MAX);
-		if (!tb[KBENCH_A_SAMPLES_ROUTINE] || !tb[KBENCH_A_SAMPLES_FIRST] ||
-		    !tb[KBENCH_A_SAMPLES_NET] || !tb[KBENCH_A_SAMPLES_FLAGS])
-			return "samples message lacks ROUTINE, FIRST, NET or FLAGS";
-		if (knl_len(tb[KBENCH_A_SAMPLES_NET]) / 8 !=
-		    knl_len(tb[KBENCH_A_SAMPLES_FLAGS]) / 4)
-			return "NET and FLAGS arrays differ in length";
-		return NULL;
-	}
-	case KBENCH_CMD_PROGRESS_NTF:
-		return check_attrs(data, len, progress_types,
-				   KBENCH_A_PROGRESS_MAX, 0);
-	}
-	return "reply to an unknown command";
+const struct kb_req *kb_req_find(uint8_t cmd, bool dump)
+{
+	int i;
+
+	for (i = 0; i < KB_NREQS; i++)
+		if (kb_reqs[i].cmd == cmd && kb_reqs[i].dump == dump)
+			return &kb_reqs[i];
+	return NULL;
 }
 
 static void fill_result(struct kb_result *r, const struct nlattr *nest)
@@ -719,14 +626,14 @@ static void fill_result(struct kb_result *r, const struct nlattr *nest)
 					 knl_get_str(a));
 				r->has[type] = true;
 			}
-		} else if (result_types[type] == T_U32) {
+		} else if (kbench_result_nest.table[type].type == YNL_PT_U32) {
 			uint32_t v;
 
 			if (knl_get_u32(a, &v)) {
 				r->v[type] = v;
 				r->has[type] = true;
 			}
-		} else if (result_types[type] == T_S64) {
+		} else if (kbench_result_nest.table[type].type == YNL_PT_U64) {
 			r->has[type] = knl_get_u64(a, &r->v[type]);
 		}
 	}
@@ -748,8 +655,8 @@ int kb_run_cb(const struct nlmsghdr *nlh, void *arg)
 
 		if (type > KBENCH_A_RUN_MAX)
 			continue;
-		switch (run_types[type]) {
-		case T_U32: {
+		switch (kbench_run_nest.table[type].type) {
+		case YNL_PT_U32: {
 			uint32_t v;
 
 			if (knl_get_u32(a, &v)) {
@@ -758,17 +665,17 @@ int kb_run_cb(const struct nlmsghdr *nlh, void *arg)
 			}
 			break;
 		}
-		case T_U64:
+		case YNL_PT_U64:
 			run->has[type] = knl_get_u64(a, &run->v[type]);
 			break;
-		case T_STR:
+		case YNL_PT_NUL_STR:
 			if (type == KBENCH_A_RUN_COUNTER && knl_get_str(a)) {
 				snprintf(run->counter, sizeof(run->counter),
 					 "%s", knl_get_str(a));
 				run->has[type] = true;
 			}
 			break;
-		case T_RESULT:
+		case YNL_PT_NEST:
 			if (type == KBENCH_A_RUN_OVERHEAD) {
 				fill_result(&run->overhead, a);
 				run->has_overhead = true;
@@ -803,17 +710,17 @@ int kb_info_cb(const struct nlmsghdr *nlh, void *arg)
 
 		if (!tb[i])
 			continue;
-		switch (info_types[i]) {
-		case T_U32:
+		switch (kbench_info_nest.table[i].type) {
+		case YNL_PT_U32:
 			if (knl_get_u32(tb[i], &v32)) {
 				info->v[i] = v32;
 				info->has[i] = true;
 			}
 			break;
-		case T_U64:
+		case YNL_PT_U64:
 			info->has[i] = knl_get_u64(tb[i], &info->v[i]);
 			break;
-		case T_STR:
+		case YNL_PT_NUL_STR:
 			s = knl_get_str(tb[i]);
 			if (!s)
 				break;

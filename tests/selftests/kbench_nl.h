@@ -16,6 +16,8 @@
 #include <linux/genetlink.h>
 #include <linux/kbench.h>
 
+#include "kbench_nl_tables.h"	/* generated at build time from the spec */
+
 #ifndef NLMSGERR_ATTR_MISS_TYPE
 #define NLMSGERR_ATTR_MISS_TYPE	5
 #define NLMSGERR_ATTR_MISS_NEST	6
@@ -146,10 +148,14 @@ int knl_resolve(struct knl_sock *s, const char *name, struct knl_family *f,
 		struct knl_result *res);
 
 /*
- * kbench answer checking against the ABI: attribute types and lengths.
- * Each returns NULL when the message is well formed, else a description.
+ * kbench answer checking against the spec's attribute sets (types and
+ * lengths, kbench_nl_tables.h).  NULL when the message is well formed,
+ * else a description.
  */
 const char *kbench_check_msg(uint8_t cmd, const struct nlmsghdr *nlh);
+
+/* The spec's request attributes of @cmd's do (or dump), or NULL. */
+const struct kb_req *kb_req_find(uint8_t cmd, bool dump);
 
 /* kbench RUN reply, parsed. */
 #define KB_RESULTS_MAX	(KBENCH_RUN_ROUTINES_MAX + 1)

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "tap.h"
 #include "tests.h"
 
@@ -44,6 +45,19 @@ static void expect(const char *args, int code, const char *needle)
 	if (!ok(rc == code && (!needle || strstr(out, needle)),
 		"kbenchctl %s -> exit %d%s%s", args, code, needle ? ", says: " : "",
 		needle ? needle : ""))
+		diag("exit %d, output:\n%s", rc, out);
+	free(out);
+}
+
+/* The whole output (stdout and stderr) is exactly @line plus a newline. */
+static void expect_line(const char *args, int code, const char *line)
+{
+	char *out;
+	int rc = run(args, NULL, &out);
+	size_t n = strlen(line);
+
+	if (!ok(rc == code && !strncmp(out, line, n) && !strcmp(out + n, "\n"),
+		"kbenchctl %s -> exit %d, exactly: %s", args, code, line))
 		diag("exit %d, output:\n%s", rc, out);
 	free(out);
 }
@@ -192,6 +206,75 @@ static void test_autoload(void)
 	unsetenv("KBENCH_NO_AUTOLOAD");
 }
 
+/* Does "ENV kbenchctl ARGS" print an escape sequence on a terminal? */
+static int colored_on_tty(const char *env, const char *args)
+{
+	char cmd[1024];
+	char *out;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "-qec '%s %s %s' /dev/null", env,
+		 kbenchctl_bin, args);
+	{
+		size_t cap = 1 << 16, len = 0, r;
+		char full[1200];
+		FILE *p;
+
+		snprintf(full, sizeof(full), "script %s 2>&1", cmd);
+		p = popen(full, "r");
+		out = malloc(cap);
+		while ((r = fread(out + len, 1, cap - len - 1, p)) > 0)
+			len += r;
+		out[len] = '\0';
+		rc = pclose(p);
+	}
+	rc = rc == 0 ? strstr(out, "\033[") != NULL : -1;
+	free(out);
+	return rc;
+}
+
+static void test_color(void)
+{
+	const char *run1 = "run add_chain --user --samples 40 --iterations 1000";
+	char args[256], *out;
+	int rc;
+
+	ok(!kb_color_decide(KB_COLOR_AUTO, false, false, NULL, "xterm") &&
+	   kb_color_decide(KB_COLOR_AUTO, false, true, NULL, "xterm") &&
+	   !kb_color_decide(KB_COLOR_AUTO, false, true, "1", "xterm") &&
+	   !kb_color_decide(KB_COLOR_AUTO, false, true, "no", "xterm") &&
+	   kb_color_decide(KB_COLOR_AUTO, false, true, "", "xterm") &&
+	   !kb_color_decide(KB_COLOR_AUTO, false, true, NULL, "dumb") &&
+	   !kb_color_decide(KB_COLOR_NEVER, false, true, NULL, "xterm") &&
+	   kb_color_decide(KB_COLOR_ALWAYS, false, false, "1", "dumb") &&
+	   !kb_color_decide(KB_COLOR_ALWAYS, true, true, NULL, "xterm"),
+	   "colour: auto on a terminal, off with NO_COLOR (any non-empty value) or TERM=dumb; --color wins; never with --json");
+	snprintf(args, sizeof(args), "%s --color=always", run1);
+	rc = run(args, "2>/dev/null", &out);
+	ok(rc == 0 && strstr(out, "\033[") && strstr(out, "\033[0m"),
+	   "--color=always: escape sequences even into a pipe");
+	free(out);
+	rc = run(run1, "2>/dev/null", &out);
+	ok(rc == 0 && !strchr(out, '\033'), "into a pipe: no escape sequences");
+	free(out);
+	snprintf(args, sizeof(args), "--json --color=always %s", run1);
+	rc = run(args, "2>/dev/null", &out);
+	ok(rc == 0 && !strchr(out, '\033'), "--json: never coloured");
+	free(out);
+	if (!have("script")) {
+		skip("no script(1)", "colour on a terminal");
+		return;
+	}
+	ok(colored_on_tty("TERM=xterm", run1) == 1, "on a terminal: coloured");
+	ok(colored_on_tty("TERM=xterm NO_COLOR=1", run1) == 0, "NO_COLOR=1 on a terminal: no escape sequences");
+	ok(colored_on_tty("TERM=xterm NO_COLOR=0", run1) == 0, "NO_COLOR=0 (any value) on a terminal: no escape sequences");
+	ok(colored_on_tty("TERM=dumb", run1) == 0, "TERM=dumb: no escape sequences");
+	snprintf(args, sizeof(args), "%s --color=never", run1);
+	ok(colored_on_tty("TERM=xterm", args) == 0, "--color=never on a terminal: no escape sequences");
+	snprintf(args, sizeof(args), "--color always %s", run1);
+	ok(colored_on_tty("TERM=xterm NO_COLOR=1", args) == 1, "--color always (before the subcommand) wins over NO_COLOR");
+}
+
 void test_cli(void)
 {
 	char *out;
@@ -203,32 +286,63 @@ void test_cli(void)
 	expect("-h", 0, "Usage:");
 	expect("--version", 0, "kbenchctl ");
 	expect("", 2, "Usage:");
-	expect("frobnicate", 2, "unknown subcommand 'frobnicate'");
+	expect("frobnicate", 2,
+	       "kbenchctl: unknown subcommand 'frobnicate' (subcommands: info, list, clocks, run, compare, samples)");
+	expect("rnu add_chain", 2, "kbenchctl: unknown subcommand 'rnu' (did you mean 'run'?)");
 	expect("--frob", 2, "unknown option '--frob'");
 	expect("help run", 0, "--iterations N");
-	expect("help nosuch", 2, "unknown subcommand");
+	expect("help nosuch", 2, "unknown subcommand 'nosuch' (subcommands: ");
 	expect("run --help", 0, "--samples N");
 	expect("compare -h", 0, "--kernel-vs-user");
 	expect("samples --help", 0, "--csv");
 	expect("run", 2, "which routine?");
-	expect("run add_chain --samples abc", 2, "--samples: 'abc' is not a number");
-	expect("run add_chain --samples -1", 2, "is not a number");
-	expect("run add_chain --samples 0", 2, "at least 1");
-	expect("run add_chain --cpu", 2, "needs a value");
+	expect_line("run add_chain --samples abc", 2, "kbenchctl run: --samples abc: not a whole number (1 to 10000000)");
+	expect_line("run add_chain --samples -1", 2, "kbenchctl run: --samples -1: at least 1");
+	expect_line("run add_chain --samples 0", 2, "kbenchctl run: --samples 0: at least 1");
+	expect_line("compare a b --samples 0", 2, "kbenchctl compare: --samples 0: at least 1");
+	expect_line("run add_chain --iterations 0", 2, "kbenchctl run: --iterations 0: at least 1");
+	expect_line("compare a b --iterations 0", 2, "kbenchctl compare: --iterations 0: at least 1");
+	expect_line("run add_chain --iterations 100000000", 2, "kbenchctl run: --iterations 100000000: at most 16777216");
+	expect_line("compare a b --iterations 100000000", 2, "kbenchctl compare: --iterations 100000000: at most 16777216");
+	expect_line("run add_chain --target-ns 99", 2, "kbenchctl run: --target-ns 99: at least 100");
+	expect_line("run add_chain --warmup 10001", 2, "kbenchctl run: --warmup 10001: at most 10000");
+	expect_line("run add_chain --samples 10000001 --user", 2, "kbenchctl run: --samples 10000001: at most 10000000");
+	expect_line("run add_chain --cpu", 2, "kbenchctl run: --cpu needs a value (--cpu N)");
 	expect("run add_chain --bogus", 2, "unknown option '--bogus'");
-	expect("run a b c d e", 2, "at most 4 routines");
+	expect_line("run add_chain --sampels 3", 2, "kbenchctl run: unknown option '--sampels' (did you mean --samples?)");
+	expect_line("run add_chain --s 3", 2, "kbenchctl run: ambiguous option '--s': --samples, --svg");
+	expect_line("run add_chain --user=1", 2, "kbenchctl run: --user takes no value");
+	expect_line("run a b c d e", 2, "kbenchctl run: at most 4 routines per run; 'e' is one too many");
 	expect("run add_chain --log", 2, "--log goes with --hist");
 	expect("run add_chain --csv --json", 2, "--csv replaces the summary");
 	expect("run no_such_twin --user", 2, "no userspace twin for 'no_such_twin'");
 	expect("run aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 2, "bad routine name");
-	expect("compare foo", 2, "needs two routines");
-	expect("compare a b c", 2, "unexpected argument 'c'");
-	expect("compare a b --threshold x", 2, "--threshold");
-	expect("compare a b --kernel-vs-user", 2, "takes one routine");
+	expect_line("run Add_Chain", 2,
+		    "kbenchctl run: bad routine name 'Add_Chain' (names are 1 to 31 of a-z, 0-9 and _; see 'kbenchctl list')");
+	expect("compare foo", 2, "needs two routines (or one with --kernel-vs-user)");
+	expect("compare a b c", 2, "two routines only; 'c' is one too many");
+	expect_line("compare a b --threshold x", 2, "kbenchctl compare: --threshold x: not a number (at least 0)");
+	expect_line("compare a b --threshold -1", 2, "kbenchctl compare: --threshold -1: at least 0");
+	expect_line("compare a b --seed 99999999999999999999", 2, "kbenchctl compare: --seed 99999999999999999999: at most 18446744073709551615");
+	expect("compare a b --kernel-vs-user", 2, "--kernel-vs-user takes one routine, not 2");
+	expect("compare a --kernel-vs-user --user", 2, "--kernel-vs-user and --user exclude each other");
+	expect("run a --kernel-vs-user", 2, "unknown option '--kernel-vs-user'");
+	expect("run a --seed 3", 2, "unknown option '--seed'");
+	expect("compare a b --hist", 2, "unknown option '--hist'");
 	expect("samples", 2, "which run?");
-	expect("samples x1", 2, "is not a run id");
-	expect("clocks --user --all", 2, "exclude each other");
-	expect("info extra", 2, "unexpected argument");
+	expect_line("samples x1", 2,
+		    "kbenchctl samples: 'x1' is not a run id (a number from 1, as 'kbenchctl run' prints it)");
+	expect_line("samples 0", 2,
+		    "kbenchctl samples: '0' is not a run id (a number from 1, as 'kbenchctl run' prints it)");
+	expect_line("samples 1 2", 2, "kbenchctl samples: unexpected argument '2' (one run at a time)");
+	expect_line("samples 1 --csv --json", 2, "kbenchctl samples: --csv and --json exclude each other");
+	expect_line("clocks x", 2, "kbenchctl clocks: unexpected argument 'x' (clocks takes only options)");
+	expect_line("compare nosuch --kernel-vs-user", 2,
+		    "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1)");
+	expect_line("samples 1 --routine 5", 2, "kbenchctl samples: --routine 5: at most 4");
+	expect_line("clocks --user --all", 2,
+		    "kbenchctl clocks: --user and --all exclude each other (--all includes the userspace clocks)");
+	expect_line("info extra", 2, "kbenchctl info: unexpected argument 'extra' (info takes no arguments)");
 
 	/* the module is absent on the build machine */
 	expect("info", 2, "kbenchctl: kbench module not loaded (try: modprobe kbench)");
@@ -249,7 +363,25 @@ void test_cli(void)
 		   "n=[c[\"name\"] for c in d]; assert \"CLOCK_MONOTONIC\" in n and \"gettimeofday\" in n and \"time\" in n; "
 		   "assert all(c[\"side\"]==\"user\" and \"latency_ns\" in c and \"resolution_min_ns\" in c for c in d)",
 		   "clocks --user --json: every clock with resolution and latency");
-	expect("run add_chain --user --samples 200", 0, "statistics of");
+	expect("run add_chain --user --samples 200 -v", 0, "statistics of");
+	expect("run add_chain --user --samples 200 --verbose", 0, "median CI coverage");
+	rc = run("run add_chain --user --samples 200", "2>&1", &out);
+	{
+		unsigned int n = 0;
+		char *p;
+
+		for (p = out; *p; p++)
+			n += *p == '\n';
+		if (!ok(rc == 0 && n <= 12 && strstr(out, "\nadd_chain\n  median ") &&
+			strstr(out, "  verdict    "),
+			"run of one routine: at most 12 lines (%u) in all, median first, verdict last", n))
+			diag("%s", out);
+	}
+	free(out);
+	rc = run("compare add_chain mul_chain --user --samples 200 --iterations 1000 | tail -n 1", "2>/dev/null", &out);
+	ok(rc == 0 && !strncmp(out, "mul_chain is ", 13) && strstr(out, "% slower than add_chain"),
+	   "compare: the verdict is the last line");
+	free(out);
 	expect("run add_chain --user --samples 300 --iterations 1000 --hist", 0, "\u25c0");
 	expect("run add_chain --user --samples 300 --iterations 1000 --hist --log", 0, "log scale");
 	expect("run mul_chain --user --samples 20 --iterations 100 --raw", 0,
@@ -293,6 +425,9 @@ void test_cli(void)
 	expect("run add_chain --user --svg /nonexistent/dir/x.svg --samples 10", 1,
 	       "/nonexistent/dir/x.svg");
 
+	test_color();
+	expect_line("--color sometimes info", 2, "kbenchctl: --color sometimes: want auto, never or always");
+
 	/* valgrind: the paths that need no module */
 	valgrind("--help", 0);
 	valgrind("run --samples abc add_chain", 2);
@@ -301,6 +436,13 @@ void test_cli(void)
 	valgrind("compare add_chain load_l1 --user --samples 100 --iterations 200", 0);
 	valgrind("clocks --user", 0);
 	valgrind("info", 2);
+	valgrind("run add_chain --sampels 3", 2);
+	valgrind("run add_chain --cpu 99", 2);
+	valgrind("rnu", 2);
+	valgrind("help run", 0);
+	valgrind("--color=always run add_chain --user --samples 50 -v", 0);
+	valgrind("compare add_chain mul_chain --user --samples 50 --iterations 200 --color=always", 0);
+	valgrind("compare add_chain --kernel-vs-user", 2);
 	valgrind("samples 3 --csv", 2);
 	fake_modprobe_cleanup();
 }

@@ -20,6 +20,8 @@ int main(int argc, char *argv[])
 		kbenchctl_bin = argv[2];
 	test_stats();
 	test_output();
+	test_opts();
+	test_report();
 	test_cli();
 	return tap_done();
 }

@@ -21,33 +21,6 @@
 #include "tap.h"
 #include "tests.h"
 
-const char *prog = "kbenchctl";
-bool opt_json;
-
-/* the subcommand table lives in kbenchctl.c (main); tests need a stub */
-const struct subcommand subcommands[] = { { NULL, NULL, NULL, NULL } };
-const struct subcommand *subcommand_find(const char *name)
-{
-	(void)name;
-	return NULL;
-}
-
-void subcommand_usage(FILE *f, const struct subcommand *sc)
-{
-	(void)f;
-	(void)sc;
-}
-
-int usage_error(const char *sub, const char *fmt, ...)
-{
-	(void)sub;
-	(void)fmt;
-	return EXIT_USAGE;
-}
-
-void kb_sample_emit(bool csv, uint64_t index, const char *routine,
-		    uint32_t routine_index, int64_t net, uint32_t flags);
-
 static char *capture_buf;
 static size_t capture_len;
 static FILE *capture_f;

@@ -11,6 +11,8 @@ extern const char *kbenchctl_bin;	/* user/kbenchctl */
 void test_stats(void);
 void test_output(void);
 void test_cli(void);
+void test_opts(void);
+void test_report(void);
 
 /* |a - b| within a relative 1e-9 (absolute near 0), NaN == NaN */
 static inline bool close_to(double a, double b, double rel)

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The kernel's own ynl CLI drives the kbench family (inside the VM).
+
+Usage: ynl_test.py CLI SPEC
+
+CLI is tools/net/ynl/cli.py of linux-source-6.12 and SPEC our netlink spec:
+nothing else tells the CLI about the family.  Each test runs the CLI as a
+user would and checks its JSON output, or for a bad request its exit
+status and the kernel's extack (message and attribute) it prints.  Prints
+TAP; exits 1 if a test failed.  tests/ynl/run.sh boots the VM for it.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import yaml
+
+
+class Tap:
+    def __init__(self, planned):
+        self.n = 0
+        self.failed = 0
+        print(f'1..{planned}', flush=True)
+
+    def check(self, ok, desc, diag=''):
+        self.n += 1
+        print(f'{"ok" if ok else "not ok"} {self.n} - {desc}', flush=True)
+        if not ok:
+            self.failed += 1
+            for line in str(diag).splitlines()[:30]:
+                print(f'# {line}', flush=True)
+
+
+class Ynl:
+    def __init__(self, cli, spec):
+        self.base = [sys.executable, cli, '--spec', spec, '--no-schema',
+                     '--output-json']
+
+    def __call__(self, *args, request=None):
+        cmd = self.base + list(args)
+        if request is not None:
+            cmd += ['--json', json.dumps(request)]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        return p.returncode, p.stdout, p.stderr
+
+    def json(self, *args, request=None):
+        """(decoded reply or None, diagnostics)"""
+        rc, out, err = self(*args, request=request)
+        if rc:
+            return None, f'exit {rc}\n{out}{err}'
+        try:
+            return json.loads(out), out
+        except ValueError as e:
+            return None, f'not JSON ({e}):\n{out}{err}'
+
+
+def spec_const(spec, name):
+    for d in spec['definitions']:
+        if d['name'] == name:
+            return d['value']
+    raise KeyError(name)
+
+
+def rejected(tap, ynl, desc, request, msg, attr):
+    """A RUN that must fail: exit 1, the extack message and attribute."""
+    rc, out, err = ynl('--do', 'run', request=request)
+    text = out + err
+    tap.check(rc == 1 and f"'msg': '{msg}'" in text and
+              f"'bad-attr': '.{attr}'" in text,
+              f"{desc}: exit 1, extack '{msg}' at .{attr}",
+              f'exit {rc}\n{text}')
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__.split('\n\n')[1])
+    cli, spec_path = sys.argv[1:]
+    with open(spec_path) as f:
+        spec = yaml.safe_load(f)
+    ynl = Ynl(cli, spec_path)
+    tap = Tap(8)
+
+    info, diag = ynl.json('--do', 'info')
+    tap.check(info is not None and info.get('version') and
+              info.get('max-iterations') == spec_const(spec, 'iterations-limit')
+              and info.get('nr-cpus', 0) >= 1 and
+              info.get('counter') in ('tsc', 'cntvct', 'timebase'),
+              '--do info: version, counter, nr-cpus, max-iterations as the spec says',
+              diag)
+    nr_cpus = info.get('nr-cpus', 1) if info else 1
+
+    routines, diag = ynl.json('--dump', 'routine-get')
+    byname = {r.get('name'): r for r in routines or []}
+    tap.check('add_chain' in byname and 'empty' in byname and
+              'builtin' in byname['add_chain'].get('flags', []),
+              '--dump routine-get: the built-ins, flags decoded by the spec',
+              diag)
+
+    clocks, diag = ynl.json('--dump', 'clock-get')
+    tap.check(bool(clocks) and
+              any(c.get('name') == 'ktime_get_ns' for c in clocks) and
+              all(c.get('unit') and c.get('hz', 0) > 0 and
+                  c.get('res-changes', 0) > 0 for c in clocks),
+              '--dump clock-get: every clock with unit, hz and resolution',
+              diag)
+
+    req = {'routine': ['add_chain', 'mul_chain'], 'samples': 20,
+           'iterations': 100, 'warmup': 2, 'cpu': 0}
+    run, diag = ynl.json('--do', 'run', request=req)
+    res = run.get('result', []) if run else []
+    ovh = run.get('overhead', {}) if run else {}
+    tap.check(run is not None and run.get('samples') == 20 and
+              run.get('iterations') == 100 and run.get('warmup') == 2 and
+              run.get('cpu') == 0 and run.get('adaptive') == 0 and
+              run.get('status') == 'complete' and run.get('id', 0) > 0 and
+              [r.get('routine') for r in res] == ['add_chain', 'mul_chain']
+              and all(r.get('samples') == 20 and r.get('valid', 0) > 0
+                      for r in res) and
+              ovh.get('routine') == 'empty' and ovh.get('index') == 2,
+              '--do run routine add_chain,mul_chain samples 20 iterations 100: '
+              'the request echoed, one result each and the overhead', diag)
+
+    rejected(tap, ynl, 'a CPU the machine lacks',
+             {'routine': ['add_chain'], 'cpu': nr_cpus}, 'no such CPU', 'cpu')
+    rejected(tap, ynl, 'an unknown routine',
+             {'routine': ['add_chain', 'no_such_routine']},
+             'unknown routine', 'routine')
+    rejected(tap, ynl, 'iterations above the spec\'s iterations-limit',
+             {'routine': ['add_chain'],
+              'iterations': spec_const(spec, 'iterations-limit') + 1},
+             'integer out of range', 'iterations')
+
+    rc, out, err = ynl('--do', 'info', request={'version': 'x'})
+    tap.check(rc == 1 and 'Invalid argument' in out + err and
+              "'bad-attr': '.version'" in out + err,
+              '--do info with an attribute: EINVAL at .version (no request, '
+              'no attributes)', f'exit {rc}\n{out}{err}')
+
+    sys.exit(1 if tap.failed else 0)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbenchctl's subcommands, their --help (synopsis, description and the
+ * option lines generated from their tables) and exit statuses.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kbenchctl.h"
+#include "opts.h"
+#include "runopts.h"
+
+const char *prog = "kbenchctl";
+bool opt_json;
+
+static const struct kb_opt kb_global_table[] = {
+	{ .name = "version", .short_name = 'V', .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct kb_common_opts, version),
+	  .help = "the version of kbenchctl and of its netlink family" },
+	{ NULL }
+};
+
+const struct subcommand kb_global = {
+	.synopsis = "[options] SUBCOMMAND [ARGS...]\n"
+		    "       kbenchctl help [SUBCOMMAND]",
+	.description = "Exact timing of kernel routines (kbench.ko over generic netlink).",
+	.opts = kb_global_table,
+	.notes = "Exit status: 0 ok, 1 failure, 2 usage error (a bad option or value, an\n"
+		 "unknown subcommand, routine or run) or the kbench module not loaded.\n",
+};
+
+const struct subcommand subcommands[] = {
+	{ .name = "info", .fn = info_main,
+	  .description = "show the module, its counter and limits",
+	  .synopsis = "info [--json]" },
+	{ .name = "list", .fn = list_main,
+	  .description = "list the registered routines",
+	  .synopsis = "list [--json]" },
+	{ .name = "clocks", .fn = clocks_main,
+	  .description = "resolution and latency of the kernel (and userspace) clocks",
+	  .synopsis = "clocks [--user | --all] [--json]",
+	  .opts = kb_clocks_table },
+	{ .name = "run", .fn = run_main,
+	  .description = "measure up to 4 routines, interleaved",
+	  .synopsis = "run ROUTINE [ROUTINE...] [options]",
+	  .opts = kb_run_table, .opts_in = KB_IN_RUN },
+	{ .name = "compare", .fn = compare_main,
+	  .description = "compare two routines, or a routine in the kernel and in userspace",
+	  .synopsis = "compare A B [options]\n"
+		      "   or: kbenchctl compare ROUTINE --kernel-vs-user [options]",
+	  .opts = kb_run_table, .opts_in = KB_IN_COMPARE },
+	{ .name = "samples", .fn = samples_main,
+	  .description = "export the raw samples of a stored run",
+	  .synopsis = "samples RUN_ID [--routine INDEX] [--csv | --json]",
+	  .opts = kb_samples_table },
+	{ NULL }
+};
+
+const struct subcommand *subcommand_find(const char *name)
+{
+	const struct subcommand *sc;
+
+	for (sc = subcommands; sc->name; sc++)
+		if (!strcmp(sc->name, name))
+			return sc;
+	return NULL;
+}
+
+void subcommand_usage(FILE *f, const struct subcommand *sc)
+{
+	const struct subcommand *s;
+
+	/* the description as a sentence */
+	fprintf(f, "Usage: %s %s\n\n%c%s%s\n", prog, sc->synopsis,
+		toupper((unsigned char)sc->description[0]), sc->description + 1,
+		sc->name ? "." : "");
+	if (!sc->name) {
+		fprintf(f, "\nSubcommands:\n");
+		for (s = subcommands; s->name; s++)
+			fprintf(f, "  %-9s %s\n", s->name, s->description);
+	}
+	fprintf(f, "\nOptions:\n");
+	kb_opts_usage(f, sc);
+	if (sc->notes)
+		fprintf(f, "\n%s", sc->notes);
+}
+
+int usage_error(const char *sub, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s%s%s: ", prog, sub ? " " : "", sub ? sub : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s help%s%s' for more information.\n", prog,
+		sub ? " " : "", sub ? sub : "");
+	return EXIT_USAGE;
+}
+
+int unknown_subcommand(const char *name)
+{
+	const struct subcommand *sc, *best = NULL;
+	unsigned int d, best_d = 3;
+	char list[128];
+	size_t used = 0;
+
+	for (sc = subcommands; sc->name; sc++) {
+		used += (size_t)snprintf(list + used, used < sizeof(list) ?
+					 sizeof(list) - used : 0, "%s%s",
+					 used ? ", " : "", sc->name);
+		d = kb_edit_distance(name, sc->name);
+		if (d < best_d) {
+			best_d = d;
+			best = sc;
+		}
+	}
+	if (best)
+		return usage_error(NULL, "unknown subcommand '%s' (did you mean '%s'?)",
+				   name, best->name);
+	return usage_error(NULL, "unknown subcommand '%s' (subcommands: %s)",
+			   name, list);
+}
+
+int kb_exit_status(int err)
+{
+	if (err >= 0)
+		return EXIT_OK;
+	return err == -EINVAL || err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The default report: per routine the median per iteration with its 95%
+ * CI, the minimum, the figure corrected by the empty loop, what was
+ * excluded and why, and the verdict; a few lines in all.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/kbench.h>
+
+#include "color.h"
+#include "kbenchctl.h"
+#include "names.h"
+#include "output.h"
+#include "report.h"
+
+#define LABEL	"  %-10s "	/* the label column of a routine's lines */
+
+void kb_result_stability(const struct kb_run *r, const struct kb_result *res,
+			 struct kb_stability *v)
+{
+	kb_stability(&res->st, res->n - res->st.count, res->n, r->iterations,
+		     r->counter_constant, r->status == KBENCH_RUN_TIMEOUT, v);
+}
+
+static void rate_text(uint64_t hz, char *buf, size_t len)
+{
+	if (hz >= 1000000000)
+		snprintf(buf, len, "%.3f GHz", (double)hz / 1e9);
+	else if (hz >= 1000000)
+		snprintf(buf, len, "%.3f MHz", (double)hz / 1e6);
+	else
+		snprintf(buf, len, "%llu Hz", (unsigned long long)hz);
+}
+
+void kb_report_header(const struct kb_run *r, const char *what)
+{
+	char rate[32];
+
+	rate_text(r->counter_hz, rate, sizeof(rate));
+	if (what)
+		out_text("%s", what);
+	else if (r->user)
+		out_text("userspace twins");
+	else
+		out_text("run %u", r->run_id);
+	out_text(" on cpu %u: %u samples x %u iterations%s, %s at %s\n",
+		 r->cpu, r->samples, r->iterations,
+		 r->adaptive ? " (adaptive)" : "", r->counter, rate);
+}
+
+/* "cycles/iter" and ns/iter of one figure, aligned */
+static void figure(const struct kb_run *r, const char *label, double cycles)
+{
+	out_text(LABEL "%9.3f cycles/iter %9.3f ns/iter", label, cycles,
+		 kb_run_ns(r, cycles));
+}
+
+static void excluded_line(const struct kb_result *res)
+{
+	static const char *const why[KB_EXCL_N] = {
+		"cpu_changed", "backwards", "nmi", "smi", "window", "reference" };
+	uint32_t excl = res->samples - res->valid;
+	unsigned int i, k = 0;
+
+	out_text(LABEL "%u valid, ", "samples", res->valid);
+	if (excl)
+		out_text("%s", kb_color(out_file(), KB_WARN));
+	out_text("%u excluded", excl);
+	for (i = 0; i < KB_EXCL_N; i++)
+		if (res->excl[i])
+			out_text("%s%s %u", k++ ? ", " : " (", why[i], res->excl[i]);
+	out_text("%s%s\n", k ? ")" : "", excl ? kb_color_end(out_file()) : "");
+}
+
+static void verdict_line(const struct kb_run *r, const struct kb_result *res)
+{
+	struct kb_stability v;
+	unsigned int i;
+
+	kb_result_stability(r, res, &v);
+	out_text(LABEL "%s%s%s", "verdict",
+		 kb_color(out_file(), v.stable ? KB_GOOD : KB_BAD),
+		 v.stable ? "stable" : "UNSTABLE", kb_color_end(out_file()));
+	if (v.nreasons)
+		out_text(": %s", kb_color(out_file(), KB_WARN));
+	for (i = 0; i < v.nreasons; i++)
+		out_text("%s%s", i ? "; " : "", v.reason[i]);
+	out_text("%s\n", v.nreasons ? kb_color_end(out_file()) : "");
+}
+
+void kb_report_result(const struct kb_run *r, const struct kb_result *res)
+{
+	const struct kb_stats *s = &res->st;
+
+	out_text("%s\n", res->routine);
+	if (res->have_stats && s->count) {
+		figure(r, "median", s->median);
+		out_text("   95%% CI [%.3f, %.3f]\n", s->ci_lo, s->ci_hi);
+		figure(r, "min", s->min);
+		out_text("\n");
+	} else {
+		/* no samples: the kernel's summary (lower median, no CI) */
+		figure(r, "median", (double)res->per_iter_median_milli / 1000);
+		out_text("   (kernel summary)\n");
+		figure(r, "min", (double)res->per_iter_min_milli / 1000);
+		out_text("\n");
+	}
+	/* the overhead routine corrected by itself is 0 */
+	if (res->has_corr && res != &r->overhead &&
+	    !(r->has_overhead && !strcmp(res->routine, r->overhead.routine))) {
+		figure(r, "corrected", (double)res->corr_median_milli / 1000);
+		out_text("   (the median minus the %s loop)\n",
+			 r->has_overhead ? r->overhead.routine : "empty");
+	}
+	excluded_line(res);
+	if (res->have_stats)
+		verdict_line(r, res);
+}
+
+void kb_report_run(const struct kb_run *r, unsigned int flags)
+{
+	unsigned int i;
+
+	kb_report_header(r, NULL);
+	for (i = 0; i < r->nres; i++) {
+		out_text("\n");
+		kb_report_result(r, &r->res[i]);
+		kb_result_print_extras(r, &r->res[i], flags);
+	}
+}
+
+/* A side without valid samples cannot be compared: say which and why. */
+static bool no_samples(const struct kb_result *res, const char *where)
+{
+	if (res->st.count)
+		return false;
+	fprintf(stderr, "%s: nothing to compare: %s%s has no valid samples (%zu fetched; -v shows what was excluded and why)\n",
+		prog, res->routine, where, res->n);
+	return true;
+}
+
+/* Slower is red; equal and faster are green. */
+static const char *verdict_color(const struct kb_compare *c)
+{
+	return kb_color(out_file(), c->verdict == KB_VERDICT_SLOWER ? KB_BAD :
+							      KB_GOOD);
+}
+
+/*
+ * Comparison of b against a, printed: in full (-v; JSON "comparison") or
+ * the difference of the medians and the verdict, last.
+ */
+int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
+		      const struct kb_result *b, double threshold,
+		      uint64_t seed, bool full)
+{
+	const struct kb_stats *sa = &a->st, *sb = &b->st;
+	struct kb_compare c = { .threshold_pct = threshold };
+	double u = NAN, d;
+	char text[256];
+
+	if (no_samples(a, "") || no_samples(b, ""))
+		return -ENODATA;
+	c.rel_median_pct = (sb->median - sa->median) / sa->median * 100;
+	if (kb_bootstrap_rel_median_ci(a->sorted, sa->count, b->sorted,
+				       sb->count, KB_BOOTSTRAP_RESAMPLES, seed,
+				       &c.ci_lo_pct, &c.ci_hi_pct) ||
+	    kb_mann_whitney(a->sorted, sa->count, b->sorted, sb->count, &u,
+			    &c.p)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return -ENOMEM;
+	}
+	kb_compare_decide(&c);
+	kb_compare_text(&c, a->routine, b->routine, text, sizeof(text));
+	if (!full) {
+		d = sb->median - sa->median;
+		out_text("%s - %s: %+.3f cycles/iter = %+.3f ns/iter (medians)\n",
+			 b->routine, a->routine, d, kb_run_ns(r, d));
+		out_text("%s%s%s\n", verdict_color(&c), text,
+			 kb_color_end(out_file()));
+		return 0;
+	}
+
+	out_text("\ncomparison (%s - %s, cycles/iter):\n", b->routine, a->routine);
+	out_open_object("comparison");
+	out_string("a", NULL, a->routine);
+	out_string("b", NULL, b->routine);
+	d = sb->median - sa->median;
+	out_double("median_diff_cycles", "  median diff  %+12.3f cycles", d);
+	out_double("median_diff_ns", " %+12.3f ns", kb_run_ns(r, d));
+	out_double("median_rel_diff_pct", " %+8.3f%%\n", c.rel_median_pct);
+	d = sb->mean - sa->mean;
+	out_double("mean_diff_cycles", "  mean diff    %+12.3f cycles", d);
+	out_double("mean_diff_ns", " %+12.3f ns", kb_run_ns(r, d));
+	out_double("mean_rel_diff_pct", " %+8.3f%%\n", d / sa->mean * 100);
+	out_double("rel_diff_ci95_lo_pct", "  95%% CI of the relative median diff (bootstrap): %+.3f%%",
+		   c.ci_lo_pct);
+	out_double("rel_diff_ci95_hi_pct", " .. %+.3f%%", c.ci_hi_pct);
+	out_uint("bootstrap_resamples", " (%llu resamples", KB_BOOTSTRAP_RESAMPLES);
+	out_uint("seed", ", seed %llu)\n", seed);
+	out_double("z", "  Z = %.3f", kb_z(sa, sb));
+	out_double("mann_whitney_u", ", Mann-Whitney U = %.1f", u);
+	out_double("p_value", ", p = %.3g\n", c.p);
+	out_double("threshold_pct", "  threshold %g%%", threshold);
+	out_string("verdict", ", verdict %s", kb_verdict_name(c.verdict));
+	out_bool("below_threshold", " (significant but below the threshold: %s)\n",
+		 c.below_threshold);
+	out_text("%s", verdict_color(&c));
+	out_string("verdict_text", "%s", text);
+	out_text("%s\n", kb_color_end(out_file()));
+	out_close_object();
+	return 0;
+}
+
+/*
+ * Kernel vs userspace report.  Inflation is per sample (an interrupt adds
+ * its cost to one window, whatever N is): user net - kernel median net.
+ */
+int kb_report_kvu(const struct kb_run *k, const struct kb_run *u, bool full)
+{
+	const struct kb_result *kr = &k->res[0], *ur = &u->res[0];
+	const struct kb_stats *ks = &kr->st, *us = &ur->st;
+	double n = k->iterations ? k->iterations : 1;
+	double kmed = ks->median * n, kmax = ks->max * n;
+	double infl_med, infl_p99, infl_max;
+	size_t inflated = 0, i;
+
+	if (no_samples(kr, " in the kernel") || no_samples(ur, " in userspace"))
+		return -ENODATA;
+	for (i = 0; i < us->count; i++)
+		if (ur->sorted[i] * n > kmax)
+			inflated++;
+	infl_med = us->median * n - kmed;
+	infl_p99 = us->p99 * n - kmed;
+	infl_max = us->max * n - kmed;
+	if (!full) {
+		out_text("userspace samples above the kernel's max: %s%zu of %zu (%.2f%%)%s; inflation per sample (user - kernel median): median %+.1f, p99 %+.1f, max %+.1f cycles\n",
+			 kb_color(out_file(), inflated ? KB_WARN : KB_GOOD),
+			 inflated, (size_t)us->count,
+			 (double)inflated / (double)us->count * 100,
+			 kb_color_end(out_file()), infl_med, infl_p99, infl_max);
+		return 0;
+	}
+
+	out_text("\nkernel vs userspace (%s, cpu %u, %u iterations per sample):\n",
+		 kr->routine, k->cpu, k->iterations);
+	out_open_object("kernel_vs_user");
+	out_open_object("kernel_baseline");
+	out_double("min_cycles_per_iter", "  kernel baseline (irqs off): min %.3f",
+		   ks->min);
+	out_double("median_cycles_per_iter", ", median %.3f", ks->median);
+	out_double("max_cycles_per_iter", ", max %.3f cycles/iter\n", ks->max);
+	out_double("min_net_cycles", "  (net cycles per sample: min %.0f", ks->min * n);
+	out_double("median_net_cycles", ", median %.0f", kmed);
+	out_double("max_net_cycles", ", max %.0f)\n", kmax);
+	out_close_object();
+	out_open_object("user");
+	out_double("min_cycles_per_iter", "  userspace:                  min %.3f",
+		   us->min);
+	out_double("median_cycles_per_iter", ", median %.3f", us->median);
+	out_double("p99_cycles_per_iter", ", p99 %.3f", us->p99);
+	out_double("max_cycles_per_iter", ", max %.3f cycles/iter\n", us->max);
+	out_close_object();
+	out_uint("inflated", "  inflated above the kernel max: %llu", inflated);
+	out_uint("user_samples", " of %llu", us->count);
+	out_double("inflated_pct", " (%.2f%%)\n",
+		   (double)inflated / (double)us->count * 100);
+	out_open_object("inflation");
+	out_text("  inflation per sample (user - kernel median):\n");
+	out_double("median_cycles", "    median %12.1f cycles", infl_med);
+	out_double("median_ns", " %12.1f ns\n", kb_run_ns(k, infl_med));
+	out_double("p99_cycles", "    p99    %12.1f cycles", infl_p99);
+	out_double("p99_ns", " %12.1f ns\n", kb_run_ns(k, infl_p99));
+	out_double("max_cycles", "    max    %12.1f cycles", infl_max);
+	out_double("max_ns", " %12.1f ns\n", kb_run_ns(k, infl_max));
+	out_close_object();
+	out_close_object();
+	return 0;
+}

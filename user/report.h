@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The default report of run and compare: a few lines per routine, after
+ * hyperfine (median with its CI, min, what was excluded, a verdict).
+ * -v/--verbose and --json print everything instead (result.c).
+ */
+#ifndef KBENCHCTL_REPORT_H
+#define KBENCHCTL_REPORT_H
+
+#include "run.h"
+#include "stats.h"
+
+/* The stability verdict of @res's valid samples. */
+void kb_result_stability(const struct kb_run *r, const struct kb_result *res,
+			 struct kb_stability *v);
+/* --hist and --raw of one routine (result.c). */
+void kb_result_print_extras(const struct kb_run *r, const struct kb_result *res,
+			    unsigned int flags);
+
+/* The run's first line: id, side, CPU, samples x iterations, counter. */
+void kb_report_header(const struct kb_run *r, const char *what);
+/* One routine: median (95% CI), min, corrected, samples, verdict. */
+void kb_report_result(const struct kb_run *r, const struct kb_result *res);
+/* A whole run; @flags: KB_PRINT_HIST/LOG/RAW after each routine. */
+void kb_report_run(const struct kb_run *r, unsigned int flags);
+
+/*
+ * Comparison of @b against @a (bootstrap CI, Mann-Whitney U, verdict):
+ * with @full every figure (JSON "comparison"), else the difference of the
+ * medians and the verdict, last.  0 or -errno (printed).
+ */
+int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
+		      const struct kb_result *b, double threshold,
+		      uint64_t seed, bool full);
+/*
+ * A routine in the kernel (@k) and as its userspace twin (@u): how many
+ * user samples interrupts inflated and by how much (JSON
+ * "kernel_vs_user" with @full).  0 or -errno (printed).
+ */
+int kb_report_kvu(const struct kb_run *k, const struct kb_run *u, bool full);
+
+#endif /* KBENCHCTL_REPORT_H */

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The option table of run and compare, and how their options go together.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/kbench.h>
+
+#include "kbenchctl.h"
+#include "nl.h"
+#include "opts.h"
+#include "runopts.h"
+
+#define KB_STR_(x)	#x
+#define KB_STR(x)	KB_STR_(x)
+
+/* Is @cpu in a sysfs CPU list ("0-3,5")?  -1 when @path cannot be read. */
+static int cpu_in_list(const char *path, unsigned int cpu, char *list,
+		       size_t len)
+{
+	unsigned long lo, hi;
+	FILE *f = fopen(path, "r");
+	char *p, *end;
+	int found = 0;
+
+	if (!f)
+		return -1;
+	if (!fgets(list, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	list[strcspn(list, "\n")] = '\0';
+	for (p = list; *p; p = *end ? end + 1 : end) {
+		lo = strtoul(p, &end, 10);
+		hi = *end == '-' ? strtoul(end + 1, &end, 10) : lo;
+		if (end == p)
+			break;
+		if (cpu >= lo && cpu <= hi)
+			found = 1;
+	}
+	return found;
+}
+
+/* --cpu: a number, and a CPU that is online here (kernel or twins). */
+static int parse_cpu(const struct kb_opt *o, const char *arg, void *field)
+{
+	char online[256], present[256];
+	uint32_t cpu;
+	int err;
+
+	err = kb_opt_parse_value(o, arg, &cpu);
+	if (err)
+		return err;
+	if (cpu_in_list("/sys/devices/system/cpu/online", cpu, online,
+			sizeof(online)) == 0) {
+		if (cpu_in_list("/sys/devices/system/cpu/present", cpu, present,
+				sizeof(present)) == 1)
+			return kb_opt_error(o, arg, "CPU %u is offline (online: %s)",
+					    cpu, online);
+		return kb_opt_error(o, arg, "no such CPU (online: %s)", online);
+	}
+	*(uint32_t *)field = cpu;
+	return 0;
+}
+
+/*
+ * Ranges: the netlink policy's (Documentation/netlink/specs/kbench.yaml),
+ * except --samples, whose 10000000 is the twins' bound; in the kernel the
+ * module's own limits (INFO) apply on top.
+ */
+const struct kb_opt kb_run_table[] = {
+	{ .name = "cpu", .kind = KB_OPT_U32, .metavar = "N", .parse = parse_cpu,
+	  KB_OPT_FIELD(struct kb_run_opts, q.cpu),
+	  KB_OPT_GIVEN(struct kb_run_opts, q.has_cpu),
+	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_CPU,
+	  .help = "CPU to run on",
+	  .def = "the kernel's choice; with --user the current CPU" },
+	{ .name = "samples", .kind = KB_OPT_U32, .metavar = "N",
+	  .min = 1, .max = KB_RUN_USER_SAMPLES_MAX,
+	  KB_OPT_FIELD(struct kb_run_opts, q.samples),
+	  KB_OPT_GIVEN(struct kb_run_opts, q.has_samples),
+	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_SAMPLES,
+	  .info_max = KBENCH_A_INFO_MAX_SAMPLES, .info_param = "max_samples",
+	  .help = "samples per routine", .def = KB_STR(KB_RUN_DEFAULT_SAMPLES) },
+	{ .name = "iterations", .kind = KB_OPT_U32, .metavar = "N",
+	  .min = 1, .max = 16777216,
+	  KB_OPT_FIELD(struct kb_run_opts, q.iterations),
+	  KB_OPT_GIVEN(struct kb_run_opts, q.has_iterations),
+	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_ITERATIONS,
+	  .info_max = KBENCH_A_INFO_MAX_ITERATIONS, .info_param = "max_iterations",
+	  .help = "iterations per sample", .def = "adaptive, see --target-ns" },
+	{ .name = "target-ns", .kind = KB_OPT_U32, .metavar = "N",
+	  .min = 100, .max = 20000000,
+	  KB_OPT_FIELD(struct kb_run_opts, q.target_ns),
+	  KB_OPT_GIVEN(struct kb_run_opts, q.has_target),
+	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_TARGET_NS,
+	  .info_max = KBENCH_A_INFO_MAX_WINDOW_US, .info_scale = 1000,
+	  .info_param = "max_window_us",
+	  .help = "adaptive iterations: net ns per sample to reach",
+	  .def = KB_STR(KB_RUN_DEFAULT_TARGET_NS) },
+	{ .name = "warmup", .kind = KB_OPT_U32, .metavar = "N",
+	  .min = 0, .max = 10000,
+	  KB_OPT_FIELD(struct kb_run_opts, q.warmup),
+	  KB_OPT_GIVEN(struct kb_run_opts, q.has_warmup),
+	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_WARMUP,
+	  .help = "rounds taken and discarded first",
+	  .def = KB_STR(KB_RUN_DEFAULT_WARMUP) },
+	{ .name = "user", .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct kb_run_opts, user),
+	  .help = "time the userspace twins instead (no module needed)" },
+	{ .name = "kernel-vs-user", .kind = KB_OPT_FLAG, .in = KB_IN_COMPARE,
+	  KB_OPT_FIELD(struct kb_run_opts, kvu),
+	  .help = "one routine in the kernel and as its userspace twin" },
+	{ .name = "threshold", .kind = KB_OPT_DOUBLE, .metavar = "PCT",
+	  .in = KB_IN_COMPARE, .min = 0,
+	  KB_OPT_FIELD(struct kb_run_opts, threshold),
+	  .help = "differences below PCT percent count as equal", .def = "1" },
+	{ .name = "seed", .kind = KB_OPT_U64, .metavar = "N", .in = KB_IN_COMPARE,
+	  KB_OPT_FIELD(struct kb_run_opts, seed),
+	  .help = "seed of the bootstrap", .def = "1" },
+	{ .name = "verbose", .short_name = 'v', .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct kb_run_opts, verbose),
+	  .help = "every statistic, all that --json has (default: a summary)" },
+	{ .name = "hist", .kind = KB_OPT_FLAG, .in = KB_IN_RUN,
+	  KB_OPT_FIELD(struct kb_run_opts, hist),
+	  .help = "terminal histogram" },
+	{ .name = "log", .kind = KB_OPT_FLAG, .in = KB_IN_RUN,
+	  KB_OPT_FIELD(struct kb_run_opts, log),
+	  .help = "with --hist: log-scale counts" },
+	{ .name = "raw", .kind = KB_OPT_FLAG, .in = KB_IN_RUN,
+	  KB_OPT_FIELD(struct kb_run_opts, raw),
+	  .help = "every sample after the summary" },
+	{ .name = "csv", .kind = KB_OPT_FLAG, .in = KB_IN_RUN,
+	  KB_OPT_FIELD(struct kb_run_opts, csv),
+	  .help = "the samples as CSV instead of the summary" },
+	{ .name = "svg", .kind = KB_OPT_STRING, .metavar = "FILE",
+	  KB_OPT_FIELD(struct kb_run_opts, svg),
+	  .help = "also write an SVG plot to FILE" },
+	{ .name = "log-x", .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct kb_run_opts, log_x),
+	  .help = "with --svg: log-scale x axis" },
+	{ NULL }
+};
+
+/* Names as the ABI allows them: [a-z0-9_]{1,KBENCH_NAME_MAX}. */
+static bool name_ok(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
+
+	return n && !s[n] && n <= KBENCH_NAME_MAX;
+}
+
+int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
+		      struct kb_run_opts *o)
+{
+	const char *sub = sc->name;
+	bool run = sc->opts_in & KB_IN_RUN;
+	int first, err, i;
+
+	memset(o, 0, sizeof(*o));
+	o->q.progress = true;
+	err = kb_opts_parse(sc, argc, argv, o, &first);
+	if (err)
+		return err;
+	for (i = first; i < argc; i++) {
+		if (run && o->q.n == KBENCH_RUN_ROUTINES_MAX)
+			return kb_arg_error(sub, "at most %d routines per run; '%s' is one too many",
+					    KBENCH_RUN_ROUTINES_MAX, argv[i]);
+		if (!run && o->q.n == 2)
+			return kb_arg_error(sub, "two routines only; '%s' is one too many",
+					    argv[i]);
+		if (!name_ok(argv[i]))
+			return kb_arg_error(sub, "bad routine name '%s' (names are 1 to %d of a-z, 0-9 and _; see '%s list')",
+					    argv[i], KBENCH_NAME_MAX, prog);
+		o->q.names[o->q.n++] = argv[i];
+	}
+	if (!o->q.n) {
+		usage_error(sub, run ? "which routine? (see '%s list')" :
+				       "which two routines? (see '%s list')", prog);
+		return -EINVAL;
+	}
+	if (o->log && !o->hist)
+		return kb_arg_error(sub, "--log goes with --hist");
+	if (o->log_x && !o->svg)
+		return kb_arg_error(sub, "--log-x goes with --svg");
+	if (o->csv && (opt_json || o->verbose || o->hist || o->raw))
+		return kb_arg_error(sub, "--csv replaces the summary: not with --json, --verbose, --hist or --raw");
+	if (o->kvu) {
+		if (o->q.n != 1)
+			return kb_arg_error(sub, "--kernel-vs-user takes one routine, not %u",
+					    o->q.n);
+		if (o->user)
+			return kb_arg_error(sub, "--kernel-vs-user and --user exclude each other (--kernel-vs-user runs both)");
+	} else if (!run && o->q.n != 2) {
+		return kb_arg_error(sub, "needs two routines (or one with --kernel-vs-user)");
+	}
+	return 0;
+}
+
+static int info_limits_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	uint32_t *v = arg;
+	int i;
+
+	(void)nlh;
+	for (i = 1; i <= KBENCH_A_INFO_MAX; i++)
+		if (tb[i] && nla_len(tb[i]) == sizeof(uint32_t))
+			v[i] = nla_get_u32(tb[i]);
+	return 0;
+}
+
+int kb_run_opts_check_module(const struct kb_run_opts *o, unsigned int in)
+{
+	uint32_t info[KBENCH_A_INFO_MAX + 1] = { 0 };
+	struct kb_nl nl;
+	int err;
+
+	err = kb_nl_open(&nl);
+	if (err)
+		return err;
+	err = kb_nl_request(&nl, kb_nl_msg(&nl, KBENCH_CMD_INFO, false),
+			    KBENCH_A_INFO_MAX, info_limits_cb, info);
+	if (!err)
+		err = kb_opts_check_info(kb_run_table, in, o, info,
+					 KBENCH_A_INFO_MAX + 1);
+	if (!err)
+		err = kb_routines_check(&nl, o->q.names, o->q.n);
+	kb_nl_close(&nl);
+	return err;
+}
