@@ -52,7 +52,11 @@ expect 2 "kbenchctl run: --iterations 100000000: at most 16777216" \
 	kbenchctl run add_chain --iterations 100000000
 expect 2 "kbenchctl compare: --samples $((max_samples + 1)): at most $max_samples (module parameter max_samples)" \
 	kbenchctl compare add_chain mul_chain --samples $((max_samples + 1))
-expect 2 "kbenchctl run: --target-ns $((max_window_us * 1000 + 1)): at most $((max_window_us * 1000)) (module parameter max_window_us x 1000)" \
+# at the hard limit (20 ms, as the debug test bed loads kbench) the
+# option's own range refuses it first, without naming the parameter
+param=" (module parameter max_window_us x 1000)"
+[ "$max_window_us" -ge 20000 ] && param=""
+expect 2 "kbenchctl run: --target-ns $((max_window_us * 1000 + 1)): at most $((max_window_us * 1000))$param" \
 	kbenchctl run add_chain --target-ns $((max_window_us * 1000 + 1))
 
 # the kernel's extended ack, after the option its attribute came from
