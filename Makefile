@@ -2,7 +2,7 @@
 #
 # kbench top-level Makefile.
 #
-#   make            kmod/kbench.ko (+ kbench_example.ko) for the running
+#   make            kmod/kbench.ko (+ the example modules) for the running
 #                   kernel's headers, else Debian's 6.1 headers; user/kbenchctl
 #   make deps       install the Debian packages (scripts/deps.sh; root)
 #   make demo       deps, build, boot Debian 6.1 in qemu twice (icount: exact;
@@ -18,9 +18,10 @@
 #   make gen        regenerate the family from its netlink spec with the
 #                   kernel's ynl-gen-c: include/uapi/linux/kbench.h,
 #                   kmod/kbench_nl_gen.[ch] (scripts/ynl-gen.sh)
-#   make install    kbenchctl, man page, bash completion, headers, kbench.pc
-#                   (PREFIX=/usr/local, DESTDIR), the modules into
+#   make install    kbenchctl, man page, bash completion, headers, kbench.pc,
+#                   libkbench (PREFIX=/usr/local, DESTDIR), the modules into
 #                   /lib/modules/KVER/updates and depmod (not with DESTDIR)
+#   make install-lib  only libkbench, its headers, man pages and kbench.pc
 #   make uninstall  remove exactly those files (same PREFIX/DESTDIR/KVER)
 #   make sign KEY=key.pem CERT=cert.der   sign kmod/*.ko (sha256, sign-file)
 #   make clean
@@ -68,18 +69,21 @@ gen:
 
 # ---- install ----------------------------------------------------------------
 # kbenchctl, its man page and bash completion, the headers for module authors
-# and userspace (with kbench.pc), and the modules through the kernel's own
-# modules_install into /lib/modules/KVER/updates (then depmod, unless staged
-# into DESTDIR).  Headers keep the source tree's layout under include/kbench/
-# so that neither header lands in the shared <linux/...> namespace:
+# and userspace (with kbench.pc), libkbench, and the modules through the
+# kernel's own modules_install into /lib/modules/KVER/updates (then depmod,
+# unless staged into DESTDIR).  The kbench headers keep the source tree's
+# layout under include/kbench/ so that neither lands in the shared
+# <linux/...> namespace:
 #   module authors:  ccflags-y += -I$(PREFIX)/include/kbench
 #   userspace:       $$(pkg-config --cflags kbench)  ->  #include <linux/kbench.h>
+#   libkbench:       $$(pkg-config --cflags --libs kbench)  ->  #include <kbench.h>
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
-PKGCONFIGDIR ?= $(PREFIX)/lib/pkgconfig
+LIBDIR ?= $(PREFIX)/lib
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
 DEPMOD ?= depmod
@@ -92,24 +96,33 @@ INST_KDIR := $(or $(KDIR),$(if $(wildcard /lib/modules/$(INST_KVER)/build),\
 	/lib/modules/$(INST_KVER)/build,/usr/src/linux-headers-$(INST_KVER)))
 KBENCH_VERSION := $(shell sed -n 's/.*KBENCH_VERSION[[:space:]]*"\(.*\)".*/\1/p' \
 	kmod/kbench_internal.h)
-MODULES := kbench kbench_example
+MODULES := kbench kbench_example kbench_measure_example
 # What modules_install leaves: the .ko, compressed if the kernel says so.
 MOD_INSTALLED = $(foreach m,$(MODULES),$(foreach z,.ko .ko.gz .ko.xz .ko.zst,\
 	$(DESTDIR)/lib/modules/$(INST_KVER)/updates/$(m)$(z)))
 
-install: all
+# LIB_O: where libkbench is built (user/lib by default; the selftests
+# stage a cross-built copy elsewhere).
+LIB_O ?=
+LIB_ARGS = PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) LIBDIR=$(LIBDIR) \
+	INCLUDEDIR=$(INCLUDEDIR) MANDIR=$(MANDIR) $(if $(LIB_O),O=$(LIB_O))
+
+install-lib:
+	$(MAKE) -C user/lib $(LIB_ARGS) install
+	$(INSTALL) -D -m 644 include/uapi/linux/kbench.h \
+		$(DESTDIR)$(INCLUDEDIR)/kbench/uapi/linux/kbench.h
+	$(INSTALL) -d $(DESTDIR)$(PKGCONFIGDIR)
+	sed -e 's,@PREFIX@,$(PREFIX),g' -e 's,@INCLUDEDIR@,$(INCLUDEDIR),g' \
+	    -e 's,@LIBDIR@,$(LIBDIR),g' -e 's,@VERSION@,$(KBENCH_VERSION),g' \
+	    kbench.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/kbench.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/kbench.pc
+
+install: all install-lib
 	$(INSTALL) -D -m 755 user/kbenchctl $(DESTDIR)$(BINDIR)/kbenchctl
 	$(INSTALL) -D -m 644 Documentation/kbenchctl.8 \
 		$(DESTDIR)$(MANDIR)/man8/kbenchctl.8
 	$(INSTALL) -D -m 644 include/linux/kbench.h \
 		$(DESTDIR)$(INCLUDEDIR)/kbench/linux/kbench.h
-	$(INSTALL) -D -m 644 include/uapi/linux/kbench.h \
-		$(DESTDIR)$(INCLUDEDIR)/kbench/uapi/linux/kbench.h
-	$(INSTALL) -d $(DESTDIR)$(PKGCONFIGDIR)
-	sed -e 's,@PREFIX@,$(PREFIX),g' -e 's,@INCLUDEDIR@,$(INCLUDEDIR),g' \
-	    -e 's,@VERSION@,$(KBENCH_VERSION),g' kbench.pc.in \
-	    >$(DESTDIR)$(PKGCONFIGDIR)/kbench.pc
-	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/kbench.pc
 	$(INSTALL) -D -m 644 scripts/kbenchctl-completion.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/kbenchctl
 	@# CONFIG_MODULE_SIG_ALL= : the distribution's signing key is not in
@@ -120,6 +133,7 @@ install: all
 	$(if $(DESTDIR),,$(DEPMOD) -a $(INST_KVER))
 
 uninstall:
+	$(MAKE) -C user/lib $(LIB_ARGS) uninstall
 	rm -f $(DESTDIR)$(BINDIR)/kbenchctl $(DESTDIR)$(MANDIR)/man8/kbenchctl.8 \
 		$(DESTDIR)$(INCLUDEDIR)/kbench/linux/kbench.h \
 		$(DESTDIR)$(INCLUDEDIR)/kbench/uapi/linux/kbench.h \
@@ -133,9 +147,10 @@ uninstall:
 
 # ---- module signing (Secure Boot) ------------------------------------------
 # make sign KEY=mok.priv CERT=mok.der [KVER=...] [SIGN_DIR=kmod]: appends a
-# sha256 signature to SIGN_DIR/{kbench,kbench_example}.ko with the kernel's
-# scripts/sign-file (Documentation/kbench.rst, "Secure Boot and module
-# signing").  A module that already carries a signature is left alone.
+# sha256 signature to SIGN_DIR/{kbench,kbench_example,kbench_measure_example}.ko
+# with the kernel's scripts/sign-file (Documentation/kbench.rst, "Secure Boot
+# and module signing").  A module that already carries a signature is left
+# alone.
 SIGN_FILE ?= $(firstword $(wildcard $(INST_KDIR)/scripts/sign-file \
 	/usr/src/linux-headers-$(INST_KVER)/scripts/sign-file \
 	/usr/lib/linux-kbuild-$(shell echo $(INST_KVER) | cut -d. -f1,2)/scripts/sign-file))
@@ -161,4 +176,5 @@ clean:
 	-$(MAKE) -C tests/selftests OUT=$(CURDIR)/build/selftests clean
 	rm -rf build
 
-.PHONY: all kmod user deps demo check check-debug lint gen install uninstall sign clean
+.PHONY: all kmod user deps demo check check-debug lint gen install install-lib \
+	uninstall sign clean

@@ -10,14 +10,15 @@
  *   ktime_get  -   one ktime_get_ns() per iteration (clocksource dependent)
  *   rdtsc      -   one ordered counter read per iteration (compiler loop)
  * The first four share their bodies with kbenchctl's userspace twins
- * (kbench_bodies.h).
+ * (include/kbench/bodies.h).
  */
 #include <linux/cache.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
 
-#include "kbench_bodies.h"
+#include <kbench/bodies.h>
+
 #include "kbench_internal.h"
 
 static void *kbench_l1_ring[KBENCH_L1_RING_WORDS] ____cacheline_aligned;

@@ -16,7 +16,6 @@
 #include <linux/timekeeping.h>
 
 #include "kbench_internal.h"
-#include "kbench_method.h"
 
 #define KBENCH_LAT_READS	256
 #define KBENCH_LAT_WINDOWS	8
@@ -85,19 +84,19 @@ static const struct kbench_clock kbench_clocks[] = {
 	{ "jiffies", "jiffies", kbench_clk_jiffies, HZ, true },
 };
 
-static void kbench_clock_latency(const struct kbench_clock *c,
-				 struct kbench_clock_result *res)
+static noinline void kbench_clock_latency(const struct kbench_clock *c,
+					  struct kbench_clock_result *res)
 {
-	unsigned long irqflags;
+	struct kbench_guard g = { };
 	u64 span, cycles;
 	int w;
 
 	res->lat_cycles = U64_MAX;
 	for (w = 0; w < KBENCH_LAT_WINDOWS; w++) {
-		local_irq_save(irqflags);
+		kbench_irq_off(&g);
 		kbench_method_latency(c->read, kbench_ctr_read,
 				      KBENCH_LAT_READS, &span, &cycles);
-		local_irq_restore(irqflags);
+		kbench_irq_on(&g);
 		if (cycles < res->lat_cycles) {
 			res->lat_cycles = cycles;
 			res->lat_span = span;
@@ -106,11 +105,12 @@ static void kbench_clock_latency(const struct kbench_clock *c,
 	}
 }
 
-static void kbench_clock_resolution(const struct kbench_clock *c,
-				    struct kbench_clock_result *res)
+static noinline void kbench_clock_resolution(const struct kbench_clock *c,
+					     struct kbench_clock_result *res)
 {
-	unsigned long irqflags, until;
 	struct kbench_method_res step;
+	struct kbench_guard g = { };
+	unsigned long until;
 	u64 prev, now;
 	int w;
 
@@ -132,12 +132,12 @@ static void kbench_clock_resolution(const struct kbench_clock *c,
 	} else {
 		for (w = 0; w < KBENCH_RES_WINDOWS &&
 		     res->res_changes < KBENCH_RES_CHANGES; w++) {
-			local_irq_save(irqflags);
+			kbench_irq_off(&g);
 			kbench_method_resolution(c->read,
 						 KBENCH_RES_CHANGES -
 						 res->res_changes,
 						 KBENCH_RES_READS, &step);
-			local_irq_restore(irqflags);
+			kbench_irq_on(&g);
 			if (step.changes) {
 				res->res_min = min(res->res_min, step.min);
 				res->res_sum += step.sum;

@@ -1,29 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kbench: the CPU counter, one small interface over a per-arch file.
+ * kbench: the kernel's counter table.
+ *
+ * Every counter is a row (struct kbench_counter, include/kbench/engine.h):
+ * its name, rate, flags and detectors, an ordered read, the window's
+ * irq-off/on hooks, the interference snapshot and the window function
+ * built from them.  kbench_counter_<arch>.c holds the rows of one
+ * architecture in order of preference; kbench_counter_init() takes the
+ * first whose probe() succeeds and copies it into kbench_counter.  A
+ * second counter on an architecture (a hardware event) is another row.
  *
  * Each architecture provides, in kbench_counter_<arch>.h:
- *   u64 kbench_ctr_read(void)           an ordered read of the counter
+ *   u64 kbench_ctr_read(void)           an ordered read of its CPU counter
  *   u64 kbench_ctr_read_unordered(void) a plain read (clocks table)
  *   KBENCH_CLOCK_UNORDERED, _ORDERED    their names in the clocks table
- *   struct kbench_snap                  per-CPU interference counts
- *   void kbench_snap_take(snap)         read them (irqs off)
- *   u32 kbench_snap_flags(a, b)         KBENCH_SAMPLE_F_* between a and b
- * and in kbench_counter_<arch>.c: kbench_counter_init().
+ *   void kbench_arch_irq_off(void)      what local_irq_save() leaves out
+ *   void kbench_arch_snap_begin(g)      interference counts (irqs off)
+ *   void kbench_arch_snap_end(g)        KBENCH_SAMPLE_F_* since begin
+ * and in kbench_counter_<arch>.c the rows: kbench_counters[] and
+ * kbench_nr_counters.
  */
 #ifndef _KBENCH_COUNTER_H
 #define _KBENCH_COUNTER_H
 
+#include <linux/irqflags.h>
+#include <linux/preempt.h>
+#include <linux/smp.h>
 #include <linux/types.h>
 
-struct kbench_counter_info {
-	const char *name;	/* "tsc", "cntvct", "timebase" */
-	u64 hz;			/* ticks per second */
-	u32 flags;		/* enum kbench_counter_flags */
-	u32 detectors;		/* enum kbench_sample_flags available */
-};
+#include <kbench/engine.h>
 
-extern struct kbench_counter_info kbench_counter;
+/* The counter in use (a copy of the first row that probed). */
+extern struct kbench_counter kbench_counter;
+
+/* This architecture's rows, in order of preference. */
+extern struct kbench_counter kbench_counters[];
+extern const unsigned int kbench_nr_counters;
 
 int kbench_counter_init(void);
 
@@ -36,5 +48,61 @@ int kbench_counter_init(void);
 #else
 #error "kbench: no counter for this architecture"
 #endif
+
+/*
+ * Enter an irq-off window: no preemption, no interrupts (and, where
+ * local_irq_save() only masks them in software, not even their entry).
+ * Every window of kbench - samples and the clocks table - goes through
+ * this pair.
+ */
+static __always_inline void kbench_irq_off(struct kbench_guard *g)
+{
+	preempt_disable();
+	local_irq_save(g->irqflags);
+	kbench_arch_irq_off();
+}
+
+static __always_inline void kbench_irq_on(struct kbench_guard *g)
+{
+	local_irq_restore(g->irqflags);
+	preempt_enable();
+}
+
+/* Inside the window: still on the CPU the run is bound to? */
+static __always_inline void kbench_cpu_check(struct kbench_guard *g)
+{
+	if (raw_smp_processor_id() != g->cpu)
+		g->flags |= KBENCH_SAMPLE_F_CPU_CHANGED;
+}
+
+static __always_inline void kbench_snap_begin(struct kbench_guard *g)
+{
+	kbench_cpu_check(g);
+	kbench_arch_snap_begin(g);
+}
+
+static __always_inline void kbench_snap_end(struct kbench_guard *g)
+{
+	kbench_arch_snap_end(g);
+	kbench_cpu_check(g);
+}
+
+/*
+ * A row of an architecture's table: the kernel's window hooks above, an
+ * ordered @read for use outside windows, the @window function made by
+ * KBENCH_DEFINE_WINDOW() from the inline read and those hooks, @probe.
+ */
+#define KBENCH_COUNTER_ROW(_name, _desc, _read, _window, _probe) {	\
+	.name = _name, .desc = _desc, .read = _read,			\
+	.irq_off = kbench_irq_off, .irq_on = kbench_irq_on,		\
+	.snap_begin = kbench_snap_begin, .snap_end = kbench_snap_end,	\
+	.window = _window, .probe = _probe,				\
+}
+
+/* The detectors every kernel counter has. */
+#define KBENCH_DETECTORS_GENERIC	(KBENCH_SAMPLE_F_CPU_CHANGED |	\
+					 KBENCH_SAMPLE_F_BACKWARDS |	\
+					 KBENCH_SAMPLE_F_WINDOW |	\
+					 KBENCH_SAMPLE_F_REFERENCE)
 
 #endif /* _KBENCH_COUNTER_H */

@@ -1,15 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbench: arm64 virtual counter description.
+ * kbench: the arm64 counter table (the virtual counter).
  */
 #include <linux/kernel.h>
 #include <asm/arch_timer.h>
 
 #include "kbench_internal.h"
 
-struct kbench_counter_info kbench_counter;
+/*
+ * The row's read, called outside windows (gaps): preemptible there, so
+ * preemption is held off around the per-CPU erratum lookup, as the arch
+ * timer driver's own arch_counter_get_cntvct_stable() does.
+ */
+static u64 kbench_cntvct_read(void)
+{
+	u64 val;
 
-int kbench_counter_init(void)
+	preempt_disable_notrace();
+	val = kbench_ctr_read();
+	preempt_enable_notrace();
+	return val;
+}
+
+KBENCH_DEFINE_WINDOW(kbench_cntvct_window, kbench_ctr_read, kbench_irq_off,
+		     kbench_irq_on, kbench_snap_begin, kbench_snap_end)
+
+static int kbench_cntvct_probe(struct kbench_counter *c)
 {
 	/*
 	 * arch_timer_get_rate() is not exported to modules; CNTFRQ_EL0 is
@@ -19,15 +35,18 @@ int kbench_counter_init(void)
 
 	if (!hz)
 		return -ENODEV;
-
-	kbench_counter.name = "cntvct";
-	kbench_counter.hz = hz;
+	c->hz = hz;
 	/* The generic timer runs at a fixed rate, also in idle states. */
-	kbench_counter.flags = KBENCH_COUNTER_F_ORDERED |
-			       KBENCH_COUNTER_F_CONSTANT |
-			       KBENCH_COUNTER_F_NONSTOP;
-	kbench_counter.detectors = KBENCH_SAMPLE_F_CPU_CHANGED |
-				   KBENCH_SAMPLE_F_BACKWARDS |
-				   KBENCH_SAMPLE_F_WINDOW;
+	c->flags = KBENCH_COUNTER_F_ORDERED | KBENCH_COUNTER_F_CONSTANT |
+		   KBENCH_COUNTER_F_NONSTOP;
+	c->detectors = KBENCH_DETECTORS_GENERIC;
 	return 0;
 }
+
+struct kbench_counter kbench_counters[] = {
+	KBENCH_COUNTER_ROW("cntvct", "__arch_counter_get_cntvct_stable()",
+			   kbench_cntvct_read, kbench_cntvct_window,
+			   kbench_cntvct_probe),
+};
+
+const unsigned int kbench_nr_counters = ARRAY_SIZE(kbench_counters);

@@ -3,47 +3,60 @@
  * kbench: arm64 virtual counter (CNTVCT_EL0).
  *
  * There is no per-CPU NMI or SMI count to watch on arm64, so the snapshot
- * is empty and only the generic detectors (CPU change, backwards, window)
- * apply.
+ * is empty and only the generic detectors (CPU change, backwards, window,
+ * reference) apply.
  */
 #ifndef _KBENCH_COUNTER_ARM64_H
 #define _KBENCH_COUNTER_ARM64_H
 
 #include <asm/arch_timer.h>
-#include <asm/sysreg.h>
 
 /*
- * The kernel's precise read: isb first, so the read is not taken before
- * earlier instructions; then arch_counter_enforce_ordering(), a fake load
- * that depends on the value, so later memory accesses wait for the read.
- * With ECV the alternative reads the self-synchronized CNTVCTSS_EL0.
+ * The kernel's erratum-aware precise read.  Some timers (Freescale
+ * A-008585, Hisilicon #161010101, Arm #858921, Allwinner A64) return
+ * wrong CNTVCT values now and then; the arch timer driver then installs a
+ * per-CPU workaround, and __arch_counter_get_cntvct_stable() reads through
+ * it.  That accessor is an inline function over the per-CPU pointer
+ * timer_unstable_counter_workaround, which 6.1 and 6.12 export
+ * (EXPORT_SYMBOL_GPL, drivers/clocksource/arm_arch_timer.c), so a module
+ * can use it: it loads the pointer, picks the workaround's read function
+ * or arch_timer_read_cntvct_el0() (isb; mrs - with ECV the alternative
+ * reads the self-synchronized CNTVCTSS_EL0) and calls it, then
+ * arch_counter_enforce_ordering(), a fake load on the value that keeps
+ * later memory accesses after the read.  The call is the same in both
+ * timed spans, so it cancels like the rest of the read.
+ * arch_timer_read_counter(), also exported, is a read behind an indirect
+ * call too, but the clocksource's: it may be CNTPCT (a kernel at EL2) or
+ * a memory-mapped counter, not the CNTVCT that userspace reads.
  */
 static __always_inline u64 kbench_ctr_read(void)
 {
-	return __arch_counter_get_cntvct();
+	return __arch_counter_get_cntvct_stable();
 }
 
-/* The counter without ordering, for the clocks table. */
+/*
+ * The same erratum-aware read (with its isb) without the ordering of the
+ * later memory accesses, for the clocks table.
+ */
 static __always_inline u64 kbench_ctr_read_unordered(void)
 {
-	return read_sysreg(cntvct_el0);
+	return arch_timer_reg_read_stable(cntvct_el0);
 }
 
 #define KBENCH_CLOCK_UNORDERED	"cntvct"
 #define KBENCH_CLOCK_ORDERED	"cntvct_ordered"
 
-struct kbench_snap {
-	u8 unused;
-};
-
-static __always_inline void kbench_snap_take(struct kbench_snap *s)
+/* local_irq_save() masks IRQ and FIQ in DAIF: nothing to add. */
+static __always_inline void kbench_arch_irq_off(void)
 {
 }
 
-static __always_inline u32 kbench_snap_flags(const struct kbench_snap *a,
-					     const struct kbench_snap *b)
+static __always_inline void kbench_arch_snap_begin(struct kbench_guard *g)
 {
-	return 0;
+}
+
+static __always_inline void kbench_arch_snap_end(struct kbench_guard *g)
+{
 }
 
 #endif /* _KBENCH_COUNTER_ARM64_H */

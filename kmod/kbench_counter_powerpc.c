@@ -1,27 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbench: powerpc64 timebase description.
+ * kbench: the powerpc64 counter table (the timebase).
  */
 #include <linux/kernel.h>
 #include <asm/time.h>
 
 #include "kbench_internal.h"
 
-struct kbench_counter_info kbench_counter;
+KBENCH_DEFINE_WINDOW(kbench_timebase_window, kbench_ctr_read, kbench_irq_off,
+		     kbench_irq_on, kbench_snap_begin, kbench_snap_end)
 
-int kbench_counter_init(void)
+static int kbench_timebase_probe(struct kbench_counter *c)
 {
 	if (!tb_ticks_per_sec)
 		return -ENODEV;
-
-	kbench_counter.name = "timebase";
-	kbench_counter.hz = tb_ticks_per_sec;
+	c->hz = tb_ticks_per_sec;
 	/* The timebase runs at a fixed rate, also in idle states. */
-	kbench_counter.flags = KBENCH_COUNTER_F_ORDERED |
-			       KBENCH_COUNTER_F_CONSTANT |
-			       KBENCH_COUNTER_F_NONSTOP;
-	kbench_counter.detectors = KBENCH_SAMPLE_F_CPU_CHANGED |
-				   KBENCH_SAMPLE_F_BACKWARDS |
-				   KBENCH_SAMPLE_F_WINDOW;
+	c->flags = KBENCH_COUNTER_F_ORDERED | KBENCH_COUNTER_F_CONSTANT |
+		   KBENCH_COUNTER_F_NONSTOP;
+	c->detectors = KBENCH_DETECTORS_GENERIC;
 	return 0;
 }
+
+struct kbench_counter kbench_counters[] = {
+	KBENCH_COUNTER_ROW("timebase", "isync; mftb; isync", kbench_ctr_read,
+			   kbench_timebase_window, kbench_timebase_probe),
+};
+
+const unsigned int kbench_nr_counters = ARRAY_SIZE(kbench_counters);

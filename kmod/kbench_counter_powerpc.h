@@ -4,7 +4,7 @@
  *
  * There is no per-CPU NMI or SMI count to watch on powerpc, so the
  * snapshot is empty and only the generic detectors (CPU change, backwards,
- * window) apply; taking it hard-disables interrupts (below).
+ * window, reference) apply.
  */
 #ifndef _KBENCH_COUNTER_POWERPC_H
 #define _KBENCH_COUNTER_POWERPC_H
@@ -37,26 +37,25 @@ static __always_inline u64 kbench_ctr_read_unordered(void)
 #define KBENCH_CLOCK_UNORDERED	"mftb"
 #define KBENCH_CLOCK_ORDERED	"mftb_ordered"
 
-struct kbench_snap {
-	u8 unused;
-};
-
 /*
- * Called first thing in every window, after local_irq_save().  On powerpc64
- * that only soft-masks interrupts: a decrementer or external interrupt
- * still enters the kernel (some 800 instructions) to be noted for later,
- * inside the timed spans.  Hard-disable them too; local_irq_restore()
- * replays whatever was held back.
+ * On powerpc64 local_irq_save() only masks interrupts in software: a
+ * decrementer or external interrupt still enters the kernel (some 800
+ * instructions) to be noted for later, inside whatever is being timed.
+ * Hard-disable them too; local_irq_restore() replays what was held back.
+ * Part of kbench_irq_off(), so every window has it: the samples' and the
+ * clocks table's alike.
  */
-static __always_inline void kbench_snap_take(struct kbench_snap *s)
+static __always_inline void kbench_arch_irq_off(void)
 {
 	hard_irq_disable();
 }
 
-static __always_inline u32 kbench_snap_flags(const struct kbench_snap *a,
-					     const struct kbench_snap *b)
+static __always_inline void kbench_arch_snap_begin(struct kbench_guard *g)
 {
-	return 0;
+}
+
+static __always_inline void kbench_arch_snap_end(struct kbench_guard *g)
+{
 }
 
 #endif /* _KBENCH_COUNTER_POWERPC_H */

@@ -8,14 +8,8 @@
 #include <linux/percpu.h>
 #include <asm/hardirq.h>
 #include <asm/msr.h>
-#include <uapi/linux/kbench.h>
 
 extern bool kbench_smi_available;
-
-struct kbench_snap {
-	unsigned int nmi;
-	u64 smi;
-};
 
 /* rdtsc_ordered(): lfence/rdtscp so the read is not moved around the code. */
 static __always_inline u64 kbench_ctr_read(void)
@@ -32,24 +26,30 @@ static __always_inline u64 kbench_ctr_read_unordered(void)
 #define KBENCH_CLOCK_UNORDERED	"rdtsc"
 #define KBENCH_CLOCK_ORDERED	"rdtsc_ordered"
 
-static __always_inline void kbench_snap_take(struct kbench_snap *s)
+/* local_irq_save() disables interrupts in hardware: nothing to add. */
+static __always_inline void kbench_arch_irq_off(void)
 {
-	s->nmi = this_cpu_read(irq_stat.__nmi_count);
-	s->smi = 0;
-	if (kbench_smi_available && rdmsrl_safe(MSR_SMI_COUNT, &s->smi))
-		s->smi = 0;
 }
 
-static __always_inline u32 kbench_snap_flags(const struct kbench_snap *a,
-					     const struct kbench_snap *b)
+/* snap[0]: the CPU's NMI count, snap[1]: MSR_SMI_COUNT (where readable). */
+static __always_inline void kbench_arch_snap_begin(struct kbench_guard *g)
 {
-	u32 flags = 0;
+	g->snap[0] = this_cpu_read(irq_stat.__nmi_count);
+	g->snap[1] = 0;
+	if (kbench_smi_available && rdmsrl_safe(MSR_SMI_COUNT, &g->snap[1]))
+		g->snap[1] = 0;
+}
 
-	if (a->nmi != b->nmi)
-		flags |= KBENCH_SAMPLE_F_NMI;
-	if (a->smi != b->smi)
-		flags |= KBENCH_SAMPLE_F_SMI;
-	return flags;
+static __always_inline void kbench_arch_snap_end(struct kbench_guard *g)
+{
+	u64 smi = 0;
+
+	if (g->snap[0] != this_cpu_read(irq_stat.__nmi_count))
+		g->flags |= KBENCH_SAMPLE_F_NMI;
+	if (kbench_smi_available && rdmsrl_safe(MSR_SMI_COUNT, &smi))
+		smi = 0;
+	if (g->snap[1] != smi)
+		g->flags |= KBENCH_SAMPLE_F_SMI;
 }
 
 #endif /* _KBENCH_COUNTER_X86_H */

@@ -14,6 +14,8 @@
 #include <net/genetlink.h>
 #include <uapi/linux/kbench.h>
 
+#include <kbench/summary.h>
+
 #include "kbench_counter.h"
 #include "kbench_nl_gen.h"
 
@@ -56,15 +58,8 @@ struct kbench_series {
 	struct kbench_routine *routine;	/* pinned while measuring, then NULL */
 	char name[KBENCH_NAME_MAX + 1];
 	u32 bytes_per_iter;
-	s64 *net;			/* per-sample net ticks */
-	u32 *flags;			/* enum kbench_sample_flags */
-	u32 taken;
-	u32 valid;
-	u32 excl[5];			/* by flag bit */
-	s64 min, median, max, sum;
-	s64 per_iter_min_milli, per_iter_median_milli;
-	s64 corr_min_milli, corr_median_milli;
-	u32 result_flags;
+	struct kbench_engine_series eng;	/* the samples: net, flags, taken */
+	struct kbench_summary sum;	/* of the samples (kbench_summarize()) */
 };
 
 /* The series after the routines is the `empty` overhead routine. */

@@ -1,33 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbench: the measurement engine.
+ * kbench: runs - the kernel's world around the shared engine
+ * (include/kbench/engine.h).
  *
  * A run executes in a kthread bound to the requested CPU.  Each sample is one
- * window with preemption and interrupts off (kbench_method_sample()); between
- * windows interrupts are on for at least (100 - duty_pct)% of the time, the
- * CPU is yielded (cond_resched(), which is also an RCU quiescent state) and
+ * window with preemption and interrupts off (the counter's window function,
+ * kbench_counter_<arch>.c); between windows interrupts are on for at least
+ * (100 - duty_pct)% of the time, the CPU is yielded (cond_resched()) and
  * abort requests are honoured.  Nothing inside a window allocates, sleeps,
- * locks or prints.
+ * locks or prints.  RUN requests (kbench_netlink.c) and kbench_measure()
+ * (below) both come here.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
-#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/spinlock.h>
 
 #include "kbench_internal.h"
-#include "kbench_method.h"
 
-/* Three windows in a row over max_window_us abort the run. */
-#define KBENCH_LONG_WINDOWS_ABORT	3
-/* Probe windows per step; their minimum rejects noise. */
-#define KBENCH_PROBE_REPEAT		3
 #define KBENCH_PROGRESS_NS		(250 * NSEC_PER_MSEC)
+/* Gaps are slept in slices of at most this: an abort ends one early. */
+#define KBENCH_GAP_SLICE_US		10000
 
 static DEFINE_SPINLOCK(kbench_cpu_lock);
 static DEFINE_PER_CPU(struct kbench_run *, kbench_cpu_run);
@@ -36,289 +34,142 @@ static bool kbench_shutting_down;
 static atomic_t kbench_next_id = ATOMIC_INIT(0);
 static enum cpuhp_state kbench_hp_state;
 
-struct kbench_window {
-	s64 net;
-	u64 start;
-	u64 len;
-	u32 flags;
+/* The kernel's side of a run in the engine (include/kbench/engine.h). */
+struct kbench_world {
+	struct kbench_run *run;
+	u64 t_start;
+	u64 next_progress;
 };
 
-static u64 kbench_ns_to_cycles(u64 ns)
-{
-	return mul_u64_u32_div(kbench_counter.hz, (u32)min_t(u64, ns, U32_MAX),
-			       NSEC_PER_SEC);
-}
-
 /*
- * One sample of @r with @n iterations on this CPU.  Everything between
- * local_irq_save() and local_irq_restore() is the window: no allocation,
- * lock, sleep or printk in here.
+ * Give the CPU back after window @w: interrupts stay on until the windows'
+ * share of time is at most duty_pct, and the scheduler may run anything
+ * else that is waiting (cond_resched(), also an RCU quiescent state where
+ * RCU is not preemptible).  The gap of a long flagged window at a low duty
+ * can be long: it is slept in slices, and an abort request ends it.
  */
-static void kbench_window(const struct kbench_routine *r, u32 n, u32 cpu,
-			  u64 max_cycles, struct kbench_window *w)
+static void kbench_gap(struct kbench_engine *e, const struct kbench_window *w)
 {
-	struct kbench_snap a, b;
-	unsigned long irqflags;
-	u64 t[4];
-	u32 flags;
+	struct kbench_world *world = e->ctx;
+	u64 gap = kbench_gap_ticks(w->len, kbench_duty_pct);
+	u64 gap_ns = kbench_ticks_to_ns(gap, kbench_counter.hz);
+	u64 end = w->start + w->len, us, slice;
 
-	preempt_disable();
-	local_irq_save(irqflags);
-	flags = raw_smp_processor_id() != cpu ? KBENCH_SAMPLE_F_CPU_CHANGED : 0;
-	kbench_snap_take(&a);
-	kbench_method_sample(kbench_ctr_read, r->run, n, r->data, t);
-	kbench_snap_take(&b);
-	if (raw_smp_processor_id() != cpu)
-		flags |= KBENCH_SAMPLE_F_CPU_CHANGED;
-	local_irq_restore(irqflags);
-	preempt_enable();
-
-	flags |= kbench_snap_flags(&a, &b);
-	if (kbench_method_backwards(t))
-		flags |= KBENCH_SAMPLE_F_BACKWARDS;
-	w->net = kbench_method_net(t);
-	w->start = t[0];
-	w->len = t[3] - t[0];
-	if (w->len > max_cycles)
-		flags |= KBENCH_SAMPLE_F_WINDOW;
-	w->flags = flags;
-}
-
-/*
- * Give the CPU back after a window of @len ticks ending at @end: interrupts
- * stay on until the window's share of time is at most duty_pct, and the
- * scheduler may run anything else that is waiting.
- */
-static void kbench_gap(u64 end, u64 len)
-{
-	u64 gap = div_u64(len * (100 - kbench_duty_pct), kbench_duty_pct);
-	u64 gap_ns = div64_u64(gap * NSEC_PER_SEC, kbench_counter.hz);
-
-	if (gap_ns > 50 * NSEC_PER_USEC)
-		usleep_range(gap_ns / NSEC_PER_USEC, gap_ns / NSEC_PER_USEC + 10);
-	else
-		while (kbench_ctr_read() - end < gap)
+	if (gap_ns > 50 * NSEC_PER_USEC) {
+		for (us = gap_ns / NSEC_PER_USEC; us; us -= slice) {
+			if (atomic_read(&world->run->abort))
+				break;
+			slice = min_t(u64, us, KBENCH_GAP_SLICE_US);
+			usleep_range(slice, slice + 10);
+		}
+	} else {
+		while (kbench_counter.read() - end < gap)
 			cpu_relax();
+	}
 	cond_resched();
 }
 
-/* Between windows: an abort request, or the run's time is up. */
-static int kbench_check_abort(struct kbench_run *run)
-{
-	int err = atomic_read(&run->abort);
-
-	if (!err && ktime_get_ns() >= run->deadline_ns)
-		err = -ETIME;
-	return err;
-}
-
 /*
- * Find N: double it from 1 and take the minimum of a few windows per step.
- * Fixed N: stop at N; reject the request (-ERANGE) as soon as the window
- * predicted for the next step would exceed max_window_us, so no window of
- * the run is ever longer than the limit.  Adaptive N: stop when the slowest
- * routine's net time reaches the target, or the next step would not fit.
+ * Between rounds: an abort request, or the run's time is up; and progress
+ * notifications during the samples phase of a RUN (an in-kernel
+ * kbench_measure() has no netlink port: portid 0).
  */
-static int kbench_probe(struct kbench_run *run, u64 max_cycles)
+static int kbench_check(struct kbench_engine *e)
 {
-	u64 target = kbench_ns_to_cycles(run->target_ns);
-	u32 limit = run->adaptive ? KBENCH_ITERATIONS_LIMIT : run->iterations;
-	u32 n = 1, next, i, k;
-	struct kbench_window w;
-	int err;
+	struct kbench_world *world = e->ctx;
+	struct kbench_run *run = world->run;
+	int err = atomic_read(&run->abort);
+	u64 now;
 
-	for (;;) {
-		s64 slowest = 0;
-		bool fits = true;
-
-		for (i = 0; i < run->nr_series; i++) {
-			s64 best_net = S64_MAX;
-			u64 best_len = U64_MAX;
-
-			for (k = 0; k < KBENCH_PROBE_REPEAT; k++) {
-				kbench_window(run->series[i].routine, n,
-					      run->cpu, max_cycles, &w);
-				kbench_gap(w.start + w.len, w.len);
-				best_net = min(best_net, w.net);
-				best_len = min(best_len, w.len);
-			}
-			err = kbench_check_abort(run);
-			if (err)
-				return err;
-			slowest = max(slowest, best_net);
-			if (best_net < 0)
-				best_net = 0;
-			next = n >= limit ? n : min_t(u64, (u64)n * 2, limit);
-			/* fixed part of the window plus the loop scaled */
-			if (best_len - best_net +
-			    div_u64((u64)best_net * next, n) > max_cycles)
-				fits = false;
-		}
-		if (run->adaptive) {
-			if (slowest >= (s64)target || n >= limit || !fits)
-				break;
-		} else {
-			if (n >= limit)
-				break;
-			if (!fits) {
-				run->window_probe = true;
-				return -ERANGE;
-			}
-		}
-		n = next;
-	}
-	run->iterations = n;
-	return 0;
-}
-
-static int kbench_cmp_s64(const void *a, const void *b)
-{
-	s64 x = *(const s64 *)a, y = *(const s64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static s64 kbench_milli_per_iter(s64 net, u32 n)
-{
-	s64 x = net * 1000;
-
-	/* round half away from zero */
-	return x >= 0 ? div_s64(x + n / 2, n) : -div_s64(-x + n / 2, n);
-}
-
-static int kbench_summarize(struct kbench_series *s, u32 n)
-{
-	u32 i, v = 0, bit;
-	s64 *sorted;
-
-	sorted = kvmalloc_array(max_t(u32, s->taken, 1), sizeof(*sorted),
-				GFP_KERNEL);
-	if (!sorted)
-		return -ENOMEM;
-	s->sum = 0;
-	for (i = 0; i < s->taken; i++) {
-		u32 f = s->flags[i];
-
-		if (!f) {
-			sorted[v++] = s->net[i];
-			s->sum += s->net[i];
-			continue;
-		}
-		for (bit = 0; bit < ARRAY_SIZE(s->excl); bit++)
-			if (f & (1U << bit))
-				s->excl[bit]++;
-	}
-	s->valid = v;
-	if (v < s->taken)
-		s->result_flags |= KBENCH_RESULT_F_EXCLUDED;
-	if (v) {
-		sort(sorted, v, sizeof(*sorted), kbench_cmp_s64, NULL);
-		s->min = sorted[0];
-		s->median = sorted[(v - 1) / 2];
-		s->max = sorted[v - 1];
-		s->per_iter_min_milli = kbench_milli_per_iter(s->min, n);
-		s->per_iter_median_milli = kbench_milli_per_iter(s->median, n);
-	}
-	kvfree(sorted);
-	return 0;
-}
-
-static void kbench_correct(struct kbench_series *s,
-			   const struct kbench_series *ovh)
-{
-	s->corr_min_milli = s->per_iter_min_milli - ovh->per_iter_min_milli;
-	s->corr_median_milli = s->per_iter_median_milli -
-			       ovh->per_iter_median_milli;
-	if (s->corr_min_milli < 0 || s->corr_median_milli < 0)
-		s->result_flags |= KBENCH_RESULT_F_CLAMPED;
-	s->corr_min_milli = max_t(s64, s->corr_min_milli, 0);
-	s->corr_median_milli = max_t(s64, s->corr_median_milli, 0);
-}
-
-static int kbench_measure(struct kbench_run *run)
-{
-	u64 max_cycles = kbench_ns_to_cycles((u64)kbench_max_window_us *
-					     NSEC_PER_USEC);
-	u64 t_start = ktime_get_ns(), now, next_progress;
-	u32 total = run->samples * run->nr_series;
-	u32 r, k, i, done = 0, long_windows = 0;
-	u64 first = 0, last = 0;
-	struct kbench_window w;
-	int err;
-
-	run->deadline_ns = t_start + (u64)kbench_max_run_ms * NSEC_PER_MSEC;
-	next_progress = t_start + KBENCH_PROGRESS_NS;
-
-	err = kbench_probe(run, max_cycles);
 	if (err)
 		return err;
-
-	for (r = 0; r < run->warmup; r++) {
-		for (i = 0; i < run->nr_series; i++) {
-			kbench_window(run->series[i].routine, run->iterations,
-				      run->cpu, max_cycles, &w);
-			kbench_gap(w.start + w.len, w.len);
-		}
-		err = kbench_check_abort(run);
-		if (err)
-			return err;
+	now = ktime_get_ns();
+	if (now >= run->deadline_ns)
+		return -ETIME;
+	if (run->portid && e->done && e->done < e->total &&
+	    now >= world->next_progress) {
+		kbench_progress_notify(run, e->done, e->total,
+				       now - world->t_start);
+		world->next_progress = now + KBENCH_PROGRESS_NS;
 	}
-
-	for (r = 0; r < run->samples; r++) {
-		for (k = 0; k < run->nr_series; k++) {
-			/* rotate the order each round: A B E, B E A, ... */
-			struct kbench_series *s =
-				&run->series[(r + k) % run->nr_series];
-
-			kbench_window(s->routine, run->iterations, run->cpu,
-				      max_cycles, &w);
-			s->net[r] = w.net;
-			s->flags[r] = w.flags;
-			s->taken++;
-			if (!done++)
-				first = w.start;
-			last = w.start + w.len;
-			run->window_cycles += w.len;
-			if (s != &run->series[run->nr_routines] && w.net > 0)
-				run->routine_cycles += w.net;
-			long_windows = w.flags & KBENCH_SAMPLE_F_WINDOW ?
-				       long_windows + 1 : 0;
-			kbench_gap(last, w.len);
-		}
-		if (long_windows >= KBENCH_LONG_WINDOWS_ABORT)
-			return -ERANGE;
-		err = kbench_check_abort(run);
-		if (err == -ETIME) {
-			/* a partial result: every series has r + 1 samples */
-			run->status = KBENCH_RUN_TIMEOUT;
-			break;
-		}
-		if (err)
-			return err;
-		now = ktime_get_ns();
-		if (r + 1 < run->samples && now >= next_progress) {
-			kbench_progress_notify(run, done, total, now - t_start);
-			next_progress = now + KBENCH_PROGRESS_NS;
-		}
-	}
-	run->span_cycles = last - first;
-	run->elapsed_ns = ktime_get_ns() - t_start;
 	return 0;
 }
 
-static int kbench_finish(struct kbench_run *run)
+static const struct kbench_engine_ops kbench_engine_ops = {
+	.gap = kbench_gap,
+	.check = kbench_check,
+};
+
+/* Take the samples of @run with the engine, on this (its) CPU. */
+static int kbench_run_measure(struct kbench_run *run)
 {
-	struct kbench_series *ovh = &run->series[run->nr_routines];
+	struct kbench_world world = { .run = run };
+	struct kbench_engine e = {
+		.counter = &kbench_counter,
+		.ops = &kbench_engine_ops,
+		.ctx = &world,
+		.nr_series = run->nr_series,
+		.cpu = run->cpu,
+		.samples = run->samples,
+		.warmup = run->warmup,
+		.adaptive = run->adaptive,
+		.iterations = run->iterations,
+		.iterations_limit = KBENCH_ITERATIONS_LIMIT,
+		.target = kbench_ns_to_ticks(run->target_ns, kbench_counter.hz),
+		.max_window = kbench_ns_to_ticks((u64)kbench_max_window_us *
+						 NSEC_PER_USEC,
+						 kbench_counter.hz),
+	};
+	struct kbench_series *s;
 	u32 i;
 	int err;
 
 	for (i = 0; i < run->nr_series; i++) {
-		err = kbench_summarize(&run->series[i], run->iterations);
-		if (err)
-			return err;
+		s = &run->series[i];
+		s->eng.run = s->routine->run;
+		s->eng.data = s->routine->data;
+		s->eng.overhead = i == run->nr_routines;
+		e.series[i] = &s->eng;
+	}
+	world.t_start = ktime_get_ns();
+	world.next_progress = world.t_start + KBENCH_PROGRESS_NS;
+	run->deadline_ns = world.t_start +
+			   (u64)kbench_max_run_ms * NSEC_PER_MSEC;
+
+	err = kbench_engine_run(&e);
+	run->window_probe = e.window_probe;
+	if (err)
+		return err;
+	run->iterations = e.iterations;
+	if (e.timed_out)
+		run->status = KBENCH_RUN_TIMEOUT;
+	run->span_cycles = e.span;
+	run->routine_cycles = e.routine_ticks;
+	run->window_cycles = e.window_ticks;
+	run->elapsed_ns = ktime_get_ns() - world.t_start;
+	return 0;
+}
+
+/* The summaries (include/kbench/summary.h) and the overhead correction. */
+static int kbench_finish(struct kbench_run *run)
+{
+	struct kbench_series *ovh = &run->series[run->nr_routines];
+	struct kbench_series *s;
+	s64 *scratch;
+	u32 i;
+
+	scratch = kvmalloc_array(max_t(u32, run->samples, 1), sizeof(*scratch),
+				 GFP_KERNEL);
+	if (!scratch)
+		return -ENOMEM;
+	for (i = 0; i < run->nr_series; i++) {
+		s = &run->series[i];
+		kbench_summarize(&s->sum, s->eng.net, s->eng.flags, s->eng.taken,
+				 run->iterations, scratch);
 	}
 	for (i = 0; i < run->nr_routines; i++)
-		kbench_correct(&run->series[i], ovh);
+		kbench_correct(&run->series[i].sum, &ovh->sum);
+	kvfree(scratch);
 	return 0;
 }
 
@@ -327,7 +178,7 @@ static int kbench_run_thread(void *arg)
 	struct kbench_run *run = arg;
 	int err;
 
-	err = kbench_measure(run);
+	err = kbench_run_measure(run);
 	if (!err)
 		err = kbench_finish(run);
 	run->err = err;
@@ -346,8 +197,10 @@ static int kbench_run_thread(void *arg)
  * @run: from kbench_run_alloc(), with routines and parameters set
  *
  * Sleeps until the run ends.  A fatal signal aborts the run within one
- * window.  Return: 0 or -errno (-ENODEV: CPU offline, -EBUSY: a run already
- * uses the CPU, -ERANGE: a window would exceed max_window_us, -EINTR).
+ * window.
+ *
+ * Return: 0 or -errno (-ENODEV: CPU offline, -EBUSY: a run already uses
+ * the CPU, -ERANGE: a window would exceed max_window_us, -EINTR).
  */
 int kbench_run_execute(struct kbench_run *run)
 {
@@ -432,8 +285,8 @@ static void kbench_run_release(struct kref *ref)
 	u32 i;
 
 	for (i = 0; i < run->nr_series; i++) {
-		kvfree(run->series[i].net);
-		kvfree(run->series[i].flags);
+		kvfree(run->series[i].eng.net);
+		kvfree(run->series[i].eng.flags);
 	}
 	kfree(run);
 }
@@ -474,9 +327,11 @@ struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 samples)
 	for (i = 0; i < run->nr_series; i++) {
 		struct kbench_series *s = &run->series[i];
 
-		s->net = kvmalloc_array(samples, sizeof(*s->net), GFP_KERNEL);
-		s->flags = kvcalloc(samples, sizeof(*s->flags), GFP_KERNEL);
-		if (!s->net || !s->flags)
+		s->eng.net = kvmalloc_array(samples, sizeof(*s->eng.net),
+					    GFP_KERNEL);
+		s->eng.flags = kvcalloc(samples, sizeof(*s->eng.flags),
+					GFP_KERNEL);
+		if (!s->eng.net || !s->eng.flags)
 			goto out_free;
 	}
 	return run;
@@ -485,6 +340,103 @@ out_free:
 	kbench_run_put(run);
 	return NULL;
 }
+
+/*
+ * Fill @res from the routine's series @s of @run: everything but the
+ * counter and the timing, which the caller adds.
+ */
+static void kbench_result_fill(struct kbench_result *res,
+			       const struct kbench_run *run,
+			       const struct kbench_series *s)
+{
+	const struct kbench_summary *sum = &s->sum;
+	u32 bit;
+
+	res->samples = sum->samples;
+	res->valid = sum->valid;
+	res->excluded = sum->samples - sum->valid;
+	BUILD_BUG_ON(KBENCH_RESULT_REASONS != KBENCH_SUMMARY_REASONS);
+	for (bit = 0; bit < KBENCH_RESULT_REASONS; bit++)
+		res->excluded_by[bit] = sum->excluded[bit];
+	res->net_min = sum->min;
+	res->net_median = sum->median;
+	res->net_max = sum->max;
+	res->net_sum = sum->sum;
+	res->per_iter_min_milli = sum->per_iter_min_milli;
+	res->per_iter_median_milli = sum->per_iter_median_milli;
+	res->corr_min_milli = sum->corr_min_milli;
+	res->corr_median_milli = sum->corr_median_milli;
+	res->flags = sum->flags;
+	res->iterations = run->iterations;
+	res->cpu = run->cpu;
+	res->status = run->status;
+	res->elapsed_ns = run->elapsed_ns;
+}
+
+/**
+ * __kbench_measure() - kbench_measure() with the size of the caller's result
+ * @run: the routine
+ * @iterations: N per sample, 0: adaptive
+ * @data: passed to @run
+ * @samples: samples to take
+ * @res: the result
+ * @res_size: sizeof(*@res) where the caller was compiled: a newer kbench.ko
+ *	fills only what the caller knows, an older one zeroes what it does not
+ *	know
+ *
+ * See kbench_measure() in include/linux/kbench.h.
+ *
+ * Return: 0, or -errno.
+ */
+int __kbench_measure(void (*run)(unsigned int iterations, void *data),
+		     unsigned int iterations, void *data, unsigned int samples,
+		     struct kbench_result *res, size_t res_size)
+{
+	struct kbench_routine routine = {
+		.name = "kbench_measure",
+		.run = run,
+		.data = data,
+	};
+	struct kbench_result out = { };
+	struct kbench_run *r;
+	int err;
+
+	might_sleep();
+	if (!run || !res || res_size < KBENCH_RESULT_SIZE_V1 ||
+	    iterations > KBENCH_ITERATIONS_LIMIT || !samples ||
+	    samples > kbench_max_samples)
+		return -EINVAL;
+	if (kbench_run_bytes(1, samples) > kbench_store_bytes_max)
+		return -E2BIG;
+	r = kbench_run_alloc(1, samples);
+	if (!r)
+		return -ENOMEM;
+	r->cpu = raw_smp_processor_id();
+	r->adaptive = !iterations;
+	r->iterations = iterations;
+	r->target_ns = min(KBENCH_TARGET_NS_DEFAULT,
+			   kbench_max_window_us * 1000);
+	r->warmup = KBENCH_WARMUP_DEFAULT;
+	/* neither can go away: the caller's module holds kbench.ko */
+	r->series[0].routine = &routine;
+	r->series[1].routine = &kbench_builtin_empty;
+
+	err = kbench_run_execute(r);
+	if (!err) {
+		kbench_result_fill(&out, r, &r->series[0]);
+		out.counter = kbench_counter.name;
+		out.counter_hz = kbench_counter.hz;
+		if (r->status == KBENCH_RUN_TIMEOUT)
+			err = -ETIME;
+		memset(res, 0, res_size);
+		memcpy(res, &out, min(res_size, sizeof(out)));
+	}
+	r->series[0].routine = NULL;
+	r->series[1].routine = NULL;
+	kbench_run_put(r);
+	return err;
+}
+EXPORT_SYMBOL_GPL(__kbench_measure);
 
 int kbench_measure_init(void)
 {

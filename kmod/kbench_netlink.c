@@ -89,6 +89,7 @@ int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
 			     const struct kbench_series *s)
 {
+	const struct kbench_summary *sum = &s->sum;
 	struct nlattr *nest;
 
 	nest = nla_nest_start(msg, type);
@@ -96,30 +97,33 @@ static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
 		return -EMSGSIZE;
 	if (nla_put_string(msg, KBENCH_A_RESULT_ROUTINE, s->name) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_INDEX, index) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_SAMPLES, s->taken) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_VALID, s->valid) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_CPU, s->excl[0]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_BACKWARDS, s->excl[1]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_NMI, s->excl[2]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_SMI, s->excl[3]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_WINDOW, s->excl[4]) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MIN, s->min,
+	    nla_put_u32(msg, KBENCH_A_RESULT_SAMPLES, sum->samples) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_VALID, sum->valid) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_CPU, sum->excluded[0]) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_BACKWARDS,
+			sum->excluded[1]) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_NMI, sum->excluded[2]) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_SMI, sum->excluded[3]) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_WINDOW, sum->excluded[4]) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_REFERENCE,
+			sum->excluded[5]) ||
+	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MIN, sum->min,
 			KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MEDIAN, s->median,
+	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MEDIAN, sum->median,
 			KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MAX, s->max,
+	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MAX, sum->max,
 			KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_NET_SUM, s->sum,
+	    nla_put_s64(msg, KBENCH_A_RESULT_NET_SUM, sum->sum,
 			KBENCH_A_RESULT_PAD) ||
 	    nla_put_s64(msg, KBENCH_A_RESULT_PER_ITER_MIN_MILLI,
-			s->per_iter_min_milli, KBENCH_A_RESULT_PAD) ||
+			sum->per_iter_min_milli, KBENCH_A_RESULT_PAD) ||
 	    nla_put_s64(msg, KBENCH_A_RESULT_PER_ITER_MEDIAN_MILLI,
-			s->per_iter_median_milli, KBENCH_A_RESULT_PAD) ||
+			sum->per_iter_median_milli, KBENCH_A_RESULT_PAD) ||
 	    nla_put_s64(msg, KBENCH_A_RESULT_CORR_MIN_MILLI,
-			s->corr_min_milli, KBENCH_A_RESULT_PAD) ||
+			sum->corr_min_milli, KBENCH_A_RESULT_PAD) ||
 	    nla_put_s64(msg, KBENCH_A_RESULT_CORR_MEDIAN_MILLI,
-			s->corr_median_milli, KBENCH_A_RESULT_PAD) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_FLAGS, s->result_flags) ||
+			sum->corr_median_milli, KBENCH_A_RESULT_PAD) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_FLAGS, sum->flags) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_BYTES_PER_ITER,
 			s->bytes_per_iter)) {
 		nla_nest_cancel(msg, nest);
@@ -452,12 +456,13 @@ int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
 	cb->seq = kbench_store_has(run) ? 1 : 2;
 	while (ctx->series < ctx->end) {
 		s = &run->series[ctx->series];
-		if (ctx->next >= s->taken) {
+		if (ctx->next >= s->eng.taken) {
 			ctx->series++;
 			ctx->next = 0;
 			continue;
 		}
-		count = min_t(u32, s->taken - ctx->next, KBENCH_SAMPLES_PER_MSG);
+		count = min_t(u32, s->eng.taken - ctx->next,
+			      KBENCH_SAMPLES_PER_MSG);
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &kbench_genl_family,
 				  NLM_F_MULTI, KBENCH_CMD_SAMPLES_GET);
@@ -472,15 +477,15 @@ int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
 				run->iterations))
 			goto out_cancel;
 		net = nla_reserve(skb, KBENCH_A_SAMPLES_NET,
-				  count * sizeof(*s->net));
+				  count * sizeof(*s->eng.net));
 		flags = nla_reserve(skb, KBENCH_A_SAMPLES_FLAGS,
-				    count * sizeof(*s->flags));
+				    count * sizeof(*s->eng.flags));
 		if (!net || !flags)
 			goto out_cancel;
-		memcpy(nla_data(net), &s->net[ctx->next],
-		       count * sizeof(*s->net));
-		memcpy(nla_data(flags), &s->flags[ctx->next],
-		       count * sizeof(*s->flags));
+		memcpy(nla_data(net), &s->eng.net[ctx->next],
+		       count * sizeof(*s->eng.net));
+		memcpy(nla_data(flags), &s->eng.flags[ctx->next],
+		       count * sizeof(*s->eng.flags));
 		genlmsg_end(skb, hdr);
 		ctx->next += count;
 	}

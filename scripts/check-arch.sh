@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The selftests on one foreign architecture, as TAP: prepare it
-# (scripts/cross-setup.sh), cross-build kbench (scripts/cross-build.sh), boot
-# Debian's kernel for it in qemu (tests/vm/run --arch) and run
-# /selftests/run.sh in each mode.  Meant to be called by scripts/check.sh
+# (scripts/cross-setup.sh), cross-build kbench (scripts/cross-build.sh),
+# check the module's disassembly (tests/host/arch-windows.sh), boot Debian's
+# kernel for it in qemu (tests/vm/run --arch) and run /selftests/run.sh in
+# each mode.  Meant to be called by scripts/check.sh
 # once per architecture of `make check ARCHS="x86_64 arm64 ppc64le"`.
 #
 # Usage: scripts/check-arch.sh [--modes "icount plain"] ARCH [RUN.SH ARGS...]
@@ -44,6 +45,9 @@ else
 	echo "not ok 2 cross_build_$arch"
 	exit 1
 fi
+
+echo "# ---- $arch: what the module's disassembly must show"
+"$top/tests/host/arch-windows.sh" "$arch" || rc=1
 
 for m in $modes; do
 	opt=()

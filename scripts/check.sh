@@ -14,7 +14,7 @@
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
 #                         [--modes "icount plain"]
-#                         [--skip lint,unit,spec,vm,ynl,...] [--selftest-args "..."]
+#                         [--skip lint,unit,spec,vm,ynl,results,fuzz,...] [--selftest-args "..."]
 #   --kernels debug --skip lint,unit,spec,host,dkms,svg,arch   (make
 #   check-debug): only the debug kernel; it is built first if not cached
 #   (scripts/debug-kernel.sh, ~10 min on 2 cores), inside suite debug-config.
@@ -116,6 +116,7 @@ skipped spec || run_suite spec-mutations tests/spec/test-ynl-gen.sh
 skipped host || run_suite twins tests/host/twins.sh
 skipped dkms || run_suite dkms scripts/dkms-test.sh
 skipped svg || run_suite svg tests/svg/svg-test.sh
+skipped fuzz || run_suite fuzz-resfile tests/fuzz/resfile.sh 200000
 
 # The debug kernel: its .config checked (built first if not cached), then
 # the selftests (quick fuzz: 2000 messages, root and unprivileged) and the
@@ -172,6 +173,16 @@ if ! skipped vm; then
 				-- /extra/stress.sh
 		phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes, ynl, stress"
 	done
+fi
+
+# saved results and diff (issue 13), on the first kernel: the test module
+# in two versions under icount (~25 s), git bisect run over five versions
+# (three icount boots, ~70 s), foo vs foobar in plain TCG (~45 s)
+if ! skipped vm && ! skipped results; then
+	rk=${kernels%% *}
+	run_suite "results-icount-$rk" tests/results/run.sh icount --kernel "$rk"
+	run_suite "results-bisect-$rk" tests/results/run.sh bisect --kernel "$rk"
+	run_suite "results-tcg-$rk" tests/results/run.sh tcg --kernel "$rk"
 fi
 
 if ! skipped arch; then

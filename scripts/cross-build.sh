@@ -6,7 +6,9 @@
 # touched, so native and foreign builds coexist):
 #   kmod/kbench.ko, kmod/kbench_example.ko   against Debian's ARCH headers
 #   src/user/kbenchctl                       static, with the ARCH's libnl
-#   selftests/                               static, as for x86
+#                                            and libkbench
+#   selftests/                               static, as for x86 (and
+#                                            selftests-libkbench/, staged)
 #
 # Usage: scripts/cross-build.sh [--quiet] ARCH      ARCH: arm64 | ppc64le
 set -euo pipefail
@@ -47,13 +49,15 @@ step() { # name cmd...: output only on failure (with --quiet)
 step kmod make -C "$top/kmod" KDIR="$XKDIR" ARCH="$XKARCH" \
 	CROSS_COMPILE="$XCROSS" OUT="$dir/kmod"
 
-# user/ builds in its own directory with ../include and ../kmod: give it a
-# private copy of its sources next to links to those two.
+# user/ (and user/lib/, libkbench) builds in its own directory with
+# ../include: give it a private copy of its sources next to a link to that.
 src=$dir/src
-mkdir -p "$src/user"
+mkdir -p "$src/user/lib"
 ln -sfn "$top/include" "$src/include"
-ln -sfn "$top/kmod" "$src/kmod"
+rm -f "$src/kmod"
 cp -u "$top"/user/*.c "$top"/user/*.h "$top"/user/Makefile "$src/user/"
+cp -u "$top"/user/lib/*.c "$top"/user/lib/*.h "$top"/user/lib/*.map \
+	"$top"/user/lib/Makefile "$src/user/lib/"
 # libnl's getaddrinfo() etc. are never called; silence glibc's static-link
 # warnings about them.
 step kbenchctl env PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="/usr/lib/$XTRIPLET/pkgconfig" \
@@ -61,4 +65,4 @@ step kbenchctl env PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="/usr/lib/$XTRIPLET/pkgcon
 	LDFLAGS="-static -Wl,--no-warnings" kbenchctl
 
 step selftests make -C "$top/tests/selftests" CC="${XCROSS}gcc" \
-	OUT="$dir/selftests"
+	AR="${XCROSS}ar" OUT="$dir/selftests"

@@ -81,16 +81,31 @@ tap $? "make install DESTDIR=... exits 0" "$tmp/install.log"
 cat >"$tmp/expected" <<EOF
 lib/modules/$kver/updates/kbench.ko
 lib/modules/$kver/updates/kbench_example.ko
+lib/modules/$kver/updates/kbench_measure_example.ko
 ${prefix#/}/bin/kbenchctl
+${prefix#/}/include/kbench.h
 ${prefix#/}/include/kbench/linux/kbench.h
 ${prefix#/}/include/kbench/uapi/linux/kbench.h
+${prefix#/}/lib/libkbench.a
+${prefix#/}/lib/libkbench.so.1.0.0
 ${prefix#/}/lib/pkgconfig/kbench.pc
 ${prefix#/}/share/bash-completion/completions/kbenchctl
+${prefix#/}/share/man/man3/kbench_counter_get.3
+${prefix#/}/share/man/man3/kbench_counter_select.3
+${prefix#/}/share/man/man3/kbench_measure.3
+${prefix#/}/share/man/man3/kbench_measure_net_cycles.3
+${prefix#/}/share/man/man3/kbench_request_init.3
+${prefix#/}/share/man/man3/kbench_result_free.3
+${prefix#/}/share/man/man3/libkbench.3
 ${prefix#/}/share/man/man8/kbenchctl.8
 EOF
 LC_ALL=C sort -o "$tmp/expected" "$tmp/expected"
 diff -u "$tmp/expected" "$tmp/files" >"$tmp/diff"
-tap $? "install: exactly the 8 expected files" "$tmp/diff"
+tap $? "install: exactly the 19 expected files" "$tmp/diff"
+[ "$(readlink "$dest$prefix/lib/libkbench.so")" = libkbench.so.1.0.0 ] &&
+	[ "$(readlink "$dest$prefix/lib/libkbench.so.1")" = libkbench.so.1.0.0 ] &&
+	objdump -p "$dest$prefix/lib/libkbench.so.1.0.0" | grep -q 'SONAME *libkbench.so.1$'
+tap $? "install: libkbench.so -> libkbench.so.1 (the soname) -> libkbench.so.1.0.0"
 
 [ -x "$dest$prefix/bin/kbenchctl" ] &&
 	cmp -s include/uapi/linux/kbench.h "$dest$prefix/include/kbench/uapi/linux/kbench.h" &&
@@ -99,6 +114,9 @@ tap $? "install: kbenchctl executable, uapi header intact, module built for $kve
 
 man -l "$dest$prefix/share/man/man8/kbenchctl.8" 2>"$tmp/man.err" | grep -q 'KBENCH_NO_AUTOLOAD'
 tap $? "install: the man page renders" "$tmp/man.err"
+MANPATH=$dest$prefix/share/man man -P cat 3 kbench_measure 2>"$tmp/man3.err" |
+	grep -q 'kbench_measure_net_cycles'
+tap $? "install: man 3 kbench_measure finds libkbench(3)" "$tmp/man3.err"
 
 # a userspace program of the ABI, built only from the installed files
 cat >"$tmp/abi.c" <<'EOF'
@@ -110,13 +128,48 @@ int main(void)
 	return 0;
 }
 EOF
-cflags=$(PKG_CONFIG_LIBDIR=$dest$prefix/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest \
-	pkg-config --cflags kbench 2>"$tmp/pc.err" | sed "s/ *$//")
+pc() { PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=$dest$prefix/lib/pkgconfig \
+	PKG_CONFIG_SYSROOT_DIR=$dest pkg-config "$@"; }
+cflags=$(pc --cflags kbench 2>"$tmp/pc.err" | sed "s/ *$//")
 # shellcheck disable=SC2086  # the flags are words
-{ [ "$cflags" = "-I$dest$prefix/include/kbench/uapi" ] &&
+{ [ "$cflags" = "-I$dest$prefix/include/kbench/uapi -I$dest$prefix/include" ] &&
 	gcc -Wall -Wextra -Werror $cflags -o "$tmp/abi" "$tmp/abi.c" &&
 	"$tmp/abi" | grep -q '^kbench 1 '; } >>"$tmp/pc.err" 2>&1
 tap $? "kbench.pc: Cflags '$cflags' build a program including <linux/kbench.h>" "$tmp/pc.err"
+
+# a libkbench program from the installed files only, static and shared
+cat >"$tmp/lib.c" <<'EOF'
+#include <math.h>
+#include <stdio.h>
+#include <kbench.h>
+static void loop(unsigned int n, void *data)
+{
+	volatile unsigned int i;
+
+	(void)data;
+	for (i = 0; i < n; i++)
+		;
+}
+int main(void)
+{
+	double t = kbench_measure_net_cycles(loop, 100, NULL, 50);
+
+	printf("%f\n", t);
+	return !(isfinite(t) && t > 0);
+}
+EOF
+libs=$(pc --libs kbench 2>>"$tmp/pc.err" | sed "s/ *$//")
+# shellcheck disable=SC2046,SC2086  # the flags are words
+{ [ "$libs" = "-L$dest$prefix/lib -lkbench" ] &&
+	gcc -Wall -Wextra -Werror $cflags -static -o "$tmp/lib-static" \
+		"$tmp/lib.c" $(pc --static --libs kbench) &&
+	"$tmp/lib-static" &&
+	gcc -Wall -Wextra -Werror $cflags -o "$tmp/lib-shared" "$tmp/lib.c" $libs &&
+	LD_LIBRARY_PATH=$dest$prefix/lib "$tmp/lib-shared" &&
+	LD_LIBRARY_PATH=$dest$prefix/lib ldd "$tmp/lib-shared" |
+		grep -q 'libkbench.so.1 =>'
+} >>"$tmp/pc.err" 2>&1
+tap $? "kbench.pc: Libs '$libs' link a libkbench program statically and shared; both run" "$tmp/pc.err"
 
 # the completion, sourced as bash-completion would, on the installed binary
 # (PATH: the installed kbenchctl; no module here, so built-in routine names)
@@ -152,13 +205,14 @@ echo "# completions with a module: run f -> $c5"
 tap $? "bash completion: routine names from 'kbenchctl --json list', never autoloading"
 
 make -s uninstall DESTDIR="$dest" KVER="$kver" >"$tmp/uninstall.log" 2>&1 &&
-	[ -z "$(find "$dest" -type f)" ] && [ ! -e "$dest$prefix/include/kbench" ]
+	[ -z "$(find "$dest" -type f -o -type l)" ] &&
+	[ ! -e "$dest$prefix/include/kbench" ]
 tap $? "make uninstall removes every installed file" "$tmp/uninstall.log"
 
 # ---- make sign ---------------------------------------------------------------
 sd=$tmp/sign
 mkdir -p "$sd"
-cp kmod/kbench.ko kmod/kbench_example.ko "$sd/"
+cp kmod/kbench.ko kmod/kbench_example.ko kmod/kbench_measure_example.ko "$sd/"
 if ! command -v openssl >/dev/null; then
 	for t in "make sign" "sign: magic" "sign: signer" "sign: verifies" \
 		"sign: content" "sign: not twice" "sign: usage"; do
@@ -171,8 +225,9 @@ elif openssl req -new -x509 -newkey rsa:2048 -nodes -days 1 -sha256 \
 		>"$tmp/sign.log" 2>&1
 	tap $? "make sign KEY=... CERT=... exits 0" "$tmp/sign.log"
 	[ "$(tail -c 28 "$sd/kbench.ko")" = "~Module signature appended~" ] &&
-		[ "$(tail -c 28 "$sd/kbench_example.ko")" = "~Module signature appended~" ]
-	tap $? "sign: '~Module signature appended~' ends both modules"
+		[ "$(tail -c 28 "$sd/kbench_example.ko")" = "~Module signature appended~" ] &&
+		[ "$(tail -c 28 "$sd/kbench_measure_example.ko")" = "~Module signature appended~" ]
+	tap $? "sign: '~Module signature appended~' ends all three modules"
 	[ "$(modinfo -F signer "$sd/kbench.ko")" = "kbench throwaway test key" ] &&
 		[ "$(modinfo -F sig_hashalgo "$sd/kbench.ko")" = sha256 ]
 	tap $? "sign: modinfo names the signer, hash sha256"
@@ -251,8 +306,8 @@ else
 
 	dkms build kbench/"$version" -k "$kver" >"$tmp/dkms-build.log" 2>&1 &&
 		dkms status kbench/"$version" -k "$kver" | grep -q ': built' &&
-		dkms_built_for "$kver" kbench kbench_example
-	tap $? "dkms build -k $kver: kbench.ko and kbench_example.ko for $kver" "$tmp/dkms-build.log"
+		dkms_built_for "$kver" kbench kbench_example kbench_measure_example
+	tap $? "dkms build -k $kver: kbench.ko and the example modules for $kver" "$tmp/dkms-build.log"
 
 	dkms install kbench/"$version" -k "$kver" >"$tmp/dkms-install.log" 2>&1 &&
 		dkms status kbench/"$version" -k "$kver" | grep -q ': installed' &&

@@ -60,6 +60,7 @@ int clocks_main(const struct subcommand *sc, int argc, char *argv[])
 	struct kclocks k = { .n = 0 };
 	struct kb_clock u[KB_UCLOCKS_MAX];
 	size_t nu = 0, i;
+	long got;
 	int first, err;
 
 	err = kb_opts_parse(sc, argc, argv, &o, &first);
@@ -82,8 +83,12 @@ int clocks_main(const struct subcommand *sc, int argc, char *argv[])
 		if (err)
 			return kb_exit_status(err);
 	}
-	if (o.user || o.all)
-		nu = kb_uclocks_measure(u, KB_UCLOCKS_MAX);
+	if (o.user || o.all) {
+		got = kb_uclocks_measure(u, KB_UCLOCKS_MAX);
+		if (got < 0)	/* KBENCH_COUNTER names no usable counter */
+			return kb_exit_status(-ENOENT);
+		nu = (size_t)got;
+	}
 
 	kb_clock_print_header(o.all);
 	out_open_array(NULL);

@@ -1,15 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbenchctl info: the module, its counter, detectors and limits.
+ * kbenchctl info: the module, its counter, detectors and limits; and the
+ * counter userspace measurements (--user) use.
  */
 #include <errno.h>
 #include <string.h>
+
+#include <kbench.h>
 
 #include "kbenchctl.h"
 #include "names.h"
 #include "nl.h"
 #include "opts.h"
 #include "output.h"
+
+/* libkbench's counter: KBENCH_COUNTER's, or the first usable one. */
+static void print_user_counter(void)
+{
+	struct kbench_counter_info uc;
+
+	if (kbench_counter_select(NULL, &uc)) {
+		out_string("user_counter", "user counter:     %s\n",
+			   errno == ENOENT ? "none (KBENCH_COUNTER names no counter)" :
+			   "none usable");
+		return;
+	}
+	out_string("user_counter", "user counter:     %s", uc.name);
+	out_string("user_counter_read", " (%s)", uc.desc);
+	out_uint("user_counter_hz", " @ %llu Hz\n", uc.hz);
+}
 
 static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
@@ -42,6 +61,7 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	out_text("detectors:        %s\n", buf[0] ? buf : "none");
 	kb_flags_json("detectors", kb_sample_flag_names,
 		      kb_u32(tb[KBENCH_A_INFO_DETECTORS], 0));
+	print_user_counter();
 	out_text("limits:\n");
 	out_open_object("limits");
 	out_uint("max_samples", "  max samples:    %llu per routine and run\n",

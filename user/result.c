@@ -11,7 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <kbench/summary.h>
+
 #include "color.h"
+#include "csv.h"
 #include "hist.h"
 #include "kbenchctl.h"
 #include "names.h"
@@ -44,56 +47,34 @@ int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags)
 	return 0;
 }
 
-static int cmp_s64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The kernel's exact integer summary, recomputed (userspace twin runs). */
+/*
+ * The kernel's exact integer summary recomputed from the samples, with the
+ * kernel's own code (include/kbench/summary.h): the same figures to the
+ * last digit.  The corrected figures stay as they are.
+ */
 void kb_result_summarize(struct kb_result *res, uint32_t iterations)
 {
-	int64_t *v;
-	size_t i, k = 0;
+	struct kbench_summary sum;
+	kbench_s64 *scratch;
+	unsigned int i;
 
-	res->samples = (uint32_t)res->n;
-	memset(res->excl, 0, sizeof(res->excl));
-	res->net_sum = 0;
-	v = malloc((res->n ? res->n : 1) * sizeof(*v));
-	if (!v)
+	scratch = malloc((res->n ? res->n : 1) * sizeof(*scratch));
+	if (!scratch)
 		return;
-	for (i = 0; i < res->n; i++) {
-		uint32_t f = res->sflags[i];
-
-		if (f) {
-			/* every flag counts, as in the kernel's summary */
-			res->excl[KB_EXCL_CPU] += !!(f & KBENCH_SAMPLE_F_CPU_CHANGED);
-			res->excl[KB_EXCL_BACKWARDS] += !!(f & KBENCH_SAMPLE_F_BACKWARDS);
-			res->excl[KB_EXCL_NMI] += !!(f & KBENCH_SAMPLE_F_NMI);
-			res->excl[KB_EXCL_SMI] += !!(f & KBENCH_SAMPLE_F_SMI);
-			res->excl[KB_EXCL_WINDOW] += !!(f & KBENCH_SAMPLE_F_WINDOW);
-			res->excl[KB_EXCL_REFERENCE] += !!(f & KBENCH_SAMPLE_F_REFERENCE);
-			continue;
-		}
-		v[k++] = res->net[i];
-		res->net_sum += res->net[i];
-	}
-	res->valid = (uint32_t)k;
-	if (k < res->n)
-		res->flags |= KBENCH_RESULT_F_EXCLUDED;
-	if (k) {
-		qsort(v, k, sizeof(*v), cmp_s64);
-		res->net_min = v[0];
-		res->net_median = v[(k - 1) / 2];	/* lower median */
-		res->net_max = v[k - 1];
-		if (iterations) {
-			res->per_iter_min_milli = res->net_min * 1000 / iterations;
-			res->per_iter_median_milli = res->net_median * 1000 /
-						     iterations;
-		}
-	}
-	free(v);
+	kbench_summarize(&sum, res->net, res->sflags, (unsigned int)res->n,
+			 iterations, scratch);
+	free(scratch);
+	res->samples = sum.samples;
+	res->valid = sum.valid;
+	for (i = 0; i < KB_EXCL_N; i++)
+		res->excl[i] = sum.excluded[i];
+	res->net_min = sum.min;
+	res->net_median = sum.median;
+	res->net_max = sum.max;
+	res->net_sum = sum.sum;
+	res->per_iter_min_milli = sum.per_iter_min_milli;
+	res->per_iter_median_milli = sum.per_iter_median_milli;
+	res->flags = (res->flags & ~KBENCH_RESULT_F_EXCLUDED) | sum.flags;
 }
 
 double kb_run_ns(const struct kb_run *r, double cycles)
@@ -101,7 +82,7 @@ double kb_run_ns(const struct kb_run *r, double cycles)
 	return r->counter_hz ? cycles * 1e9 / (double)r->counter_hz : NAN;
 }
 
-static int analyze_result(struct kb_result *res, uint32_t iterations)
+int kb_result_analyze(struct kb_result *res, uint32_t iterations)
 {
 	size_t i, k = 0;
 
@@ -125,9 +106,9 @@ int kb_run_analyze(struct kb_run *r)
 	int err = 0;
 
 	for (i = 0; i < r->nres; i++)
-		err = err ? err : analyze_result(&r->res[i], r->iterations);
+		err = err ? err : kb_result_analyze(&r->res[i], r->iterations);
 	if (r->has_overhead)
-		err = err ? err : analyze_result(&r->overhead, r->iterations);
+		err = err ? err : kb_result_analyze(&r->overhead, r->iterations);
 	return err;
 }
 
@@ -164,6 +145,8 @@ static void parse_result(struct nlattr *nest, struct kb_result *res)
 	res->excl[KB_EXCL_NMI] = kb_u32(tb[KBENCH_A_RESULT_EXCL_NMI], 0);
 	res->excl[KB_EXCL_SMI] = kb_u32(tb[KBENCH_A_RESULT_EXCL_SMI], 0);
 	res->excl[KB_EXCL_WINDOW] = kb_u32(tb[KBENCH_A_RESULT_EXCL_WINDOW], 0);
+	res->excl[KB_EXCL_REFERENCE] =
+		kb_u32(tb[KBENCH_A_RESULT_EXCL_REFERENCE], 0);
 	res->net_min = kb_s64(tb[KBENCH_A_RESULT_NET_MIN], 0);
 	res->net_median = kb_s64(tb[KBENCH_A_RESULT_NET_MEDIAN], 0);
 	res->net_max = kb_s64(tb[KBENCH_A_RESULT_NET_MAX], 0);
@@ -269,7 +252,7 @@ int kb_run_fetch_samples(struct kb_nl *nl, uint32_t run_id, struct kb_run *r)
 		nlmsg_free(msg);
 		msg = NULL;
 	}
-	err = kb_nl_request(nl, msg, KBENCH_A_SAMPLES_MAX, samples_cb, &f);
+	err = kb_nl_dump(nl, msg, KBENCH_A_SAMPLES_MAX, samples_cb, &f);
 	if (err)
 		return err;
 	if (f.first_mismatch)
@@ -601,11 +584,12 @@ void kb_result_print_extras(const struct kb_run *r, const struct kb_result *res,
 		print_raw(res);
 }
 
-void kb_run_print(const struct kb_run *r, unsigned int flags)
+void kb_run_print_object(const char *key, const struct kb_run *r,
+			 unsigned int flags)
 {
 	unsigned int i;
 
-	out_open_object(NULL);
+	out_open_object(key);
 	kb_run_print_header(r);
 	if (r->nres == 1) {
 		kb_result_print(r, &r->res[0], flags);
@@ -626,29 +610,32 @@ void kb_run_print(const struct kb_run *r, unsigned int flags)
 		out_close_object();
 	}
 	out_close_object();
+}
+
+void kb_run_print(const struct kb_run *r, unsigned int flags)
+{
+	kb_run_print_object(NULL, r, flags);
 	out_finish();
 }
 
 void kb_run_print_csv(const struct kb_run *r, FILE *f)
 {
-	char buf[96];
+	struct kb_csv *c = malloc(sizeof(*c));
 	unsigned int k;
-	size_t i;
 
-	fputs("index,routine,net_cycles,flags\n", f);
+	if (!c)
+		return;
+	kb_csv_init(c, f);
 	for (k = 0; k <= r->nres; k++) {
 		const struct kb_result *res = k < r->nres ? &r->res[k] :
 				     r->has_overhead ? &r->overhead : NULL;
 
-		if (!res)
-			break;
-		for (i = 0; i < res->n; i++) {
-			kb_flag_names(kb_sample_flag_names, res->sflags[i], "|",
-				      buf, sizeof(buf));
-			fprintf(f, "%zu,%s,%lld,%s\n", i, res->routine,
-				(long long)res->net[i], buf);
-		}
+		if (res)
+			kb_csv_rows(c, res->routine, 0, res->net, res->sflags,
+				    res->n);
 	}
+	kb_csv_flush(c);
+	free(c);
 }
 
 /*

@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Userspace twins: the loop bodies of kbench.ko (kmod/kbench_bodies.h)
- * timed with the kernel's own method (kmod/kbench_method.h) on a pinned
- * thread.  Interrupts and scheduling stay on here: that is the point.
+ * Userspace twins: the loop bodies of kbench.ko (include/kbench/bodies.h)
+ * timed by libkbench, which compiles the kernel's own engine
+ * (include/kbench/engine.h), on a pinned thread.  Interrupts and
+ * scheduling stay on here: that is the point.
  */
-#define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "kbench_bodies.h"
-#include "kbench_method.h"
+#include <kbench.h>
+#include <kbench/bodies.h>
 
 #include "kbenchctl.h"
 #include "run.h"
@@ -63,274 +61,131 @@ const struct kb_twin *kb_twin_find(const char *name)
 	return NULL;
 }
 
-#if defined(__x86_64__)
-#define CTR_NAME "tsc"
-/* Like the kernel's rdtsc_ordered(): lfence keeps rdtsc after earlier loads */
-static inline unsigned long long ctr_tsc(void)
-{
-	unsigned int lo, hi;
-
-	asm volatile("lfence; rdtsc" : "=a" (lo), "=d" (hi) : : "memory");
-	return ((unsigned long long)hi << 32) | lo;
-}
-#elif defined(__aarch64__)
-#define CTR_NAME "cntvct"
-/* Like the kernel's precise read: isb, so earlier instructions are done */
-static inline unsigned long long ctr_tsc(void)
-{
-	unsigned long long v;
-
-	asm volatile("isb; mrs %0, cntvct_el0" : "=r" (v) : : "memory");
-	return v;
-}
-#elif defined(__powerpc64__)
-#define CTR_NAME "timebase"
-/* Like kbench.ko: isync on both sides of mftb (SPR 268, TBL) */
-static inline unsigned long long ctr_tsc(void)
-{
-	unsigned long long v;
-
-	asm volatile("isync; mfspr %0, 268; isync" : "=r" (v) : : "memory");
-	return v;
-}
-#endif
-
-static inline unsigned long long ctr_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ULL +
-	       (unsigned long long)ts.tv_nsec;
-}
-
-static bool cpu_has_tsc(void)
-{
-#if defined(__x86_64__)
-	unsigned int a = 1, b, c = 0, d;
-
-	asm volatile("cpuid" : "+a" (a), "=b" (b), "+c" (c), "=d" (d));
-	return d & (1U << 4);
-#else
-	/* Linux lets userspace read CNTVCT_EL0 and the timebase. */
-	return true;
-#endif
-}
-
-uint64_t kb_counter_read(const struct kb_counter *c)
-{
-	return c->tsc ? ctr_tsc() : ctr_clock();
-}
-
-void kb_counter_init(struct kb_counter *c)
+int kb_user_counter(struct kbench_counter_info *info)
 {
 	const char *env = getenv("KBENCH_COUNTER");
-	unsigned long long t0, t1, c0, c1;
+	struct kbench_counter_info c;
+	char names[128] = "";
+	size_t len = 0;
+	unsigned int i;
+	int err;
 
-	c->tsc = cpu_has_tsc() && !(env && !strcmp(env, "clock"));
-	if (!c->tsc) {
-		c->name = "clock_monotonic_raw";
-		c->hz = 1000000000ULL;
-		return;
-	}
-	c->name = CTR_NAME;
-	c0 = ctr_clock();
-	t0 = ctr_tsc();
-	do
-		c1 = ctr_clock();
-	while (c1 - c0 < 20000000ULL);
-	t1 = ctr_tsc();
-	/* to the kHz, like the kernel's tsc_khz */
-	c->hz = (uint64_t)((double)(t1 - t0) * 1e6 / (double)(c1 - c0) + 0.5) * 1000;
+	if (!kbench_counter_select(NULL, info))
+		return 0;
+	err = errno;
+	for (i = 0; !kbench_counter_get(i, &c); i++)
+		if (c.usable && len < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len,
+						"%s%s", len ? ", " : "", c.name);
+	if (env && *env)
+		fprintf(stderr, "%s: KBENCH_COUNTER=%s: %s (usable here: %s)\n",
+			prog, env, err == ENOENT ? "no such counter" :
+			"not usable here", names);
+	else
+		fprintf(stderr, "%s: no usable userspace counter\n", prog);
+	return -err;
 }
 
-/*
- * One sample of @t with N iterations; flags like the kernel's.  @ref is
- * the T(2) reference span: userspace cannot see an interrupt, but one that
- * lands there inflates it (and shrinks the net), see kb_twin_reference().
- */
-#define DEFINE_SAMPLER(suffix, read_ctr)					\
-static int64_t sample_##suffix(const struct kb_twin *t, unsigned int n,	\
-			       void *data, uint32_t *flags,		\
-			       unsigned long long *window,		\
-			       unsigned long long *ref)			\
-{									\
-	unsigned long long ts[4];					\
-	int cpu0 = sched_getcpu(), cpu1;				\
-									\
-	kbench_method_sample(read_ctr, t->run, n, data, ts);		\
-	cpu1 = sched_getcpu();						\
-	*flags = 0;							\
-	if (cpu0 != cpu1)						\
-		*flags |= KBENCH_SAMPLE_F_CPU_CHANGED;			\
-	if (kbench_method_backwards(ts))				\
-		*flags |= KBENCH_SAMPLE_F_BACKWARDS;			\
-	*window = ts[3] - ts[0];					\
-	*ref = ts[1] - ts[0];						\
-	return kbench_method_net(ts);					\
-}
-
-DEFINE_SAMPLER(tsc, ctr_tsc)
-DEFINE_SAMPLER(clock, ctr_clock)
-
-static int64_t take_sample(const struct kb_counter *c, const struct kb_twin *t,
-			   unsigned int n, void *data, uint32_t *flags,
-			   unsigned long long *window, unsigned long long *ref)
+/* Move one series of @res into @out, a kernel-style result. */
+static void twin_result(struct kb_result *out, unsigned int index,
+			struct kbench_series_result *s)
 {
-	if (c->tsc)
-		return sample_tsc(t, n, data, flags, window, ref);
-	return sample_clock(t, n, data, flags, window, ref);
-}
-
-/*
- * The reasonableness test of the reference span: T(2) is the same few
- * instructions every time, so a span over twice the shortest seen so far
- * (warm-up included) was interrupted.  Such a sample is flagged: its net,
- * T(N+2) - T(2), would be too small, even negative.  @ref_min tracks the
- * shortest span of this routine.
- */
-static uint32_t kb_twin_reference(unsigned long long ref,
-				  unsigned long long *ref_min)
-{
-	if (ref < *ref_min)
-		*ref_min = ref;
-	return ref > 2 * *ref_min ? KBENCH_SAMPLE_F_REFERENCE : 0;
-}
-
-#define TWIN_ITER_MAX (1U << 24)
-
-/* Double N until the shortest of three windows reaches the target. */
-static uint32_t adapt_iterations(const struct kb_counter *c,
-				 const struct kb_twin *t, void *data,
-				 uint32_t target_ns)
-{
-	uint64_t target = (uint64_t)((double)target_ns * (double)c->hz / 1e9);
-	uint32_t n = 1;
-
-	for (; n < TWIN_ITER_MAX; n *= 2) {
-		unsigned long long w, ref, best = ~0ULL;
-		uint32_t f;
-		int i;
-
-		for (i = 0; i < 3; i++) {
-			take_sample(c, t, n, data, &f, &w, &ref);
-			if (w < best)
-				best = w;
-		}
-		if (best >= target)
-			break;
-	}
-	return n;
+	snprintf(out->routine, sizeof(out->routine), "%s", s->name);
+	out->index = index;
+	out->samples = s->samples;
+	out->valid = s->valid;
+	out->excl[KB_EXCL_CPU] = s->excluded_by[0];
+	out->excl[KB_EXCL_BACKWARDS] = s->excluded_by[1];
+	out->excl[KB_EXCL_NMI] = s->excluded_by[2];
+	out->excl[KB_EXCL_SMI] = s->excluded_by[3];
+	out->excl[KB_EXCL_WINDOW] = s->excluded_by[4];
+	out->excl[KB_EXCL_REFERENCE] = s->excluded_by[5];
+	out->net_min = s->net_min;
+	out->net_median = s->net_median;
+	out->net_max = s->net_max;
+	out->net_sum = s->net_sum;
+	out->per_iter_min_milli = s->per_iter_min_milli;
+	out->per_iter_median_milli = s->per_iter_median_milli;
+	out->corr_min_milli = s->corr_min_milli;
+	out->corr_median_milli = s->corr_median_milli;
+	out->flags = s->flags;
+	out->net = s->net;
+	out->sflags = s->sample_flags;
+	out->n = s->samples;
+	out->cap = s->samples;
+	s->net = NULL;
+	s->sample_flags = NULL;
 }
 
 int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 {
-	const struct kb_twin *tw[KBENCH_RUN_ROUTINES_MAX + 1];
-	struct kb_result *res[KBENCH_RUN_ROUTINES_MAX + 1];
 	void *ring[KBENCH_L1_RING_WORDS] __attribute__((aligned(64)));
-	struct kb_counter ctr;
-	struct timespec w0, w1;
-	unsigned long long first = 0, last = 0, ref_min[KBENCH_RUN_ROUTINES_MAX + 1];
-	unsigned int i, k, nt = q->n + 1;
-	cpu_set_t set;
-	uint32_t s;
-	int cpu;
+	struct kbench_counter_info ci;
+	struct kbench_request req;
+	struct kbench_result res;
+	const struct kb_twin *tw;
+	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
-	r->user = true;
+	kbench_request_init(&req);
+	req.nr_routines = q->n;
 	for (i = 0; i < q->n; i++) {
-		tw[i] = kb_twin_find(q->names[i]);
-		if (!tw[i]) {
+		tw = kb_twin_find(q->names[i]);
+		if (!tw) {
 			fprintf(stderr, "%s: no userspace twin for '%s' (twins: empty, add_chain, mul_chain, load_l1)\n",
 				prog, q->names[i]);
 			return -ENOENT;
 		}
-		res[i] = &r->res[i];
-		snprintf(res[i]->routine, sizeof(res[i]->routine), "%s",
-			 q->names[i]);
-		res[i]->index = i;
+		req.routine[i].name = tw->name;
+		req.routine[i].run = tw->run;
+		req.routine[i].data = ring;
 	}
-	tw[q->n] = kb_twin_find("empty");
-	res[q->n] = &r->overhead;
-	snprintf(r->overhead.routine, sizeof(r->overhead.routine), "empty");
-	r->overhead.index = q->n;
-	r->has_overhead = true;
-	r->nres = q->n;
-
-	cpu = q->cpu >= 0 ? q->cpu : sched_getcpu();
-	CPU_ZERO(&set);
-	if (cpu < 0 || cpu >= CPU_SETSIZE) {
-		fprintf(stderr, "%s: bad CPU %d\n", prog, cpu);
-		return -EINVAL;
-	}
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		fprintf(stderr, "%s: cannot pin to CPU %d: %s\n", prog, cpu,
-			strerror(errno));
-		return -errno;
-	}
+	if (kb_user_counter(&ci))
+		return -ENOENT;	/* a usage error: the environment names no counter */
 	kbench_body_load_l1_ring_init(ring);
-	kb_counter_init(&ctr);
-	if (q->counter_hz)
-		ctr.hz = q->counter_hz;
+	req.cpu = q->cpu;
+	req.samples = q->samples;
+	req.iterations = q->iterations;
+	req.target_ns = q->target_ns;
+	req.warmup = q->warmup;
+	req.counter = ci.name;
+	req.counter_hz = q->counter_hz;
+	if (kbench_measure(&req, &res)) {
+		int err = errno;
 
-	r->cpu = (uint32_t)cpu;
-	r->samples = q->samples;
-	r->warmup = q->warmup;
-	r->target_ns = q->target_ns;
-	snprintf(r->counter, sizeof(r->counter), "%s", ctr.name);
-	r->counter_hz = ctr.hz;
-	r->counter_constant = true;
-	r->iterations = q->iterations;
-	if (!r->iterations) {
-		r->adaptive = 1;
-		r->iterations = adapt_iterations(&ctr, tw[0], ring, q->target_ns);
+		if (q->cpu >= 0 && err == EINVAL)
+			fprintf(stderr, "%s: cannot pin to CPU %d: %s\n", prog,
+				q->cpu, strerror(err));
+		else
+			fprintf(stderr, "%s: userspace measurement failed: %s\n",
+				prog, strerror(err));
+		return -err;
 	}
-	r->status = KBENCH_RUN_COMPLETE;
 
-	for (k = 0; k < nt; k++)
-		ref_min[k] = ~0ULL;
-	clock_gettime(CLOCK_MONOTONIC, &w0);
-	/* rounds of all routines, order rotated each round (A B E, B E A, ...) */
-	for (s = 0; s < q->warmup + q->samples; s++) {
-		for (k = 0; k < nt; k++) {
-			unsigned int j = (k + s) % nt;
-			unsigned long long win, ref;
-			uint32_t f;
-			int64_t net;
-
-			net = take_sample(&ctr, tw[j], r->iterations, ring, &f, &win,
-					  &ref);
-			f |= kb_twin_reference(ref, &ref_min[j]);
-			if (s < q->warmup)
-				continue;
-			if (!first)
-				first = kb_counter_read(&ctr) - win;
-			r->window_cycles += win;
-			r->routine_cycles += net > 0 ? (uint64_t)net : 0;
-			if (kb_result_push(res[j], net, f))
-				return -ENOMEM;
-		}
+	r->user = true;
+	r->cpu = res.cpu;
+	r->samples = res.samples;
+	r->warmup = res.warmup;
+	r->target_ns = res.target_ns;
+	r->iterations = res.iterations;
+	r->adaptive = res.adaptive;
+	r->status = res.status;
+	snprintf(r->counter, sizeof(r->counter), "%s", res.counter);
+	r->counter_hz = res.counter_hz;
+	r->counter_constant = res.counter_flags & KBENCH_COUNTER_F_CONSTANT;
+	r->elapsed_ns = res.elapsed_ns;
+	r->span_cycles = res.span_ticks;
+	r->routine_cycles = res.routine_ticks;
+	r->window_cycles = res.window_ticks;
+	r->nres = res.nr_routines;
+	for (i = 0; i < res.nr_routines; i++) {
+		twin_result(&r->res[i], i, &res.routine[i]);
+		r->res[i].has_corr = true;
 	}
-	last = kb_counter_read(&ctr);
-	clock_gettime(CLOCK_MONOTONIC, &w1);
-	r->span_cycles = last - first;
-	r->elapsed_ns = (uint64_t)(w1.tv_sec - w0.tv_sec) * 1000000000ULL +
-			(uint64_t)w1.tv_nsec - (uint64_t)w0.tv_nsec;
-	for (k = 0; k < nt; k++) {
-		kb_result_summarize(res[k], r->iterations);
-		r->mem_bytes += res[k]->cap * (sizeof(int64_t) + sizeof(uint32_t));
-	}
-	for (k = 0; k < q->n; k++) {
-		int64_t cm = res[k]->per_iter_min_milli - r->overhead.per_iter_min_milli;
-		int64_t cmed = res[k]->per_iter_median_milli -
-			       r->overhead.per_iter_median_milli;
-
-		res[k]->has_corr = true;
-		if (cm < 0 || cmed < 0)
-			res[k]->flags |= KBENCH_RESULT_F_CLAMPED;
-		res[k]->corr_min_milli = cm < 0 ? 0 : cm;
-		res[k]->corr_median_milli = cmed < 0 ? 0 : cmed;
-	}
+	twin_result(&r->overhead, res.nr_routines, &res.overhead);
+	r->has_overhead = true;
+	r->mem_bytes = (uint64_t)(res.nr_routines + 1) * res.samples *
+		       (sizeof(int64_t) + sizeof(uint32_t));
+	kbench_result_free(&res);
 	return 0;
 }

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Userspace clocks measured with the kernel's method
- * (kbench_method_resolution() / kbench_method_latency()).
+ * (kbench_method_resolution() / kbench_method_latency()).  Latency is
+ * also given in ticks of libkbench's counter (the one `run --user` uses:
+ * the TSC, CNTVCT or the timebase, or KBENCH_COUNTER's), read around the
+ * same loop and converted with that counter's rate.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -10,7 +13,8 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "kbench_method.h"
+#include <kbench.h>
+#include <kbench/method.h>
 
 #include "output.h"
 #include "twin.h"
@@ -71,17 +75,6 @@ static inline unsigned long long rd_rdtscp(void)
 	asm volatile("rdtscp" : "=a" (lo), "=d" (hi), "=c" (aux));
 	return ((unsigned long long)hi << 32) | lo;
 }
-
-/* latency in counter ticks: ordered reads, like the kernel's rdtsc_ordered */
-static inline unsigned long long rd_ctr(void)
-{
-	unsigned int lo, hi;
-
-	asm volatile("lfence; rdtsc" : "=a" (lo), "=d" (hi) : : "memory");
-	return ((unsigned long long)hi << 32) | lo;
-}
-#else
-#define rd_ctr rd_monotonic_raw
 #endif
 
 /*
@@ -97,7 +90,8 @@ static inline unsigned long long rd_ctr(void)
 		unsigned int r;							\
 		double lat_ns;							\
 		for (r = 0; r < LAT_ROUNDS; r++) {				\
-			kbench_method_latency(fn, rd_ctr, LAT_READS, &span, &cyc);\
+			kbench_method_latency(fn, ctr.read, LAT_READS, &span,	\
+					      &cyc);				\
 			if (cyc < best) {					\
 				best = cyc;					\
 				(c)->lat_span = span;				\
@@ -105,7 +99,7 @@ static inline unsigned long long rd_ctr(void)
 			}							\
 		}								\
 		(c)->lat_reads = LAT_READS;					\
-		lat_ns = (double)(c)->lat_cycles * 1e9 / (double)ctr_hz /	\
+		lat_ns = (double)(c)->lat_cycles * 1e9 / (double)ctr.hz /	\
 			 (LAT_READS + 1);					\
 		reads = (unsigned long long)((double)(budget_ns) /		\
 					     (lat_ns > 1 ? lat_ns : 1));	\
@@ -118,28 +112,29 @@ static inline unsigned long long rd_ctr(void)
 	} while (0)
 
 static void set(struct kb_clock *c, const char *name, const char *unit,
-		uint64_t hz)
+		uint64_t hz, const struct kbench_counter_info *ctr)
 {
 	memset(c, 0, sizeof(*c));
 	c->side = "user";
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	snprintf(c->unit, sizeof(c->unit), "%s", unit);
 	c->hz = hz;
+	snprintf(c->counter, sizeof(c->counter), "%s", ctr->name);
+	c->counter_hz = ctr->hz;
 }
 
-size_t kb_uclocks_measure(struct kb_clock *out, size_t max)
+long kb_uclocks_measure(struct kb_clock *out, size_t max)
 {
-	struct kb_counter ctr;
-	uint64_t ctr_hz;
+	struct kbench_counter_info ctr;
 	size_t n = 0;
 
-	kb_counter_init(&ctr);
-	ctr_hz = ctr.tsc ? ctr.hz : 1000000000ULL;
 	if (max < 11)
 		return 0;
+	if (kb_user_counter(&ctr))
+		return -1;
 #define NS_CLOCK(name, fn)						\
 	do {								\
-		set(&out[n], name, "ns", 1000000000ULL);		\
+		set(&out[n], name, "ns", 1000000000ULL, &ctr);		\
 		MEASURE(&out[n], fn, RES_BUDGET_NS);			\
 		n++;							\
 	} while (0)
@@ -151,24 +146,24 @@ size_t kb_uclocks_measure(struct kb_clock *out, size_t max)
 	NS_CLOCK("CLOCK_PROCESS_CPUTIME_ID", rd_process_cputime);
 	NS_CLOCK("CLOCK_THREAD_CPUTIME_ID", rd_thread_cputime);
 #undef NS_CLOCK
-	set(&out[n], "gettimeofday", "us", 1000000ULL);
+	set(&out[n], "gettimeofday", "us", 1000000ULL, &ctr);
 	MEASURE(&out[n], rd_gettimeofday, RES_BUDGET_NS);
 	n++;
 	/* time() steps once a second: give it just over a second */
-	set(&out[n], "time", "s", 1);
+	set(&out[n], "time", "s", 1, &ctr);
 	MEASURE(&out[n], rd_time, 1050000000ULL);
 	n++;
 #if defined(__x86_64__)
-	if (ctr.tsc) {
-		set(&out[n], "rdtsc", "cycles", ctr.hz);
+	if (!strcmp(ctr.name, "tsc")) {
+		set(&out[n], "rdtsc", "cycles", ctr.hz, &ctr);
 		MEASURE(&out[n], rd_rdtsc, RES_BUDGET_NS);
 		n++;
-		set(&out[n], "rdtscp", "cycles", ctr.hz);
+		set(&out[n], "rdtscp", "cycles", ctr.hz, &ctr);
 		MEASURE(&out[n], rd_rdtscp, RES_BUDGET_NS);
 		n++;
 	}
 #endif
-	return n;
+	return (long)n;
 }
 
 double kb_clock_res_mean(const struct kb_clock *c)
@@ -220,5 +215,9 @@ void kb_clock_print(const struct kb_clock *c, bool side)
 	out_uint("latency_reads", NULL, c->lat_reads);
 	out_uint("latency_span", NULL, c->lat_span);
 	out_uint("latency_span_cycles", NULL, c->lat_cycles);
+	if (c->counter[0]) {
+		out_string("counter", NULL, c->counter);
+		out_uint("counter_hz", NULL, c->counter_hz);
+	}
 	out_close_object();
 }

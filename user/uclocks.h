@@ -18,13 +18,18 @@ struct kb_clock {
 	uint64_t res_min, res_sum;
 	uint32_t res_changes;
 	uint32_t lat_reads;
-	uint64_t lat_span, lat_cycles;
+	uint64_t lat_span, lat_cycles;	/* cycles: ticks of the counter */
+	char counter[32];	/* userspace: libkbench's counter ("" kernel) */
+	uint64_t counter_hz;
 };
 
 #define KB_UCLOCKS_MAX 16
 
-/* Measure the userspace clocks; returns how many were filled. */
-size_t kb_uclocks_measure(struct kb_clock *out, size_t max);
+/*
+ * Measure the userspace clocks; returns how many were filled, or -1 (no
+ * usable counter: a message was printed).
+ */
+long kb_uclocks_measure(struct kb_clock *out, size_t max);
 
 /* Derived figures (NAN when not measurable). */
 double kb_clock_res_mean(const struct kb_clock *c);

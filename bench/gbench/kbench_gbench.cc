@@ -8,7 +8,7 @@
  *                                benchmark iteration: ns per call
  *   BM_add_chain/N               kbench_body_add_chain(N) per benchmark
  *                                iteration, the very body kbench.ko and
- *                                kbenchctl's twin run (kmod/kbench_bodies.h)
+ *                                kbenchctl's twin run (include/kbench/bodies.h)
  *
  * Google Benchmark times the whole loop (its real_time and cpu_time per
  * iteration, including the call and loop overhead); per body iteration that
@@ -23,7 +23,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "kbench_bodies.h"
+#include <kbench/bodies.h>
 
 #if defined(__x86_64__)
 static inline unsigned long long ctr(void)

@@ -3,7 +3,7 @@
  * kbench selftests: exactness under qemu -icount shift=0,sleep=off, where one
  * guest instruction is one nanosecond.  On x86 one TSC tick is one
  * instruction: a routine's net cycles per iteration must equal its
- * instruction count (kmod/kbench_bodies.h) exactly and repeat bit-for-bit.
+ * instruction count (include/kbench/bodies.h) exactly and repeat bit-for-bit.
  * Slower counters (arm64, ppc64) tick counter_hz / 1e9 times per
  * instruction: see "The oracle" below for what is exact there.  Skipped
  * without icount (kbench_icount=1 on the kernel command line).
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "kbench_fixture.h"
-#include "../../kmod/kbench_bodies.h"
+#include "../../include/kbench/bodies.h"
 
 /*
  * The oracle.  Under icount the counter is virtual time, read as an integer
@@ -202,6 +202,7 @@ static void check_exact(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, KB_RES(r, EXCL_NMI));
 	EXPECT_EQ(0, KB_RES(r, EXCL_SMI));
 	EXPECT_EQ(0, KB_RES(r, EXCL_WINDOW));
+	EXPECT_EQ(0, KB_RES(r, EXCL_REFERENCE));
 
 	/* Net ticks: E exactly, or the quantisation bound (see the top). */
 	expect_in(_metadata, "net min", name, iters, KB_RES(r, NET_MIN),
@@ -521,22 +522,6 @@ TEST_F_TIMEOUT(kb, window_too_long, 60)
 	EXPECT_EQ(0, run.nmsgs);
 }
 
-/* kbenchctl run add_chain --json: "net_cycles_per_iter": {"min": 6, "median": 6, ...} */
-static bool json_number(const char *obj, const char *key, double *v)
-{
-	char pat[64];
-	const char *p;
-
-	snprintf(pat, sizeof(pat), "\"%s\"", key);
-	p = strstr(obj, pat);
-	if (!p)
-		return false;
-	p += strlen(pat);
-	while (*p == ' ' || *p == ':' || *p == '\n' || *p == '\t')
-		p++;
-	return sscanf(p, "%lf", v) == 1;
-}
-
 TEST_F_TIMEOUT(kb, kbenchctl_json, 180)
 {
 	const char *ctl = getenv("KBENCHCTL") ?: "/usr/bin/kbenchctl";
@@ -545,28 +530,23 @@ TEST_F_TIMEOUT(kb, kbenchctl_json, 180)
 	double min = -1, median = -1;
 	struct oracle o = ORACLE(self);
 	int64_t want = KBENCH_INSNS_ADD_CHAIN * 1000 * o.num;
-	size_t n = 0, got;
-	FILE *f;
 
 	NEED_ICOUNT();
 	ASSERT_EQ(0, want % o.den);
 	ASSERT_EQ(0, access(ctl, X_OK)) TH_LOG("%s not found", ctl);
+	/* "net_cycles_per_iter": {"min": 6, "median": 6, ...} */
 	snprintf(cmd, sizeof(cmd), "%s run add_chain --json", ctl);
-	f = popen(cmd, "r");
-	ASSERT_NE(NULL, f);
-	while ((got = fread(out + n, 1, sizeof(out) - 1 - n, f)) > 0)
-		n += got;
-	out[n] = '\0';
-	ASSERT_EQ(0, pclose(f)) TH_LOG("kbenchctl failed: %s", out);
+	ASSERT_EQ(0, kb_cmd_output(cmd, out, sizeof(out)))
+		TH_LOG("kbenchctl failed: %s", out);
 	obj = strstr(out, "\"net_cycles_per_iter\"");
 	ASSERT_NE(NULL, obj) TH_LOG("no net_cycles_per_iter in: %s", out);
 	obj = strchr(obj, '{');
 	ASSERT_NE(NULL, obj);
 	end = strchr(obj, '}');
 	ASSERT_NE(NULL, end);
-	*end = '\0';
-	ASSERT_TRUE(json_number(obj, "min", &min)) TH_LOG("%s", obj);
-	ASSERT_TRUE(json_number(obj, "median", &median)) TH_LOG("%s", obj);
+	ASSERT_TRUE(kb_json_number(obj, end, "min", &min)) TH_LOG("%s", obj);
+	ASSERT_TRUE(kb_json_number(obj, end, "median", &median))
+		TH_LOG("%s", obj);
 	/* The kernel's thousandths / 1000: 6 on x86, 0.375 on arm64, 3.072
 	 * on ppc64 - exact at the adaptive N = 4096 (see the top). */
 	EXPECT_EQ(want / o.den / 1000.0, min);

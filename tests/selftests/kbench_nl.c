@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/capability.h>
 
@@ -763,6 +764,37 @@ void kb_build_run(struct knl_req *r, uint16_t family, struct kb_run_args *a)
 }
 
 /* ---- utilities ------------------------------------------------------------ */
+
+int kb_cmd_output(const char *cmd, char *out, size_t size)
+{
+	size_t n = 0, got;
+	FILE *f = popen(cmd, "r");
+	int rc;
+
+	if (!f || !size)
+		return -1;
+	while ((got = fread(out + n, 1, size - 1 - n, f)) > 0)
+		n += got;
+	out[n] = '\0';
+	rc = pclose(f);
+	return rc != -1 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+bool kb_json_number(const char *obj, const char *end, const char *key,
+		    double *v)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\"", key);
+	p = strstr(obj, pat);
+	if (!p || (end && p > end))
+		return false;
+	p += strlen(pat);
+	while (*p == ' ' || *p == ':' || *p == '\n' || *p == '\t')
+		p++;
+	return sscanf(p, "%lf", v) == 1;
+}
 
 bool kb_icount(void)
 {

@@ -209,5 +209,13 @@ bool kb_kernel_at_least(int major, int minor);
 #define KB_DUMP_START_EXTACK()	kb_kernel_at_least(6, 2)
 /* Drop to uid/gid 65534 with no capabilities; 0 or -errno. */
 int kb_drop_privileges(void);
+/*
+ * Run @cmd (popen()), its stdout NUL-terminated in @out: the exit status,
+ * or -1 when it could not run or did not exit.
+ */
+int kb_cmd_output(const char *cmd, char *out, size_t size);
+/* The number after "@key": in the JSON text at @obj (up to @end if set). */
+bool kb_json_number(const char *obj, const char *end, const char *key,
+		    double *v);
 
 #endif /* _KBENCH_SELFTEST_NL_H */

@@ -2,7 +2,8 @@
 /*
  * kbench selftests: raw samples (SAMPLES_GET) and interleaved runs.  The
  * summary the kernel reports must be exactly what the test recomputes from
- * the samples it hands out.
+ * the samples it hands out with the userspace build of the same summary
+ * code (include/kbench/summary.h, as libkbench has it).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -12,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <kbench/summary.h>
 
 #include "kbench_fixture.h"
 
@@ -162,64 +165,75 @@ static long nlmsg_goodsize(void)
 	return (page < 8192 ? page : 8192) - shinfo;
 }
 
-static int cmp_s64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Recompute @r's summary from the raw samples of @s. */
+/*
+ * Recompute @r's summary from the raw samples of @s with the engine's own
+ * summary (include/kbench/summary.h, which libkbench compiles): every
+ * field must be identical to the last digit, the rounding of the
+ * per-iteration thousandths included (the values vary without icount).
+ */
 static void check_summary(struct __test_metadata *_metadata,
 			  const struct series *s, const struct kb_result *r,
 			  uint32_t iterations)
 {
-	uint32_t excl[5] = {}, nvalid = 0, i, b;
-	int64_t *valid, sum = 0;
+	struct kbench_summary sum;
+	kbench_s64 *scratch;
+	uint32_t i;
 
 	EXPECT_EQ(KB_RES(r, SAMPLES), s->n) TH_LOG("%s", r->routine);
 	if (s->name[0])
 		EXPECT_STREQ(r->routine, s->name);
 	if (s->has_iterations)
 		EXPECT_EQ(iterations, s->iterations);
-	valid = malloc(sizeof(*valid) * (s->n + 1));
-	ASSERT_NE(NULL, valid);
-	for (i = 0; i < s->n; i++) {
-		EXPECT_EQ(0, s->flags[i] & ~0x1fu) TH_LOG("unknown sample flag");
-		if (!s->flags[i]) {
-			valid[nvalid++] = s->net[i];
-			sum += s->net[i];
-			continue;
-		}
-		for (b = 0; b < 5; b++)
-			if (s->flags[i] & (1u << b))
-				excl[b]++;
-	}
-	EXPECT_EQ(KB_RES(r, VALID), nvalid) TH_LOG("%s valid", r->routine);
-	EXPECT_EQ(KB_RES(r, EXCL_CPU), excl[0]);
-	EXPECT_EQ(KB_RES(r, EXCL_BACKWARDS), excl[1]);
-	EXPECT_EQ(KB_RES(r, EXCL_NMI), excl[2]);
-	EXPECT_EQ(KB_RES(r, EXCL_SMI), excl[3]);
-	EXPECT_EQ(KB_RES(r, EXCL_WINDOW), excl[4]);
+	for (i = 0; i < s->n; i++)
+		EXPECT_EQ(0, s->flags[i] & ~0x3fu) TH_LOG("unknown sample flag");
+	scratch = malloc(sizeof(*scratch) * (s->n + 1));
+	ASSERT_NE(NULL, scratch);
+	kbench_summarize(&sum, s->net, s->flags, s->n, iterations, scratch);
+	free(scratch);
+	EXPECT_EQ(sum.samples, KB_RES(r, SAMPLES));
+	EXPECT_EQ(sum.valid, KB_RES(r, VALID)) TH_LOG("%s valid", r->routine);
+	EXPECT_EQ(sum.excluded[0], KB_RES(r, EXCL_CPU));
+	EXPECT_EQ(sum.excluded[1], KB_RES(r, EXCL_BACKWARDS));
+	EXPECT_EQ(sum.excluded[2], KB_RES(r, EXCL_NMI));
+	EXPECT_EQ(sum.excluded[3], KB_RES(r, EXCL_SMI));
+	EXPECT_EQ(sum.excluded[4], KB_RES(r, EXCL_WINDOW));
+	EXPECT_TRUE(r->has[KBENCH_A_RESULT_EXCL_REFERENCE]);
+	EXPECT_EQ(sum.excluded[5], KB_RES(r, EXCL_REFERENCE));
 	/* A bound kthread never changes CPU; the TSC never runs backwards. */
-	EXPECT_EQ(0, excl[0]);
-	EXPECT_EQ(0, excl[1]);
-	if (nvalid) {
-		qsort(valid, nvalid, sizeof(*valid), cmp_s64);
-		EXPECT_EQ(valid[0], KB_RES(r, NET_MIN)) TH_LOG("%s min", r->routine);
-		EXPECT_EQ(valid[(nvalid - 1) / 2], KB_RES(r, NET_MEDIAN))
-			TH_LOG("%s lower median", r->routine);
-		EXPECT_EQ(valid[nvalid - 1], KB_RES(r, NET_MAX))
-			TH_LOG("%s max", r->routine);
-		EXPECT_EQ(sum, KB_RES(r, NET_SUM)) TH_LOG("%s sum", r->routine);
-		/* Thousandths: truncated or rounded, the ABI does not say. */
-		EXPECT_GE(1, llabs(valid[0] * 1000 / (int64_t)iterations -
-				   KB_RES(r, PER_ITER_MIN_MILLI)));
-		EXPECT_GE(1, llabs(valid[(nvalid - 1) / 2] * 1000 /
-				   (int64_t)iterations -
-				   KB_RES(r, PER_ITER_MEDIAN_MILLI)));
-	}
-	free(valid);
+	EXPECT_EQ(0, sum.excluded[0]);
+	EXPECT_EQ(0, sum.excluded[1]);
+	EXPECT_EQ(sum.min, KB_RES(r, NET_MIN)) TH_LOG("%s min", r->routine);
+	EXPECT_EQ(sum.median, KB_RES(r, NET_MEDIAN))
+		TH_LOG("%s lower median", r->routine);
+	EXPECT_EQ(sum.max, KB_RES(r, NET_MAX)) TH_LOG("%s max", r->routine);
+	EXPECT_EQ(sum.sum, KB_RES(r, NET_SUM)) TH_LOG("%s sum", r->routine);
+	EXPECT_EQ(sum.per_iter_min_milli, KB_RES(r, PER_ITER_MIN_MILLI))
+		TH_LOG("%s per-iteration min", r->routine);
+	EXPECT_EQ(sum.per_iter_median_milli, KB_RES(r, PER_ITER_MEDIAN_MILLI))
+		TH_LOG("%s per-iteration median", r->routine);
+	/* the flags but the overhead correction's (not recomputed here) */
+	EXPECT_EQ(sum.flags, KB_RES(r, FLAGS) & ~KBENCH_RESULT_F_CLAMPED);
+	/* a negative net is always flagged: no minimum below zero */
+	if (sum.valid)
+		EXPECT_LE(0, KB_RES(r, NET_MIN)) TH_LOG("%s", r->routine);
+}
+
+/* The corrected figures: the summaries' difference, clamped at 0. */
+static void check_corrected(struct __test_metadata *_metadata,
+			    const struct kb_result *r,
+			    const struct kb_result *ovh)
+{
+	struct kbench_summary s = { 0 }, o = { 0 };
+
+	s.per_iter_min_milli = KB_RES(r, PER_ITER_MIN_MILLI);
+	s.per_iter_median_milli = KB_RES(r, PER_ITER_MEDIAN_MILLI);
+	o.per_iter_min_milli = KB_RES(ovh, PER_ITER_MIN_MILLI);
+	o.per_iter_median_milli = KB_RES(ovh, PER_ITER_MEDIAN_MILLI);
+	kbench_correct(&s, &o);
+	EXPECT_EQ(s.corr_min_milli, KB_RES(r, CORR_MIN_MILLI));
+	EXPECT_EQ(s.corr_median_milli, KB_RES(r, CORR_MEDIAN_MILLI));
+	EXPECT_EQ(s.flags & KBENCH_RESULT_F_CLAMPED,
+		  KB_RES(r, FLAGS) & KBENCH_RESULT_F_CLAMPED);
 }
 
 TEST_F_TIMEOUT(kb, samples_get_100k, 600)
@@ -262,6 +276,7 @@ TEST_F_TIMEOUT(kb, samples_get_100k, 600)
 		       nlmsg_goodsize());
 	check_summary(_metadata, &d.s[0], &run.result[0], 10);
 	check_summary(_metadata, &d.s[1], &run.overhead, 10);
+	check_corrected(_metadata, &run.result[0], &run.overhead);
 
 	/* A second dump of the same run hands out the same samples. */
 	ASSERT_EQ(0, dump_samples(self, id, &d2, &res));
@@ -316,6 +331,8 @@ TEST_F_TIMEOUT(kb, interleaved_counts, 300)
 	check_summary(_metadata, &d.s[0], &run.result[0], 100);
 	check_summary(_metadata, &d.s[1], &run.result[1], 100);
 	check_summary(_metadata, &d.s[2], &run.overhead, 100);
+	check_corrected(_metadata, &run.result[0], &run.overhead);
+	check_corrected(_metadata, &run.result[1], &run.overhead);
 	dump_free(&d);
 }
 

@@ -39,9 +39,10 @@ enum kbench_counter_flags {
  * @KBENCH_SAMPLE_F_SMI: An SMI arrived during the window (MSR_SMI_COUNT
  *   changed).
  * @KBENCH_SAMPLE_F_WINDOW: The window was longer than max_window_us.
- * @KBENCH_SAMPLE_F_REFERENCE: Userspace twins only (the kernel's windows have
- *   interrupts off): the T(2) reference span was over twice the shortest seen
- *   so far, so something interrupted it and the sample's net is too small.
+ * @KBENCH_SAMPLE_F_REFERENCE: The reasonableness test, kernel and userspace
+ *   alike: the T(2) reference span was longer than twice the shortest clean
+ *   one of the routine so far plus two steps of the counter (something landed
+ *   in it and the sample's net is too small), or the net was negative.
  */
 enum kbench_sample_flags {
 	KBENCH_SAMPLE_F_CPU_CHANGED = 1,
@@ -188,6 +189,7 @@ enum kbench_result_attrs {
 	KBENCH_A_RESULT_FLAGS,
 	KBENCH_A_RESULT_BYTES_PER_ITER,
 	KBENCH_A_RESULT_PAD,
+	KBENCH_A_RESULT_EXCL_REFERENCE,
 
 	__KBENCH_A_RESULT_MAX,
 	KBENCH_A_RESULT_MAX = (__KBENCH_A_RESULT_MAX - 1)

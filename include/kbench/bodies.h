@@ -2,9 +2,10 @@
 /*
  * kbench: loop bodies of the arithmetic built-in routines.
  *
- * This one header is compiled into both kbench.ko and kbenchctl, so the
- * kernel routine and its userspace twin execute the same instructions.  It
- * must not include any header: it is built in both worlds.
+ * This one header is compiled into both kbench.ko and userspace (the
+ * twins of kbenchctl, libkbench's overhead routine), so the kernel routine
+ * and its userspace twin execute the same instructions.  It must not
+ * include any header: it is built in both worlds.
  *
  * Each body is written in assembly so the instruction count per iteration is
  * fixed by construction, not by the compiler:
@@ -216,7 +217,7 @@ static inline void kbench_body_load_l1(unsigned int n, void *ring)
 }
 
 #else
-#error "kbench_bodies.h: no loop bodies for this architecture yet"
+#error "kbench/bodies.h: no loop bodies for this architecture yet"
 #endif
 
 /*

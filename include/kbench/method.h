@@ -1,15 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kbench: the sampling method, written once for kbench.ko and kbenchctl.
+ * kbench: the sampling method, written once for kbench.ko and libkbench.
  *
- * It must not include any header: it is built in both worlds.  The
+ * It is built in both worlds and includes nothing but world.h.  The
  * functions are always inlined, so a counter or clock passed as a constant
  * function is called directly (and inlined) in the caller's code.
  */
 #ifndef _KBENCH_METHOD_H
 #define _KBENCH_METHOD_H
 
-/* __always_inline: the kernel's compiler_types.h, glibc's sys/cdefs.h */
+#include "world.h"
+
+/*
+ * Version of the sampling method below (the sample, the flags, the
+ * reasonableness tests, the summary).  Raise it with any change that can
+ * move a routine's figures: saved results (kbenchctl run --save) record it,
+ * and kbenchctl diff warns when two results were taken with different
+ * methods.
+ */
+#define KBENCH_METHOD_VERSION	1
 
 typedef unsigned long long (*kbench_method_read_t)(void);
 typedef void (*kbench_method_run_t)(unsigned int iterations, void *data);

@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbench: the sampling engine, written once for kbench.ko and libkbench.
+ *
+ * A run takes windows of one or more series (routines) on one CPU: it
+ * probes for N, warms up, then takes rounds of one window per series in
+ * an order rotated each round, flags every window and stores its net
+ * ticks.  What differs between the kernel and userspace are hooks:
+ *
+ *   in a counter (struct kbench_counter, one row of a world's table):
+ *     read            the counter, ordered, for use between windows (the
+ *                     window inlines the same read itself)
+ *     irq_off/irq_on  entering and leaving a window (the kernel disables
+ *                     preemption and interrupts; userspace does nothing)
+ *     snap_begin/end  interference seen around the sample (CPU changed,
+ *                     NMI/SMI counts)
+ *     window          one sample with all of the above inlined, made by
+ *                     KBENCH_DEFINE_WINDOW() from the four hooks
+ *   in the run (struct kbench_engine_ops):
+ *     gap             what happens between two windows
+ *     check           between rounds: abort, time limit, progress
+ *
+ * Only world.h, method.h and this file are included; no allocation, no
+ * locking, no printing.  The samples phase writes into arrays the world
+ * allocated.
+ */
+#ifndef _KBENCH_ENGINE_H
+#define _KBENCH_ENGINE_H
+
+#include "world.h"
+#include "method.h"
+
+/* Probe windows per series and step; their minimum rejects noise. */
+#define KBENCH_PROBE_REPEAT		3
+/* Windows in a row longer than the limit that end a run (-ERANGE). */
+#define KBENCH_LONG_WINDOWS_ABORT	3
+/*
+ * The reasonableness test of the reference span: a span longer than
+ * KBENCH_REFERENCE_FACTOR times the shortest clean one so far plus
+ * KBENCH_REFERENCE_QUANTA steps of the counter is flagged (see
+ * kbench_reference_flags()).
+ */
+#define KBENCH_REFERENCE_FACTOR		2
+#define KBENCH_REFERENCE_QUANTA		2
+/* The counter's step: the smallest of this many changes seen ... */
+#define KBENCH_QUANTUM_CHANGES		64
+/* ... in at most this many reads. */
+#define KBENCH_QUANTUM_READS		4096
+/* Series of one run: the routines and the overhead routine. */
+#define KBENCH_ENGINE_SERIES_MAX	(KBENCH_RUN_ROUTINES_MAX + 1)
+
+/* What one window found. */
+struct kbench_window {
+	long long net;			/* T(N + 2) - T(2) */
+	unsigned long long start;	/* t0 */
+	unsigned long long len;		/* t3 - t0: the timed part */
+	unsigned long long ref;		/* t1 - t0: the reference span T(2) */
+	unsigned int flags;		/* enum kbench_sample_flags */
+};
+
+/* A world's state across one window. */
+struct kbench_guard {
+	unsigned long irqflags;		/* kernel: local_irq_save() */
+	unsigned long long snap[2];	/* interference counts at the start */
+	unsigned int cpu;		/* the CPU the window belongs to */
+	unsigned int flags;		/* enum kbench_sample_flags seen */
+};
+
+typedef void (*kbench_guard_fn)(struct kbench_guard *g);
+typedef void (*kbench_window_fn)(kbench_method_run_t run, void *data,
+				 unsigned int n, unsigned int cpu,
+				 struct kbench_window *w);
+
+/*
+ * A counter: one row of a world's table, in order of preference.  A
+ * world may have several rows per architecture (the kernel's CPU counter
+ * and, later, hardware events; userspace's counter instruction and
+ * CLOCK_MONOTONIC_RAW); the engine only ever calls window() and read().
+ */
+struct kbench_counter {
+	const char *name;		/* "tsc", "cntvct", ... */
+	const char *desc;		/* how it is read */
+	unsigned long long hz;		/* ticks per second, set by probe() */
+	unsigned int flags;		/* enum kbench_counter_flags */
+	unsigned int detectors;		/* enum kbench_sample_flags it sets */
+	kbench_method_read_t read;	/* ordered read, outside windows */
+	kbench_guard_fn irq_off;	/* enter a window */
+	kbench_guard_fn irq_on;		/* leave it */
+	kbench_guard_fn snap_begin;	/* inside, before the sample */
+	kbench_guard_fn snap_end;	/* inside, after it */
+	kbench_window_fn window;	/* KBENCH_DEFINE_WINDOW() of the above */
+	int (*probe)(struct kbench_counter *c);	/* usable here? 0 or -errno */
+};
+
+/*
+ * One window: the sample (kbench_method_sample()) between the world's
+ * hooks, all inlined: the counter read is the same instructions in both
+ * timed spans and costs what it costs, nothing more.
+ */
+static __always_inline void
+kbench_window(kbench_method_read_t read, kbench_guard_fn irq_off,
+	      kbench_guard_fn irq_on, kbench_guard_fn snap_begin,
+	      kbench_guard_fn snap_end, kbench_method_run_t run, void *data,
+	      unsigned int n, unsigned int cpu, struct kbench_window *w)
+{
+	struct kbench_guard g;
+	unsigned long long t[4];
+
+	g.cpu = cpu;
+	g.flags = 0;
+	irq_off(&g);
+	snap_begin(&g);
+	kbench_method_sample(read, run, n, data, t);
+	snap_end(&g);
+	irq_on(&g);
+
+	w->flags = g.flags;
+	if (kbench_method_backwards(t))
+		w->flags |= KBENCH_SAMPLE_F_BACKWARDS;
+	w->net = kbench_method_net(t);
+	w->start = t[0];
+	w->len = t[3] - t[0];
+	w->ref = t[1] - t[0];
+}
+
+/* A counter row's window function @fn, from its inline hooks. */
+#define KBENCH_DEFINE_WINDOW(fn, read, irq_off, irq_on, snap_begin,	\
+			     snap_end)					\
+static void fn(kbench_method_run_t run, void *data, unsigned int n,	\
+	       unsigned int cpu, struct kbench_window *w)		\
+{									\
+	kbench_window(read, irq_off, irq_on, snap_begin, snap_end, run,	\
+		      data, n, cpu, w);					\
+}
+
+/*
+ * The reasonableness test (AIX's advice for raw timebase values: they
+ * need one).  The reference span T(2) runs the same few instructions in
+ * every window of a series, so the shortest clean span seen so far (probe
+ * and warm-up included) is its cost.  Something that lands in it - an
+ * interrupt in userspace, the host preempting a virtual CPU, an NMI, the
+ * cold caches after a sleep - makes the sample's net T(N + 2) - T(2) too
+ * small, even negative, and the minimum of a run is exactly such a
+ * sample.  So a window is flagged `reference' when its reference span
+ * exceeds
+ *
+ *	KBENCH_REFERENCE_FACTOR x shortest + KBENCH_REFERENCE_QUANTA x step
+ *
+ * where step is the counter's quantum as the run measured it (the smallest
+ * change between reads: a counter slower than the code, or one emulated
+ * in coarse steps, may read an unperturbed span a step long at either
+ * end), and always when its net is negative.  @ref_min: the series'
+ * shortest clean span, KBENCH_U64_MAX before the first.
+ */
+static inline unsigned int kbench_reference_flags(unsigned long long *ref_min,
+						  const struct kbench_window *w,
+						  unsigned long long step)
+{
+	unsigned long long min;
+
+	if (!w->flags && w->ref < *ref_min)
+		*ref_min = w->ref;
+	min = *ref_min;
+	if (w->net < 0)
+		return KBENCH_SAMPLE_F_REFERENCE;
+	if (min != KBENCH_U64_MAX && w->ref > min &&
+	    w->ref - min > (KBENCH_REFERENCE_FACTOR - 1) * min +
+			   KBENCH_REFERENCE_QUANTA * step)
+		return KBENCH_SAMPLE_F_REFERENCE;
+	return 0;
+}
+
+/*
+ * The counter's quantum: the smallest change between two of its reads in
+ * a tight loop (kbench_method_resolution()), at least 1.  Interference
+ * only lengthens steps, so the minimum is robust outside windows.
+ */
+static inline unsigned long long kbench_counter_step(kbench_method_read_t read)
+{
+	struct kbench_method_res res;
+
+	kbench_method_resolution(read, KBENCH_QUANTUM_CHANGES,
+				 KBENCH_QUANTUM_READS, &res);
+	return res.min ? res.min : 1;
+}
+
+/* @ns nanoseconds in ticks of a @hz counter; saturates, never wraps. */
+static inline unsigned long long kbench_ns_to_ticks(unsigned long long ns,
+						    unsigned long long hz)
+{
+	unsigned long long sec = ns / KBENCH_NSEC_PER_SEC;
+
+	if (hz && sec > KBENCH_U64_MAX / hz)
+		return KBENCH_U64_MAX;
+	/* the second product stays below hz x 1e9: fine below 18 GHz */
+	return sec * hz + ns % KBENCH_NSEC_PER_SEC * hz / KBENCH_NSEC_PER_SEC;
+}
+
+/* @ticks of a @hz counter in nanoseconds; saturates, never wraps. */
+static inline unsigned long long kbench_ticks_to_ns(unsigned long long ticks,
+						    unsigned long long hz)
+{
+	unsigned long long sec;
+
+	if (!hz)
+		return 0;
+	sec = ticks / hz;
+	if (sec > KBENCH_U64_MAX / KBENCH_NSEC_PER_SEC - 1)
+		return KBENCH_U64_MAX;
+	return sec * KBENCH_NSEC_PER_SEC +
+	       ticks % hz * KBENCH_NSEC_PER_SEC / hz;
+}
+
+/*
+ * Ticks to keep interrupts on after a window of @len ticks so that windows
+ * take at most @duty_pct percent of the time: @len x (100 - @duty_pct) /
+ * @duty_pct, computed without the product (which wraps for long windows
+ * at a low duty), saturating.
+ */
+static inline unsigned long long kbench_gap_ticks(unsigned long long len,
+						  unsigned int duty_pct)
+{
+	unsigned long long on, q;
+
+	if (!duty_pct || duty_pct >= 100)
+		return 0;
+	on = 100 - duty_pct;
+	q = len / duty_pct;
+	if (q > (KBENCH_U64_MAX - on) / on)
+		return KBENCH_U64_MAX;
+	return q * on + len % duty_pct * on / duty_pct;
+}
+
+/* One series of a run: a routine and where its samples go. */
+struct kbench_engine_series {
+	kbench_method_run_t run;
+	void *data;
+	kbench_s64 *net;		/* [samples] net ticks, time order */
+	unsigned int *flags;		/* [samples] enum kbench_sample_flags */
+	unsigned int taken;		/* samples stored */
+	unsigned long long ref_min;	/* shortest clean reference span */
+	int overhead;			/* not counted in routine_ticks */
+};
+
+struct kbench_engine;
+
+/* The world's side of a run, called between windows only. */
+struct kbench_engine_ops {
+	/* after every window @w: give the CPU back as the world does */
+	void (*gap)(struct kbench_engine *e, const struct kbench_window *w);
+	/*
+	 * between rounds: 0 to go on, or -errno to stop; -ETIME during the
+	 * samples phase ends the run with the rounds taken (timed_out)
+	 */
+	int (*check)(struct kbench_engine *e);
+};
+
+/* A run: the world fills the request part, kbench_engine_run() the rest. */
+struct kbench_engine {
+	const struct kbench_counter *counter;
+	const struct kbench_engine_ops *ops;
+	void *ctx;			/* the world's, for its hooks */
+	struct kbench_engine_series *series[KBENCH_ENGINE_SERIES_MAX];
+	unsigned int nr_series;
+	unsigned int cpu;
+	unsigned int samples;		/* rounds, after the warm-up */
+	unsigned int warmup;		/* rounds taken and discarded */
+	int adaptive;			/* choose N (else: iterations) */
+	unsigned int iterations;	/* N; set when adaptive */
+	unsigned int iterations_limit;	/* the largest N the probe tries */
+	unsigned long long target;	/* adaptive: net ticks to reach */
+	unsigned long long max_window;	/* longest window in ticks, 0: none */
+
+	/* results */
+	unsigned long long step;	/* the counter's quantum, in ticks */
+	unsigned int done, total;	/* windows of the samples phase */
+	unsigned long long span;	/* first sample's start to last's end */
+	unsigned long long routine_ticks;	/* positive nets, routines */
+	unsigned long long window_ticks;	/* all timed parts */
+	int timed_out;			/* the samples phase ended early */
+	int window_probe;		/* -ERANGE came from the probe */
+};
+
+/* One window of @s with @n iterations, flagged, then the gap. */
+static inline void kbench_engine_take(struct kbench_engine *e,
+				      struct kbench_engine_series *s,
+				      unsigned int n, struct kbench_window *w)
+{
+	e->counter->window(s->run, s->data, n, e->cpu, w);
+	if (e->max_window && w->len > e->max_window)
+		w->flags |= KBENCH_SAMPLE_F_WINDOW;
+	w->flags |= kbench_reference_flags(&s->ref_min, w, e->step);
+	e->ops->gap(e, w);
+}
+
+/*
+ * Find N: double it from 1 and take the minimum of a few windows per step
+ * (clean windows only, when there are any).  Fixed N: stop at N; reject
+ * the run (-ERANGE) as soon as the window predicted for the next step
+ * would exceed max_window, so no window of the run is ever longer than
+ * the limit.  Adaptive N: stop when the slowest series' net reaches the
+ * target, or at the limit, or when the next step would not fit.
+ */
+static inline int kbench_engine_probe(struct kbench_engine *e)
+{
+	unsigned int limit = e->adaptive ? e->iterations_limit :
+					   e->iterations;
+	unsigned int n = 1, next, i, k;
+	struct kbench_window w;
+	int err;
+
+	for (;;) {
+		long long slowest = 0;
+		int fits = 1;
+
+		next = n >= limit ? n : n > limit / 2 ? limit : 2 * n;
+		for (i = 0; i < e->nr_series; i++) {
+			long long clean = KBENCH_S64_MAX, any = KBENCH_S64_MAX;
+			unsigned long long len = KBENCH_U64_MAX, fixed;
+			long long net;
+
+			for (k = 0; k < KBENCH_PROBE_REPEAT; k++) {
+				kbench_engine_take(e, e->series[i], n, &w);
+				if (!w.flags && w.net < clean)
+					clean = w.net;
+				if (w.net < any)
+					any = w.net;
+				if (w.len < len)
+					len = w.len;
+			}
+			err = e->ops->check(e);
+			if (err)
+				return err;
+			net = clean != KBENCH_S64_MAX ? clean : any;
+			if (net < 0)
+				net = 0;
+			if (net > slowest)
+				slowest = net;
+			/* the fixed part of the window plus the loop scaled */
+			fixed = len > (unsigned long long)net ?
+				len - (unsigned long long)net : 0;
+			if (e->max_window &&
+			    fixed + (unsigned long long)net * next / n >
+			    e->max_window)
+				fits = 0;
+		}
+		if (e->adaptive) {
+			if ((unsigned long long)slowest >= e->target ||
+			    n >= limit || !fits)
+				break;
+		} else {
+			if (n >= limit)
+				break;
+			if (!fits) {
+				e->window_probe = 1;
+				return -ERANGE;
+			}
+		}
+		n = next;
+	}
+	e->iterations = n;
+	return 0;
+}
+
+/*
+ * Run @e: measure the counter's step, probe, warm-up, then @e->samples
+ * rounds of one window per series, the order rotated each round (A B E,
+ * B E A, E A B, ...) so that no series always follows the gap or the same
+ * other series.  0, or -errno: -ERANGE (a window over the limit: predicted
+ * by the probe, or KBENCH_LONG_WINDOWS_ABORT in a row), or what check()
+ * returned.
+ */
+static inline int kbench_engine_run(struct kbench_engine *e)
+{
+	unsigned int nr = e->nr_series, r, k, long_windows = 0;
+	unsigned long long first = 0, last = 0;
+	struct kbench_engine_series *s;
+	struct kbench_window w;
+	int err;
+
+	for (k = 0; k < nr; k++) {
+		e->series[k]->taken = 0;
+		e->series[k]->ref_min = KBENCH_U64_MAX;
+	}
+	e->done = 0;
+	e->total = e->samples * nr;
+	e->span = 0;
+	e->routine_ticks = 0;
+	e->window_ticks = 0;
+	e->timed_out = 0;
+	e->window_probe = 0;
+	e->step = kbench_counter_step(e->counter->read);
+
+	err = kbench_engine_probe(e);
+	if (err)
+		return err;
+
+	for (r = 0; r < e->warmup; r++) {
+		for (k = 0; k < nr; k++)
+			kbench_engine_take(e, e->series[k], e->iterations, &w);
+		err = e->ops->check(e);
+		if (err)
+			return err;
+	}
+
+	for (r = 0; r < e->samples; r++) {
+		for (k = 0; k < nr; k++) {
+			s = e->series[(r + k) % nr];
+			kbench_engine_take(e, s, e->iterations, &w);
+			s->net[s->taken] = w.net;
+			s->flags[s->taken] = w.flags;
+			s->taken++;
+			if (!e->done++)
+				first = w.start;
+			last = w.start + w.len;
+			e->window_ticks += w.len;
+			if (!s->overhead && w.net > 0)
+				e->routine_ticks += (unsigned long long)w.net;
+			long_windows = w.flags & KBENCH_SAMPLE_F_WINDOW ?
+				       long_windows + 1 : 0;
+		}
+		if (long_windows >= KBENCH_LONG_WINDOWS_ABORT)
+			return -ERANGE;
+		err = e->ops->check(e);
+		if (err == -ETIME) {
+			/* a partial result: every series has r + 1 samples */
+			e->timed_out = 1;
+			break;
+		}
+		if (err)
+			return err;
+	}
+	e->span = last - first;
+	return 0;
+}
+
+#endif /* _KBENCH_ENGINE_H */

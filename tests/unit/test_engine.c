@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The shared engine (include/kbench/), natively: the one rounding rule, the
+ * summary, the reasonableness test, the unit arithmetic of the gap (which
+ * used to wrap), and a whole run against a synthetic counter whose every
+ * window is known in advance (probe, warm-up, rotation, limits, timeout).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kbench/engine.h>
+#include <kbench/summary.h>
+
+#include "run.h"
+#include "tap.h"
+#include "tests.h"
+
+static void test_rounding(void)
+{
+	static const struct { long long net; unsigned int n; long long want; }
+	c[] = {
+		{ 6000, 1000, 6000 },	/* exact */
+		{ 1, 2000, 1 },		/* 0.5 -> 1 */
+		{ -1, 2000, -1 },	/* -0.5 -> -1 */
+		{ 3, 2000, 2 },		/* 1.5 -> 2 */
+		{ -3, 2000, -2 },	/* -1.5 -> -2 */
+		{ 1, 3000, 0 },		/* 0.333 -> 0 */
+		{ 2, 3000, 1 },		/* 0.667 -> 1 */
+		{ -2, 3000, -1 },
+		{ 12582, 4096, 3072 },	/* 3071.777 -> 3072 */
+		{ 5, 0, 0 },		/* no iterations: 0 */
+	};
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		long long got = kbench_milli_per_iter(c[i].net, c[i].n);
+
+		if (got != c[i].want) {
+			diag("milli(%lld, %u) = %lld, want %lld", c[i].net,
+			     c[i].n, got, c[i].want);
+			bad++;
+		}
+	}
+	ok(!bad, "engine: milli-ticks per iteration round half away from zero");
+}
+
+static int cmp_s64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void test_sort(void)
+{
+	kbench_s64 v[1000], w[1000];
+	unsigned int n, i, bad = 0, seed = 12345;
+
+	for (n = 0; n <= 1000; n = n ? n * 3 + 1 : 1) {
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245 + 12345;
+			v[i] = (kbench_s64)(seed % 201) - 100;
+			w[i] = v[i];
+		}
+		kbench_sort(v, n);
+		qsort(w, n, sizeof(w[0]), cmp_s64);
+		bad += memcmp(v, w, n * sizeof(v[0])) != 0;
+	}
+	ok(!bad, "engine: kbench_sort() sorts like qsort (sizes 0..1000)");
+}
+
+static void test_summary(void)
+{
+	/* 8 samples: 2 flagged (one twice), values unsorted */
+	kbench_s64 net[8] = { 50, -7, 30, 10, 40, 999, 20, 60 };
+	unsigned int flags[8] = { 0, KBENCH_SAMPLE_F_REFERENCE, 0, 0, 0,
+				  KBENCH_SAMPLE_F_NMI |
+				  KBENCH_SAMPLE_F_WINDOW, 0, 0 };
+	struct kbench_summary s, o;
+	kbench_s64 scratch[8];
+	struct kb_result r;
+
+	kbench_summarize(&s, net, flags, 8, 20, scratch);
+	ok(s.samples == 8 && s.valid == 6, "summary: 8 taken, 6 valid");
+	ok(s.excluded[5] == 1 && s.excluded[2] == 1 && s.excluded[4] == 1 &&
+	   s.excluded[0] == 0, "summary: excluded counted under each flag");
+	/* valid: 10 20 30 40 50 60: lower median 30 */
+	ok(s.min == 10 && s.median == 30 && s.max == 60 && s.sum == 210,
+	   "summary: min 10, lower median 30, max 60, sum 210 (%lld %lld %lld %lld)",
+	   s.min, s.median, s.max, s.sum);
+	ok(s.per_iter_min_milli == 500 && s.per_iter_median_milli == 1500,
+	   "summary: per iteration 0.500 and 1.500");
+	ok(s.flags == KBENCH_RESULT_F_EXCLUDED, "summary: flag excluded");
+
+	kbench_summarize(&o, net, flags, 8, 10, scratch);
+	kbench_correct(&s, &o);		/* 500 - 1000 < 0: clamped */
+	ok(s.corr_min_milli == 0 && s.corr_median_milli == 0 &&
+	   (s.flags & KBENCH_RESULT_F_CLAMPED), "correction: clamped at 0");
+
+	/* kbenchctl's recomputation is the same code */
+	memset(&r, 0, sizeof(r));
+	r.net = net;
+	r.sflags = flags;
+	r.n = r.cap = 8;
+	kb_result_summarize(&r, 20);
+	ok(r.net_min == 10 && r.net_median == 30 && r.net_max == 60 &&
+	   r.per_iter_min_milli == 500 && r.per_iter_median_milli == 1500 &&
+	   r.excl[KB_EXCL_REFERENCE] == 1 && r.valid == 6,
+	   "kb_result_summarize() gives the engine's figures");
+}
+
+static void test_reference(void)
+{
+	unsigned long long min = KBENCH_U64_MAX;
+	struct kbench_window w = { .net = 100, .ref = 40 };
+	unsigned int f;
+
+	f = kbench_reference_flags(&min, &w, 1);
+	ok(!f && min == 40, "reference: the first clean span sets the bound");
+	w.ref = 2 * 40 + KBENCH_REFERENCE_QUANTA;
+	ok(!kbench_reference_flags(&min, &w, 1),
+	   "reference: 2 x shortest + 2 steps is still reasonable");
+	w.ref++;
+	ok(kbench_reference_flags(&min, &w, 1) == KBENCH_SAMPLE_F_REFERENCE,
+	   "reference: one tick more is flagged");
+	w.ref = 2 * 40 + KBENCH_REFERENCE_QUANTA * 26;
+	ok(!kbench_reference_flags(&min, &w, 26),
+	   "reference: a counter in steps of 26 ticks allows 2 x 26 more");
+	w.ref = 10;
+	w.flags = KBENCH_SAMPLE_F_NMI;
+	kbench_reference_flags(&min, &w, 1);
+	ok(min == 40, "reference: a flagged window does not lower the bound");
+	w.flags = 0;
+	w.ref = 1;
+	w.net = -1;
+	ok(kbench_reference_flags(&min, &w, 1) == KBENCH_SAMPLE_F_REFERENCE &&
+	   min == 1, "reference: a negative net is always flagged");
+	min = 0;
+	w.net = 5;
+	w.ref = 2;
+	ok(!kbench_reference_flags(&min, &w, 1),
+	   "reference: a shortest span of 0 ticks allows 2 (quantisation)");
+}
+
+/* The gap arithmetic against 128-bit products (bug: it wrapped). */
+static void test_units(void)
+{
+	static const unsigned long long lens[] = {
+		0, 1, 999, 1000000, 3000000000ULL, 20000000000000ULL,
+		1ULL << 40, 1ULL << 56,
+	};
+	static const unsigned long long hzs[] = {
+		62500000, 512000000, 999999000, 3000000000ULL,
+	};
+	static const unsigned int duties[] = { 1, 7, 50, 99 };
+	unsigned int i, j, k, bad = 0, old_wraps = 0;
+
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		for (k = 0; k < sizeof(duties) / sizeof(duties[0]); k++) {
+			unsigned __int128 g = (unsigned __int128)lens[i] *
+					      (100 - duties[k]) / duties[k];
+			unsigned long long gap = kbench_gap_ticks(lens[i],
+								  duties[k]);
+
+			if (g > KBENCH_U64_MAX ? gap != KBENCH_U64_MAX :
+						 gap != (unsigned long long)g)
+				bad++;
+			for (j = 0; j < sizeof(hzs) / sizeof(hzs[0]); j++) {
+				unsigned __int128 ns = g * KBENCH_NSEC_PER_SEC /
+						       hzs[j];
+				unsigned long long got =
+					kbench_ticks_to_ns(gap, hzs[j]);
+
+				if (g > KBENCH_U64_MAX)
+					continue;
+				if (ns > KBENCH_U64_MAX ?
+				    got != KBENCH_U64_MAX :
+				    got != (unsigned long long)ns) {
+					diag("gap %llu ticks at %llu Hz: %llu ns",
+					     gap, hzs[j], got);
+					bad++;
+				}
+				/* what kbench_gap() computed before */
+				if ((unsigned long long)g * KBENCH_NSEC_PER_SEC /
+				    hzs[j] != (unsigned long long)ns)
+					old_wraps++;
+			}
+		}
+	}
+	ok(!bad, "units: gap ticks and ns exact or saturated, never wrapped");
+	ok(old_wraps > 0, "units: the old 64-bit product wrapped in %u of these cases",
+	   old_wraps);
+	/* a 20 s window flagged at duty_pct 1 on a 1 GHz counter: 33 min */
+	ok(kbench_ticks_to_ns(kbench_gap_ticks(20000000000ULL, 1),
+			      1000000000ULL) == 1980000000000ULL,
+	   "units: a 20 s window at duty 1%% asks for a 1980 s gap");
+	ok(kbench_ns_to_ticks(20000, 999999000) == 19999 &&
+	   kbench_ns_to_ticks(1000000, 62500000) == 62500 &&
+	   kbench_ns_to_ticks(KBENCH_U64_MAX, 3000000000ULL) == KBENCH_U64_MAX,
+	   "units: ns to ticks floor, saturating");
+}
+
+/*
+ * A synthetic world: each series' routine costs `per_iter' ticks an
+ * iteration, the reference span is 10 ticks, and the trace records the
+ * order in which series were sampled.
+ */
+struct fake {
+	unsigned int id;
+	long long per_iter;
+	unsigned int calls;
+	unsigned int stall_every;	/* every k-th window: ref + 500 */
+};
+
+static unsigned int trace[64], ntrace;
+static unsigned int checks, fail_after, long_after;
+
+static void fake_run(unsigned int n, void *data)
+{
+	(void)n;
+	(void)data;
+}
+
+static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
+			unsigned int cpu, struct kbench_window *w)
+{
+	struct fake *f = data;
+
+	(void)run;
+	(void)cpu;
+	f->calls++;
+	if (ntrace < 64)
+		trace[ntrace++] = f->id;
+	w->flags = 0;
+	w->ref = 10;
+	if (f->stall_every && f->calls % f->stall_every == 0)
+		w->ref += 500;
+	w->net = f->per_iter * n - (long long)(w->ref - 10);
+	w->len = (unsigned long long)(f->per_iter * n) + 20 + w->ref;
+	w->start = 1000ULL * f->calls;
+	if (long_after && f->calls > long_after)
+		w->len = 1ULL << 40;
+}
+
+static void fake_gap(struct kbench_engine *e, const struct kbench_window *w)
+{
+	(void)e;
+	(void)w;
+}
+
+static int fake_check(struct kbench_engine *e)
+{
+	(void)e;
+	return fail_after && ++checks >= fail_after ? -ETIME : 0;
+}
+
+static const struct kbench_engine_ops fake_ops = { fake_gap, fake_check };
+static unsigned long long fake_clock;
+
+/* a counter that advances 3 ticks a read: its step is 3 */
+static unsigned long long fake_read(void)
+{
+	return fake_clock += 3;
+}
+
+static const struct kbench_counter fake_counter = { .name = "fake",
+						    .read = fake_read,
+						    .window = fake_window };
+
+struct fake_run {
+	struct fake f[3];
+	struct kbench_engine_series s[3];
+	kbench_s64 net[3][16];
+	unsigned int fl[3][16];
+	struct kbench_engine e;
+};
+
+/* Three series (6, 4 and 2 ticks an iteration; the last one is the
+ * overhead routine and stalls every 4th window), 16 samples, no warm-up. */
+static void fake_setup(struct fake_run *r)
+{
+	static const struct fake f[3] = { { 0, 6, 0, 0 }, { 1, 4, 0, 0 },
+					  { 2, 2, 0, 4 } };
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	memcpy(r->f, f, sizeof(f));
+	r->e.counter = &fake_counter;
+	r->e.ops = &fake_ops;
+	r->e.nr_series = 3;
+	r->e.samples = 16;
+	r->e.iterations_limit = 1U << 24;
+	for (i = 0; i < 3; i++) {
+		r->s[i].run = fake_run;
+		r->s[i].data = &r->f[i];
+		r->s[i].net = r->net[i];
+		r->s[i].flags = r->fl[i];
+		r->s[i].overhead = i == 2;
+		r->e.series[i] = &r->s[i];
+	}
+	ntrace = 0;
+	checks = 0;
+	fail_after = 0;
+	long_after = 0;
+}
+
+static void test_engine_run(void)
+{
+	static struct fake_run r;
+	unsigned int i, bad = 0, flagged = 0;
+	int err;
+
+	/* adaptive: stop at the first N where the slowest net >= 1000 */
+	fake_setup(&r);
+	r.e.adaptive = 1;
+	r.e.target = 1000;
+	r.e.warmup = 2;
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.e.iterations == 256,
+	   "engine: adaptive N is the first power of 2 with 6 N >= 1000 (%u)",
+	   r.e.iterations);
+	ok(r.s[0].taken == 16 && r.s[1].taken == 16 && r.s[2].taken == 16 &&
+	   r.e.done == 48, "engine: 16 samples of each series");
+	ok(r.net[0][0] == 6 * 256 && r.net[1][5] == 4 * 256,
+	   "engine: net = per-iteration cost x N");
+	for (i = 0; i < 16; i++)
+		flagged += !!(r.fl[2][i] & KBENCH_SAMPLE_F_REFERENCE);
+	ok(flagged == 4,
+	   "engine: every 4th window of the stalled series flagged reference (%u of 16)",
+	   flagged);
+	ok(r.e.routine_ticks == 16ULL * 256 * (6 + 4),
+	   "engine: routine ticks count the routines, not the overhead");
+	ok(r.e.step == 3, "engine: the counter's step measured (%llu)",
+	   r.e.step);
+
+	/* fixed N = 1: the probe takes 3 windows of each series in order */
+	fake_setup(&r);
+	r.e.iterations = 1;
+	err = kbench_engine_run(&r.e);
+	for (i = 0; i < 9; i++)
+		bad += trace[i] != i / 3;
+	for (i = 0; i < 9; i++)
+		bad += trace[9 + i] != (i / 3 + i % 3) % 3;
+	ok(!err && !bad, "engine: probe in order, then rounds A B E, B E A, E A B");
+
+	/* fixed N whose window would not fit: -ERANGE from the probe */
+	fake_setup(&r);
+	r.e.iterations = 1000;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	ok(err == -ERANGE && r.e.window_probe,
+	   "engine: a window predicted over the limit is refused by the probe");
+
+	/* windows that turn long during the samples: -ERANGE after 3 */
+	fake_setup(&r);
+	r.e.iterations = 10;
+	r.e.max_window = 3000;
+	long_after = 20;
+	err = kbench_engine_run(&r.e);
+	ok(err == -ERANGE && !r.e.window_probe,
+	   "engine: three long windows in a row end the run");
+
+	/* -ETIME from check() in the samples phase: a partial result */
+	fake_setup(&r);
+	r.e.iterations = 1;
+	fail_after = 3 + 5;	/* the probe's 3 checks, then 5 rounds */
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.e.timed_out && r.s[0].taken == 5 && r.s[2].taken == 5,
+	   "engine: a timeout in the samples phase keeps the rounds taken (%u)",
+	   r.s[0].taken);
+	fail_after = 0;
+	long_after = 0;
+}
+
+void test_engine(void)
+{
+	test_rounding();
+	test_sort();
+	test_summary();
+	test_reference();
+	test_units();
+	test_engine_run();
+}
