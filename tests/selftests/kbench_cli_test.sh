@@ -65,8 +65,14 @@ expect 1 "kbenchctl: --iterations 16777216: a window would exceed max_window_us:
 kbenchctl run add_chain --cpu 0 --samples 1000000 --iterations 1000 \
 	>/dev/null 2>&1 &
 pid=$!
-# long enough for it to start; under icount a guest second costs seconds
-sleep 0.3
+# until it has started: under icount a guest second costs seconds, and a
+# debug kernel on a loaded host can take more than one (up to 20 s)
+k=0
+while [ $k -lt 100 ] && kbenchctl run add_chain --cpu 0 --samples 1 \
+	--iterations 10 >/dev/null 2>&1; do
+	sleep 0.2
+	k=$((k + 1))
+done
 expect 1 "kbenchctl: --cpu 0: another run is using this CPU" \
 	kbenchctl run add_chain --cpu 0 --samples 10
 kill -TERM $pid
