@@ -67,6 +67,14 @@ const struct subcommand subcommands[] = {
 		   "Exit status: 0 no regression, 1 a regression beyond the threshold (with\n"
 		   "--fail-on changed: any change), 2 a usage error or an unreadable or\n"
 		   "invalid result file.  The result format and the verdict rule: RESULTS.md.\n" },
+	{ .name = "new", .fn = new_main,
+	  .description = "write a benchmark module directory (Makefile, NAME.c, README)",
+	  .synopsis = "new NAME [DIR] [--force]",
+	  .opts = kb_new_table,
+	  .notes = "NAME (a-z first, then a-z, 0-9, _; at most 31) names the module and its\n"
+		   "routine; DIR (default NAME) must not exist unless --force.  Nothing is\n"
+		   "written on error.  The Makefile includes kbench's build kit (pkg-config\n"
+		   "--variable=mkfile kbench): make, sudo make load, sudo make run.\n" },
 	{ NULL }
 };
 

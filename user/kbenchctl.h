@@ -64,6 +64,7 @@ int run_main(const struct subcommand *sc, int argc, char *argv[]);
 int compare_main(const struct subcommand *sc, int argc, char *argv[]);
 int samples_main(const struct subcommand *sc, int argc, char *argv[]);
 int diff_main(const struct subcommand *sc, int argc, char *argv[]);
+int new_main(const struct subcommand *sc, int argc, char *argv[]);
 
 /* Strict number parsing: whole string, base 10, within range. 0 or -1. */
 int parse_u32(const char *s, uint32_t *out);

@@ -75,6 +75,7 @@ struct kb_opt {
 extern const struct kb_opt kb_clocks_table[];
 extern const struct kb_opt kb_samples_table[];
 extern const struct kb_opt kb_run_table[];	/* run and compare */
+extern const struct kb_opt kb_new_table[];
 
 /* the options every subcommand takes */
 struct kb_common_opts {
