@@ -184,7 +184,7 @@ for k in $kernels; do
 	make -s -C "$src" install DESTDIR="$stage" KVER="$kver" KDIR="$kdir" \
 		>"$b/install-$k.log" 2>&1 &&
 		[ -f "$stage$prefix/lib/kbench/$kver/Module.symvers" ] &&
-		[ -f "$stage/lib/modules/$kver/updates/kbench.ko" ] &&
+		[ -n "$(find "$stage/lib/modules/$kver/updates" -name 'kbench.ko*')" ] &&
 		grep -q 'kbench_register_routines' "$stage$prefix/lib/kbench/$kver/Module.symvers"
 	tap $? "$k: make install DESTDIR=... KVER=$kver: kbench.ko and its Module.symvers" "$b/install-$k.log"
 	[ -z "$first_kver" ] && first_kver=$kver first_kdir=$kdir first_k=$k
@@ -252,8 +252,19 @@ grep -q -E '^(kbench|mybench) ' /proc/modules; echo "@@loaded-after $?"
 pattern='WARNING|BUG:|kernel BUG|Oops|lockup|RCU stall|rcu: INFO|scheduling while atomic|sleeping function called from invalid context|Call Trace'
 echo "@@dmesg"; dmesg | grep -v -i 'command line' | grep -E "$pattern"; echo "@@rc $?"
 EOF
+	# the staged kbench.ko (6.12's modules_install compresses it)
+	vk=$b/vm-kmod
+	mkdir -p "$vk"
+	cp "$stage/lib/modules/$first_kver/updates"/kbench.ko* "$vk/"
+	for z in "$vk"/kbench.ko.*; do
+		case $z in
+		*.xz) xz -d "$z" ;;
+		*.zst) zstd -q -d --rm "$z" ;;
+		*.gz) gzip -d "$z" ;;
+		esac
+	done
 	tests/vm/run --kernel "$first_k" --icount --no-load --no-build \
-		--kmod-dir "$stage/lib/modules/$first_kver/updates" \
+		--kmod-dir "$vk" \
 		--add "$b/mod-$first_k/mybench/mybench.ko" --add "$b/guest.sh" \
 		-- sh /extra/guest.sh >"$b/vm.log" 2>"$b/vm.err"
 	echo "# VM exit status $?"
