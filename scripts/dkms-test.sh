@@ -192,7 +192,7 @@ c3=$(comp kbenchctl compare add_chain m | tr '\n' ' ')
 c4=$(comp kbenchctl help co | tr '\n' ' ')
 echo "# completions: '' -> $c1; run --s -> $c2; compare add_chain m -> $c3; help co -> $c4"
 [ "$c1" = "help info list clocks run compare samples diff new " ] &&
-	[ "$c2" = "--samples --svg " ] && [ "$c3" = "mul_chain " ] &&
+	[ "$c2" = "--samples --save --seed --svg " ] && [ "$c3" = "mul_chain " ] &&
 	[ "$c4" = "compare " ]
 tap $? "bash completion: subcommands, options (from 'kbenchctl help'), built-in routine names"
 # with a module loaded: the names of 'kbenchctl --json list' (a stand-in

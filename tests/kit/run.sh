@@ -12,10 +12,11 @@
 #           `make -C mybench KDIR=<headers> W=1` builds mybench.ko for that
 #           kernel without a warning; a kernel kbench was not built for is
 #           named in an error
-#   vm      6.1 under icount: insmod the staged kbench.ko and mybench.ko,
-#           `kbenchctl list` shows mybench and its argument, a sweep over
-#           it runs and is exactly linear in the argument (one instruction
-#           = one tick), rmmod of both, clean log (~30 s)
+#   vm      6.1 under icount: insmod the staged kbench.ko, the generated
+#           Makefile's `make load`; `kbenchctl list` shows mybench and its
+#           argument; `make run` sweeps it, and a sweep is exactly linear
+#           in the argument (one instruction = one tick); `make unload`,
+#           rmmod kbench, clean log (~40 s)
 #
 # Usage: tests/kit/run.sh [--no-vm] [--kernels "6.1 6.12 6.12-rt"]
 # The staged install and the modules go to build/kit/ (~2 min on 2 cores:
@@ -241,13 +242,17 @@ elif [ -z "$first_kver" ] || [ ! -f "$b/mod-$first_k/mybench/mybench.ko" ]; then
 	skip "VM: mybench" "no module was built"
 else
 	cat >"$b/guest.sh" <<'EOF'
+# kbench is not under /lib/modules here: insmod it, so that `make load`
+# finds it loaded (it runs modprobe otherwise); no pkg-config: KBENCH_MK
 insmod /lib/kbench/kbench.ko; echo "@@insmod-kbench $?"
-insmod /extra/mybench.ko; echo "@@insmod-mybench $?"
+cd /extra/mybench || exit 1
+mk=KBENCH_MK=/extra/kbench.mk
+make load "$mk"; echo "@@insmod-mybench $?"
 echo "@@list"; kbenchctl list; echo "@@rc $?"
 echo "@@list-json"; kbenchctl --json list; echo "@@rc $?"
-echo "@@sweep"; kbenchctl run mybench --arg 64,256,1024 --samples 20; echo "@@rc $?"
+echo "@@sweep"; make run "$mk" RUN_ARGS="--arg 64,256,1024 --samples 20"; echo "@@rc $?"
 echo "@@sweep-json"; kbenchctl --json run mybench --arg 64,256,1024 --samples 20; echo "@@rc $?"
-echo "@@rmmod"; rmmod mybench && rmmod kbench; echo "@@rc $?"
+echo "@@rmmod"; make unload "$mk" && rmmod kbench; echo "@@rc $?"
 grep -q -E '^(kbench|mybench) ' /proc/modules; echo "@@loaded-after $?"
 pattern='WARNING|BUG:|kernel BUG|Oops|lockup|RCU stall|rcu: INFO|scheduling while atomic|sleeping function called from invalid context|Call Trace'
 echo "@@dmesg"; dmesg | grep -v -i 'command line' | grep -E "$pattern"; echo "@@rc $?"
@@ -265,7 +270,8 @@ EOF
 	done
 	tests/vm/run --kernel "$first_k" --icount --no-load --no-build \
 		--kmod-dir "$vk" \
-		--add "$b/mod-$first_k/mybench/mybench.ko" --add "$b/guest.sh" \
+		--add "$b/mod-$first_k/mybench" --add "$stage$prefix/share/kbench/kbench.mk" \
+		--add "$(command -v make)" --add "$b/guest.sh" \
 		-- sh /extra/guest.sh >"$b/vm.log" 2>"$b/vm.err"
 	echo "# VM exit status $?"
 	sed -n '/^@@list$/,/^@@rc/p;/^@@sweep$/,/^@@rc/p' "$b/vm.log" | sed 's/^/# vm: /'
@@ -284,7 +290,7 @@ res = []
 def t(ok, what):
 	res.append((ok, what))
 t(parts.get('insmod-kbench', ('x',))[0] == '0' and parts.get('insmod-mybench', ('x',))[0] == '0',
-  'insmod kbench.ko (the staged install) and mybench.ko')
+  'insmod kbench.ko (the staged install), then make load: mybench.ko')
 lst = parts.get('list', (None, ''))[1]
 t(rc('list') == 0 and re.search(r'^mybench\s+mybench\s+bytes 1\.\.1M \(256\)', lst, re.M) is not None,
   "kbenchctl list: 'mybench  mybench  bytes 1..1M (256)'")
@@ -298,7 +304,7 @@ except Exception as e:
 	ok = False
 t(rc('list-json') == 0 and ok, 'kbenchctl --json list: mybench, its module and its argument {bytes, 1, 1048576, 256}')
 t(rc('sweep') == 0 and 'sweep of mybench over bytes 64,256,1024' in parts.get('sweep', (None, ''))[1],
-  'kbenchctl run mybench --arg 64,256,1024: the sweep runs')
+  'make run RUN_ARGS="--arg 64,256,1024 --samples 20": the sweep runs')
 try:
 	j = json.loads(parts['sweep-json'][1])
 	rows = j['sweep']
@@ -318,7 +324,7 @@ except Exception as e:
 	ok = False
 t(rc('sweep-json') == 0 and ok,
   'under icount the sweep is exact: every sample equal, cycles/iter = k x bytes + c with integer k (bytes_per_iter = arg)')
-t(rc('rmmod') == 0 and parts.get('loaded-after', ('0',))[0] == '1', 'rmmod mybench, rmmod kbench: neither left')
+t(rc('rmmod') == 0 and parts.get('loaded-after', ('0',))[0] == '1', 'make unload, rmmod kbench: neither left')
 t(rc('dmesg') == 1, 'dmesg clean (no warning, BUG, Oops, stall, Call Trace)')
 for ok, what in res:
 	print(('ok' if ok else 'not ok') + ' - VM ' + what)
