@@ -348,7 +348,11 @@ out_nomem:
 
 void kb_run_print_header(const struct kb_run *r)
 {
-	if (r->has_arg)
+	/*
+	 * A run of one routine is one JSON object with the result's members,
+	 * whose "arg" says it: the run's would be the same key twice.
+	 */
+	if (r->has_arg && !(r->nres == 1 && r->res[0].has_arg))
 		out_uint("arg", "arg %llu: ", r->arg);
 	out_string("side", NULL, r->user ? "user" : "kernel");
 	out_uint("run_id", r->user ? "userspace: " : "run %llu: ", r->run_id);

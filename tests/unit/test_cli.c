@@ -70,6 +70,10 @@ static bool have(const char *prog)
 	return system(cmd) == 0;
 }
 
+/*
+ * Check a JSON document with the python3 standard library (no numpy); a
+ * key given twice in one object fails the check.
+ */
 static void json_check(const char *args, const char *py, const char *what)
 {
 	char cmd[2048];
@@ -80,7 +84,10 @@ static void json_check(const char *args, const char *py, const char *what)
 		return;
 	}
 	snprintf(cmd, sizeof(cmd),
-		 "%s %s 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); %s' ",
+		 "%s %s 2>/dev/null | python3 -c 'import json,sys\n"
+		 "def u(p):\n"
+		 " k=[a for a, b in p]; assert len(k)==len(set(k)), \"duplicate keys %%r\" %% k; return dict(p)\n"
+		 "d=json.load(sys.stdin, object_pairs_hook=u); %s' ",
 		 kbenchctl_bin, args, py);
 	rc = system(cmd);
 	ok(rc == 0, "%s", what);
