@@ -36,19 +36,8 @@ cd "$top" || exit 1
 vm=1
 [ "${1:-}" = --no-vm ] && vm=0
 
-n=0
-nfail=0
-tap() { # STATUS DESCRIPTION [DIAGNOSTIC-FILE]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		nfail=$((nfail + 1))
-		[ -n "${3:-}" ] && [ -s "$3" ] && sed 's/^/# /' "$3" | tail -n 30
-	fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 
 tmp=$(mktemp -d)
 dkms_src=""

@@ -36,19 +36,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-n=0
-nfail=0
-tap() { # STATUS DESCRIPTION [DIAGNOSTIC-FILE]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		nfail=$((nfail + 1))
-		[ -n "${3:-}" ] && [ -s "$3" ] && sed 's/^/# /' "$3" | tail -n 30
-	fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 
 b=$top/build/kit
 rm -rf "$b"
