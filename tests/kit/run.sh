@@ -234,6 +234,7 @@ else
 # kbench is not under /lib/modules here: insmod it, so that `make load`
 # finds it loaded (it runs modprobe otherwise); no pkg-config: KBENCH_MK
 insmod /lib/kbench/kbench.ko; echo "@@insmod-kbench $?"
+PATH=/extra:$PATH	# make
 cd /extra/mybench || exit 1
 mk=KBENCH_MK=/extra/kbench.mk
 make load "$mk"; echo "@@insmod-mybench $?"
