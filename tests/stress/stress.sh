@@ -97,30 +97,39 @@ dir=$(dirname "$0")
 	--samples 1000000 --iterations 1000
 tap $? "signals: $signals runs killed by SIGINT/SIGKILL at random points, each gone within 1 s"
 
+# rmmod_mid WHAT KBENCHCTL-ARGS...: five times, start `kbenchctl ARGS
+# --cpu C` in the background, rmmod kbench once the run is busy, and
+# reload; ok counts the rmmods that returned within $rmmod_ms ms while
+# kbenchctl exited 1 saying why ("being unloaded")
+rmmod_mid() {
+	what=$1
+	shift
+	ok=0
+	i=0
+	while [ $i -lt 5 ]; do
+		kbenchctl "$@" --cpu $((i % ncpu)) >/dev/null 2>/tmp/rmmod.err &
+		pid=$!
+		busy $((i % ncpu)) || echo "# $what $i: the run did not start within 20 s"
+		t0=$(now_ms)
+		rmmod kbench
+		r1=$?
+		t1=$(now_ms)
+		wait $pid
+		r2=$?
+		if grep -q "being unloaded" /tmp/rmmod.err && [ $r1 = 0 ] &&
+			[ $r2 = 1 ] && [ $((t1 - t0)) -lt "$rmmod_ms" ]; then
+			ok=$((ok + 1))
+		else
+			echo "# $what $i: rmmod exit $r1 after $((t1 - t0)) ms; kbenchctl exit $r2: $(head -c 200 /tmp/rmmod.err)"
+		fi
+		insmod $ko || break
+		i=$((i + 1))
+	done
+}
+
 # 4. rmmod kbench while runs are in progress: the runs end within one
 # window (-ESHUTDOWN), rmmod returns promptly, and the module loads again
-ok=0
-i=0
-while [ $i -lt 5 ]; do
-	kbenchctl run add_chain --cpu $((i % ncpu)) --samples 1000000 \
-		--iterations 1000 >/dev/null 2>/tmp/rmmod.err &
-	pid=$!
-	busy $((i % ncpu)) || echo "# rmmod $i: the run did not start within 20 s"
-	t0=$(now_ms)
-	rmmod kbench
-	r1=$?
-	t1=$(now_ms)
-	wait $pid
-	r2=$?
-	if grep -q "being unloaded" /tmp/rmmod.err && [ $r1 = 0 ] && [ $r2 = 1 ] &&
-		[ $((t1 - t0)) -lt "$rmmod_ms" ]; then
-		ok=$((ok + 1))
-	else
-		echo "# rmmod $i: exit $r1 after $((t1 - t0)) ms; run exit $r2: $(head -c 200 /tmp/rmmod.err)"
-	fi
-	insmod $ko || break
-	i=$((i + 1))
-done
+rmmod_mid run run add_chain --samples 1000000 --iterations 1000
 [ $ok = 5 ]
 tap $? "rmmod_mid_run: $ok of 5 rmmods during a run returned within $rmmod_ms ms, the run said why"
 
@@ -138,28 +147,7 @@ tap $? "sweep_signals: $sweep_signals sweeps killed, $setups setups, $(cat $p/te
 rmmod kbench_setup_test || exit 1
 
 # 6. rmmod kbench during sweeps of chase: each setup's memory given back
-ok=0
-i=0
-while [ $i -lt 5 ]; do
-	kbenchctl run chase --arg 64K..4M:x2 --cpu $((i % ncpu)) \
-		--samples 1000000 --iterations 1000 >/dev/null 2>/tmp/sweep.err &
-	pid=$!
-	busy $((i % ncpu)) || echo "# sweep $i: the run did not start within 20 s"
-	t0=$(now_ms)
-	rmmod kbench
-	r1=$?
-	t1=$(now_ms)
-	wait $pid
-	r2=$?
-	if grep -q "being unloaded" /tmp/sweep.err && [ $r1 = 0 ] && [ $r2 = 1 ] &&
-		[ $((t1 - t0)) -lt "$rmmod_ms" ]; then
-		ok=$((ok + 1))
-	else
-		echo "# sweep $i: rmmod exit $r1 after $((t1 - t0)) ms; sweep exit $r2: $(head -c 200 /tmp/sweep.err)"
-	fi
-	insmod $ko || break
-	i=$((i + 1))
-done
+rmmod_mid sweep run chase --arg 64K..4M:x2 --samples 1000000 --iterations 1000
 [ $ok = 5 ]
 tap $? "rmmod_mid_sweep: $ok of 5 rmmods during a sweep of chase returned within $rmmod_ms ms, the sweep said why"
 

@@ -41,54 +41,14 @@ fi
 have_chromium=0
 command -v "$chromium" >/dev/null 2>&1 && have_chromium=1
 
-# check.py SVG ROUTINES...: well-formed SVG with the expected elements
+# check_svg SVG VALUES ROUTINES...: well-formed SVG with the expected
+# elements.  VALUES 0: a run's plot (histogram bars with min/median/mode
+# markers per routine, the samples in time order); VALUES > 0: a sweep's
+# line plot (--arg): per routine a curve with the median and the min
+# through VALUES points equally spaced on the log2 axis, the CI band, a
+# point per value, the fit in the legend.  Both: the title names the
+# routines, CPU, kernel, counter and date (a sweep also --arg).
 check_svg() {
-	python3 - "$@" <<'EOF'
-import re, sys, xml.etree.ElementTree as ET
-path, routines = sys.argv[1], sys.argv[2:]
-NS = '{http://www.w3.org/2000/svg}'
-root = ET.parse(path).getroot()
-assert root.tag == NS + 'svg', 'root is %s' % root.tag
-w, h = int(root.get('width')), int(root.get('height'))
-assert root.get('viewBox') == '0 0 %d %d' % (w, h), 'viewBox'
-ids = {e.get('id'): e for e in root.iter() if e.get('id')}
-for panel in ('histogram', 'timeline', 'title', 'subtitle'):
-    assert panel in ids, 'no #' + panel
-def cls(c, under=root):
-    return [e for e in under.iter() if c in (e.get('class') or '').split()]
-bars = cls('bar', ids['histogram'])
-assert len(bars) >= 2, '%d histogram bars' % len(bars)
-assert all(float(b.get('height')) > 0 and float(b.get('width')) > 0 for b in bars)
-for m in ('min', 'median', 'mode'):
-    lines = [e for e in cls(m, ids['histogram']) if e.tag == NS + 'line']
-    assert len(lines) == len(routines), '%d %s markers for %d routines' % (
-        len(lines), m, len(routines))
-    for l in lines:
-        assert 0 <= float(l.get('x1')) <= w and l.get('x1') == l.get('x2'), m
-series = cls('series', ids['histogram'])
-assert len(series) == len(routines), '%d series' % len(series)
-points = [e for e in ids['timeline'].iter() if e.tag == NS + 'circle']
-assert len(points) >= 100, '%d time-order points' % len(points)
-title = ''.join(ids['title'].itertext()) + ' ' + ''.join(ids['subtitle'].itertext())
-doc_title = root.find(NS + 'title').text
-for r in routines:
-    assert r in title and r in doc_title, 'routine %s not in title %r' % (r, title)
-legend = ' '.join(''.join(g.itertext()) for g in cls('legend'))
-for r in routines:
-    assert r in legend, 'routine %s not in the legend' % r
-for want in (r'\bCPU \d+', r'\bkernel \S+', r'\bcounter \S+ @ [0-9.]+ [GMk]?Hz',
-             r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'):
-    assert re.search(want, title), '%s not in title %r' % (want, title)
-print('# %s: %dx%d, %d bars, %d points; %s' % (path.split('/')[-1], w, h,
-      len(bars), len(points), title))
-EOF
-}
-
-# check_sweep_svg SVG VALUES ROUTINES...: a sweep's line plot (--arg):
-# per routine a curve with the median and the min through VALUES points
-# equally spaced on the log2 axis, the CI band, a point per value, the fit
-# in the legend; the title
-check_sweep_svg() {
 	python3 - "$@" <<'EOF'
 import re, sys, xml.etree.ElementTree as ET
 path, values, routines = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
@@ -98,27 +58,47 @@ assert root.tag == NS + 'svg', 'root is %s' % root.tag
 w, h = int(root.get('width')), int(root.get('height'))
 assert root.get('viewBox') == '0 0 %d %d' % (w, h), 'viewBox'
 ids = {e.get('id'): e for e in root.iter() if e.get('id')}
-for panel in ('sweep', 'title', 'subtitle'):
+panels = ('sweep',) if values else ('histogram', 'timeline')
+for panel in panels + ('title', 'subtitle'):
     assert panel in ids, 'no #' + panel
 def cls(c, under=root):
     return [e for e in under.iter() if c in (e.get('class') or '').split()]
-curves = cls('curve', ids['sweep'])
-assert len(curves) == len(routines), '%d curves for %d routines' % (len(curves), len(routines))
-for cv in curves:
-    for m in ('median', 'min'):
-        pl = [e for e in cls(m, cv) if e.tag == NS + 'polyline']
-        assert len(pl) == 1, '%d %s lines' % (len(pl), m)
-        pts = [tuple(float(v) for v in p.split(',')) for p in pl[0].get('points').split()]
-        assert len(pts) == values, '%s: %d points, not %d' % (m, len(pts), values)
-        assert all(0 <= x <= w and 0 <= y <= h for x, y in pts), m + ' off the canvas'
-        xs = [x for x, y in pts]
-        assert xs == sorted(xs) and len(set(xs)) == values, m + ': x not increasing'
-        steps = [b - a for a, b in zip(xs, xs[1:])]
-        assert max(steps) - min(steps) < 1, 'x steps %r: not a log2 axis' % steps
-    assert len(cls('ci', cv)) == 1, 'no CI band'
-    assert len([e for e in cv.iter() if e.tag == NS + 'circle']) == values, 'points'
-text = ' '.join(''.join(e.itertext()) for e in ids['sweep'].iter() if e.tag == NS + 'text')
-assert 'log2 scale' in text, 'x axis not marked log2: %r' % text[:200]
+if values:
+    curves = cls('curve', ids['sweep'])
+    assert len(curves) == len(routines), '%d curves' % len(curves)
+    for cv in curves:
+        for m in ('median', 'min'):
+            pl = [e for e in cls(m, cv) if e.tag == NS + 'polyline']
+            assert len(pl) == 1, '%d %s lines' % (len(pl), m)
+            pts = [tuple(float(v) for v in p.split(','))
+                   for p in pl[0].get('points').split()]
+            assert len(pts) == values, '%s: %d points' % (m, len(pts))
+            assert all(0 <= x <= w and 0 <= y <= h for x, y in pts), m
+            xs = [x for x, y in pts]
+            steps = [b - a for a, b in zip(xs, xs[1:])]
+            assert min(steps) > 0 and max(steps) - min(steps) < 1, \
+                'x steps %r: not a log2 axis' % steps
+        assert len(cls('ci', cv)) == 1, 'no CI band'
+        assert len([e for e in cv.iter() if e.tag == NS + 'circle']) == values
+    axis = ' '.join(''.join(e.itertext()) for e in ids['sweep'].iter()
+                    if e.tag == NS + 'text')
+    assert 'log2 scale' in axis, 'x axis not marked log2'
+    what = '%d curves of %d values' % (len(curves), values)
+else:
+    bars = cls('bar', ids['histogram'])
+    assert len(bars) >= 2, '%d histogram bars' % len(bars)
+    assert all(float(b.get('height')) > 0 and float(b.get('width')) > 0 for b in bars)
+    for m in ('min', 'median', 'mode'):
+        lines = [e for e in cls(m, ids['histogram']) if e.tag == NS + 'line']
+        assert len(lines) == len(routines), '%d %s markers for %d routines' % (
+            len(lines), m, len(routines))
+        for l in lines:
+            assert 0 <= float(l.get('x1')) <= w and l.get('x1') == l.get('x2'), m
+    series = cls('series', ids['histogram'])
+    assert len(series) == len(routines), '%d series' % len(series)
+    points = [e for e in ids['timeline'].iter() if e.tag == NS + 'circle']
+    assert len(points) >= 100, '%d time-order points' % len(points)
+    what = '%d bars, %d points' % (len(bars), len(points))
 title = ''.join(ids['title'].itertext()) + ' ' + ''.join(ids['subtitle'].itertext())
 doc_title = root.find(NS + 'title').text
 for r in routines:
@@ -126,12 +106,14 @@ for r in routines:
 legend = ' '.join(''.join(g.itertext()) for g in cls('legend'))
 for r in routines:
     assert r in legend, 'routine %s not in the legend' % r
-assert 'fit O(' in legend, 'no fit in the legend %r' % legend
-for want in (r'\bCPU \d+', r'\bkernel \S+', r'\bcounter \S+ @ [0-9.]+ [GMk]?Hz',
-             r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ', r'--arg \S+'):
+wants = [r'\bCPU \d+', r'\bkernel \S+', r'\bcounter \S+ @ [0-9.]+ [GMk]?Hz',
+         r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ']
+if values:
+    assert 'fit O(' in legend, 'no fit in the legend %r' % legend
+    wants.append(r'--arg \S+')
+for want in wants:
     assert re.search(want, title), '%s not in title %r' % (want, title)
-print('# %s: %dx%d, %d curves of %d values; %s' % (path.split('/')[-1], w, h,
-      len(curves), values, title))
+print('# %s: %dx%d, %s; %s' % (path.split('/')[-1], w, h, what, title))
 EOF
 }
 
@@ -243,11 +225,7 @@ plot() { # NAME "ROUTINES" COLOURS KBENCHCTL-ARGS...
 		skip "$name: xmllint" "xmllint not installed (python3's parser below)"
 	fi
 	# shellcheck disable=SC2086
-	if [ "$sweep_values" = 0 ]; then
-		check_svg "$svg" $routines
-	else
-		check_sweep_svg "$svg" "$sweep_values" $routines
-	fi >"$out/$name.check" 2>&1
+	check_svg "$svg" "$sweep_values" $routines >"$out/$name.check" 2>&1
 	rc=$?
 	grep '^#' "$out/$name.check"
 	tap $rc "$name: $what" "$out/$name.check"
