@@ -122,6 +122,15 @@ tap $? "new --help: usage, --force, exit 0" "$b/help"
 	grep -q '^obj-m := mybench.o$' "$w/mybench/Makefile" &&
 	grep -q 'cd mybench && make && sudo make load && sudo make run' "$b/out"
 tap $? "new mybench: exactly Makefile, README, mybench.c in ./mybench (mode from the umask)" "$b/out"
+# kernel style: checkpatch of Debian's 6.1 sources (extracted once, as
+# scripts/lint.sh does)
+if ksrc=$(scripts/kselftest-headers.sh 2>"$b/ksrc.log") && [ -f "$ksrc/scripts/checkpatch.pl" ]; then
+	perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse \
+		-f "$w/mybench/mybench.c" >"$b/checkpatch.log" 2>&1 && [ ! -s "$b/checkpatch.log" ]
+	tap $? "the generated mybench.c is checkpatch --strict clean" "$b/checkpatch.log"
+else
+	skip "checkpatch of the generated mybench.c" "no kernel sources (scripts/kselftest-headers.sh)"
+fi
 (cd "$w" && "$kbenchctl" new other taken --force) >"$b/out" 2>&1 &&
 	[ "$(ls_dir "$w/taken")" = "Makefile README notes other.c " ] &&
 	[ "$(cat "$w/taken/notes")" = keep ]
