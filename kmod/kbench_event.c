@@ -193,6 +193,9 @@ int kbench_events_open(struct kbench_run *run, const struct nlattr **nla,
 		if (IS_ERR(pe)) {
 			err = PTR_ERR(pe);
 			kbench_event_refused(err, run->cpu, extack, nla[i]);
+			/* perf's "no PMU takes it" is no missing name here */
+			if (err == -ENOENT)
+				err = -EOPNOTSUPP;
 			goto out_release;
 		}
 		ev->pe = pe;

@@ -44,7 +44,7 @@ run_suite() {
 	fi
 }
 
-for t in kbench_family_test kbench_input_test kbench_exact_test \
+for t in kbench_family_test kbench_input_test kbench_exact_test kbench_event_test \
 	 kbench_samples_test kbench_concurrency_test kbench_engine_test \
 	 kbench_lib_test; do
 	if [ ! -x "$dir/$t" ]; then
