@@ -796,7 +796,8 @@ static void print_stats(const struct kb_run *r, const struct kb_result *res)
 	out_uint("outliers_mild", "    Tukey outliers (kept): %llu mild", s->mild);
 	out_uint("outliers_severe", ", %llu severe\n", s->severe);
 
-	ops = s->median > 0 && r->counter_hz ?
+	/* the counter's rate turns cycles into time, not an event's counts */
+	ops = s->median > 0 && r->counter_hz && !r->metric[0] ?
 	      (double)r->counter_hz / s->median : NAN;
 	if (res->bytes_per_iter) {
 		kb_format_rate(ops * res->bytes_per_iter, true, rate, sizeof(rate));
@@ -855,13 +856,23 @@ static void print_hist(const struct kb_run *r, const struct kb_result *res,
 	kb_hist_free(&h);
 }
 
-static void print_raw(const struct kb_result *res)
+/* Event @x's net of sample @i of @res, 0 where it has none. */
+static int64_t ev_sample(const struct kb_result *res, unsigned int x, size_t i)
 {
-	char buf[96];
+	const struct kb_ev_result *ev = &res->ev[x];
+
+	return ev->net && i < ev->n ? ev->net[i] : 0;
+}
+
+static void print_raw(const struct kb_run *r, const struct kb_result *res)
+{
+	char buf[96], fmt[48];
+	unsigned int x;
 	size_t i;
 
 	out_open_array("raw");
-	out_text("  samples (index, routine, net cycles, flags):\n");
+	out_text("  samples (index, routine, net %s, flags%s):\n", kb_run_unit(r),
+		 r->nevents ? ", events" : "");
 	for (i = 0; i < res->n; i++) {
 		kb_flag_names(kb_sample_flag_names, res->sflags[i], "|", buf,
 			      sizeof(buf));
@@ -869,7 +880,18 @@ static void print_raw(const struct kb_result *res)
 		out_uint("index", "    %llu", i);
 		out_string("routine", " %s", res->routine);
 		out_int("net_cycles", " %lld", res->net[i]);
-		out_string("flags", " %s\n", buf);
+		out_string("flags", " %s", buf);
+		if (r->nevents) {
+			out_open_object("events");
+			for (x = 0; x < r->nevents; x++) {
+				snprintf(fmt, sizeof(fmt), " %.31s=%%lld",
+					 r->events[x].name);
+				out_int(r->events[x].name, fmt,
+					ev_sample(res, x, i));
+			}
+			out_close_object();
+		}
+		out_text("\n");
 		out_close_object();
 	}
 	out_close_array();
@@ -958,7 +980,7 @@ void kb_result_print_extras(const struct kb_run *r, const struct kb_result *res,
 	if (flags & KB_PRINT_HIST)
 		print_hist(r, res, flags);
 	if (flags & KB_PRINT_RAW)
-		print_raw(res);
+		print_raw(r, res);
 }
 
 void kb_run_print_object(const char *key, const struct kb_run *r,
@@ -995,11 +1017,43 @@ void kb_run_print(const struct kb_run *r, unsigned int flags)
 	out_finish();
 }
 
+/* The CSV of a run with events: a column per event after the flags. */
+static void print_csv_events(const struct kb_run *r, FILE *f)
+{
+	unsigned int k, x;
+	char buf[96];
+	size_t i;
+
+	fputs("index,routine,net_cycles,flags", f);
+	for (x = 0; x < r->nevents; x++)
+		fprintf(f, ",%s", r->events[x].name);
+	fputc('\n', f);
+	for (k = 0; k <= r->nres; k++) {
+		const struct kb_result *res = k < r->nres ? &r->res[k] :
+				     r->has_overhead ? &r->overhead : NULL;
+
+		for (i = 0; res && i < res->n; i++) {
+			kb_flag_names(kb_sample_flag_names, res->sflags[i], "|",
+				      buf, sizeof(buf));
+			fprintf(f, "%zu,%s,%lld,%s", i, res->routine,
+				(long long)res->net[i], buf);
+			for (x = 0; x < r->nevents; x++)
+				fprintf(f, ",%lld", (long long)ev_sample(res, x, i));
+			fputc('\n', f);
+		}
+	}
+}
+
 void kb_run_print_csv(const struct kb_run *r, FILE *f)
 {
-	struct kb_csv *c = malloc(sizeof(*c));
+	struct kb_csv *c;
 	unsigned int k;
 
+	if (r->nevents) {
+		print_csv_events(r, f);
+		return;
+	}
+	c = malloc(sizeof(*c));
 	if (!c)
 		return;
 	kb_csv_init(c, f);

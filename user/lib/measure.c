@@ -347,6 +347,10 @@ KB_EXPORT int kbench_measure_events(const struct kbench_request *req,
 	res->routine_ticks = e.routine_ticks;
 	res->window_ticks = e.window_ticks;
 	res->nr_routines = req->nr_routines;
+	/* before kb_fill(), which moves the flags to the result */
+	if (nev)
+		kb_fill_events(evres, evs, nev, series, nr, req->nr_routines,
+			       e.iterations, scratch);
 	for (i = 0; i < req->nr_routines; i++) {
 		if (req->routine[i].name)
 			snprintf(name, sizeof(name), "%s", req->routine[i].name);
@@ -359,9 +363,6 @@ KB_EXPORT int kbench_measure_events(const struct kbench_request *req,
 		kb_fill(&res->overhead, "empty", &sum[req->nr_routines],
 			&series[req->nr_routines]);
 	}
-	if (nev)
-		kb_fill_events(evres, evs, nev, series, nr, req->nr_routines,
-			       e.iterations, scratch);
 	goto out_free;
 
 out_nomem:
