@@ -93,6 +93,15 @@ static const char *const bad_names[] = {
 	"abcdefghijklmnopqrstuvwxyz012345",	/* 32: one too long */
 };
 
+/* Hardware event names, good (cheap to count) and bad. */
+static const char *const event_names[] = {
+	"cycles", "instructions", "cpu-cycles", "branch-misses", "ref-cycles",
+	"raw:0x8", "raw:0x11", "raw:0xffff", "raw:0x10000", "raw:0x",
+	"raw:0xzz", "raw:", "raw:0x11111111111111111", "", "CYCLES",
+	"cycles ", "no-such-event", "%s%n", "abcdefghijklmnopqrstuvwxyz01234",
+	"abcdefghijklmnopqrstuvwxyz012345",
+};
+
 static uint64_t rnd(void)
 {
 	/* xorshift64*: small, fast, and the same everywhere. */
@@ -411,7 +420,7 @@ static void gen_strings(void)
 {
 	static char big[65000];
 	size_t len;
-	uint32_t k = rnd_below(6);
+	uint32_t k = rnd_below(8), i, n;
 
 	start(KBENCH_CMD_RUN, do_flags());
 	switch (k) {
@@ -441,6 +450,25 @@ static void gen_strings(void)
 	case 5:		/* a string where an integer belongs */
 		put_routines(1);
 		knl_put_str(&m.req, KBENCH_A_RUN_SAMPLES, "10");
+		break;
+	case 6:		/* 0..10 events: known, unknown, repeated, too many */
+		put_routines(1);
+		n = rnd_below(11);
+		for (i = 0; i < n; i++)
+			knl_put_str(&m.req, KBENCH_A_RUN_EVENT,
+				    event_names[rnd_below(sizeof(event_names) /
+							  sizeof(event_names[0]))]);
+		break;
+	case 7:		/* an event name unterminated, oversized, binary */
+		put_routines(1);
+		len = coin() ? 1 + rnd_below(40) : rnd_below(coin() ? 64 : 60000);
+		if (coin()) {
+			memcpy(big, "instructionsinstructionsinstructionsinstr", 41);
+		} else {
+			rnd_bytes(big, len);
+			big[len] = '\0';
+		}
+		knl_put(&m.req, KBENCH_A_RUN_EVENT, big, len);
 		break;
 	}
 	put_guard();
