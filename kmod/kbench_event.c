@@ -92,8 +92,7 @@ int kbench_event_lookup(const char *name, struct kbench_event *ev,
 		strscpy(ev->name, name, sizeof(ev->name));
 		return 0;
 	case -ERANGE:
-		NL_SET_ERR_MSG_ATTR(extack, nla,
-				    "raw event code above " KBENCH_EVENT_RAW_MAX_STR ", the widest event code of this architecture's PMUs");
+		NL_SET_ERR_MSG_ATTR(extack, nla, KBENCH_EVENT_RAW_RANGE_MSG);
 		break;
 	case -EINVAL:
 		NL_SET_ERR_MSG_ATTR(extack, nla,

@@ -58,8 +58,7 @@ struct kbench_series {
 	struct kbench_routine *routine;	/* pinned while measuring, then NULL */
 	char name[KBENCH_NAME_MAX + 1];
 	u32 bytes_per_iter;
-	struct kbench_engine_series eng;	/* the samples: net, flags, taken,
-						 * each event's xnet */
+	struct kbench_engine_series eng;	/* samples, events' too */
 	struct kbench_summary sum;	/* of the samples (kbench_summarize()) */
 	struct kbench_summary xsum[KBENCH_EVENTS_MAX];	/* each event's */
 };

@@ -313,9 +313,9 @@ void kbench_run_put(struct kbench_run *run)
 }
 
 /*
- * Bytes a run of @nr_routines routines, @nr_events events and @samples
- * samples keeps: per sample of each series its net, flags and each
- * event's net.
+ * Bytes a run keeps: of @nr_routines routines (and the overhead routine),
+ * @nr_events events and @samples each, a net, flags and each event's net
+ * per sample of each series.
  */
 u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples)
 {

@@ -310,8 +310,7 @@ struct kbench_engine_series {
 	void *data;
 	kbench_s64 *net;		/* [samples] net ticks, time order */
 	unsigned int *flags;		/* [samples] enum kbench_sample_flags */
-	kbench_s64 *xnet[KBENCH_EXTRA_MAX];	/* [samples] each further
-						 * counter's net counts */
+	kbench_s64 *xnet[KBENCH_EXTRA_MAX];	/* [samples] each event's */
 	unsigned int taken;		/* samples stored */
 	unsigned long long ref_min;	/* shortest clean reference span */
 	int overhead;			/* not counted in routine_ticks */

@@ -29,6 +29,10 @@
 #define KBENCH_EVENT_RAW_MAX	0ULL
 #define KBENCH_EVENT_RAW_MAX_STR "0 (no raw events on this architecture)"
 #endif
+/* The message of a raw code out of range, as one literal (extack). */
+#define KBENCH_EVENT_RAW_RANGE_MSG					\
+	"raw event code above " KBENCH_EVENT_RAW_MAX_STR		\
+	", the widest event code of this architecture's PMUs"
 
 #define KBENCH_EVENT_RAW_PREFIX	"raw:0x"
 
@@ -37,13 +41,16 @@ struct kbench_event_def {
 	unsigned long long config;	/* PERF_COUNT_HW_*, PERF_TYPE_HARDWARE */
 };
 
+/* The names: the generic events, then their aliases. */
+#define KBENCH_EVENT_DEFS	12
+
 /*
  * The @i-th generic event (perf's order, PERF_COUNT_HW_*), aliases after
  * them; NULL past the end.
  */
 static inline const struct kbench_event_def *kbench_event_def(unsigned int i)
 {
-	static const struct kbench_event_def defs[] = {
+	static const struct kbench_event_def defs[KBENCH_EVENT_DEFS] = {
 		{ "cycles", PERF_COUNT_HW_CPU_CYCLES },
 		{ "instructions", PERF_COUNT_HW_INSTRUCTIONS },
 		{ "cache-references", PERF_COUNT_HW_CACHE_REFERENCES },
@@ -59,7 +66,7 @@ static inline const struct kbench_event_def *kbench_event_def(unsigned int i)
 		{ "branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
 	};
 
-	return i < sizeof(defs) / sizeof(defs[0]) ? &defs[i] : 0;
+	return i < KBENCH_EVENT_DEFS ? &defs[i] : NULL;
 }
 
 /* The generic events without their aliases: kbench_event_def(0 .. n - 1). */

@@ -4,7 +4,7 @@
  *
  * The headers under include/kbench/ are compiled into both kbench.ko and
  * the userspace library libkbench.  This is the only one of them that
- * includes anything: errno values, __always_inline and the 64-bit signed
+ * includes anything: errno values, NULL, __always_inline and the 64-bit signed
  * type of a sample's net ticks (s64 / int64_t: the arrays a world keeps
  * its samples in) from the kernel or the C library (glibc), perf's ABI
  * (<linux/perf_event.h>: the event types and generic events of events.h),
@@ -25,6 +25,7 @@
 #else
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stddef.h>		/* NULL */
 #include <sys/cdefs.h>		/* __always_inline, as glibc defines it */
 
 /*
