@@ -34,8 +34,8 @@
 
 #define KB_EV(r, i, attr)	((int64_t)(r)->ev[i].v[KBENCH_A_EVENT_SUMMARY_##attr])
 
-/* Does this CPU have a hardware PMU?  (perf counts our own cycles.) */
-static bool kb_has_pmu(void)
+/* Does this CPU's PMU count generic event @config (our own, user mode)? */
+static bool kb_pmu_counts(unsigned long long config)
 {
 	struct perf_event_attr attr;
 	long fd;
@@ -43,7 +43,7 @@ static bool kb_has_pmu(void)
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.config = config;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
@@ -52,6 +52,21 @@ static bool kb_has_pmu(void)
 	close((int)fd);
 	return true;
 }
+
+/* Is there a hardware PMU?  (It counts cycles.) */
+static bool kb_has_pmu(void)
+{
+	return kb_pmu_counts(PERF_COUNT_HW_CPU_CYCLES);
+}
+
+/* qemu's PMU counts instructions only under -icount. */
+#define SKIP_WITHOUT_INSTRUCTIONS()					\
+	do {								\
+		if (!kb_has_pmu())					\
+			SKIP(return, "no PMU");				\
+		if (!kb_pmu_counts(PERF_COUNT_HW_INSTRUCTIONS))		\
+			SKIP(return, "the PMU counts no instructions (qemu without -icount)"); \
+	} while (0)
 
 static void ev_args(struct kb_run_args *a, const char *routine,
 		    uint32_t iterations)
@@ -208,7 +223,7 @@ TEST_F(kb, event_not_supported)
 	if (strcmp(self->info.arch, "aarch64"))
 		SKIP(return, "ref-cycles is unsupported on arm64's PMUv3 only");
 	ev_args(&a, "add_chain", 10);
-	a.events[0] = "instructions";
+	a.events[0] = "cycles";
 	a.events[1] = "ref-cycles";
 	a.nevents = 2;
 	EXPECT_EQ(EOPNOTSUPP, kb_run(&self->nl, &self->req, self->fam.id, &a,
@@ -266,8 +281,7 @@ TEST_F(kb, event_counts)
 	struct kb_run run;
 	struct kb_result *r;
 
-	if (!kb_has_pmu())
-		SKIP(return, "no PMU");
+	SKIP_WITHOUT_INSTRUCTIONS();
 	ev_run_add_chain(_metadata, self, &run, 1000);
 	r = &run.result[0];
 	/* instructions are exact in emulation and on hardware alike */
@@ -324,6 +338,31 @@ TEST_F(kb, event_icount_exact)
 		EXPECT_EQ(KB_EV(r, i, NET_MAX), KB_EV(&again.result[0], i, NET_MAX));
 		EXPECT_EQ(KB_EV(r, i, NET_SUM), KB_EV(&again.result[0], i, NET_SUM));
 	}
+}
+
+/*
+ * An event's samples are counted in the run's memory (mem_bytes, and so
+ * against store_bytes_max): 8 bytes per sample of each series.
+ */
+TEST_F(kb, event_mem_bytes)
+{
+	struct kb_run_args a;
+	struct knl_result res;
+	struct kb_run with, without;
+
+	if (!kb_has_pmu())
+		SKIP(return, "no PMU");
+	ev_args(&a, "add_chain", 100);
+	ASSERT_EQ(0, kb_run(&self->nl, &self->req, self->fam.id, &a, &without,
+			    &res)) TH_LOG("%s", res.msg);
+	a.events[0] = "cycles";
+	a.events[1] = "raw:0x1";
+	a.nevents = 2;
+	ASSERT_EQ(0, kb_run(&self->nl, &self->req, self->fam.id, &a, &with,
+			    &res)) TH_LOG("%s", res.msg);
+	/* two events, two series (add_chain and the overhead), 20 samples */
+	EXPECT_EQ(without.v[KBENCH_A_RUN_MEM_BYTES] + 2 * 2 * 20 * 8,
+		  with.v[KBENCH_A_RUN_MEM_BYTES]);
 }
 
 struct ev_samples {
@@ -397,8 +436,7 @@ TEST_F(kb, event_samples)
 	struct knl_result res;
 	struct kb_run run;
 
-	if (!kb_has_pmu())
-		SKIP(return, "no PMU");
+	SKIP_WITHOUT_INSTRUCTIONS();
 	ev_run_add_chain(_metadata, self, &run, 100);
 	s.run_id = (uint32_t)run.v[KBENCH_A_RUN_ID];
 	s.expect[0] = 100 * KBENCH_INSNS_ADD_CHAIN;
@@ -416,15 +454,15 @@ TEST_F(kb, event_samples)
 }
 
 /*
- * The PMU, not kbench, bounds the events of a run: ask for 8 (instructions
- * and raw codes the PMU may not even count) and a PMU with fewer free
+ * The PMU, not kbench, bounds the events of a run: ask for 8 (cycles and
+ * raw codes the PMU may not even count) and a PMU with fewer free
  * counters refuses one of them, named, with ENOSPC.  The counters created
  * before it were released: exactly those that fitted fit again, twice.
  */
 TEST_F(kb, event_pmu_counters)
 {
 	static const char *const names[KBENCH_EVENTS_MAX] = {
-		"instructions", "raw:0x1", "raw:0x2", "raw:0x3", "raw:0x4",
+		"cycles", "raw:0x1", "raw:0x2", "raw:0x3", "raw:0x4",
 		"raw:0x5", "raw:0x6", "raw:0x7" };
 	struct kb_run_args a;
 	struct knl_result res;
@@ -447,7 +485,7 @@ TEST_F(kb, event_pmu_counters)
 		ASSERT_LT(fit, KBENCH_EVENTS_MAX) TH_LOG("offset names no event");
 		EXPECT_NE(NULL, strstr(res.msg, "no free PMU counter"))
 			TH_LOG("%s", res.msg);
-		TH_LOG("the PMU took %d events (arm64 under qemu: 6 programmable counters)",
+		TH_LOG("the PMU took %d events (arm64 under qemu: the cycle counter and 6 programmable ones)",
 		       fit);
 	}
 	ASSERT_LT(0, fit);
