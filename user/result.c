@@ -629,6 +629,36 @@ void kb_result_derived(const struct kb_run *r, const struct kb_result *res,
 			(double)r->counter_hz;
 }
 
+/*
+ * The kernel's summary of a series (the counter's or an event's), after
+ * the caller's labels: per sample {min, median, max, sum, mean} as @net,
+ * per iteration {min, median, max} as @per_iter, ending with @end.
+ */
+static void print_summary(const char *net, const char *per_iter,
+			  const char *per_iter_label, const char *end,
+			  int64_t min, int64_t median, int64_t max, int64_t sum,
+			  int64_t min_milli, int64_t median_milli,
+			  uint32_t valid, double it)
+{
+	char fmt[64];
+
+	out_open_object(net);
+	out_int("min", " min %lld", min);
+	out_int("median", ", median %lld", median);
+	out_int("max", ", max %lld", max);
+	out_int("sum", ", sum %lld", sum);
+	out_double("mean", ", mean %.3f\n",
+		   valid ? (double)sum / valid : NAN);
+	out_close_object();
+	out_open_object(per_iter);
+	out_text("%s", per_iter_label);
+	out_double("min", " min %.3f", (double)min_milli / 1000);
+	out_double("median", ", median %.3f", (double)median_milli / 1000);
+	snprintf(fmt, sizeof(fmt), ", max %%.3f%s", end);
+	out_double("max", fmt, (double)max / it);
+	out_close_object();
+}
+
 /* One event's summary and statistics in a routine (-v, JSON). */
 static void print_event(const struct kb_run *r, const struct kb_result *res,
 			unsigned int x, unsigned int flags)
@@ -639,21 +669,10 @@ static void print_event(const struct kb_run *r, const struct kb_result *res,
 
 	out_open_object(r->events[x].name);
 	out_text("    %s per sample:", r->events[x].name);
-	out_open_object("net");
-	out_int("min", " min %lld", ev->net_min);
-	out_int("median", ", median %lld", ev->net_median);
-	out_int("max", ", max %lld", ev->net_max);
-	out_int("sum", ", sum %lld", ev->net_sum);
-	out_double("mean", ", mean %.3f\n",
-		   res->valid ? (double)ev->net_sum / res->valid : NAN);
-	out_close_object();
-	out_open_object("per_iter");
-	out_double("min", "      per iteration: min %.3f",
-		   (double)ev->per_iter_min_milli / 1000);
-	out_double("median", ", median %.3f",
-		   (double)ev->per_iter_median_milli / 1000);
-	out_double("max", ", max %.3f", (double)ev->net_max / it);
-	out_close_object();
+	print_summary("net", "per_iter", "      per iteration:", "",
+		      ev->net_min, ev->net_median, ev->net_max, ev->net_sum,
+		      ev->per_iter_min_milli, ev->per_iter_median_milli,
+		      res->valid, it);
 	if (res->has_corr && res != &r->overhead) {
 		out_open_object("corrected_per_iter");
 		out_double("min", "; corrected (- empty): min %.3f",
@@ -901,7 +920,7 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 		     unsigned int flags)
 {
 	uint32_t excl = 0;
-	char buf[64];
+	char buf[64], label[64];
 	unsigned int i;
 	double it = r->iterations ? (double)r->iterations : 1;
 
@@ -929,23 +948,12 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 	out_uint("bytes_per_iter", "; %llu bytes/iter\n", res->bytes_per_iter);
 
 	out_text("  kernel summary%s:\n", r->user ? " (computed in userspace)" : "");
-	out_open_object("net_cycles");
 	out_text("    net %s/sample:", kb_run_unit(r));
-	out_int("min", " min %lld", res->net_min);
-	out_int("median", ", median %lld", res->net_median);
-	out_int("max", ", max %lld", res->net_max);
-	out_int("sum", ", sum %lld", res->net_sum);
-	out_double("mean", ", mean %.3f\n",
-		   res->valid ? (double)res->net_sum / res->valid : NAN);
-	out_close_object();
-	out_open_object("net_cycles_per_iter");
-	out_text("    %s/iter:", kb_run_unit(r));
-	out_double("min", " min %.3f",
-		   (double)res->per_iter_min_milli / 1000);
-	out_double("median", ", median %.3f",
-		   (double)res->per_iter_median_milli / 1000);
-	out_double("max", ", max %.3f\n", (double)res->net_max / it);
-	out_close_object();
+	snprintf(label, sizeof(label), "    %s/iter:", kb_run_unit(r));
+	print_summary("net_cycles", "net_cycles_per_iter", label, "\n",
+		      res->net_min, res->net_median, res->net_max, res->net_sum,
+		      res->per_iter_min_milli, res->per_iter_median_milli,
+		      res->valid, it);
 	out_open_object("ns_per_iter");
 	out_double("min", "    ns/iter:           min %.3f",
 		   kb_run_ns(r, (double)res->per_iter_min_milli / 1000));

@@ -69,6 +69,18 @@ static void msg_events(struct nlmsghdr *nlh, size_t samples,
 		e->n = names;
 }
 
+/* A sample's fields, table or JSON, in an object left open. */
+static void sample_fields(uint64_t index, const char *routine,
+			  uint32_t routine_index, int64_t net, const char *flags)
+{
+	out_open_object_inline(NULL);
+	out_uint("index", "%10llu", index);
+	out_string("routine", " %-20s", routine);
+	out_uint("routine_index", NULL, routine_index);
+	out_int("net_cycles", " %14lld", net);
+	out_string("flags", " %s", flags);
+}
+
 /*
  * A sample of a run with events, each event's net count after the flags:
  * CSV columns named by the events, "name=count" in the table, an
@@ -104,12 +116,7 @@ static void emit_with_events(struct stream *s, uint64_t index,
 		fputc('\n', f);
 		return;
 	}
-	out_open_object_inline(NULL);
-	out_uint("index", "%10llu", index);
-	out_string("routine", " %-20s", routine);
-	out_uint("routine_index", NULL, routine_index);
-	out_int("net_cycles", " %14lld", net);
-	out_string("flags", " %s", buf);
+	sample_fields(index, routine, routine_index, net, buf);
 	out_open_object("events");
 	for (x = 0; x < e->n; x++) {
 		char fmt[48];
@@ -195,12 +202,8 @@ void kb_sample_emit(bool csv, uint64_t index, const char *routine,
 		out_json_element(line, n);
 		return;
 	}
-	out_open_object_inline(NULL);
-	out_uint("index", "%10llu", index);
-	out_string("routine", " %-20s", routine);
-	out_uint("routine_index", NULL, routine_index);
-	out_int("net_cycles", " %14lld", net);
-	out_string("flags", " %s\n", buf);
+	sample_fields(index, routine, routine_index, net, buf);
+	out_text("\n");
 	out_close_object();
 }
 

@@ -471,6 +471,22 @@ static void write_event_descs(struct wr *w, const struct kb_run *r)
 	wr_s(w, r->nevents ? "\n   ]" : "]");
 }
 
+/* A request's array of @n names, as key @key of depth 4. */
+static void write_names(struct wr *w, const char *key, const char *const *names,
+			unsigned int n, bool first)
+{
+	unsigned int i;
+
+	wr_key(w, 4, key, first);
+	wr_raw(w, "[", 1);
+	for (i = 0; i < n; i++) {
+		if (i)
+			wr_raw(w, ", ", 2);
+		wr_str(w, names[i]);
+	}
+	wr_raw(w, "]", 1);
+}
+
 static void write_run(struct wr *w, const struct kb_saved_run *s, bool first_run)
 {
 	const struct kb_run *r = &s->run;
@@ -506,28 +522,14 @@ static void write_run(struct wr *w, const struct kb_saved_run *s, bool first_run
 
 	wr_key(w, 3, "request", false);
 	wr_raw(w, "{", 1);
-	wr_key(w, 4, "routines", true);
-	wr_raw(w, "[", 1);
-	for (i = 0; i < q->n; i++) {
-		if (i)
-			wr_raw(w, ", ", 2);
-		wr_str(w, q->names[i]);
-	}
-	wr_raw(w, "]", 1);
+	write_names(w, "routines", q->names, q->n, true);
 	first = false;
 	kv_opt(w, 4, "cpu", q->has_cpu, q->cpu, &first);
 	kv_opt(w, 4, "samples", q->has_samples, q->samples, &first);
 	kv_opt(w, 4, "iterations", q->has_iterations, q->iterations, &first);
 	kv_opt(w, 4, "target_ns", q->has_target, q->target_ns, &first);
 	kv_opt(w, 4, "warmup", q->has_warmup, q->warmup, &first);
-	wr_key(w, 4, "events", false);
-	wr_raw(w, "[", 1);
-	for (i = 0; i < q->nevents; i++) {
-		if (i)
-			wr_raw(w, ", ", 2);
-		wr_str(w, q->events[i]);
-	}
-	wr_raw(w, "]", 1);
+	write_names(w, "events", q->events, q->nevents, false);
 	wr_s(w, "\n   }");
 	write_event_descs(w, r);
 

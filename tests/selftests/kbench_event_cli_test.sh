@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2086  # $ev below is words on purpose
 #
 # kbenchctl --events, --metric and `events` against the module, in the VM
 # (busybox sh).  Without a PMU (x86_64 under TCG): the one-line reason and

@@ -71,34 +71,34 @@ r=$?
 tap $r "signals: $signals runs with $k events killed by SIGINT/SIGKILL at random points, each gone within 2 s"
 full_run 1 "the signals"
 
+# mid_run WHAT SAYS CMD...: CMD (the fault) a second into a long run with
+# every counter on cpu 1; the run must exit 1 saying SAYS
+mid_run() {
+	what=$1
+	says=$2
+	shift 2
+	kbenchctl run add_chain --cpu 1 --samples 1000000 --iterations 100 \
+		--events "$full" >/dev/null 2>/tmp/mid.err &
+	pid=$!
+	sleep 1
+	"$@"
+	r1=$?
+	wait $pid
+	r2=$?
+	grep -q "$says" /tmp/mid.err && [ $r1 = 0 ] && [ $r2 = 1 ]
+	tap $? "$what during a run with $k events: $r1, the run exited $r2: $(cat /tmp/mid.err)"
+}
+
+cpu1() { echo "$1" > /sys/devices/system/cpu/cpu1/online; }
+
 # 2. rmmod kbench in the middle of a run with events
-kbenchctl run add_chain --cpu 1 --samples 1000000 --iterations 100 \
-	--events "$full" >/dev/null 2>/tmp/rmmod.err &
-pid=$!
-sleep 1
-rmmod kbench
-r1=$?
-wait $pid
-r2=$?
-grep -q "being unloaded" /tmp/rmmod.err && [ $r1 = 0 ] && [ $r2 = 1 ]
-r=$?
+mid_run "rmmod" "being unloaded" rmmod kbench
 insmod $ko $params || exit 1
-tap $r "rmmod during a run with $k events: rmmod $r1, the run exited $r2: $(cat /tmp/rmmod.err)"
 full_run 1 "rmmod mid-run"
 
 # 3. cpu 1 offline in the middle of a run with events on it
-kbenchctl run add_chain --cpu 1 --samples 1000000 --iterations 100 \
-	--events "$full" >/dev/null 2>/tmp/off.err &
-pid=$!
-sleep 1
-echo 0 > /sys/devices/system/cpu/cpu1/online
-r1=$?
-wait $pid
-r2=$?
-echo 1 > /sys/devices/system/cpu/cpu1/online
-grep -q "went offline" /tmp/off.err && [ $r1 = 0 ] && [ $r2 = 1 ]
-r=$?
-tap $r "cpu 1 offline during a run with $k events on it: offline $r1, the run exited $r2: $(cat /tmp/off.err)"
+mid_run "cpu 1 offline" "went offline" cpu1 0
+cpu1 1
 full_run 1 "cpu 1 went offline and came back"
 
 pattern='WARNING|BUG:|Oops|lockup|rcu_sched self-detected stall|RCU stall|rcu: INFO|scheduling while atomic|sleeping function called from invalid context|Call Trace'
