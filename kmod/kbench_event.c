@@ -35,6 +35,9 @@
  * `event' (kbench_event_check()); the reads of such an event leave
  * event->count alone.  After the run, perf's own times of each event must
  * agree: time running = time enabled over the run, or the run fails.
+ *
+ * A kernel without CONFIG_PERF_EVENTS (none of Debian's) refuses every
+ * run with events, with a message saying so.
  */
 #include <linux/perf_event.h>
 #include <linux/smp.h>
@@ -43,35 +46,6 @@
 #include <kbench/events.h>
 
 #include "kbench_internal.h"
-
-/* The row's read: inside a window, interrupts off, on the run's CPU. */
-static unsigned long long kbench_event_read(void *ctx)
-{
-	struct perf_event *pe = ctx;
-
-	if (READ_ONCE(pe->oncpu) == raw_smp_processor_id())
-		pe->pmu->read(pe);
-	return local64_read(&pe->count);
-}
-
-/* At both ends of a window: ACTIVE on @cpu, or the window is flagged. */
-static unsigned int kbench_event_check(void *ctx, unsigned int cpu)
-{
-	struct perf_event *pe = ctx;
-
-	if (READ_ONCE(pe->state) != PERF_EVENT_STATE_ACTIVE ||
-	    READ_ONCE(pe->oncpu) != (int)cpu)
-		return KBENCH_SAMPLE_F_EVENT;
-	return 0;
-}
-
-/* The kernel's event row: one instance per event and run. */
-const struct kbench_counter kbench_event_row = {
-	.name = "perf",
-	.desc = "pmu->read(event); local64_read(&event->count)",
-	.read_ctx = kbench_event_read,
-	.check_ctx = kbench_event_check,
-};
 
 /**
  * kbench_event_lookup() - the perf type and config of an event name
@@ -105,6 +79,37 @@ int kbench_event_lookup(const char *name, struct kbench_event *ev,
 	}
 	return -EINVAL;
 }
+
+#if IS_ENABLED(CONFIG_PERF_EVENTS)
+
+/* The row's read: inside a window, interrupts off, on the run's CPU. */
+static unsigned long long kbench_event_read(void *ctx)
+{
+	struct perf_event *pe = ctx;
+
+	if (READ_ONCE(pe->oncpu) == raw_smp_processor_id())
+		pe->pmu->read(pe);
+	return local64_read(&pe->count);
+}
+
+/* At both ends of a window: ACTIVE on @cpu, or the window is flagged. */
+static unsigned int kbench_event_check(void *ctx, unsigned int cpu)
+{
+	struct perf_event *pe = ctx;
+
+	if (READ_ONCE(pe->state) != PERF_EVENT_STATE_ACTIVE ||
+	    READ_ONCE(pe->oncpu) != (int)cpu)
+		return KBENCH_SAMPLE_F_EVENT;
+	return 0;
+}
+
+/* The kernel's event row: one instance per event and run. */
+const struct kbench_counter kbench_event_row = {
+	.name = "perf",
+	.desc = "pmu->read(event); local64_read(&event->count)",
+	.read_ctx = kbench_event_read,
+	.check_ctx = kbench_event_check,
+};
 
 /* Is there any hardware PMU for @cpu?  (Does it count cycles?) */
 static bool kbench_event_cpu_has_pmu(u32 cpu)
@@ -270,3 +275,33 @@ void kbench_events_release(struct kbench_run *run)
 		run->events[i].pe = NULL;
 	}
 }
+
+#else /* !CONFIG_PERF_EVENTS */
+
+/* A kernel without perf events counts none: a run with events is refused. */
+const struct kbench_counter kbench_event_row = {
+	.name = "perf",
+	.desc = "none: the kernel has no perf events",
+};
+
+int kbench_events_open(struct kbench_run *run, const struct nlattr **nla,
+		       struct netlink_ext_ack *extack)
+{
+	if (!run->nr_events)
+		return 0;
+	NL_SET_ERR_MSG_ATTR(extack, nla[0],
+			    "this kernel was built without perf events (CONFIG_PERF_EVENTS): no hardware events");
+	return -EOPNOTSUPP;
+}
+
+int kbench_events_close(struct kbench_run *run, const struct nlattr **nla,
+			struct netlink_ext_ack *extack)
+{
+	return 0;
+}
+
+void kbench_events_release(struct kbench_run *run)
+{
+}
+
+#endif /* CONFIG_PERF_EVENTS */
