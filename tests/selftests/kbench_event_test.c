@@ -26,12 +26,6 @@
 
 #include "kbench_fixture.h"
 
-#define EXPECT_EXTACK_AT(res, off) do {					\
-	EXPECT_TRUE((res).has_offs) TH_LOG("no NLMSGERR_ATTR_OFFS");	\
-	EXPECT_EQ((uint32_t)(off), (res).offs);				\
-	EXPECT_TRUE((res).has_msg) TH_LOG("no NLMSGERR_ATTR_MSG");	\
-} while (0)
-
 #define KB_EV(r, i, attr)	((int64_t)(r)->ev[i].v[KBENCH_A_EVENT_SUMMARY_##attr])
 
 /* Does this CPU's PMU count generic event @config (our own, user mode)? */
@@ -485,8 +479,7 @@ TEST_F(kb, event_pmu_counters)
 		ASSERT_LT(fit, KBENCH_EVENTS_MAX) TH_LOG("offset names no event");
 		EXPECT_NE(NULL, strstr(res.msg, "no free PMU counter"))
 			TH_LOG("%s", res.msg);
-		TH_LOG("the PMU took %d events (arm64 under qemu: the cycle counter and 6 programmable ones)",
-		       fit);
+		TH_LOG("the PMU took %d events (qemu: arm64 7, POWER9 4)", fit);
 	}
 	ASSERT_LT(0, fit);
 	for (i = 0; i < 2; i++) {
