@@ -1246,7 +1246,7 @@ static bool load_run(struct jp *j, struct kb_saved_run *s)
 			if (s->has_arg)
 				ok = jp_u64(j, UINT64_MAX, &s->arg);
 		} else if (!strcmp(key, "adaptive")) {
-			bool b;
+			bool b = false;	/* jp_bool() leaves it alone on error */
 
 			ok = jp_bool(j, &b);
 			r->adaptive = b;
