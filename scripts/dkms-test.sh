@@ -92,7 +92,9 @@ ${prefix#/}/lib/pkgconfig/kbench.pc
 ${prefix#/}/share/bash-completion/completions/kbenchctl
 ${prefix#/}/share/man/man3/kbench_counter_get.3
 ${prefix#/}/share/man/man3/kbench_counter_select.3
+${prefix#/}/share/man/man3/kbench_events_result_free.3
 ${prefix#/}/share/man/man3/kbench_measure.3
+${prefix#/}/share/man/man3/kbench_measure_events.3
 ${prefix#/}/share/man/man3/kbench_measure_net_cycles.3
 ${prefix#/}/share/man/man3/kbench_request_init.3
 ${prefix#/}/share/man/man3/kbench_result_free.3
@@ -101,7 +103,7 @@ ${prefix#/}/share/man/man8/kbenchctl.8
 EOF
 LC_ALL=C sort -o "$tmp/expected" "$tmp/expected"
 diff -u "$tmp/expected" "$tmp/files" >"$tmp/diff"
-tap $? "install: exactly the 19 expected files" "$tmp/diff"
+tap $? "install: exactly the 21 expected files" "$tmp/diff"
 [ "$(readlink "$dest$prefix/lib/libkbench.so")" = libkbench.so.1.0.0 ] &&
 	[ "$(readlink "$dest$prefix/lib/libkbench.so.1")" = libkbench.so.1.0.0 ] &&
 	objdump -p "$dest$prefix/lib/libkbench.so.1.0.0" | grep -q 'SONAME *libkbench.so.1$'

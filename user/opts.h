@@ -74,6 +74,7 @@ struct kb_opt {
 /* the subcommands' tables */
 extern const struct kb_opt kb_clocks_table[];
 extern const struct kb_opt kb_samples_table[];
+extern const struct kb_opt kb_events_table[];
 extern const struct kb_opt kb_run_table[];	/* run and compare */
 
 /* the options every subcommand takes */

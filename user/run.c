@@ -11,6 +11,7 @@
 #include "diff.h"
 #include "kbenchctl.h"
 #include "output.h"
+#include "pmu.h"
 #include "report.h"
 #include "run.h"
 #include "runopts.h"
@@ -59,8 +60,10 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 		pflags |= KB_PRINT_LOG;
 	if (o.raw)
 		pflags |= KB_PRINT_RAW;
-	err = o.user ? kb_run_opts_check_twins(&o, sc->name) :
-		       kb_run_opts_check_module(&o, sc);
+	err = kb_pmu_check_events(sc->name, o.q.events, o.q.nevents);
+	if (!err)
+		err = o.user ? kb_run_opts_check_twins(&o, sc->name) :
+			       kb_run_opts_check_module(&o, sc);
 	if (err)
 		return kb_exit_status(err);
 	if (kb_sweep_is_sweep(&o.sweep))

@@ -11,6 +11,7 @@
 
 #define KBENCH_NAME_MAX		31
 #define KBENCH_RUN_ROUTINES_MAX	4
+#define KBENCH_EVENTS_MAX	8
 #define KBENCH_ARG_NAME_MAX	15
 
 /**
@@ -44,6 +45,9 @@ enum kbench_counter_flags {
  *   alike: the T(2) reference span was longer than twice the shortest clean
  *   one of the routine so far plus two steps of the counter (something landed
  *   in it and the sample's net is too small), or the net was negative.
+ * @KBENCH_SAMPLE_F_EVENT: A hardware event of the run was not counting on the
+ *   run's CPU at one end of the window (not active: in error, descheduled, or
+ *   its CPU's PMU taken away). Its counts of this window cannot be trusted.
  */
 enum kbench_sample_flags {
 	KBENCH_SAMPLE_F_CPU_CHANGED = 1,
@@ -52,6 +56,7 @@ enum kbench_sample_flags {
 	KBENCH_SAMPLE_F_SMI = 8,
 	KBENCH_SAMPLE_F_WINDOW = 16,
 	KBENCH_SAMPLE_F_REFERENCE = 32,
+	KBENCH_SAMPLE_F_EVENT = 64,
 };
 
 /**
@@ -110,6 +115,7 @@ enum kbench_info_attrs {
 	KBENCH_A_INFO_NR_CPUS,
 	KBENCH_A_INFO_KERNEL,
 	KBENCH_A_INFO_PAD,
+	KBENCH_A_INFO_EVENTS_MAX,
 	KBENCH_A_INFO_SETUP_BYTES_MAX,
 	KBENCH_A_INFO_SETUP_BYTES,
 
@@ -172,6 +178,8 @@ enum kbench_run_attrs {
 	KBENCH_A_RUN_RESULT,
 	KBENCH_A_RUN_OVERHEAD,
 	KBENCH_A_RUN_PAD,
+	KBENCH_A_RUN_EVENT,
+	KBENCH_A_RUN_EVENT_INFO,
 	KBENCH_A_RUN_ARG,
 
 	__KBENCH_A_RUN_MAX,
@@ -201,10 +209,42 @@ enum kbench_result_attrs {
 	KBENCH_A_RESULT_BYTES_PER_ITER,
 	KBENCH_A_RESULT_PAD,
 	KBENCH_A_RESULT_EXCL_REFERENCE,
+	KBENCH_A_RESULT_EXCL_EVENT,
+	KBENCH_A_RESULT_EVENT,
 	KBENCH_A_RESULT_ARG,
 
 	__KBENCH_A_RESULT_MAX,
 	KBENCH_A_RESULT_MAX = (__KBENCH_A_RESULT_MAX - 1)
+};
+
+enum kbench_event_attrs {
+	KBENCH_A_EVENT_UNSPEC,
+	KBENCH_A_EVENT_NAME,
+	KBENCH_A_EVENT_TYPE,
+	KBENCH_A_EVENT_CONFIG,
+	KBENCH_A_EVENT_PMU,
+	KBENCH_A_EVENT_ENABLED_NS,
+	KBENCH_A_EVENT_RUNNING_NS,
+	KBENCH_A_EVENT_PAD,
+
+	__KBENCH_A_EVENT_MAX,
+	KBENCH_A_EVENT_MAX = (__KBENCH_A_EVENT_MAX - 1)
+};
+
+enum kbench_event_summary_attrs {
+	KBENCH_A_EVENT_SUMMARY_UNSPEC,
+	KBENCH_A_EVENT_SUMMARY_INDEX,
+	KBENCH_A_EVENT_SUMMARY_NAME,
+	KBENCH_A_EVENT_SUMMARY_NET_MIN,
+	KBENCH_A_EVENT_SUMMARY_NET_MEDIAN,
+	KBENCH_A_EVENT_SUMMARY_NET_MAX,
+	KBENCH_A_EVENT_SUMMARY_NET_SUM,
+	KBENCH_A_EVENT_SUMMARY_PER_ITER_MIN_MILLI,
+	KBENCH_A_EVENT_SUMMARY_PER_ITER_MEDIAN_MILLI,
+	KBENCH_A_EVENT_SUMMARY_PAD,
+
+	__KBENCH_A_EVENT_SUMMARY_MAX,
+	KBENCH_A_EVENT_SUMMARY_MAX = (__KBENCH_A_EVENT_SUMMARY_MAX - 1)
 };
 
 enum kbench_samples_attrs {
@@ -216,6 +256,8 @@ enum kbench_samples_attrs {
 	KBENCH_A_SAMPLES_NET,
 	KBENCH_A_SAMPLES_FLAGS,
 	KBENCH_A_SAMPLES_ITERATIONS,
+	KBENCH_A_SAMPLES_EVENT_NET,
+	KBENCH_A_SAMPLES_EVENT_NAME,
 
 	__KBENCH_A_SAMPLES_MAX,
 	KBENCH_A_SAMPLES_MAX = (__KBENCH_A_SAMPLES_MAX - 1)
