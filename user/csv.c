@@ -3,9 +3,7 @@
  * The samples CSV, fast (see csv.h).
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "csv.h"
 #include "names.h"
@@ -29,23 +27,7 @@ void kb_csv_init(struct kb_csv *c, FILE *f)
 /* Straight to the file descriptor: stdio would copy every chunk once more. */
 void kb_csv_flush(struct kb_csv *c)
 {
-	const char *p = c->buf;
-	size_t left = c->n;
-
-	fflush(c->f);
-	while (left) {
-		ssize_t w = write(fileno(c->f), p, left);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			/* the stream's error flag, as fwrite would set it */
-			fwrite_unlocked(p, 1, left, c->f);
-			break;
-		}
-		p += w;
-		left -= (size_t)w;
-	}
+	kb_write_fd(c->f, c->buf, c->n);
 	c->n = 0;
 }
 

@@ -40,6 +40,8 @@ k=$top/user/kbenchctl
 	$k run add_chain --user --samples 20 --iterations 100 --save a.json
 	$k run add_chain mul_chain --user --samples 10 --iterations 50 --save b.json
 	$k compare add_chain load_l1 --user --samples 8 --iterations 20 --save c.json
+	# base64 arrays (more than 16 values) and JSON arrays (up to 16) above
+	$k run add_chain mul_chain --user --samples 60 --iterations 20 --save d.json
 ) >/dev/null 2>&1
 "$out/resfile-fuzz" -runs="$runs" -seed=1 -max_len=4096 -timeout=10 \
 	-rss_limit_mb=1024 "$out/corpus" >"$out/fuzz.log" 2>&1
