@@ -5,7 +5,9 @@
  * and the key path ("runs[0].routines[1].net[17]") and says what was
  * expected; nothing a file holds can make it crash, loop or allocate more
  * than the file's size in samples.  Unknown keys are skipped (newer files
- * of the same version add keys), unknown versions refused.
+ * of the same version add keys), unknown versions refused.  Versions 1
+ * (integer arrays as JSON arrays) and 2 (long ones in base64) differ only
+ * in the arrays, and jp_ints reads both forms wherever it meets them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -1275,7 +1277,7 @@ static bool load_top(struct jp *j, struct kb_resfile *rf)
 			has_version = ok;
 			if (ok && (version > KB_RESFILE_VERSION || version < 1)) {
 				j->p = at;
-				jp_error(j, "result format version %llu; this kbenchctl (%s) reads version %d%s",
+				jp_error(j, "result format version %llu; this kbenchctl (%s) reads versions 1 to %d%s",
 					 (unsigned long long)version,
 					 KBENCHCTL_VERSION, KB_RESFILE_VERSION,
 					 version > KB_RESFILE_VERSION ?

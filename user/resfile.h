@@ -16,8 +16,12 @@
 #include "run.h"
 
 #define KB_RESFILE_FORMAT	"kbench-result"
-/* Raised only for changes an older reader would misread (RESULTS.md). */
-#define KB_RESFILE_VERSION	1
+/*
+ * Raised only for changes an older reader would misread (RESULTS.md):
+ * version 2 writes long integer arrays in base64, which a version 1 reader
+ * would take for a wrong type.  Every version from 1 on is read.
+ */
+#define KB_RESFILE_VERSION	2
 /* Larger files are refused before they are read (1M samples: ~10 MB). */
 #define KB_RESFILE_MAX_BYTES	(1ULL << 30)
 /*

@@ -579,8 +579,8 @@ static void test_errors(void)
 		    "not a kbench result file (no \"format\"", "'run --json' output");
 	expect_text("{\"format\": \"pyperf\", \"version\": 1, \"runs\": []}",
 		    "format 'pyperf', want 'kbench-result'", "another tool's file");
-	expect_error("\"version\": 1", "\"version\": 2",
-		     ", version: result format version 2; this kbenchctl (0.1) reads version 1: written by a newer kbenchctl",
+	expect_error("\"version\": 2", "\"version\": 3",
+		     ", version: result format version 3; this kbenchctl (0.1) reads versions 1 to 2: written by a newer kbenchctl",
 		     "a future version");
 	expect_error("\"n\": 12,", "\"n\": \"12\",",
 		     "runs[0].routines[0].n: expected an integer, found a string", "wrong type (string for a count)");
@@ -832,11 +832,97 @@ static void test_bootstrap_large(void)
 	free(b);
 }
 
+/* The sum of @res's valid (unflagged) samples, as its summary counts. */
+static int64_t sum_valid(const struct kb_result *res)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < res->n; i++)
+		sum += res->sflags[i] ? 0 : res->net[i];
+	return sum;
+}
+
+/* The indices of @res's flagged samples, "6:32 51:32" (value after ':'). */
+static void flagged(const struct kb_result *res, char *out, size_t len)
+{
+	size_t i, at = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < res->n && at < len; i++) {
+		if (res->sflags[i])
+			at += (size_t)snprintf(out + at, len - at, "%s%zu:%u",
+					       at ? " " : "", i, res->sflags[i]);
+	}
+}
+
+/*
+ * A version 1 file, from the kbenchctl before base64 arrays (main at
+ * cf97053: `kbenchctl run add_chain --user --samples 200 --iterations 100
+ * --save result-v1.json`, with environment.cmdline shortened): every
+ * array a JSON array of up to 200 values.  It loads; its samples agree
+ * with the summary that kbenchctl computed when it saved them; written
+ * again it becomes version 2 with base64 arrays and reads back the same.
+ */
+static void test_old_format(void)
+{
+	struct kb_resfile rf, rf2;
+	const struct kb_run *r;
+	char path[512], err[768], fl[2][128];
+	char *buf = NULL;
+	size_t len, i;
+	bool same = true;
+
+	snprintf(path, sizeof(path), "%s/result-v1.json", fixtures_dir);
+	if (!ok(kb_resfile_load(path, &rf, err, sizeof(err)) == 0,
+		"old format: a version 1 file (JSON arrays of 200 samples) loads")) {
+		diag("%s", err);
+		return;
+	}
+	r = &rf.runs[0].run;
+	ok(rf.nruns == 1 && r->nres == 1 && r->user && r->has_overhead &&
+	   r->iterations == 100 && !strcmp(r->res[0].routine, "add_chain") &&
+	   r->res[0].n == 200 && r->overhead.n == 200,
+	   "old format: one userspace run of add_chain and its overhead, 200 samples each");
+	flagged(&r->res[0], fl[0], sizeof(fl[0]));
+	flagged(&r->overhead, fl[1], sizeof(fl[1]));
+	if (!ok(!strcmp(fl[0], "6:32 51:32") && !strcmp(fl[1], "62:32"),
+		"old format: the flagged samples where the file lists them (add_chain 6, 51; empty 62)"))
+		diag("add_chain '%s', empty '%s'", fl[0], fl[1]);
+	if (!ok(sum_valid(&r->res[0]) == 55406 && r->res[0].net_sum == 55406 &&
+		sum_valid(&r->overhead) == 22074 && r->overhead.net_sum == 22074 &&
+		r->res[0].net_median == 260 && r->res[0].valid == 198,
+		"old format: the valid samples add up to the summary saved with them (net_sum 55406 and 22074)"))
+		diag("sums %lld %lld", (long long)sum_valid(&r->res[0]),
+		     (long long)sum_valid(&r->overhead));
+	buf = write_mem(&rf.meta, rf.runs, rf.nruns, &len);
+	ok(strstr(buf, "\"version\": 2,") && strstr(buf, "\"encoding\": \"base64\", \"width\": 4"),
+	   "old format: written again, it is version 2 with base64 arrays");
+	if (ok(parse(buf, len, &rf2, err, sizeof(err)) == 0,
+	       "old format: the version 2 file written from it loads")) {
+		const struct kb_run *r2 = &rf2.runs[0].run;
+
+		for (i = 0; i < 200; i++)
+			same &= r2->res[0].net[i] == r->res[0].net[i] &&
+				r2->res[0].sflags[i] == r->res[0].sflags[i] &&
+				r2->overhead.net[i] == r->overhead.net[i] &&
+				r2->overhead.sflags[i] == r->overhead.sflags[i];
+		ok(same && r2->res[0].n == 200 && r2->overhead.n == 200,
+		   "old format: version 2 holds every sample and flag of version 1");
+		kb_resfile_free(&rf2);
+	} else {
+		diag("%s", err);
+	}
+	free(buf);
+	kb_resfile_free(&rf);
+}
+
 void test_results_loader(void)
 {
 	test_b64();
 	test_roundtrip(SIZE_MAX, "JSON arrays");
 	test_roundtrip(0, "base64 arrays");
+	test_old_format();
 	test_errors();
 	test_fuzz();
 	small_b64 = true;
