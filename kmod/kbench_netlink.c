@@ -77,7 +77,7 @@ static int kbench_info_fill(struct sk_buff *msg, const void *arg)
 	    nla_put_u32(msg, KBENCH_A_INFO_NR_CPUS, nr_cpu_ids) ||
 	    nla_put_string(msg, KBENCH_A_INFO_KERNEL, utsname()->release))
 		return -EMSGSIZE;
-	return 0;
+	return kbench_env_put(msg);
 }
 
 int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
