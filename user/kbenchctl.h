@@ -61,6 +61,7 @@ int clocks_main(const struct subcommand *sc, int argc, char *argv[]);
 int run_main(const struct subcommand *sc, int argc, char *argv[]);
 int compare_main(const struct subcommand *sc, int argc, char *argv[]);
 int samples_main(const struct subcommand *sc, int argc, char *argv[]);
+int tune_main(const struct subcommand *sc, int argc, char *argv[]);
 
 /* Strict number parsing: whole string, base 10, within range. 0 or -1. */
 int parse_u32(const char *s, uint32_t *out);

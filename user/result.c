@@ -269,6 +269,7 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		 kb_str(tb[KBENCH_A_INFO_KERNEL], ""));
 	r->counter_constant = kb_u32(tb[KBENCH_A_INFO_COUNTER_FLAGS], 0) &
 			      KBENCH_COUNTER_F_CONSTANT;
+	kb_kernel_env_parse(tb, &r->kenv);
 	return 0;
 }
 
@@ -293,6 +294,12 @@ void kb_run_stamp(struct kb_run *r)
 		snprintf(r->kernel, sizeof(r->kernel), "%s", u.release);
 	gmtime_r(&now, &tm);
 	strftime(r->date, sizeof(r->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void kb_run_env(struct kb_run *r)
+{
+	kb_env_collect(&r->env, &r->kenv, (int)r->cpu);
+	r->has_env = true;
 }
 
 int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
@@ -325,6 +332,7 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 	if (err)
 		return err;
 	kb_run_stamp(r);
+	kb_run_env(r);
 	err = kb_run_fetch_samples(nl, r->run_id, r);
 	if (err)
 		fprintf(stderr, "%s: warning: samples of run %u unavailable; statistics from the kernel summary only\n",
@@ -588,6 +596,10 @@ void kb_run_print(const struct kb_run *r, unsigned int flags)
 	unsigned int i;
 
 	out_open_object(NULL);
+	if (r->has_env) {
+		kb_env_print(&r->env, KB_ENV_VIEW_ALL);
+		out_text("\n");
+	}
 	kb_run_print_header(r);
 	if (r->nres == 1) {
 		kb_result_print(r, &r->res[0], flags);
@@ -661,6 +673,7 @@ int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 			return err;
 		}
 		kb_run_stamp(r);
+		kb_run_env(r);
 		return 0;
 	}
 	err = kb_nl_open(&nl);

@@ -43,8 +43,13 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 		kb_run_free(&r);
 		return EXIT_FAIL;
 	}
-	if (o.csv)
+	if (o.csv) {
+		/* the CSV stays clean: the warnings go to stderr */
+		out_init(stderr, false);
+		kb_env_print(&r.env, KB_ENV_VIEW_WARNINGS);
+		out_init(stdout, false);
 		kb_run_print_csv(&r, stdout);
+	}
 	else if (opt_json || o.verbose)
 		kb_run_print(&r, pflags);
 	else

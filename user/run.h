@@ -11,6 +11,7 @@
 
 #include <linux/kbench.h>
 
+#include "env.h"
 #include "stats.h"
 
 struct kb_nl;
@@ -54,6 +55,10 @@ struct kb_run {
 	bool counter_constant;
 	char kernel[80];	/* release, for plot titles */
 	char date[40];
+	/* what could have distorted it (the module's INFO, sysfs, procfs) */
+	struct kb_kernel_env kenv;
+	struct kb_env env;
+	bool has_env;
 };
 
 struct kb_run_req {
@@ -88,6 +93,8 @@ int kb_run_analyze(struct kb_run *r);
 
 /* Kernel release (uname when not known) and the date, for titles. */
 void kb_run_stamp(struct kb_run *r);
+/* The environment report of the run's CPU (after the run: r->cpu). */
+void kb_run_env(struct kb_run *r);
 
 double kb_run_ns(const struct kb_run *r, double cycles);
 

@@ -22,6 +22,7 @@ int main(int argc, char *argv[])
 	test_output();
 	test_opts();
 	test_report();
+	test_env();
 	test_cli();
 	test_engine();
 	return tap_done();
