@@ -53,6 +53,8 @@ static const struct {
 		"they run on the CPU between windows and evict its caches" },
 };
 
+static const char *const hyper_effect_steal =
+	"the host can stop this vCPU inside a window; such samples are flagged steal";
 static const char *const hyper_effect_blind =
 	"the host can stop this vCPU inside a window, and nothing tells kbench when";
 
@@ -300,7 +302,8 @@ static void env_hypervisor(struct kb_env_item *it, const struct kb_kernel_env *k
 {
 	const char *name;
 
-	it->effect = hyper_effect_blind;
+	it->effect = k && (k->detectors & KBENCH_SAMPLE_F_STEAL) ?
+		     hyper_effect_steal : hyper_effect_blind;
 	set_fix(it, "measure on bare metal, or on an idle host with pinned vCPUs");
 	if (!k)
 		return;

@@ -61,8 +61,6 @@ static void figure(const struct kb_run *r, const char *label, double cycles)
 
 static void excluded_line(const struct kb_result *res)
 {
-	static const char *const why[KB_EXCL_N] = {
-		"cpu_changed", "backwards", "nmi", "smi", "window", "reference" };
 	uint32_t excl = res->samples - res->valid;
 	unsigned int i, k = 0;
 
@@ -72,7 +70,8 @@ static void excluded_line(const struct kb_result *res)
 	out_text("%u excluded", excl);
 	for (i = 0; i < KB_EXCL_N; i++)
 		if (res->excl[i])
-			out_text("%s%s %u", k++ ? ", " : " (", why[i], res->excl[i]);
+			out_text("%s%s %u", k++ ? ", " : " (",
+				 kb_sample_flag_names[i].name, res->excl[i]);
 	out_text("%s%s\n", k ? ")" : "", excl ? kb_color_end(out_file()) : "");
 }
 

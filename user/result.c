@@ -146,6 +146,7 @@ static void parse_result(struct nlattr *nest, struct kb_result *res)
 	res->excl[KB_EXCL_WINDOW] = kb_u32(tb[KBENCH_A_RESULT_EXCL_WINDOW], 0);
 	res->excl[KB_EXCL_REFERENCE] =
 		kb_u32(tb[KBENCH_A_RESULT_EXCL_REFERENCE], 0);
+	res->excl[KB_EXCL_STEAL] = kb_u32(tb[KBENCH_A_RESULT_EXCL_STEAL], 0);
 	res->net_min = kb_s64(tb[KBENCH_A_RESULT_NET_MIN], 0);
 	res->net_median = kb_s64(tb[KBENCH_A_RESULT_NET_MEDIAN], 0);
 	res->net_max = kb_s64(tb[KBENCH_A_RESULT_NET_MAX], 0);
@@ -510,8 +511,6 @@ static void print_raw(const struct kb_result *res)
 void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 		     unsigned int flags)
 {
-	static const char *const excl_key[KB_EXCL_N] = {
-		"cpu_changed", "backwards", "nmi", "smi", "window", "reference" };
 	uint32_t excl = 0;
 	char buf[64];
 	unsigned int i;
@@ -530,8 +529,8 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 		char fmt[32];
 
 		snprintf(fmt, sizeof(fmt), "%s%s %%llu", i ? ", " : " (by reason: ",
-			 excl_key[i]);
-		out_uint(excl_key[i], fmt, res->excl[i]);
+			 kb_sample_flag_names[i].name);
+		out_uint(kb_sample_flag_names[i].name, fmt, res->excl[i]);
 	}
 	out_text(")");
 	out_close_object();

@@ -16,8 +16,9 @@
 
 struct kb_nl;
 
+/* excluded samples by reason: bit i of the sample flags is excl[i] */
 enum { KB_EXCL_CPU, KB_EXCL_BACKWARDS, KB_EXCL_NMI, KB_EXCL_SMI,
-       KB_EXCL_WINDOW, KB_EXCL_REFERENCE, KB_EXCL_N };
+       KB_EXCL_WINDOW, KB_EXCL_REFERENCE, KB_EXCL_STEAL, KB_EXCL_N };
 
 struct kb_result {
 	char routine[KBENCH_NAME_MAX + 1];

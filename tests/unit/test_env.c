@@ -205,6 +205,10 @@ static void test_server(void)
 	kb_env_collect(&e, &k, 3);
 	CHECK("server", &e, x);
 	ok(kb_env_problems(&e) == 1, "server: the hypervisor is the one problem");
+	k.detectors |= KBENCH_SAMPLE_F_STEAL;
+	kb_env_collect(&e, &k, 3);
+	ok(strstr(e.item[KB_ENV_HYPERVISOR].effect, "flagged steal") != NULL,
+	   "server: with KVM steal time the hypervisor's effect says steal is flagged");
 }
 
 static void test_vm(void)

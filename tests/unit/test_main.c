@@ -23,6 +23,7 @@ int main(int argc, char *argv[])
 	test_opts();
 	test_report();
 	test_env();
+	test_steal();
 	test_cli();
 	test_engine();
 	return tap_done();

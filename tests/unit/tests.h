@@ -15,6 +15,7 @@ void test_opts(void);
 void test_report(void);
 void test_engine(void);
 void test_env(void);
+void test_steal(void);
 
 /* |a - b| within a relative 1e-9 (absolute near 0), NaN == NaN */
 static inline bool close_to(double a, double b, double rel)

@@ -43,6 +43,9 @@ enum kbench_counter_flags {
  *   alike: the T(2) reference span was longer than twice the shortest clean
  *   one of the routine so far plus two steps of the counter (something landed
  *   in it and the sample's net is too small), or the net was negative.
+ * @KBENCH_SAMPLE_F_STEAL: The host ran something else on this virtual CPU
+ *   during the window: its paravirtual steal-time record (KVM steal time on
+ *   x86, PV time on arm64) changed between the start and the end.
  */
 enum kbench_sample_flags {
 	KBENCH_SAMPLE_F_CPU_CHANGED = 1,
@@ -51,6 +54,7 @@ enum kbench_sample_flags {
 	KBENCH_SAMPLE_F_SMI = 8,
 	KBENCH_SAMPLE_F_WINDOW = 16,
 	KBENCH_SAMPLE_F_REFERENCE = 32,
+	KBENCH_SAMPLE_F_STEAL = 64,
 };
 
 /**
@@ -303,6 +307,7 @@ enum kbench_result_attrs {
 	KBENCH_A_RESULT_BYTES_PER_ITER,
 	KBENCH_A_RESULT_PAD,
 	KBENCH_A_RESULT_EXCL_REFERENCE,
+	KBENCH_A_RESULT_EXCL_STEAL,
 
 	__KBENCH_A_RESULT_MAX,
 	KBENCH_A_RESULT_MAX = (__KBENCH_A_RESULT_MAX - 1)
