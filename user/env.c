@@ -566,7 +566,7 @@ static void print_item(const struct kb_env *e, unsigned int i,
 		out_close_object();
 		return;
 	}
-	out_text("%s%c %-15s ", warn ? kb_color(f, KB_WARN) : "", warn ? '!' : ' ',
+	out_text("%s%c %-17s ", warn ? kb_color(f, KB_WARN) : "", warn ? '!' : ' ',
 		 env_items[i].label);
 	if (it->known) {
 		out_string("value", "%s", it->value);
@@ -577,8 +577,8 @@ static void print_item(const struct kb_env *e, unsigned int i,
 	out_text("%s\n", warn ? kb_color_end(f) : "");
 	out_bool("problem", NULL, warn);
 	out_string("effect", warn || view == KB_ENV_VIEW_VERBOSE ?
-		   "                  %s\n" : NULL, it->effect);
-	out_string("fix", warn && it->fix[0] ? "                  what to do: %s\n" : NULL,
+		   "                    %s\n" : NULL, it->effect);
+	out_string("fix", warn && it->fix[0] ? "                    what to do: %s\n" : NULL,
 		   it->fix[0] ? it->fix : NULL);
 	out_close_object();
 }

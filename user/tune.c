@@ -293,16 +293,23 @@ static int plan_irqs(struct tune *t)
 {
 	struct kb_cpuset online, s;
 	char dir[4096], path[300], v[TUNE_VALUE_MAX], want[TUNE_VALUE_MAX];
-	unsigned int cpu = (unsigned int)t->cpu;
+	unsigned int cpu = (unsigned int)t->cpu, sib, k;
 	struct dirent **irqs;
 	int i, n, err = 0;
 
 	if (kb_cpulist_read("/sys/devices/system/cpu/online", &online))
 		memset(&online, 0, sizeof(online));
 	kb_cpuset_del(&online, cpu);
+	/* nor the siblings about to go offline (planned before) */
+	for (i = 0; i < (int)t->n; i++)
+		if (t->e[i].step == STEP_SMT &&
+		    sscanf(t->e[i].path, "/sys/devices/system/cpu/cpu%u/online",
+			   &sib) == 1)
+			kb_cpuset_del(&online, sib);
 	if (!kb_cpuset_count(&online)) {
 		snprintf(t->note[STEP_IRQ], sizeof(t->note[0]),
-			 "no other CPU online to take the interrupts");
+			 "they stay: no other CPU %s online to take them",
+			 t->n ? "stays" : "is");
 		return 0;
 	}
 	if (kb_sys_path(dir, sizeof(dir), "/proc/irq"))
@@ -325,7 +332,8 @@ static int plan_irqs(struct tune *t)
 				err = -ENOMEM;
 			continue;
 		}
-		kb_cpuset_del(&s, cpu);
+		for (k = 0; k < KB_CPUS_MAX / 64; k++)
+			s.bits[k] &= online.bits[k];
 		if (!kb_cpuset_count(&s))
 			s = online;
 		kb_cpulist_format(&s, want, sizeof(want));

@@ -56,13 +56,15 @@ for t in kbench_family_test kbench_input_test kbench_exact_test \
 	run_suite "$t" "$dir/$t"
 done
 
-if [ -x "$dir/kbench_cli_test.sh" ]; then
-	run_suite "kbench_cli_test" "$dir/kbench_cli_test.sh"
-else
-	echo "not ok 1 kbench_cli_test # script missing"
-	failed=1
-	suites="$suites kbench_cli_test"
-fi
+for t in kbench_cli_test kbench_env_test; do
+	if [ -x "$dir/$t.sh" ]; then
+		run_suite "$t" "$dir/$t.sh"
+	else
+		echo "not ok 1 $t # script missing"
+		failed=1
+		suites="$suites $t"
+	fi
+done
 
 if [ -x "$dir/kbench-fuzz" ]; then
 	run_suite "kbench-fuzz" "$dir/kbench-fuzz" --count "$fuzz_count"
