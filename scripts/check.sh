@@ -11,7 +11,7 @@
 # no TAP line at all, is counted as one failure (it crashed).
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt"] [--modes "icount plain"]
-#                         [--skip lint,unit,spec,vm,ynl,...] [--selftest-args "..."]
+#                         [--skip lint,unit,spec,vm,ynl,results,fuzz,...] [--selftest-args "..."]
 # Env:   KBENCH_CHECK_KERNELS, KBENCH_CHECK_MODES, KBENCH_CHECK_SKIP,
 #        KBENCH_SELFTEST_ARGS work the same; KBENCH_CHECK_VM_TIMEOUT (600 s)
 #        bounds each VM suite.
@@ -108,6 +108,7 @@ skipped spec || run_suite spec-mutations tests/spec/test-ynl-gen.sh
 skipped host || run_suite twins tests/host/twins.sh
 skipped dkms || run_suite dkms scripts/dkms-test.sh
 skipped svg || run_suite svg tests/svg/svg-test.sh
+skipped fuzz || run_suite fuzz-resfile tests/fuzz/resfile.sh 200000
 
 if ! skipped vm; then
 	for k in $kernels; do
@@ -132,6 +133,16 @@ if ! skipped vm; then
 				-- /extra/stress.sh
 		phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes, ynl, stress"
 	done
+fi
+
+# saved results and diff (issue 13), on the first kernel: the test module
+# in two versions under icount (~25 s), git bisect run over five versions
+# (three icount boots, ~70 s), foo vs foobar in plain TCG (~45 s)
+if ! skipped vm && ! skipped results; then
+	rk=${kernels%% *}
+	run_suite "results-icount-$rk" tests/results/run.sh icount --kernel "$rk"
+	run_suite "results-bisect-$rk" tests/results/run.sh bisect --kernel "$rk"
+	run_suite "results-tcg-$rk" tests/results/run.sh tcg --kernel "$rk"
 fi
 
 if ! skipped arch; then

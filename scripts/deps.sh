@@ -32,6 +32,7 @@ pkgs=(
 	xz-utils gzip cpio file kmod
 	libnl-3-dev libnl-genl-3-dev
 	valgrind sparse dkms
+	clang libclang-rt-14-dev
 	chromium libxml2-utils openssl
 	qemu-system-x86 busybox-static
 	linux-source-6.1 linux-source-6.12 python3-yaml python3-jsonschema

@@ -5,7 +5,9 @@
 # Subcommands and their options are read from kbenchctl's own help, so the
 # completion follows the binary it completes.  Routine names come from
 # `kbenchctl --json list` when the module is loaded (never autoloaded from
-# here: KBENCH_NO_AUTOLOAD=1), else from the built-in routines.
+# here: KBENCH_NO_AUTOLOAD=1), else from the built-in routines.  Saved
+# result names are the *.json files of $XDG_DATA_HOME/kbench (or
+# ~/.local/share/kbench), offered with the files of the current directory.
 
 _kbenchctl_routines()
 {
@@ -15,6 +17,18 @@ _kbenchctl_routines()
 			sed 's/.*"\([^"]*\)"$/\1/')
 	[ -n "$names" ] || names="empty add_chain mul_chain load_l1 ktime_get rdtsc"
 	printf '%s\n' "$names"
+}
+
+_kbenchctl_results()
+{
+	local dir=${XDG_DATA_HOME:-}
+	[[ "$dir" == /* ]] || dir=$HOME/.local/share
+	compgen -f -- "$1"
+	for f in "$dir"/kbench/*.json; do
+		[ -e "$f" ] || continue
+		f=${f##*/}
+		printf '%s\n' "${f%.json}"
+	done
 }
 
 _kbenchctl_subcommands()
@@ -62,6 +76,14 @@ _kbenchctl()
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		compopt -o filenames 2>/dev/null
 		return 0 ;;
+	--save|--baseline)
+		mapfile -t COMPREPLY < <(compgen -W "$(_kbenchctl_results "$cur")" -- "$cur")
+		return 0 ;;
+	--fail-on)
+		mapfile -t COMPREPLY < <(compgen -W "regressed changed" -- "$cur")
+		return 0 ;;
+	--match)
+		return 0 ;;
 	--cpu)
 		mapfile -t COMPREPLY < <(compgen -W "$(seq 0 $(($(getconf _NPROCESSORS_CONF 2>/dev/null || echo 1) - 1)))" -- "$cur")
 		return 0 ;;
@@ -80,6 +102,8 @@ _kbenchctl()
 			mapfile -t COMPREPLY < <(compgen -W "$(_kbenchctl_subcommands "$cmd")" -- "$cur") ;;
 	run|compare)
 		mapfile -t COMPREPLY < <(compgen -W "$(_kbenchctl_routines "$cmd")" -- "$cur") ;;
+	diff)
+		mapfile -t COMPREPLY < <(compgen -W "$(_kbenchctl_results "$cur")" -- "$cur") ;;
 	esac
 	return 0
 }

@@ -23,6 +23,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# Debian's interpreter: scripts/deps.sh installs python3-yaml for it (a
+# python3 earlier in PATH, e.g. pyenv's, may lack the module).
+python=${PYTHON:-$(command -v /usr/bin/python3 || command -v python3)}
 check=0
 spec=$top/Documentation/netlink/specs/kbench.yaml
 tree=$top
@@ -62,7 +65,7 @@ for o in "${outputs[@]}"; do
 	n=$((n + 1))
 	# The output's name matters: the source includes "<its name>.h".
 	out=$scratch/out/$(basename "$file")
-	if ! (cd "$root" && python3 "$ynl/tools/net/ynl/ynl-gen-c.py" \
+	if ! (cd "$root" && "$python" "$ynl/tools/net/ynl/ynl-gen-c.py" \
 		--mode "$mode" "$kind" \
 		--spec "$root/Documentation/netlink/specs/kbench.yaml" \
 		-o "$out") >"$scratch/log" 2>&1; then

@@ -29,7 +29,8 @@ const struct subcommand kb_global = {
 	.description = "Exact timing of kernel routines (kbench.ko over generic netlink).",
 	.opts = kb_global_table,
 	.notes = "Exit status: 0 ok, 1 failure, 2 usage error (a bad option or value, an\n"
-		 "unknown subcommand, routine or run) or the kbench module not loaded.\n",
+		 "unknown subcommand, routine or run) or the kbench module not loaded;\n"
+		 "diff and run --baseline: 1 a regression, 2 also an unreadable result file.\n",
 };
 
 const struct subcommand subcommands[] = {
@@ -57,6 +58,16 @@ const struct subcommand subcommands[] = {
 	  .description = "export the raw samples of a stored run",
 	  .synopsis = "samples RUN_ID [--routine INDEX] [--csv | --json]",
 	  .opts = kb_samples_table },
+	{ .name = "diff", .fn = diff_main,
+	  .description = "compare two saved results (exit 1 on a regression)",
+	  .synopsis = "diff OLD NEW [options]\n"
+		      "   or: kbenchctl diff --check FILE...",
+	  .opts = kb_run_table, .opts_in = KB_IN_DIFF,
+	  .notes = "OLD, NEW and FILE are result files, or NAMEs saved by 'kbenchctl run\n"
+		   "--save NAME' (in $XDG_DATA_HOME/kbench/, else ~/.local/share/kbench/).\n"
+		   "Exit status: 0 no regression, 1 a regression beyond the threshold (with\n"
+		   "--fail-on changed: any change), 2 a usage error or an unreadable or\n"
+		   "invalid result file.  The result format and the verdict rule: RESULTS.md.\n" },
 	{ .name = "tune", .fn = tune_main,
 	  .description = "prepare a CPU for measuring, show or undo it (root)",
 	  .synopsis = "tune --cpu N [--dry-run] [--state FILE] [-v] [--json]\n"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "kbenchctl.h"
 #include "nl.h"
 #include "output.h"
@@ -18,7 +19,20 @@
 #include "svg.h"
 #include "twin.h"
 
-static int compare_two(struct kb_run_opts *o)
+/* --save: the run(s) with their request, after the report. */
+static int save_runs(const struct kb_run_opts *o, const struct kb_run *const *runs,
+		     unsigned int n, int argc, char *argv[])
+{
+	const struct kb_run_req *reqs[2] = { &o->q, &o->q };
+	struct kb_results x;
+
+	if (!o->save)
+		return 0;
+	kb_results_build(&x, runs, reqs, n, argc, argv);
+	return kb_results_save(o->save, &x);
+}
+
+static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 {
 	struct kb_run r;
 	unsigned int i;
@@ -41,7 +55,7 @@ static int compare_two(struct kb_run_opts *o)
 		}
 		out_text("\n");
 		err = kb_report_compare(&r, &r.res[0], &r.res[1], o->threshold,
-				       o->seed, false);
+				       o->diff.seed, false);
 	} else {
 		out_open_object(NULL);
 		kb_env_print(&r.env, KB_ENV_VIEW_ALL);
@@ -62,18 +76,20 @@ static int compare_two(struct kb_run_opts *o)
 			out_close_object();
 		}
 		err = kb_report_compare(&r, &r.res[0], &r.res[1], o->threshold,
-				       o->seed, true);
+				       o->diff.seed, true);
 		out_close_object();
 		out_finish();
 	}
 	/* the file could not be written (the message names it) */
 	if (o->svg && kb_svg_write_file(o->svg, &r, o->log_x) && !err)
 		err = -EIO;
+	if (save_runs(o, &(const struct kb_run *){ &r }, 1, argc, argv) && !err)
+		err = -EIO;
 	kb_run_free(&r);
 	return err;
 }
 
-static int compare_kvu(struct kb_run_opts *o)
+static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 {
 	const struct kb_run *runs[2];
 	static const char *const labels[2] = { "kernel", "userspace" };
@@ -144,6 +160,8 @@ static int compare_kvu(struct kb_run_opts *o)
 	if (o->svg && kb_svg_write_runs(o->svg, runs, labels, 2, o->log_x) &&
 	    !err)
 		err = -EIO;
+	if (save_runs(o, runs, 2, argc, argv) && !err)
+		err = -EIO;
 	kb_run_free(&k);
 	kb_run_free(&u);
 	return err;
@@ -165,6 +183,6 @@ int compare_main(const struct subcommand *sc, int argc, char *argv[])
 		if (err)
 			return kb_exit_status(err);
 	}
-	err = o.kvu ? compare_kvu(&o) : compare_two(&o);
+	err = o.kvu ? compare_kvu(&o, argc, argv) : compare_two(&o, argc, argv);
 	return kb_exit_status(err);
 }

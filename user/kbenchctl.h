@@ -16,6 +16,8 @@
 #define EXIT_OK		0
 #define EXIT_FAIL	1	/* kernel error, measurement failure */
 #define EXIT_USAGE	2	/* usage error or module missing */
+/* diff and run --baseline: 1 is a regression, 2 any error of theirs */
+#define EXIT_REGRESSED	1
 
 extern const char *prog;	/* "kbenchctl" */
 extern bool opt_json;		/* global --json */
@@ -61,6 +63,7 @@ int clocks_main(const struct subcommand *sc, int argc, char *argv[]);
 int run_main(const struct subcommand *sc, int argc, char *argv[]);
 int compare_main(const struct subcommand *sc, int argc, char *argv[]);
 int samples_main(const struct subcommand *sc, int argc, char *argv[]);
+int diff_main(const struct subcommand *sc, int argc, char *argv[]);
 int tune_main(const struct subcommand *sc, int argc, char *argv[]);
 
 /* Strict number parsing: whole string, base 10, within range. 0 or -1. */

@@ -73,6 +73,15 @@ int kb_nl_open(struct kb_nl *nl)
 			prog, nl_geterror(err));
 		goto out_free_sock;
 	}
+	/*
+	 * One 64 KiB receive buffer, no MSG_PEEK: libnl's default peeks
+	 * each datagram first (two recvmsg per datagram) into a page-sized
+	 * buffer, and the kernel then sizes dump skbs to one page.  With a
+	 * large buffer a SAMPLES_GET dump arrives 32 KiB (about 2700
+	 * samples) per recvmsg.  Kernel skbs are at most 32 KiB.
+	 */
+	nl_socket_set_msg_buf_size(nl->sk, 65536);
+	nl_socket_disable_msg_peek(nl->sk);
 	/* best effort: old kernels lack these and still work */
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
 		   &one, sizeof(one));
@@ -264,6 +273,20 @@ static int valid_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/* Reset the last error; a NULL @msg (allocation failed) is -ENOMEM. */
+static int request_begin(struct kb_nl *nl, struct nl_msg *msg)
+{
+	nl->error = 0;
+	nl->extack[0] = '\0';
+	nl->bad_attr_offset = 0;
+	nl->bad_attr = 0;
+	if (msg)
+		return 0;
+	nl->error = -ENOMEM;
+	kb_nl_print_error(nl);
+	return -ENOMEM;
+}
+
 int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 		  kb_nl_msg_cb cb, void *arg)
 {
@@ -271,15 +294,8 @@ int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 	struct nl_cb *nlcb;
 	int err;
 
-	nl->error = 0;
-	nl->extack[0] = '\0';
-	nl->bad_attr_offset = 0;
-	nl->bad_attr = 0;
-	if (!msg) {
-		nl->error = -ENOMEM;
-		kb_nl_print_error(nl);
+	if (request_begin(nl, msg))
 		return -ENOMEM;
-	}
 	nlcb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!nlcb) {
 		nlmsg_free(msg);
@@ -333,3 +349,88 @@ out_free_cb:
 		kb_nl_print_error(nl);
 	return rq.done;
 }
+
+/*
+ * A dump received without libnl's per-message machinery: recvmsg() into one
+ * 64 KiB buffer (the kernel sends up to 32 KiB of messages per datagram)
+ * and the messages parsed where they lie.  libnl copies every message into
+ * a fresh allocation first (nlmsg_convert); for SAMPLES_GET that is the
+ * whole 12 MB of a million samples once more.
+ */
+int kb_nl_dump(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
+	       kb_nl_msg_cb cb, void *arg)
+{
+	static unsigned char buf[65536] __attribute__((aligned(8)));
+	struct nlattr *tb[64];
+	uint32_t seq, port;
+	int err, done = 1;
+
+	if (request_begin(nl, msg))
+		return -ENOMEM;
+	if (maxattr > 63)
+		maxattr = 63;
+	/* kept until the answer: the extack may point into it */
+	err = nl_send_auto(nl->sk, msg);
+	seq = nlmsg_hdr(msg)->nlmsg_seq;
+	if (err < 0) {
+		done = -EIO;
+		goto out;
+	}
+	port = nl_socket_get_local_port(nl->sk);
+	while (done > 0) {
+		ssize_t n = recv(nl_socket_get_fd(nl->sk), buf, sizeof(buf), 0);
+		struct nlmsghdr *nlh;
+		int len;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			done = n < 0 ? -errno : -EIO;
+			break;
+		}
+		len = (int)n;
+		for (nlh = (struct nlmsghdr *)buf; done > 0 && nlmsg_ok(nlh, len);
+		     nlh = nlmsg_next(nlh, &len)) {
+			/* another request's answer on this socket: not ours */
+			if (nlh->nlmsg_seq != seq || (port && nlh->nlmsg_pid != port))
+				continue;
+			/* genl_dump_check_consistent(): the data changed */
+			if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) {
+				snprintf(nl->extack, sizeof(nl->extack), "%s",
+					 nl_geterror(NLE_DUMP_INTR));
+				done = -EIO;
+				break;
+			}
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				struct nl_msg *m = nlmsg_convert(nlh);
+				struct request rq = { nl, maxattr, cb, arg, 1 };
+
+				/* rare: reuse the libnl-path parser of DONE */
+				if (m) {
+					finish_cb(m, &rq);
+					nlmsg_free(m);
+				}
+				done = m ? rq.done : -ENOMEM;
+			} else if (nlh->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = nlmsg_data(nlh);
+
+				kb_nl_parse_extack(nlh, e, nl->extack,
+						   sizeof(nl->extack),
+						   &nl->bad_attr_offset);
+				done = e->error < 0 ? e->error : 0;
+			} else if (genlmsg_parse(nlh, 0, tb, maxattr, NULL) == 0 &&
+				   cb && cb(tb, nlh, arg) < 0) {
+				done = -EIO;
+			}
+		}
+	}
+out:
+	nl->error = done;
+	if (done < 0 && nl->bad_attr_offset)
+		note_bad_attr(nl, msg);
+	nlmsg_free(msg);
+	if (done < 0 && !nl->quiet)
+		kb_nl_print_error(nl);
+	return done;
+}
+

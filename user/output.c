@@ -110,32 +110,23 @@ static void indent(void)
 	fwrite_unlocked(spaces, 1, n, out_file());
 }
 
-/* Decimal digits of @v at the end of @buf; returns the start. */
-static char *fmt_u64(char *end, unsigned long long v)
-{
-	*--end = '\0';
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return end;
-}
+const char kb_digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
 
 static void write_u64(FILE *f, unsigned long long v)
 {
-	char buf[24];
+	char buf[20];
 
-	fputs_unlocked(fmt_u64(buf + sizeof(buf), v), f);
+	fwrite_unlocked(buf, 1, kb_put_u64(buf, v), f);
 }
 
 static void write_s64(FILE *f, long long v)
 {
-	if (v < 0) {
-		putc_unlocked('-', f);
-		write_u64(f, 0ULL - (unsigned long long)v);
-	} else {
-		write_u64(f, (unsigned long long)v);
-	}
+	char buf[21];
+
+	fwrite_unlocked(buf, 1, kb_put_s64(buf, v), f);
 }
 
 /* Separator, indentation and "key": before a JSON value. */

@@ -41,6 +41,54 @@ void out_json_element(const char *json, size_t len);
 /* Table-only text. */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Decimal digits of @v at @dst, no NUL; returns their number (at most 20).
+ * Inline, two digits per step, written in place (no temporary, no
+ * variable-length memcpy): a million numbers are a hot path (saved
+ * results, CSV export).
+ */
+extern const char kb_digit_pairs[201];
+
+static inline size_t kb_put_u64(char *dst, uint64_t v)
+{
+	static const uint64_t pow10[] = {
+		10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+		100000000000000000ULL, 1000000000000000000ULL,
+		10000000000000000000ULL };
+	size_t n = 1;
+	char *p;
+
+	while (n < 20 && v >= pow10[n - 1])
+		n++;
+	p = dst + n;
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
+
+		v /= 100;
+		p -= 2;
+		p[0] = kb_digit_pairs[2 * r];
+		p[1] = kb_digit_pairs[2 * r + 1];
+	}
+	if (v >= 10) {
+		p[-2] = kb_digit_pairs[2 * v];
+		p[-1] = kb_digit_pairs[2 * v + 1];
+	} else {
+		p[-1] = (char)('0' + v);
+	}
+	return n;
+}
+
+static inline size_t kb_put_s64(char *dst, int64_t v)
+{
+	if (v >= 0)
+		return kb_put_u64(dst, (uint64_t)v);
+	*dst = '-';
+	return 1 + kb_put_u64(dst + 1, 0 - (uint64_t)v);
+}
+
 /* JSON string escaping into @f (with the quotes). */
 void json_write_string(FILE *f, const char *s);
 /* Shortest decimal that reads back as @v (or null when not finite). */

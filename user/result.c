@@ -14,6 +14,7 @@
 #include <kbench/summary.h>
 
 #include "color.h"
+#include "csv.h"
 #include "hist.h"
 #include "kbenchctl.h"
 #include "names.h"
@@ -81,7 +82,7 @@ double kb_run_ns(const struct kb_run *r, double cycles)
 	return r->counter_hz ? cycles * 1e9 / (double)r->counter_hz : NAN;
 }
 
-static int analyze_result(struct kb_result *res, uint32_t iterations)
+int kb_result_analyze(struct kb_result *res, uint32_t iterations)
 {
 	size_t i, k = 0;
 
@@ -105,9 +106,9 @@ int kb_run_analyze(struct kb_run *r)
 	int err = 0;
 
 	for (i = 0; i < r->nres; i++)
-		err = err ? err : analyze_result(&r->res[i], r->iterations);
+		err = err ? err : kb_result_analyze(&r->res[i], r->iterations);
 	if (r->has_overhead)
-		err = err ? err : analyze_result(&r->overhead, r->iterations);
+		err = err ? err : kb_result_analyze(&r->overhead, r->iterations);
 	return err;
 }
 
@@ -252,7 +253,7 @@ int kb_run_fetch_samples(struct kb_nl *nl, uint32_t run_id, struct kb_run *r)
 		nlmsg_free(msg);
 		msg = NULL;
 	}
-	err = kb_nl_request(nl, msg, KBENCH_A_SAMPLES_MAX, samples_cb, &f);
+	err = kb_nl_dump(nl, msg, KBENCH_A_SAMPLES_MAX, samples_cb, &f);
 	if (err)
 		return err;
 	if (f.first_mismatch)
@@ -590,11 +591,12 @@ void kb_result_print_extras(const struct kb_run *r, const struct kb_result *res,
 		print_raw(res);
 }
 
-void kb_run_print(const struct kb_run *r, unsigned int flags)
+void kb_run_print_object(const char *key, const struct kb_run *r,
+			 unsigned int flags)
 {
 	unsigned int i;
 
-	out_open_object(NULL);
+	out_open_object(key);
 	if (r->has_env) {
 		kb_env_print(&r->env, KB_ENV_VIEW_ALL);
 		out_text("\n");
@@ -619,29 +621,32 @@ void kb_run_print(const struct kb_run *r, unsigned int flags)
 		out_close_object();
 	}
 	out_close_object();
+}
+
+void kb_run_print(const struct kb_run *r, unsigned int flags)
+{
+	kb_run_print_object(NULL, r, flags);
 	out_finish();
 }
 
 void kb_run_print_csv(const struct kb_run *r, FILE *f)
 {
-	char buf[96];
+	struct kb_csv *c = malloc(sizeof(*c));
 	unsigned int k;
-	size_t i;
 
-	fputs("index,routine,net_cycles,flags\n", f);
+	if (!c)
+		return;
+	kb_csv_init(c, f);
 	for (k = 0; k <= r->nres; k++) {
 		const struct kb_result *res = k < r->nres ? &r->res[k] :
 				     r->has_overhead ? &r->overhead : NULL;
 
-		if (!res)
-			break;
-		for (i = 0; i < res->n; i++) {
-			kb_flag_names(kb_sample_flag_names, res->sflags[i], "|",
-				      buf, sizeof(buf));
-			fprintf(f, "%zu,%s,%lld,%s\n", i, res->routine,
-				(long long)res->net[i], buf);
-		}
+		if (res)
+			kb_csv_rows(c, res->routine, 0, res->net, res->sflags,
+				    res->n);
 	}
+	kb_csv_flush(c);
+	free(c);
 }
 
 /*

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbenchctl run: measure routines (kernel, or the userspace twins).
+ * kbenchctl run: measure routines (kernel, or the userspace twins); save
+ * the result (--save) and diff it against a saved one (--baseline).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "color.h"
+#include "diff.h"
 #include "kbenchctl.h"
 #include "output.h"
 #include "report.h"
@@ -14,12 +16,38 @@
 #include "runopts.h"
 #include "svg.h"
 
+/*
+ * The run (short, or in full with -v and --json), then the diff against
+ * the baseline: {"run": ..., "diff": ...} in JSON.  0 or -errno.
+ */
+static int report_baseline(const struct kb_run_opts *o, const struct kb_run *r,
+			   unsigned int pflags, struct kb_resfile *base,
+			   struct kb_resfile *now, bool *regressed)
+{
+	int err;
+
+	out_open_object(NULL);
+	if (opt_json || o->verbose)
+		kb_run_print_object("run", r, pflags);
+	else
+		kb_report_run(r, pflags);
+	out_text("\ndiff against the baseline %s:\n", o->baseline);
+	err = kb_diff_print("diff", o->baseline, base, "this run", now,
+			    &o->diff, regressed);
+	out_close_object();
+	out_finish();
+	return err;
+}
+
 int run_main(const struct subcommand *sc, int argc, char *argv[])
 {
+	struct kb_resfile base = { 0 };
 	struct kb_run_opts o;
+	struct kb_results now;
 	unsigned int pflags = 0;
-	struct kb_run r;
+	bool regressed = false;
 	int ret = EXIT_OK, err;
+	struct kb_run r;
 
 	err = kb_run_opts_parse(sc, argc, argv, &o);
 	if (err)
@@ -35,26 +63,46 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 		if (err)
 			return kb_exit_status(err);
 	}
+	/* a bad baseline fails before the measurement, not after it */
+	if (o.baseline) {
+		err = kb_baseline_load(sc->name, o.baseline, &base);
+		if (err)
+			return kb_diff_exit_status(err, false);
+	}
 	err = kb_run_measure(&o.q, o.user, &r);
-	if (err)
+	if (err) {
+		kb_resfile_free(&base);
 		return kb_exit_status(err);
+	}
 	if (kb_run_analyze(&r)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		kb_run_free(&r);
+		kb_resfile_free(&base);
 		return EXIT_FAIL;
 	}
+	if (o.save || o.baseline)
+		kb_results_build(&now, &(const struct kb_run *){ &r },
+				 &(const struct kb_run_req *){ &o.q }, 1, argc,
+				 argv);
 	if (o.csv) {
 		/* the CSV stays clean: the warnings go to stderr */
 		out_init(stderr, false);
 		kb_env_print(&r.env, KB_ENV_VIEW_WARNINGS);
 		out_init(stdout, false);
 		kb_run_print_csv(&r, stdout);
-	}
-	else if (opt_json || o.verbose)
+	} else if (o.baseline) {
+		err = report_baseline(&o, &r, pflags, &base, &now.rf, &regressed);
+	} else if (opt_json || o.verbose) {
 		kb_run_print(&r, pflags);
-	else
+	} else {
 		kb_report_run(&r, pflags);
-	if (o.svg && kb_svg_write_file(o.svg, &r, o.log_x))
+	}
+	kb_resfile_free(&base);
+	if (o.baseline)
+		ret = kb_diff_exit_status(err, regressed);
+	if (o.save && kb_results_save(o.save, &now) && ret == EXIT_OK)
+		ret = EXIT_FAIL;
+	if (o.svg && kb_svg_write_file(o.svg, &r, o.log_x) && ret == EXIT_OK)
 		ret = EXIT_FAIL;
 	if (r.status == KBENCH_RUN_TIMEOUT) {
 		/* the result above is partial: say so and fail */

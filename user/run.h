@@ -91,6 +91,8 @@ int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags);
 void kb_result_summarize(struct kb_result *res, uint32_t iterations);
 /* Userspace statistics of the valid samples (cycles per iteration). */
 int kb_run_analyze(struct kb_run *r);
+/* The same for one result of a run of @iterations per sample. */
+int kb_result_analyze(struct kb_result *res, uint32_t iterations);
 
 /* Kernel release (uname when not known) and the date, for titles. */
 void kb_run_stamp(struct kb_run *r);
@@ -114,6 +116,9 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 		     unsigned int flags);
 /* Whole run: one object; "routines" array when several. */
 void kb_run_print(const struct kb_run *r, unsigned int flags);
+/* The same as the object @key of the current one, not finished. */
+void kb_run_print_object(const char *key, const struct kb_run *r,
+			 unsigned int flags);
 /* CSV of every sample: index,routine,net_cycles,flags. */
 void kb_run_print_csv(const struct kb_run *r, FILE *f);
 

@@ -41,34 +41,48 @@ int kb_opt_parse_cpu(const struct kb_opt *o, const char *arg, void *field)
 	return 0;
 }
 
+/* --save, --baseline: a usable FILE|NAME, checked before measuring. */
+static int parse_result_name(const struct kb_opt *o, const char *arg,
+			     void *field)
+{
+	char path[4096], why[256];
+	bool is_name;
+
+	if (kb_resfile_path(arg, path, sizeof(path), &is_name, why, sizeof(why)))
+		return kb_opt_error(o, arg, "%s", why);
+	*(const char **)field = arg;
+	return 0;
+}
+
 /*
  * Ranges: the netlink policy's (Documentation/netlink/specs/kbench.yaml),
  * except --samples, whose 10000000 is the twins' bound; in the kernel the
  * module's own limits (INFO) apply on top.
  */
 const struct kb_opt kb_run_table[] = {
-	{ .name = "cpu", .kind = KB_OPT_U32, .metavar = "N", .parse = kb_opt_parse_cpu,
+	{ .name = "cpu", .kind = KB_OPT_U32, .metavar = "N", .in = KB_IN_MEASURE,
+	  .parse = kb_opt_parse_cpu,
 	  KB_OPT_FIELD(struct kb_run_opts, q.cpu),
 	  KB_OPT_GIVEN(struct kb_run_opts, q.has_cpu),
 	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_CPU,
 	  .help = "CPU to run on",
 	  .def = "the kernel's choice; with --user the current CPU" },
 	{ .name = "samples", .kind = KB_OPT_U32, .metavar = "N",
-	  .min = 1, .max = KB_RUN_USER_SAMPLES_MAX,
+	  .in = KB_IN_MEASURE, .min = 1, .max = KB_RUN_USER_SAMPLES_MAX,
 	  KB_OPT_FIELD(struct kb_run_opts, q.samples),
 	  KB_OPT_GIVEN(struct kb_run_opts, q.has_samples),
 	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_SAMPLES,
 	  .info_max = KBENCH_A_INFO_MAX_SAMPLES, .info_param = "max_samples",
 	  .help = "samples per routine", .def = KB_STR(KB_RUN_DEFAULT_SAMPLES) },
 	{ .name = "iterations", .kind = KB_OPT_U32, .metavar = "N",
-	  .min = 1, .max = 16777216,
+	  .in = KB_IN_MEASURE, .min = 1, .max = 16777216,
 	  KB_OPT_FIELD(struct kb_run_opts, q.iterations),
 	  KB_OPT_GIVEN(struct kb_run_opts, q.has_iterations),
 	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_ITERATIONS,
 	  .info_max = KBENCH_A_INFO_MAX_ITERATIONS, .info_param = "max_iterations",
 	  .help = "iterations per sample", .def = "adaptive, see --target-ns" },
 	{ .name = "target-ns", .kind = KB_OPT_U32, .metavar = "N",
-	  .min = 100, .max = 20000000,
+	  .in = KB_IN_MEASURE, .min = 100, .max = 20000000,
 	  KB_OPT_FIELD(struct kb_run_opts, q.target_ns),
 	  KB_OPT_GIVEN(struct kb_run_opts, q.has_target),
 	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_TARGET_NS,
@@ -77,13 +91,13 @@ const struct kb_opt kb_run_table[] = {
 	  .help = "adaptive iterations: net ns per sample to reach",
 	  .def = KB_STR(KB_RUN_DEFAULT_TARGET_NS) },
 	{ .name = "warmup", .kind = KB_OPT_U32, .metavar = "N",
-	  .min = 0, .max = 10000,
+	  .in = KB_IN_MEASURE, .min = 0, .max = 10000,
 	  KB_OPT_FIELD(struct kb_run_opts, q.warmup),
 	  KB_OPT_GIVEN(struct kb_run_opts, q.has_warmup),
 	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_WARMUP,
 	  .help = "rounds taken and discarded first",
 	  .def = KB_STR(KB_RUN_DEFAULT_WARMUP) },
-	{ .name = "user", .kind = KB_OPT_FLAG,
+	{ .name = "user", .kind = KB_OPT_FLAG, .in = KB_IN_MEASURE,
 	  KB_OPT_FIELD(struct kb_run_opts, user),
 	  .help = "time the userspace twins instead (no module needed)" },
 	{ .name = "kernel-vs-user", .kind = KB_OPT_FLAG, .in = KB_IN_COMPARE,
@@ -93,12 +107,9 @@ const struct kb_opt kb_run_table[] = {
 	  .in = KB_IN_COMPARE, .min = 0,
 	  KB_OPT_FIELD(struct kb_run_opts, threshold),
 	  .help = "differences below PCT percent count as equal", .def = "1" },
-	{ .name = "seed", .kind = KB_OPT_U64, .metavar = "N", .in = KB_IN_COMPARE,
-	  KB_OPT_FIELD(struct kb_run_opts, seed),
-	  .help = "seed of the bootstrap", .def = "1" },
 	{ .name = "verbose", .short_name = 'v', .kind = KB_OPT_FLAG,
-	  KB_OPT_FIELD(struct kb_run_opts, verbose),
-	  .help = "every statistic, all that --json has (default: a summary)" },
+	  .in = KB_IN_ALL, KB_OPT_FIELD(struct kb_run_opts, verbose),
+	  .help = "every figure and note (default: a summary; --json has all)" },
 	{ .name = "hist", .kind = KB_OPT_FLAG, .in = KB_IN_RUN,
 	  KB_OPT_FIELD(struct kb_run_opts, hist),
 	  .help = "terminal histogram" },
@@ -112,11 +123,45 @@ const struct kb_opt kb_run_table[] = {
 	  KB_OPT_FIELD(struct kb_run_opts, csv),
 	  .help = "the samples as CSV instead of the summary" },
 	{ .name = "svg", .kind = KB_OPT_STRING, .metavar = "FILE",
-	  KB_OPT_FIELD(struct kb_run_opts, svg),
+	  .in = KB_IN_MEASURE, KB_OPT_FIELD(struct kb_run_opts, svg),
 	  .help = "also write an SVG plot to FILE" },
-	{ .name = "log-x", .kind = KB_OPT_FLAG,
+	{ .name = "log-x", .kind = KB_OPT_FLAG, .in = KB_IN_MEASURE,
 	  KB_OPT_FIELD(struct kb_run_opts, log_x),
 	  .help = "with --svg: log-scale x axis" },
+	{ .name = "save", .kind = KB_OPT_STRING, .metavar = "FILE|NAME",
+	  .in = KB_IN_MEASURE, .parse = parse_result_name,
+	  KB_OPT_FIELD(struct kb_run_opts, save),
+	  .help = "also write the result with every sample (user/RESULTS.md); a NAME (no '/' or '.') is stored in ~/.local/share/kbench/" },
+	{ .name = "baseline", .kind = KB_OPT_STRING, .metavar = "FILE|NAME",
+	  .in = KB_IN_RUN, .parse = parse_result_name,
+	  KB_OPT_FIELD(struct kb_run_opts, baseline),
+	  .help = "diff the run against a saved result as 'kbenchctl diff' does, with the options that follow; exit 1 on a regression" },
+	{ .name = "threshold", .kind = KB_OPT_DOUBLE, .metavar = "PCT",
+	  .in = KB_IN_RUN | KB_IN_DIFF, .min = 0,
+	  KB_OPT_FIELD(struct kb_run_opts, diff.threshold),
+	  KB_OPT_GIVEN(struct kb_run_opts, diff.has_threshold),
+	  .help = "noise threshold of the diff: smaller changes of the median are 'no change'",
+	  .def = KB_STR(KB_DIFF_DEFAULT_THRESHOLD) },
+	{ .name = "seed", .kind = KB_OPT_U64, .metavar = "N", .in = KB_IN_ALL,
+	  KB_OPT_FIELD(struct kb_run_opts, diff.seed),
+	  KB_OPT_GIVEN(struct kb_run_opts, diff.has_seed),
+	  .help = "seed of the bootstrap", .def = KB_STR(KB_DIFF_DEFAULT_SEED) },
+	{ .name = "fail-on", .kind = KB_OPT_CHOICE, .metavar = "WHAT",
+	  .in = KB_IN_RUN | KB_IN_DIFF, .choices = kb_diff_fail_on_choices,
+	  KB_OPT_FIELD(struct kb_run_opts, diff.fail_on),
+	  KB_OPT_GIVEN(struct kb_run_opts, diff.has_fail_on),
+	  .help = "exit 1 when a routine regressed, or when any changed",
+	  .def = "regressed" },
+	{ .name = "markdown", .kind = KB_OPT_FLAG, .in = KB_IN_RUN | KB_IN_DIFF,
+	  KB_OPT_FIELD(struct kb_run_opts, diff.markdown),
+	  .help = "the diff as a Markdown table (commit messages, reviews)" },
+	{ .name = "match", .kind = KB_OPT_STRING, .metavar = "OLD=NEW",
+	  .in = KB_IN_RUN | KB_IN_DIFF, .parse = kb_diff_parse_match,
+	  KB_OPT_FIELD(struct kb_run_opts, diff),
+	  .help = "compare routine OLD with NEW of another name (repeatable)" },
+	{ .name = "check", .kind = KB_OPT_FLAG, .in = KB_IN_DIFF,
+	  KB_OPT_FIELD(struct kb_run_opts, check),
+	  .help = "only load and validate each FILE" },
 	{ NULL }
 };
 
@@ -131,15 +176,17 @@ static bool name_ok(const char *s)
 int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		      struct kb_run_opts *o)
 {
-	const char *sub = sc->name;
+	const char *sub = sc->name, *given;
 	bool run = sc->opts_in & KB_IN_RUN;
 	int first, err, i;
 
 	memset(o, 0, sizeof(*o));
 	o->q.progress = true;
+	kb_diff_opts_init(&o->diff);
 	err = kb_opts_parse(sc, argc, argv, o, &first);
 	if (err)
 		return err;
+	o->diff.full = o->verbose;
 	for (i = first; i < argc; i++) {
 		if (run && o->q.n == KBENCH_RUN_ROUTINES_MAX)
 			return kb_arg_error(sub, "at most %d routines per run; '%s' is one too many",
@@ -161,8 +208,14 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		return kb_arg_error(sub, "--log goes with --hist");
 	if (o->log_x && !o->svg)
 		return kb_arg_error(sub, "--log-x goes with --svg");
-	if (o->csv && (opt_json || o->verbose || o->hist || o->raw))
-		return kb_arg_error(sub, "--csv replaces the summary: not with --json, --verbose, --hist or --raw");
+	if (o->csv && (opt_json || o->verbose || o->hist || o->raw || o->baseline))
+		return kb_arg_error(sub, "--csv replaces the summary: not with --json, --verbose, --hist, --raw or --baseline");
+	given = kb_diff_opts_given(&o->diff);
+	if (run && given && !o->baseline)
+		return kb_arg_error(sub, "%s is an option of the diff against a saved result: it goes with --baseline FILE|NAME",
+				    given);
+	if (o->diff.markdown && opt_json)
+		return kb_arg_error(sub, "--markdown and --json exclude each other");
 	if (o->kvu) {
 		if (o->q.n != 1)
 			return kb_arg_error(sub, "--kernel-vs-user takes one routine, not %u",

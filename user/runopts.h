@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The options of run and compare: one table, parsed once, with the same
- * checks for both (see opts.h for the table's rows).
+ * The options of run, compare and diff: one table, parsed once, with the
+ * same checks for all (see opts.h for the table's rows); run --baseline
+ * takes diff's own rows.
  */
 #ifndef KBENCHCTL_RUNOPTS_H
 #define KBENCHCTL_RUNOPTS_H
@@ -9,11 +10,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "diff.h"
 #include "run.h"
 
-/* the rows' .in: which of the two subcommands takes them */
+/* the rows' .in: which of the subcommands takes them */
 #define KB_IN_RUN	0x1
 #define KB_IN_COMPARE	0x2
+#define KB_IN_DIFF	0x4
+#define KB_IN_MEASURE	(KB_IN_RUN | KB_IN_COMPARE)
+#define KB_IN_ALL	(KB_IN_MEASURE | KB_IN_DIFF)
 
 /* the userspace twins keep every sample in memory */
 #define KB_RUN_USER_SAMPLES_MAX	10000000
@@ -25,13 +30,17 @@ struct kb_run_opts {
 	const char *svg;
 	bool log_x;
 	double threshold;		/* compare */
-	uint64_t seed;
 	bool kvu;			/* compare --kernel-vs-user */
+	const char *save;		/* run, compare: FILE|NAME */
+	const char *baseline;		/* run */
+	struct kb_diff_opts diff;	/* diff, run --baseline; compare's seed */
+	bool check;			/* diff --check */
 };
 
 /*
  * Parse run's or compare's arguments (the routines included) and check
  * how the options go together.  0, 1 after --help, or -EINVAL (printed).
+ * (diff parses its own arguments, diff.c.)
  */
 int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		      struct kb_run_opts *o);

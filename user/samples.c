@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "csv.h"
 #include "kbenchctl.h"
 #include "names.h"
 #include "nl.h"
@@ -35,38 +36,18 @@ const struct kb_opt kb_samples_table[] = {
 struct stream {
 	bool csv;
 	uint64_t total;
+	struct kb_csv *out;	/* with csv */
 };
 
-/* The header of the table or CSV: before the first sample, not before an error. */
+/*
+ * The header of the table: before the first sample, not before an error
+ * (the CSV's header is the first thing kb_csv_init() buffers).
+ */
 static void stream_header(struct stream *s)
 {
-	if (s->csv)
-		fputs("index,routine,net_cycles,flags\n", stdout);
-	else
+	if (!s->csv)
 		out_text("%10s %-20s %14s %s\n", "INDEX", "ROUTINE", "NET_CYCLES",
 			 "FLAGS");
-}
-
-static size_t put_u64(char *dst, uint64_t v)
-{
-	char tmp[24], *p = tmp + sizeof(tmp);
-	size_t n;
-
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	n = (size_t)(tmp + sizeof(tmp) - p);
-	memcpy(dst, p, n);
-	return n;
-}
-
-static size_t put_s64(char *dst, int64_t v)
-{
-	if (v >= 0)
-		return put_u64(dst, (uint64_t)v);
-	*dst = '-';
-	return 1 + put_u64(dst + 1, 0 - (uint64_t)v);
 }
 
 static size_t put_str(char *dst, const char *s, size_t max)
@@ -101,11 +82,11 @@ void kb_sample_emit(bool csv, uint64_t index, const char *routine,
 	if (csv) {
 		size_t n = 0;
 
-		n += put_u64(line + n, index);
+		n += kb_put_u64(line + n, index);
 		line[n++] = ',';
 		n += put_str(line + n, routine, 64);
 		line[n++] = ',';
-		n += put_s64(line + n, net);
+		n += kb_put_s64(line + n, net);
 		line[n++] = ',';
 		n += put_str(line + n, buf, sizeof(buf));
 		line[n++] = '\n';
@@ -117,13 +98,13 @@ void kb_sample_emit(bool csv, uint64_t index, const char *routine,
 		size_t n = 0;
 
 		n += put_str(line + n, "{\"index\": ", 16);
-		n += put_u64(line + n, index);
+		n += kb_put_u64(line + n, index);
 		n += put_str(line + n, ", \"routine\": \"", 16);
 		n += put_str(line + n, routine, 64);
 		n += put_str(line + n, "\", \"routine_index\": ", 24);
-		n += put_u64(line + n, routine_index);
+		n += kb_put_u64(line + n, routine_index);
 		n += put_str(line + n, ", \"net_cycles\": ", 24);
-		n += put_s64(line + n, net);
+		n += kb_put_s64(line + n, net);
 		n += put_str(line + n, ", \"flags\": \"", 16);
 		n += put_str(line + n, buf, sizeof(buf));
 		n += put_str(line + n, "\"}", 4);
@@ -158,13 +139,17 @@ static int stream_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	fl = nla_data(tb[KBENCH_A_SAMPLES_FLAGS]);
 	if (!s->total && n)
 		stream_header(s);
-	for (i = 0; i < n; i++) {
-		int64_t v;
-		uint32_t f;
+	if (s->csv) {
+		kb_csv_rows(s->out, name, first, net, fl, n);
+	} else {
+		for (i = 0; i < n; i++) {
+			int64_t v;
+			uint32_t f;
 
-		memcpy(&v, net + i * sizeof(v), sizeof(v));
-		memcpy(&f, fl + i * sizeof(f), sizeof(f));
-		kb_sample_emit(s->csv, first + i, name, ri, v, f);
+			memcpy(&v, net + i * sizeof(v), sizeof(v));
+			memcpy(&f, fl + i * sizeof(f), sizeof(f));
+			kb_sample_emit(false, first + i, name, ri, v, f);
+		}
 	}
 	s->total += n;
 	return 0;
@@ -173,8 +158,9 @@ static int stream_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 int samples_main(const struct subcommand *sc, int argc, char *argv[])
 {
 	static char obuf[1 << 20];
+	static struct kb_csv csv;
 	struct samples_opts o = { 0 };
-	struct stream s = { 0 };
+	struct stream s = { .out = &csv };
 	struct nl_msg *msg;
 	struct kb_nl nl;
 	uint32_t run_id;
@@ -199,6 +185,8 @@ int samples_main(const struct subcommand *sc, int argc, char *argv[])
 	if (err)
 		return kb_exit_status(err);
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	if (s.csv)
+		kb_csv_init(&csv, stdout);
 	out_open_object(NULL);
 	out_uint("run_id", NULL, run_id);
 	out_open_array("samples");
@@ -210,7 +198,7 @@ int samples_main(const struct subcommand *sc, int argc, char *argv[])
 		msg = NULL;
 	}
 	nl.quiet = true;
-	err = kb_nl_request(&nl, msg, KBENCH_A_SAMPLES_MAX, stream_cb, &s);
+	err = kb_nl_dump(&nl, msg, KBENCH_A_SAMPLES_MAX, stream_cb, &s);
 	if (err == -ENOENT && !nl.extack[0])
 		/* kernels before 6.2 drop the extack of a dump's start */
 		snprintf(nl.extack, sizeof(nl.extack),
@@ -224,6 +212,9 @@ int samples_main(const struct subcommand *sc, int argc, char *argv[])
 			nl.extack[0] ? nl.extack : strerror(-err));
 	if (!err && !s.total)
 		stream_header(&s);
+	/* the CSV header and rows so far; nothing when it failed at once */
+	if (s.csv && (s.total || !err))
+		kb_csv_flush(&csv);
 	out_close_array();
 	out_uint("count", NULL, s.total);
 	out_close_object();

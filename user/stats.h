@@ -25,6 +25,12 @@
 
 #define KB_MODE_BINS		20
 #define KB_BOOTSTRAP_RESAMPLES	2000
+/*
+ * Up to this many values a bootstrap resample is drawn value by value;
+ * above it its median is drawn from the order statistics' distribution,
+ * which is the same distribution in O(1) (see stats.c).
+ */
+#define KB_BOOTSTRAP_COUNTING_MAX	20000
 
 struct kb_mode {
 	double mode;		/* centre of the final set */
@@ -80,6 +86,9 @@ int kb_bootstrap_rel_median_ci(const double *a, size_t na, const double *b,
  */
 int kb_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		    double *u, double *p);
+/* The same on sorted @a and @b: one merge, O(na + nb), no allocation. */
+int kb_mann_whitney_sorted(const double *a, size_t na, const double *b,
+			   size_t nb, double *u, double *p);
 
 /* Z = |mean_a - mean_b| / sqrt(sd_a^2/n_a + sd_b^2/n_b). */
 double kb_z(const struct kb_stats *a, const struct kb_stats *b);

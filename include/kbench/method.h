@@ -11,6 +11,15 @@
 
 #include "world.h"
 
+/*
+ * Version of the sampling method below (the sample, the flags, the
+ * reasonableness tests, the summary).  Raise it with any change that can
+ * move a routine's figures: saved results (kbenchctl run --save) record it,
+ * and kbenchctl diff warns when two results were taken with different
+ * methods.
+ */
+#define KBENCH_METHOD_VERSION	1
+
 typedef unsigned long long (*kbench_method_read_t)(void);
 typedef void (*kbench_method_run_t)(unsigned int iterations, void *data);
 

@@ -87,6 +87,21 @@ static void json_check(const char *args, const char *py, const char *what)
 	ok(rc == 0, "%s", what);
 }
 
+/* Run @cmd through sh; its stdout in *out (malloc'ed); its exit status. */
+static int read_cmd(const char *cmd, char **out)
+{
+	size_t len = 0, cap = 1 << 16, r;
+	FILE *p = popen(cmd, "r");
+	int st;
+
+	*out = malloc(cap);
+	while (p && (r = fread(*out + len, 1, cap - len - 1, p)) > 0)
+		len += r;
+	(*out)[len] = '\0';
+	st = p ? pclose(p) : -1;
+	return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
 static void valgrind(const char *args, int code)
 {
 	char vargs[1024];
@@ -100,20 +115,11 @@ static void valgrind(const char *args, int code)
 	}
 	{
 		char cmd[1200];
-		FILE *p;
-		size_t len = 0, cap = 1 << 16, r;
-		int st;
 
 		snprintf(cmd, sizeof(cmd),
 			 "valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 %s %s 2>&1 >/dev/null",
 			 kbenchctl_bin, vargs);
-		p = popen(cmd, "r");
-		out = malloc(cap);
-		while ((r = fread(out + len, 1, cap - len - 1, p)) > 0)
-			len += r;
-		out[len] = '\0';
-		st = pclose(p);
-		rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+		rc = read_cmd(cmd, &out);
 	}
 	if (!ok(rc == code && !strstr(out, "=="), "valgrind kbenchctl %s: no errors, no leaks (exit %d)",
 		args, code))
@@ -275,6 +281,151 @@ static void test_color(void)
 	ok(colored_on_tty("TERM=xterm NO_COLOR=1", args) == 1, "--color always (before the subcommand) wins over NO_COLOR");
 }
 
+/* The loader's unit tests (round trip, every truncation, mutations) under
+ * valgrind: the binary running now, with fewer random rounds. */
+static void valgrind_loader(void)
+{
+	char self[512], cmd[1200], *out;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int rc;
+
+	if (!have("valgrind") || n <= 0) {
+		skip("no valgrind", "valgrind: loader round trip, truncations and mutations");
+		return;
+	}
+	self[n] = '\0';
+	snprintf(cmd, sizeof(cmd),
+		 "KBENCH_UNIT_ONLY=loader KBENCH_FUZZ_ROUNDS=1000 valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 %s 2>&1 | grep -v '^ok '",
+		 self);
+	rc = read_cmd(cmd, &out);
+	if (!ok(rc == 0 && !strstr(out, "==") && !strstr(out, "not ok") && strstr(out, "1.."),
+		"valgrind: loader round trip, every truncation, 1000 mutations: no errors, no leaks"))
+		diag("%s", out);
+	free(out);
+}
+
+static char xdg_dir[] = "/tmp/kbench-xdg-XXXXXX";
+
+/* run --save / --baseline and diff through the binary (--user: no module). */
+static void test_results_cli(void)
+{
+	char path[128], corrupt[128];
+	FILE *f;
+
+	if (!mkdtemp(xdg_dir))
+		return;
+	setenv("XDG_DATA_HOME", xdg_dir, 1);
+	snprintf(corrupt, sizeof(corrupt), "%s/corrupt.json", xdg_dir);
+	f = fopen(corrupt, "w");
+	if (f) {
+		fputs("{\"format\": \"kbench-result\", \"version\": 1, \"runs\": [{\"routines\": [{\"routine\": \"x\", \"n\": 2, \"net\": [1, ", f);
+		fclose(f);
+	}
+	expect("diff", 2, "kbenchctl diff: which two results?");
+	expect_line("diff a.json", 2, "kbenchctl diff: needs two results, OLD and NEW; 'a.json' is only the first");
+	expect_line("diff a b c", 2, "kbenchctl diff: two results only; 'c' is one too many");
+	expect_line("diff --threshold x a b", 2, "kbenchctl diff: --threshold x: not a number (at least 0)");
+	expect_line("diff --fail-on sometimes a b", 2, "kbenchctl diff: --fail-on sometimes: want regressed or changed");
+	expect("diff --match foo a b", 2, "kbenchctl diff: --match foo: want OLD=NEW");
+	expect_line("diff /nonexistent/old.json b.json", 2, "kbenchctl diff: /nonexistent/old.json: No such file or directory");
+	expect("diff never_saved b.json", 2, "kbenchctl diff: no saved result 'never_saved' (looked for /tmp/kbench-xdg-");
+	expect("diff 'bad name' b.json", 2, "kbenchctl diff: result 'bad name': a NAME has letters, digits");
+	expect("run add_chain --user --save 'bad name'", 2, "kbenchctl run: --save bad name: a NAME has letters, digits");
+	expect_line("diff --check a --seed 3", 2, "kbenchctl diff: --check only loads and validates files: not with --seed");
+	expect_line("diff a b --markdown --json", 2, "kbenchctl diff: --markdown and --json exclude each other");
+	expect_line("run add_chain --user --threshold 3", 2, "kbenchctl run: --threshold is an option of the diff against a saved result: it goes with --baseline FILE|NAME");
+	expect("run add_chain --user --match a=b", 2, "--match is an option of the diff");
+	expect("run add_chain --user --csv --baseline x", 2, "--csv replaces the summary: not with --json, --verbose, --hist, --raw or --baseline");
+	expect_line("run add_chain --user --baseline /nonexistent/b.json", 2,
+		    "kbenchctl run: --baseline: /nonexistent/b.json: No such file or directory");
+	expect("diff --check /dev/null", 2, "kbenchctl diff: /dev/null: byte 0: empty file");
+	{
+		char args[256];
+
+		snprintf(args, sizeof(args), "diff --check %s", corrupt);
+		expect(args, 2, "corrupt.json: byte 101, runs[0].routines[0].net: expected an integer, found the end of the file (truncated?)");
+	}
+	expect("run add_chain mul_chain --user --samples 200 --iterations 1000 --save unitbase",
+	       0, "kbenchctl: saved 2 routines, 400 samples to /tmp/kbench-xdg-");
+	snprintf(path, sizeof(path), "%s/kbench/unitbase.json", xdg_dir);
+	ok(access(path, R_OK) == 0, "--save NAME: stored as $XDG_DATA_HOME/kbench/NAME.json");
+	expect("run add_chain --user --samples 200 --iterations 1000 --save unit-new.json",
+	       0, "to unit-new.json");
+	expect("diff --check unitbase unit-new.json", 0, "unit-new.json: ok, 1 run, 1 routine, 200 samples");
+	/* the same code twice: far inside a 50 % threshold */
+	expect("diff unitbase unit-new.json --threshold 50", 0, "only in old: mul_chain [user]");
+	json_check("--json diff unitbase unit-new.json --threshold 50",
+		   "r=d[\"routines\"]; assert len(r)==1 and r[0][\"routine\"]==\"add_chain\" and r[0][\"side\"]==\"user\"; "
+		   "assert r[0][\"verdict\"]==\"no change\" and d[\"exit_status\"]==0 and d[\"only_old\"][0][\"routine\"]==\"mul_chain\"; "
+		   "assert r[0][\"change_ci95_lo_pct\"]<=r[0][\"change_pct\"]<=r[0][\"change_ci95_hi_pct\"]",
+		   "diff --json: routines, verdict, exit status, one-sided routines");
+	json_check("run add_chain --user --samples 100 --iterations 1000 --baseline unitbase --threshold 50 --json",
+		   "assert d[\"run\"][\"routine\"]==\"add_chain\" and d[\"diff\"][\"routines\"][0][\"verdict\"]==\"no change\"",
+		   "run --baseline --json: {run, diff}");
+	expect("run add_chain --user --samples 100 --iterations 1000 --baseline unitbase --threshold 50 --markdown",
+	       0, "| `add_chain [user]` |");
+	expect("run empty --user --samples 50 --iterations 100 --baseline unit-new.json", 2,
+	       "kbenchctl: nothing to compare: unit-new.json and this run have no routine in common");
+	expect("diff unit-new.json unit-new.json --markdown", 0, "| +0.00% |");
+	{
+		char *out;
+		int rc = run("diff unitbase unit-new.json --threshold 50", "2>&1", &out);
+
+		if (!ok(rc == 0 && strstr(out, "95% CI of change      verdict\n") &&
+			!strstr(out, "old: unitbase") && !strstr(out, "Mann-Whitney") &&
+			strstr(out, "1 no change (noise threshold 50%)"),
+			"diff: a short table by default (no p, no file lines)"))
+			diag("%s", out);
+		free(out);
+		rc = run("diff unitbase unit-new.json --threshold 50 -v", "2>&1", &out);
+		ok(rc == 0 && strstr(out, "old: unitbase (") && strstr(out, "      p  verdict\n") &&
+		   strstr(out, "Mann-Whitney p)"),
+		   "diff -v: the files, the p column and the method");
+		free(out);
+		rc = run("diff unitbase unit-new.json --threshold 50 --color=always", "2>&1", &out);
+		ok(rc == 0 && strstr(out, "\033[32mno change\033[0m"),
+		   "diff --color=always: 'no change' in green, as compare's verdicts");
+		free(out);
+		rc = run("diff unitbase unit-new.json --threshold 50 --markdown --color=always", "2>&1", &out);
+		ok(rc == 0 && !strchr(out, '\033'), "diff --markdown: never coloured");
+		free(out);
+		if (have("script")) {
+			ok(colored_on_tty("TERM=xterm", "diff unitbase unit-new.json --threshold 50") == 1,
+			   "diff on a terminal: coloured");
+			ok(colored_on_tty("TERM=xterm NO_COLOR=1", "diff unitbase unit-new.json --threshold 50") == 0,
+			   "diff with NO_COLOR=1 on a terminal: no escape sequences");
+		} else {
+			skip("no script(1)", "diff colour on a terminal");
+		}
+	}
+	expect("compare add_chain mul_chain --user --samples 100 --iterations 1000 --save unit-cmp.json",
+	       0, "saved 2 routines, 200 samples");
+	valgrind("diff unitbase unit-new.json --threshold 50", 0);
+	valgrind("diff unitbase unit-new.json --threshold 50 -v --color=always --match a=b --match c=d", 0);
+	valgrind("--json diff unitbase unit-new.json --threshold 50", 0);
+	valgrind("diff --check unitbase unit-new.json", 0);
+	valgrind("diff unitbase", 2);
+	valgrind("run add_chain --user --save 'bad name'", 2);
+	valgrind("compare add_chain mul_chain --user --samples 50 --iterations 200 --save unit-cmp.json", 0);
+	{
+		char args[256];
+
+		snprintf(args, sizeof(args), "diff --check %s", corrupt);
+		valgrind(args, 2);
+	}
+	valgrind("run add_chain --user --samples 100 --iterations 1000 --baseline unitbase --threshold 100000 --save unit-v.json", 0);
+	valgrind_loader();
+	remove("unit-new.json");
+	remove("unit-cmp.json");
+	remove("unit-v.json");
+	remove(path);
+	remove(corrupt);
+	snprintf(path, sizeof(path), "%s/kbench", xdg_dir);
+	rmdir(path);
+	rmdir(xdg_dir);
+	unsetenv("XDG_DATA_HOME");
+}
+
 void test_cli(void)
 {
 	char *out;
@@ -287,7 +438,7 @@ void test_cli(void)
 	expect("--version", 0, "kbenchctl ");
 	expect("", 2, "Usage:");
 	expect("frobnicate", 2,
-	       "kbenchctl: unknown subcommand 'frobnicate' (subcommands: info, list, clocks, run, compare, samples, tune)");
+	       "kbenchctl: unknown subcommand 'frobnicate' (subcommands: info, list, clocks, run, compare, samples, diff, tune)");
 	expect("rnu add_chain", 2, "kbenchctl: unknown subcommand 'rnu' (did you mean 'run'?)");
 	expect("--frob", 2, "unknown option '--frob'");
 	expect("help run", 0, "--iterations N");
@@ -295,6 +446,7 @@ void test_cli(void)
 	expect("run --help", 0, "--samples N");
 	expect("compare -h", 0, "--kernel-vs-user");
 	expect("samples --help", 0, "--csv");
+	expect("diff --help", 0, "--fail-on WHAT");
 	expect("run", 2, "which routine?");
 	expect_line("run add_chain --samples abc", 2, "kbenchctl run: --samples abc: not a whole number (1 to 10000000)");
 	expect_line("run add_chain --samples -1", 2, "kbenchctl run: --samples -1: at least 1");
@@ -310,7 +462,7 @@ void test_cli(void)
 	expect_line("run add_chain --cpu", 2, "kbenchctl run: --cpu needs a value (--cpu N)");
 	expect("run add_chain --bogus", 2, "unknown option '--bogus'");
 	expect_line("run add_chain --sampels 3", 2, "kbenchctl run: unknown option '--sampels' (did you mean --samples?)");
-	expect_line("run add_chain --s 3", 2, "kbenchctl run: ambiguous option '--s': --samples, --svg");
+	expect_line("run add_chain --s 3", 2, "kbenchctl run: ambiguous option '--s': --samples, --svg, --save, --seed");
 	expect_line("run add_chain --user=1", 2, "kbenchctl run: --user takes no value");
 	expect_line("run a b c d e", 2, "kbenchctl run: at most 4 routines per run; 'e' is one too many");
 	expect("run add_chain --log", 2, "--log goes with --hist");
@@ -327,7 +479,9 @@ void test_cli(void)
 	expect("compare a b --kernel-vs-user", 2, "--kernel-vs-user takes one routine, not 2");
 	expect("compare a --kernel-vs-user --user", 2, "--kernel-vs-user and --user exclude each other");
 	expect("run a --kernel-vs-user", 2, "unknown option '--kernel-vs-user'");
-	expect("run a --seed 3", 2, "unknown option '--seed'");
+	expect("run a --seed 3", 2, "--seed is an option of the diff against a saved result: it goes with --baseline");
+	expect("compare a b --baseline x", 2, "unknown option '--baseline'");
+	expect("diff a b --samples 3", 2, "unknown option '--samples'");
 	expect("compare a b --hist", 2, "unknown option '--hist'");
 	expect("samples", 2, "which run?");
 	expect_line("samples x1", 2,
@@ -427,6 +581,8 @@ void test_cli(void)
 
 	test_color();
 	expect_line("--color sometimes info", 2, "kbenchctl: --color sometimes: want auto, never or always");
+
+	test_results_cli();
 
 	/* valgrind: the paths that need no module */
 	valgrind("--help", 0);

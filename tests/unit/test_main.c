@@ -4,6 +4,7 @@
  * layer and the command line (including valgrind runs).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "tap.h"
 #include "tests.h"
@@ -18,10 +19,16 @@ int main(int argc, char *argv[])
 		fixtures_dir = argv[1];
 	if (argc > 2)
 		kbenchctl_bin = argv[2];
+	/* KBENCH_UNIT_ONLY=loader: the loader tests alone (run under valgrind) */
+	if (getenv("KBENCH_UNIT_ONLY") && !strcmp(getenv("KBENCH_UNIT_ONLY"), "loader")) {
+		test_results_loader();
+		return tap_done();
+	}
 	test_stats();
 	test_output();
 	test_opts();
 	test_report();
+	test_results();
 	test_env();
 	test_steal();
 	test_cli();

@@ -190,6 +190,15 @@ static void test_tables(void)
 		text = usage_of(sc);
 		for (o = sc->opts; o && o->name; o++) {
 			bool in = !o->in || (o->in & sc->opts_in);
+			const struct kb_opt *same;
+
+			/* a name may have a row per subcommand (--threshold) */
+			for (same = sc->opts; !in && same->name; same++)
+				if (same != o && !strcmp(same->name, o->name) &&
+				    (!same->in || (same->in & sc->opts_in)))
+					break;
+			if (!in && same->name)
+				continue;
 
 			snprintf(want, sizeof(want), "--%s %s", o->name,
 				 o->metavar ? o->metavar : "");
@@ -291,7 +300,7 @@ static void spec_ranges(const struct kb_opt *table, const char *set)
 		return;
 	}
 	snprintf(cmd, sizeof(cmd),
-		 "python3 %s/../spec_bounds.py %s/../../../Documentation/netlink/specs/kbench.yaml %s",
+		 "/usr/bin/python3 %s/../spec_bounds.py %s/../../../Documentation/netlink/specs/kbench.yaml %s",
 		 fixtures_dir, fixtures_dir, set);
 	p = popen(cmd, "r");
 	while (p && fscanf(p, "%63s %31s %31s", name, lo, hi) == 3) {
@@ -314,6 +323,54 @@ static void spec_ranges(const struct kb_opt *table, const char *set)
 	ok(rows && same, "option ranges of '%s' equal the spec's (%u rows)", set, rows);
 }
 
+/* kb_run_opts_parse() of "SUB LINE" (run, compare), quietly. */
+static int parse_run(const char *sub, const char *line, struct kb_run_opts *o)
+{
+	char buf[256], *argv[32], *tok;
+	int argc = 0, err;
+
+	snprintf(buf, sizeof(buf), "%s %s", sub, line);
+	for (tok = strtok(buf, " "); tok && argc < 31; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	quiet(true);
+	err = kb_run_opts_parse(subcommand_find(sub), argc, argv, o);
+	quiet(false);
+	return err;
+}
+
+/* run --baseline takes diff's own rows; their defaults and given flags. */
+static void test_diff_rows(void)
+{
+	const struct kb_opt *o;
+	struct kb_run_opts ro;
+	bool same = true;
+
+	for (o = kb_run_table; o->name; o++)
+		if ((o->in & KB_IN_DIFF) && !(o->in & KB_IN_RUN) &&
+		    strcmp(o->name, "check"))
+			same = false;
+	ok(same, "every option of diff but --check is also one of run (for --baseline)");
+	ok(!parse_run("run", "add_chain", &ro) && ro.diff.threshold == 2 &&
+	   ro.diff.seed == 1 && ro.diff.fail_on == KB_DIFF_FAIL_REGRESSED &&
+	   !kb_diff_opts_given(&ro.diff),
+	   "run: the diff's defaults (threshold 2, seed 1, fail on regressed), none given");
+	ok(!parse_run("run", "add_chain --baseline b.json --threshold 5 --fail-on changed --match a=b --match c=d --markdown --seed 9 -v",
+		      &ro) &&
+	   !strcmp(ro.baseline, "b.json") && ro.diff.threshold == 5 &&
+	   ro.diff.has_threshold && ro.diff.fail_on == KB_DIFF_FAIL_CHANGED &&
+	   ro.diff.nmatch == 2 && !strcmp(ro.diff.match_old[1], "c") &&
+	   !strcmp(ro.diff.match_new[1], "d") && ro.diff.markdown &&
+	   ro.diff.seed == 9 && ro.diff.full,
+	   "run --baseline with every diff option");
+	ok(parse_run("run", "add_chain --markdown", &ro) == -EINVAL &&
+	   parse_run("run", "add_chain --seed 3", &ro) == -EINVAL,
+	   "run: diff options without --baseline are refused");
+	ok(!parse_run("compare", "a b --seed 4", &ro) && ro.threshold == 1 &&
+	   ro.diff.seed == 4 && parse_run("compare", "a b --baseline x", &ro) == -EINVAL,
+	   "compare: its own --threshold (default 1), the shared --seed, no --baseline");
+}
+
 void test_opts(void)
 {
 	spec_ranges(kb_run_table, "run");
@@ -322,4 +379,5 @@ void test_opts(void)
 	test_tables();
 	test_info_limits();
 	test_attr_names();
+	test_diff_rows();
 }

@@ -10,6 +10,7 @@
 #include <linux/kbench.h>
 #include <linux/netlink.h>
 
+#include "csv.h"
 #include "hist.h"
 #include "kbenchctl.h"
 #include "names.h"
@@ -318,8 +319,36 @@ static void test_extack(void)
 	ok(msg[0] == '\0' && offs == 0, "no NLM_F_ACK_TLVS: no extack");
 }
 
+/* The batch CSV writer: index counter across digit counts, flags, names. */
+static void test_csv(void)
+{
+	static const int64_t net[] = { 7, -12, 9223372036854775807LL, 0 };
+	static const uint32_t fl[] = { 0, KBENCH_SAMPLE_F_NMI, 0, 0 };
+	struct kb_csv *c = malloc(sizeof(*c));
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	kb_csv_init(c, f);
+	kb_csv_rows(c, "add_chain", 99999998, net, fl, 3);
+	kb_csv_rows(c, "a_routine_name_of_31_characters", 0, net + 3, fl + 3, 1);
+	kb_csv_rows(c, "x", 9, net, fl, 2);
+	kb_csv_flush(c);
+	fclose(f);
+	ok(!strcmp(buf, "index,routine,net_cycles,flags\n"
+		   "99999998,add_chain,7,\n"
+		   "99999999,add_chain,-12,nmi\n"
+		   "100000000,add_chain,9223372036854775807,\n"
+		   "0,a_routine_name_of_31_characters,0,\n"
+		   "9,x,7,\n10,x,-12,nmi\n"),
+	   "CSV batch writer: index past 10^8, long names, flags, s64 limits");
+	free(buf);
+	free(c);
+}
+
 void test_output(void)
 {
+	test_csv();
 	test_json_escape();
 	test_output_layer();
 	test_flag_names();

@@ -13,6 +13,9 @@ void test_output(void);
 void test_cli(void);
 void test_opts(void);
 void test_report(void);
+void test_results(void);
+/* round trip, errors and fuzzing of the loader alone (valgrind run) */
+void test_results_loader(void);
 void test_engine(void);
 void test_env(void);
 void test_steal(void);

@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# In the VM, under -icount shift=0 (1 tick = 1 instruction): the diff test
+# module in two versions, /extra/v7 and /extra/v8 (7 and 8 instructions
+# per iteration), measured, saved and compared.  The figures are exact:
+# 7.000 and 8.000 cycles/iter, +14.29 % (8/7 - 1) with a CI of width 0.
+# TAP on stdout.
+n=0
+failed=0
+t() { # status description
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=1
+	fi
+}
+has() { grep -qF -- "$1" "$2"; }
+run() { kbenchctl run kbench_diff_test --samples 200 --iterations 1000 "$@"; }
+
+insmod /extra/v7/kbench_difftest.ko
+t $? "insmod the 7-instruction version"
+run --save /tmp/v7.json >/dev/null 2>/tmp/err
+t $? "v7 measured and saved"
+run --save /tmp/v7b.json >/dev/null 2>&1
+t $? "v7 measured and saved again"
+rmmod kbench_difftest && insmod /extra/v8/kbench_difftest.ko
+t $? "replaced by the 8-instruction version (same routine name)"
+run --save v8 >/dev/null 2>/tmp/err
+t $? "v8 measured and saved by NAME"
+[ -f /root/.local/share/kbench/v8.json ]
+t $? "NAME stored as ~/.local/share/kbench/v8.json"
+
+kbenchctl diff /tmp/v7.json v8 >/tmp/d 2>&1
+rc=$?
+sed 's/^/# /' /tmp/d
+cp /tmp/d /tmp/d.short
+[ $rc = 1 ] && has "7.000 cyc      8.000 cyc   +14.29%  +14.29% .. +14.29%" /tmp/d &&
+	has "regressed" /tmp/d
+t $? "diff v7 v8: 7.000 -> 8.000 cycles/iter, +14.29 % (CI +14.29..+14.29), regressed, exit 1 (got $rc)"
+
+kbenchctl diff /tmp/v7.json v8 -v >/tmp/d 2>&1
+rc=$?
+[ $rc = 1 ] && has "old: /tmp/v7.json (" /tmp/d &&
+	has "+14.29%  +14.29% .. +14.29%    < 0.001  regressed" /tmp/d &&
+	has "Mann-Whitney p)" /tmp/d && ! has "Mann-Whitney" /tmp/d.short
+t $? "diff -v: the files, p < 0.001 and the method of the verdict; the default report has neither (got $rc)"
+
+kbenchctl --json diff /tmp/v7.json v8 >/tmp/j 2>&1
+has '"change_pct": 14.285714285714285' /tmp/j && has '"verdict": "regressed"' /tmp/j &&
+	has '"old_median_cycles": 7' /tmp/j && has '"new_median_cycles": 8' /tmp/j &&
+	has '"exit_status": 1' /tmp/j
+t $? "diff --json: change_pct 14.285714285714285 = (8 - 7) / 7 * 100 in doubles"
+
+kbenchctl diff /tmp/v7.json /tmp/v7b.json >/tmp/d 2>&1
+rc=$?
+[ $rc = 0 ] && has "+0.00%  +0.00% .. +0.00%" /tmp/d && has "no change" /tmp/d
+t $? "diff v7 v7 (two runs of one version): +0.00 %, no change, exit 0 (got $rc)"
+
+kbenchctl diff v8 /tmp/v7.json >/tmp/d 2>&1
+rc=$?
+[ $rc = 0 ] && has "-12.50%" /tmp/d && has "improved" /tmp/d
+t $? "diff v8 v7: -12.50 %, improved, exit 0 (got $rc)"
+kbenchctl diff v8 /tmp/v7.json --fail-on changed >/dev/null 2>&1
+rc=$?
+[ $rc = 1 ]
+t $? "diff --fail-on changed: an improvement exits 1 (got $rc)"
+
+run --baseline /tmp/v7.json >/tmp/d 2>&1
+rc=$?
+[ $rc = 1 ] && has "diff against the baseline /tmp/v7.json" /tmp/d && has "+14.29%" /tmp/d
+t $? "run --baseline v7 with v8 loaded: measures and diffs in one step, exit 1 (got $rc)"
+run --baseline v8 --json >/tmp/j 2>/dev/null
+rc=$?
+[ $rc = 0 ] && has '"diff": {' /tmp/j && has '"verdict": "no change"' /tmp/j
+t $? "run --baseline v8 --json with v8 loaded: no change, exit 0 (got $rc)"
+
+echo "# the Markdown table:"
+kbenchctl diff /tmp/v7.json v8 --markdown 2>&1 | sed 's/^/# /'
+echo "1..$n"
+exit $failed

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Saved results: write/read round trip, a deterministic mutation fuzzer of
+ * the loader (every truncation, byte flips, wrong types, huge counts,
+ * mismatched arrays, foreign and future files) and the diff verdicts on
+ * synthetic samples.  KBENCH_FUZZ_ROUNDS scales the random rounds (the
+ * valgrind run uses fewer).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/kbench.h>
+
+#include "diff.h"
+#include "kbenchctl.h"
+#include "output.h"
+#include "resfile.h"
+#include "runopts.h"
+#include "stats.h"
+#include "tap.h"
+#include "tests.h"
+
+/* A run of @nres routines, each @n samples of @per_iter * @iters net. */
+static void make_run(struct kb_run *r, unsigned int nres, const char *const *names,
+		     const int64_t *per_iter, size_t n, uint32_t iters,
+		     uint64_t seed)
+{
+	struct kb_rng rng;
+	unsigned int k;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	kb_rng_seed(&rng, seed);
+	r->iterations = iters;
+	r->samples = (uint32_t)n;
+	r->cpu = 1;
+	r->warmup = 10;
+	r->target_ns = 20000;
+	snprintf(r->counter, sizeof(r->counter), "tsc");
+	r->counter_hz = 1000000000;
+	r->counter_constant = true;
+	snprintf(r->kernel, sizeof(r->kernel), "6.1.0-test");
+	snprintf(r->date, sizeof(r->date), "2026-11-23T00:00:00Z");
+	r->nres = nres;
+	for (k = 0; k < nres; k++) {
+		struct kb_result *res = &r->res[k];
+
+		snprintf(res->routine, sizeof(res->routine), "%s", names[k]);
+		res->index = k;
+		for (i = 0; i < n; i++) {
+			/* exact value, or with a little noise when seeded odd */
+			int64_t v = per_iter[k] * iters;
+
+			if (seed & 1)
+				v += (int64_t)kb_rng_below(&rng, 7) - 3;
+			kb_result_push(res, v, i % 97 == 5 ? KBENCH_SAMPLE_F_NMI : 0);
+		}
+		kb_result_summarize(res, iters);
+	}
+}
+
+static void make_meta(struct kb_meta *m)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->kbenchctl_version, sizeof(m->kbenchctl_version), "0.1");
+	snprintf(m->kbench_version, sizeof(m->kbench_version), "1.0.0");
+	m->method_version = 1;
+	snprintf(m->kernel, sizeof(m->kernel), "6.1.0-test");
+	snprintf(m->arch, sizeof(m->arch), "x86_64");
+	snprintf(m->cpu_model, sizeof(m->cpu_model), "Test CPU \"quoted\" \\ \t");
+	snprintf(m->date, sizeof(m->date), "2026-11-23T00:00:00Z");
+	m->nparams = 1;
+	snprintf(m->param[0].name, sizeof(m->param[0].name), "duty_pct");
+	m->param[0].value = 50;
+	m->nenv = 1;
+	snprintf(m->env[0].key, sizeof(m->env[0].key), "cmdline");
+	snprintf(m->env[0].value, sizeof(m->env[0].value), "quiet kbench_icount=1");
+}
+
+/* The whole file in memory. */
+static char *write_mem(const struct kb_meta *m, const struct kb_saved_run *s,
+		       size_t n, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	kb_resfile_write(f, m, s, n);
+	fclose(f);
+	return buf;
+}
+
+static int parse(const char *buf, size_t len, struct kb_resfile *rf,
+		 char *err, size_t errlen)
+{
+	return kb_resfile_parse(buf, len, "t.json", rf, err, errlen);
+}
+
+static void test_roundtrip(void)
+{
+	static const char *const names[] = { "add_chain", "mul_chain" };
+	static const int64_t per[] = { 6, 8 };
+	struct kb_saved_run s[2];
+	struct kb_run r1, r2;
+	struct kb_meta m;
+	struct kb_resfile rf;
+	char err[512], *buf;
+	size_t len, i;
+	bool same = true;
+
+	make_meta(&m);
+	make_run(&r1, 2, names, per, 300, 100, 3);
+	r1.res[0].net[7] = INT64_MIN;
+	r1.res[0].net[8] = INT64_MAX;
+	r1.res[1].net[9] = -5;
+	r1.res[1].sflags[10] = 0xffffffffu;
+	make_run(&r2, 1, names, per, 10, 1, 2);
+	r2.user = true;
+	kb_result_push(&r2.overhead, 3, 0);
+	snprintf(r2.overhead.routine, sizeof(r2.overhead.routine), "empty");
+	r2.has_overhead = true;
+	kb_saved_run_init(&s[0], &r1, NULL);
+	kb_saved_run_init(&s[1], &r2, NULL);
+	s[1].has_arg = true;
+	s[1].arg = 4096;
+	s[1].req.has_samples = true;
+	s[1].req.samples = 10;
+	buf = write_mem(&m, s, 2, &len);
+	if (!ok(parse(buf, len, &rf, err, sizeof(err)) == 0,
+		"round trip: the written file loads (%zu bytes)", len)) {
+		diag("%s", err);
+		free(buf);
+		kb_run_free(&r1);
+		kb_run_free(&r2);
+		return;
+	}
+	ok(rf.nruns == 2 && rf.runs[0].run.nres == 2 && rf.runs[1].run.nres == 1 &&
+	   rf.runs[1].run.has_overhead && rf.runs[1].run.user && !rf.runs[0].run.user,
+	   "round trip: runs, routines, side and overhead");
+	for (i = 0; i < 300; i++) {
+		same &= rf.runs[0].run.res[0].net[i] == r1.res[0].net[i] &&
+			rf.runs[0].run.res[1].net[i] == r1.res[1].net[i] &&
+			rf.runs[0].run.res[0].sflags[i] == r1.res[0].sflags[i] &&
+			rf.runs[0].run.res[1].sflags[i] == r1.res[1].sflags[i];
+	}
+	ok(same && rf.runs[0].run.res[0].n == 300,
+	   "round trip: every sample and flag (INT64_MIN, INT64_MAX, 0xffffffff) exact");
+	ok(rf.runs[0].run.res[0].net_median == r1.res[0].net_median &&
+	   rf.runs[0].run.res[0].valid == r1.res[0].valid &&
+	   rf.runs[0].run.res[0].excl[KB_EXCL_NMI] == r1.res[0].excl[KB_EXCL_NMI] &&
+	   rf.runs[0].run.iterations == 100 && rf.runs[0].run.counter_hz == 1000000000 &&
+	   !strcmp(rf.runs[0].run.counter, "tsc"),
+	   "round trip: summary and run header");
+	ok(rf.runs[1].has_arg && rf.runs[1].arg == 4096 && !rf.runs[0].has_arg &&
+	   rf.runs[1].req.has_samples && rf.runs[1].req.samples == 10 &&
+	   !rf.runs[1].req.has_cpu,
+	   "round trip: sweep argument and request (null = default)");
+	ok(!strcmp(rf.meta.cpu_model, m.cpu_model) && rf.meta.method_version == 1 &&
+	   rf.meta.nparams == 1 && rf.meta.param[0].value == 50 &&
+	   rf.meta.nenv == 1 && !strcmp(rf.meta.env[0].value, "quiet kbench_icount=1"),
+	   "round trip: metadata (escaped strings), module parameters, environment");
+	kb_resfile_free(&rf);
+	free(buf);
+	kb_run_free(&r1);
+	kb_run_free(&r2);
+}
+
+/* The small file every mutation starts from. */
+static char *small_file(size_t *len)
+{
+	static const char *const names[] = { "foo", "bar" };
+	static const int64_t per[] = { 7, 8 };
+	struct kb_saved_run s;
+	struct kb_meta m;
+	struct kb_run r;
+	char *buf;
+
+	make_meta(&m);
+	make_run(&r, 2, names, per, 12, 10, 1);
+	kb_saved_run_init(&s, &r, NULL);
+	buf = write_mem(&m, &s, 1, len);
+	kb_run_free(&r);
+	return buf;
+}
+
+/* Loads, or fails with a message naming the file and a byte offset. */
+static bool sane_outcome(const char *buf, size_t len, bool *loaded)
+{
+	struct kb_resfile rf;
+	char err[768];
+	size_t i, k;
+	bool good = true;
+
+	err[0] = 'x';
+	if (parse(buf, len, &rf, err, sizeof(err))) {
+		*loaded = false;
+		return !strncmp(err, "t.json: byte ", 13) && rf.nruns == 0 &&
+		       !rf.runs;
+	}
+	*loaded = true;
+	for (i = 0; i < rf.nruns; i++)
+		for (k = 0; k < rf.runs[i].run.nres; k++)
+			good &= rf.runs[i].run.res[k].n == 0 ||
+				(rf.runs[i].run.res[k].net &&
+				 rf.runs[i].run.res[k].sflags);
+	kb_resfile_free(&rf);
+	return good;
+}
+
+static void test_fuzz(void)
+{
+	const char *rounds_env = getenv("KBENCH_FUZZ_ROUNDS");
+	unsigned long rounds = rounds_env ? strtoul(rounds_env, NULL, 10) : 20000;
+	size_t len, cut, bad = 0, loaded_n = 0;
+	char *buf = small_file(&len), *m = malloc(len);
+	struct kb_rng rng;
+	unsigned long i;
+	bool loaded;
+
+	/* every prefix is a truncated file, in an exact-size copy (valgrind
+	 * sees a read past it); only dropping the final newline still loads */
+	for (cut = 0; cut < len; cut++) {
+		char *t = malloc(cut ? cut : 1);
+
+		memcpy(t, buf, cut);
+		if (!sane_outcome(t, cut, &loaded) || loaded != (cut == len - 1)) {
+			if (!bad++)
+				diag("truncation at %zu: %s", cut,
+				     loaded ? "loaded" : "bad message");
+		}
+		free(t);
+	}
+	ok(!bad, "loader: each of the %zu truncations is refused with 'file: byte N' (no crash)",
+	   len);
+
+	kb_rng_seed(&rng, 13);
+	bad = 0;
+	for (i = 0; i < rounds; i++) {
+		size_t nflip = 1 + (size_t)kb_rng_below(&rng, 4), f;
+		static const char junk[] = "\"{}[],:-0123456789eE.tfn\\ \x01\xff";
+
+		memcpy(m, buf, len);
+		for (f = 0; f < nflip; f++) {
+			size_t at = (size_t)kb_rng_below(&rng, len);
+
+			m[at] = kb_rng_below(&rng, 2) ?
+				junk[kb_rng_below(&rng, sizeof(junk) - 1)] :
+				(char)kb_rng_below(&rng, 256);
+		}
+		if (!sane_outcome(m, len, &loaded))
+			bad++;
+		loaded_n += loaded;
+	}
+	ok(!bad, "loader: %lu random byte mutations: each loads or fails cleanly (%zu loaded)",
+	   rounds, loaded_n);
+	free(m);
+	free(buf);
+}
+
+/* @buf with the first @from replaced by @to; parse; the error or "". */
+static void expect_error(const char *from, const char *to, const char *needle,
+			 const char *what)
+{
+	size_t len, nlen;
+	char *buf = small_file(&len), *p = strstr(buf, from), *m;
+	struct kb_resfile rf;
+	char err[768] = "";
+	int rc;
+
+	if (!p) {
+		ok(0, "%s (pattern '%s' not in the file)", what, from);
+		free(buf);
+		return;
+	}
+	nlen = len - strlen(from) + strlen(to);
+	m = malloc(nlen);
+	memcpy(m, buf, (size_t)(p - buf));
+	memcpy(m + (p - buf), to, strlen(to));
+	memcpy(m + (p - buf) + strlen(to), p + strlen(from),
+	       len - (size_t)(p - buf) - strlen(from));
+	rc = parse(m, nlen, &rf, err, sizeof(err));
+	if (!ok(rc != 0 && strstr(err, needle), "%s: '%s'", what, needle))
+		diag("rc %d, error: %s", rc, err);
+	if (!rc)
+		kb_resfile_free(&rf);
+	free(m);
+	free(buf);
+}
+
+static void expect_text(const char *text, const char *needle, const char *what)
+{
+	struct kb_resfile rf;
+	char err[768] = "";
+	int rc = parse(text, strlen(text), &rf, err, sizeof(err));
+
+	if (!ok(rc != 0 && strstr(err, needle), "%s: '%s'", what, needle))
+		diag("rc %d, error: %s", rc, err);
+	if (!rc)
+		kb_resfile_free(&rf);
+}
+
+static void test_errors(void)
+{
+	char *deep;
+	size_t i;
+
+	expect_text("", "empty file", "empty file");
+	expect_text("\x89PNG\r\n", "not a kbench result file (not a JSON object: starts with byte 0x89)",
+		    "foreign binary file");
+	expect_text("{\"side\": \"kernel\", \"run_id\": 3, \"routine\": \"foo\"}",
+		    "not a kbench result file (no \"format\"", "'run --json' output");
+	expect_text("{\"format\": \"pyperf\", \"version\": 1, \"runs\": []}",
+		    "format 'pyperf', want 'kbench-result'", "another tool's file");
+	expect_error("\"version\": 1", "\"version\": 2",
+		     ", version: result format version 2; this kbenchctl (0.1) reads version 1: written by a newer kbenchctl",
+		     "a future version");
+	expect_error("\"n\": 12,", "\"n\": \"12\",",
+		     "runs[0].routines[0].n: expected an integer, found a string", "wrong type (string for a count)");
+	expect_error("\"net\": [", "\"net\": {\"a\": [",
+		     "runs[0].routines[0].net: expected an array, found an object", "wrong type (object for the samples)");
+	expect_error("\"routines\": [\n", "\"routines\": 7, \"x\": [\n",
+		     "runs[0].routines: expected an array, found a number", "wrong type (number for routines)");
+	expect_error("\"samples\": 12,", "\"samples\": 1.5,",
+		     "runs[0].samples: expected an integer, found a fraction", "a fraction for a count");
+	expect_error("\"n\": 12,", "\"n\": 4294967295,",
+		     "\"n\" is 4294967295 but \"net\" holds 12 samples", "a huge count");
+	expect_error("\"n\": 12,", "\"n\": 99999999999999999999999,",
+		     "runs[0].routines[0].n: integer out of range", "an overflowing count");
+	expect_error("\"n\": 12,", "\"n\": 13,",
+		     "\"n\" is 13 but \"net\" holds 12 samples", "n and net disagree");
+	expect_error("{\"index\": [5], \"value\": [4]}",
+		     "{\"index\": [5, 6], \"value\": [4]}",
+		     "sample_flags.index holds 2 entries, sample_flags.value 1", "flag arrays of different lengths");
+	expect_error("{\"index\": [5], \"value\": [4]}",
+		     "{\"index\": [50], \"value\": [4]}",
+		     "sample_flags.index[0] = 50 is past the last sample", "a flag past the last sample");
+	expect_error("{\"index\": [5], \"value\": [4]}",
+		     "{\"index\": [5], \"value\": [0]}",
+		     "runs[0].routines[0].sample_flags.value: value 0 out of range 1..4294967295", "a zero flag value");
+	expect_error("\"routine\": \"foo\"", "\"routine\": \"\"",
+		     "without a valid \"routine\" name", "an empty routine name");
+	expect_error("\"side\": \"kernel\"", "\"side\": \"gpu\"",
+		     "\"side\" is 'gpu'", "an unknown side");
+	expect_error("\"cpu_model\": \"Test", "\"cpu_model\": \"\\ud800Test",
+		     "unpaired surrogate", "a broken \\u escape");
+	/* deep nesting in an unknown key: bounded, not a stack overflow */
+	deep = malloc(300100);
+	i = (size_t)sprintf(deep, "{\"format\": \"kbench-result\", \"x\": ");
+	memset(deep + i, '[', 300000);
+	deep[i + 300000] = '\0';
+	expect_text(deep, "nested more than 64 deep", "300000 nested arrays");
+	free(deep);
+}
+
+/* diff of two in-memory files; the text report and the exit status. */
+static int diff_text(struct kb_resfile *a, struct kb_resfile *b,
+		     const struct kb_diff_opts *o, bool json, char **text)
+{
+	size_t len;
+	FILE *f = open_memstream(text, &len);
+	bool regressed;
+	int rc;
+
+	out_init(f, json);
+	rc = kb_diff_print(NULL, "old.json", a, "new.json", b, o, &regressed);
+	rc = kb_diff_exit_status(rc, regressed);
+	out_finish();
+	fclose(f);
+	out_init(stdout, false);
+	return rc;
+}
+
+static void load_run(struct kb_resfile *rf, const char *const *names,
+		     const int64_t *per, unsigned int nres, uint64_t seed,
+		     const char *arch)
+{
+	struct kb_saved_run s;
+	struct kb_meta m;
+	struct kb_run r;
+	char err[256], *buf;
+	size_t len;
+
+	make_meta(&m);
+	snprintf(m.arch, sizeof(m.arch), "%s", arch);
+	make_run(&r, nres, names, per, 200, 1000, seed);
+	kb_saved_run_init(&s, &r, NULL);
+	buf = write_mem(&m, &s, 1, &len);
+	if (parse(buf, len, rf, err, sizeof(err)))
+		diag("%s", err);
+	free(buf);
+	kb_run_free(&r);
+}
+
+/* The --match row of the option table on @arg, quietly. */
+static int match_row(struct kb_diff_opts *o, const char *arg)
+{
+	const struct kb_opt *row;
+	int err, saved, null = open("/dev/null", O_WRONLY);
+
+	for (row = kb_run_table; strcmp(row->name, "match"); row++)
+		;
+	fflush(stderr);
+	saved = dup(2);
+	dup2(null, 2);
+	close(null);
+	err = row->parse(row, arg, o);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	return err;
+}
+
+static void test_diff(void)
+{
+	static const char *const one[] = { "kbench_diff_test" };
+	static const char *const two[] = { "kbench_diff_test", "foo" };
+	static const char *const other[] = { "kbench_diff_test", "bar" };
+	static const int64_t p7[] = { 7, 5 }, p8[] = { 8, 5 }, p6[] = { 6, 5 };
+	struct kb_resfile a, b, c;
+	struct kb_diff_opts o;
+	char *t;
+	int rc;
+
+	kb_diff_opts_init(&o);
+	load_run(&a, one, p7, 1, 2, "x86_64");
+	load_run(&b, one, p8, 1, 4, "x86_64");
+	rc = diff_text(&a, &b, &o, false, &t);
+	if (!ok(rc == 1 && strstr(t, "+14.29%") && strstr(t, "regressed") &&
+		strstr(t, "+14.29% .. +14.29%") && strstr(t, "1 regressed"),
+		"diff 7 -> 8 cycles/iter: +14.29%% regressed, exit 1"))
+		diag("%s", t);
+	free(t);
+	rc = diff_text(&a, &a, &o, false, &t);
+	ok(rc == 0 && strstr(t, "+0.00%") && strstr(t, "no change"),
+	   "diff of a result with itself: no change, exit 0");
+	free(t);
+	rc = diff_text(&b, &a, &o, false, &t);
+	ok(rc == 0 && strstr(t, "-12.50%") && strstr(t, "improved"),
+	   "diff 8 -> 7: -12.50%% improved, exit 0 (--fail-on regressed)");
+	free(t);
+	o.fail_on = KB_DIFF_FAIL_CHANGED;
+	rc = diff_text(&b, &a, &o, false, &t);
+	ok(rc == 1, "--fail-on changed: an improvement exits 1");
+	free(t);
+	o.fail_on = KB_DIFF_FAIL_REGRESSED;
+	o.threshold = 20;
+	rc = diff_text(&a, &b, &o, true, &t);
+	ok(rc == 0 && strstr(t, "\"verdict\": \"no change\"") &&
+	   strstr(t, "\"below_threshold\": true") &&
+	   strstr(t, "\"exit_status\": 0"),
+	   "--threshold 20: +14.29%% is below it: no change (JSON)");
+	free(t);
+	o.threshold = KB_DIFF_DEFAULT_THRESHOLD;
+	kb_resfile_free(&b);
+
+	/* noisy samples, the same distribution: no change */
+	load_run(&b, one, p7, 1, 5, "x86_64");
+	kb_resfile_free(&a);
+	load_run(&a, one, p7, 1, 7, "x86_64");
+	rc = diff_text(&a, &b, &o, false, &t);
+	ok(rc == 0 && strstr(t, "no change"), "two noisy samples of one distribution: no change");
+	free(t);
+	kb_resfile_free(&a);
+	kb_resfile_free(&b);
+
+	load_run(&a, two, p7, 2, 2, "x86_64");
+	load_run(&b, other, p6, 2, 2, "aarch64");
+	rc = diff_text(&a, &b, &o, false, &t);
+	if (!ok(rc == 0 && strstr(t, "only in old: foo") && strstr(t, "only in new: bar") &&
+		strstr(t, "warning: architecture differs: x86_64, aarch64") &&
+		strstr(t, "improved"),
+		"routines on one side are listed; an architecture change is a warning"))
+		diag("%s", t);
+	free(t);
+	o.full = true;
+	rc = diff_text(&a, &b, &o, false, &t);
+	ok(strstr(t, "old: old.json (") && strstr(t, "      p  verdict\n") &&
+	   strstr(t, "Mann-Whitney p)"),
+	   "-v: the files, the p column and the method of the verdict");
+	free(t);
+	o.full = false;
+	ok(!match_row(&o, "foo=bar") && match_row(&o, "foo") == -EINVAL &&
+	   match_row(&o, "=bar") == -EINVAL && match_row(&o, "a=b=c") == -EINVAL,
+	   "--match: OLD=NEW, nothing else");
+	rc = diff_text(&a, &b, &o, true, &t);
+	ok(strstr(t, "\"new_routine\": \"bar\"") && strstr(t, "\"only_old\": []"),
+	   "--match foo=bar compares foo with bar");
+	free(t);
+	o.nmatch = 0;
+	o.markdown = true;
+	rc = diff_text(&a, &b, &o, false, &t);
+	ok(strstr(t, "| routine | old/iter | new/iter | change | 95% CI | p | verdict |") &&
+	   strstr(t, "| `kbench_diff_test` | 7.000 cyc | 6.000 cyc | -14.29% | -14.29% .. -14.29% | < 0.001 | improved |"),
+	   "--markdown: a table to paste");
+	free(t);
+	o.markdown = false;
+	load_run(&c, other + 1, p7, 1, 2, "x86_64");
+	rc = diff_text(&a, &c, &o, false, &t);
+	ok(rc == 2, "nothing in common: exit 2");
+	free(t);
+	kb_resfile_free(&a);
+	kb_resfile_free(&b);
+	kb_resfile_free(&c);
+}
+
+/* The O(1) order-statistic resample against the counting one. */
+static void test_bootstrap_large(void)
+{
+	struct kb_rng rng;
+	size_t n = KB_BOOTSTRAP_COUNTING_MAX, i;
+	double *a = malloc((n + 1) * sizeof(*a)), *b = malloc((n + 1) * sizeof(*b));
+	double lo1, hi1, lo2, hi2, u, p;
+
+	kb_rng_seed(&rng, 99);
+	for (i = 0; i <= n; i++) {
+		a[i] = 100 + (double)kb_rng_below(&rng, 1000) / 100;
+		b[i] = 101 + (double)kb_rng_below(&rng, 1000) / 100;
+	}
+	qsort(a, n + 1, sizeof(*a), kb_cmp_double);
+	qsort(b, n + 1, sizeof(*b), kb_cmp_double);
+	/* n values: counting method; n + 1: order statistics */
+	kb_bootstrap_rel_median_ci(a, n, b, n, 2000, 1, &lo1, &hi1);
+	kb_bootstrap_rel_median_ci(a, n + 1, b, n + 1, 2000, 1, &lo2, &hi2);
+	u = (kb_median_sorted(b, n + 1) / kb_median_sorted(a, n + 1) - 1) * 100;
+	ok(fabs(lo1 - lo2) < 0.05 && fabs(hi1 - hi2) < 0.05 && lo2 <= u && u <= hi2,
+	   "bootstrap above %d values (order statistics) agrees with counting: %.3f..%.3f vs %.3f..%.3f",
+	   KB_BOOTSTRAP_COUNTING_MAX, lo2, hi2, lo1, hi1);
+	kb_mann_whitney_sorted(a, n, b, n, &u, &p);
+	kb_mann_whitney(b, n, a, n, &lo1, &hi1);
+	ok(close_to(u, (double)n * (double)n - lo1, 1e-12) && close_to(p, hi1, 1e-12),
+	   "Mann-Whitney: merge on sorted input equals the sorting version");
+	free(a);
+	free(b);
+}
+
+void test_results_loader(void)
+{
+	test_roundtrip();
+	test_errors();
+	test_fuzz();
+}
+
+void test_results(void)
+{
+	test_results_loader();
+	test_diff();
+	test_bootstrap_large();
+}
