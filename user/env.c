@@ -20,7 +20,10 @@
 #include "output.h"
 #include "sysfs.h"
 
-/* The items: JSON key, table label and why each matters, in one line. */
+/*
+ * The items: JSON key, table label and why each matters, in one line.
+ * kb_env_key_moves_figures() says which change what the code costs.
+ */
 static const struct {
 	const char *key, *label, *effect;
 } env_items[KB_ENV_N] = {
@@ -104,6 +107,20 @@ const char *kb_env_key(enum kb_env_id id)
 const char *kb_env_label(enum kb_env_id id)
 {
 	return env_items[id].label;
+}
+
+bool kb_env_key_moves_figures(const char *key)
+{
+	static const char *const keys[] = {
+		"debug_options", "slub_debug", "preempt_rt", "hypervisor",
+		"cpufreq_driver", "governor", "boost", "frequency", "smt_sibling",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(keys); i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
 }
 
 void kb_kernel_env_parse(struct nlattr **tb, struct kb_kernel_env *k)

@@ -80,6 +80,13 @@ const char *kb_env_label(enum kb_env_id id);
 
 unsigned int kb_env_problems(const struct kb_env *e);
 
+/*
+ * Does a change of the item @key change what the measured code costs (a
+ * debug option, the clock, a busy sibling), rather than only what gets
+ * excluded or how a run is set up?  kbenchctl diff warns about those.
+ */
+bool kb_env_key_moves_figures(const char *key);
+
 /* What the text form shows (JSON is always the whole "environment"). */
 enum kb_env_view {
 	KB_ENV_VIEW_ALL,	/* info: every item; effect and fix of problems */

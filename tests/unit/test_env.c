@@ -19,8 +19,10 @@
 
 #include <linux/kbench.h>
 
+#include "diff.h"
 #include "env.h"
 #include "output.h"
+#include "resfile.h"
 #include "sysfs.h"
 #include "tap.h"
 #include "tests.h"
@@ -281,6 +283,101 @@ static void test_odd(void)
 	   "an empty tree: no cpufreq, no NMI watchdog, SMT, interrupts and slub unknown, no problem");
 }
 
+/* ---- the environment in saved results, and diff's warnings ---------------- */
+
+/* A saved result of one 7-cycle routine measured in environment @e. */
+static int saved(const struct kb_env *e, struct kb_resfile *rf)
+{
+	struct kb_saved_run s;
+	struct kb_meta m;
+	struct kb_run r;
+	char err[256], *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	snprintf(m.kbenchctl_version, sizeof(m.kbenchctl_version), "0.1");
+	snprintf(m.arch, sizeof(m.arch), "x86_64");
+	kb_meta_add_env(&m, e);
+	memset(&r, 0, sizeof(r));
+	r.iterations = 1000;
+	r.samples = 50;
+	r.cpu = (uint32_t)e->cpu;
+	r.counter_hz = 1000000000;
+	snprintf(r.counter, sizeof(r.counter), "tsc");
+	r.nres = 1;
+	snprintf(r.res[0].routine, sizeof(r.res[0].routine), "add_chain");
+	for (i = 0; i < 50; i++)
+		kb_result_push(&r.res[0], 7000, 0);
+	kb_result_summarize(&r.res[0], 1000);
+	kb_saved_run_init(&s, &r, NULL);
+	f = open_memstream(&buf, &len);
+	kb_resfile_write(f, &m, &s, 1);
+	fclose(f);
+	rc = kb_resfile_parse(buf, len, "t.json", rf, err, sizeof(err));
+	if (rc)
+		diag("%s", err);
+	free(buf);
+	kb_run_free(&r);
+	return rc;
+}
+
+static const char *meta_env(const struct kb_meta *m, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nenv; i++)
+		if (!strcmp(m->env[i].key, key))
+			return m->env[i].value;
+	return "(absent)";
+}
+
+static void test_saved(void)
+{
+	struct kb_resfile a, b;
+	struct kb_diff_opts o;
+	struct kb_env e;
+	char *t = NULL;
+	size_t len = 0;
+	bool regressed;
+	FILE *f;
+
+	use_root("laptop");
+	kb_env_collect(&e, &debian, 2);
+	if (saved(&e, &a)) {
+		ok(0, "saved: a result with the environment loads");
+		return;
+	}
+	ok(!strcmp(meta_env(&a.meta, "governor"), "powersave") &&
+	   !strcmp(meta_env(&a.meta, "cpu"), "2") &&
+	   !strcmp(meta_env(&a.meta, "problems"),
+		   "nmi_watchdog,governor,boost,smt_sibling,interrupts") &&
+	   !strcmp(meta_env(&a.meta, "hz"), "250"),
+	   "saved: the environment's items, CPU and problems round-trip");
+	/* the same machine after kbenchctl tune (its server twin's values) */
+	use_root("server");
+	kb_env_collect(&e, &debian, 3);
+	saved(&e, &b);
+	kb_diff_opts_init(&o);
+	o.full = true;		/* -v: the notes too */
+	f = open_memstream(&t, &len);
+	out_init(f, false);
+	kb_diff_print(NULL, "old.json", &a, "new.json", &b, &o, &regressed);
+	out_finish();
+	fclose(f);
+	out_init(stdout, false);
+	if (!ok(strstr(t, "warning: environment governor differs: powersave, performance (it changes what the code costs)") &&
+		strstr(t, "warning: environment smt_sibling differs: cpu 6 online, none online") &&
+		strstr(t, "note: environment interrupts differs: 3 aimed at this CPU, none aimed at this CPU") &&
+		!strstr(t, "warning: environment interrupts"),
+		"diff: a changed governor or sibling is a warning, interrupts a note"))
+		diag("%s", t);
+	free(t);
+	kb_resfile_free(&a);
+	kb_resfile_free(&b);
+}
+
 /* ---- kbenchctl tune on a copy of a tree ----------------------------------- */
 
 static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -430,6 +527,7 @@ void test_env(void)
 	test_server();
 	test_vm();
 	test_odd();
+	test_saved();
 	test_tune();
 	unsetenv("KBENCH_SYSFS_ROOT");
 	kb_sys_root_reset();
