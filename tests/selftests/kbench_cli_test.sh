@@ -7,12 +7,8 @@
 # and the default report of a kernel run (exact under icount on x86_64).
 # The paths without a module are covered by tests/unit.  Prints TAP.
 
-n=0
-failed=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=1; fi
-}
+# shellcheck source=tests/selftests/kbench_lib.sh
+. "$(dirname "$0")/kbench_lib.sh"
 
 # expect CODE WANT CMD...: CMD's stdout and stderr are exactly WANT, its
 # exit status CODE
@@ -28,10 +24,6 @@ expect() {
 	tap $r "$*: exit $code, '$want'"
 }
 
-# json_num KEY: the first number after "KEY": in the JSON on stdin
-json_num() {
-	tr -d '\n' | grep -o "\"$1\": [-0-9.e+]*" | head -n 1 | sed 's/.*: //'
-}
 
 echo "TAP version 13"
 echo "1..12"

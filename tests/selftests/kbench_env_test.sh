@@ -14,21 +14,9 @@
 # On a kernel with debug options (tests/vm/run --kernel debug) runs carry
 # the debug-options warning.  Prints TAP.
 
-n=0
-failed=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=1; fi
-}
-skip() {
-	n=$((n + 1))
-	echo "ok $n $2 # SKIP $1"
-}
+# shellcheck source=tests/selftests/kbench_lib.sh
+. "$(dirname "$0")/kbench_lib.sh"
 
-# json_str KEY: the string after the first "KEY": in the JSON on stdin
-json_str() {
-	tr -d '\n' | grep -o "\"$1\": *\"[^\"]*\"" | head -n 1 | sed 's/.*: *"//; s/"$//'
-}
 # env_value ITEM: the value of an environment item in the JSON on stdin
 env_value() {
 	tr -d '\n' | grep -o "\"$1\": *{ *\"value\": *\"[^\"]*\"" | head -n 1 |
@@ -75,8 +63,7 @@ r=$?
 [ $r = 0 ] || echo "# hypervisor: '$hyper'"
 tap $r "info: hypervisor '$want', a problem"
 
-echo "$info" | tr -d '\n' | grep -o '"detectors": *\[[^]]*\]' | grep -q steal
-[ $? != 0 ]
+! echo "$info" | tr -d '\n' | grep -o '"detectors": *\[[^]]*\]' | grep -q steal
 tap $? "info: no steal detector under TCG (no paravirtual steal time)"
 
 rt=$(echo "$info" | env_value preempt_rt)
@@ -163,7 +150,7 @@ if [ "$cpu" = 0 ]; then
 	[ "$(cat /sys/devices/system/cpu/cpu1/online)" = 0 ]
 	tap $? "tune --cpu 0: its SMT sibling cpu 1 is offline"
 else
-	skip "no SMT siblings (tests/vm/run --smt)" "tune takes the SMT sibling offline"
+	skip "tune takes an SMT sibling offline: none here (tests/vm/run --smt)"
 fi
 
 kbenchctl tune --reset >/tmp/reset.out 2>&1
@@ -182,4 +169,4 @@ tap $r "tune --reset: every value as before ($(echo "$before" | wc -l) compared)
 kbenchctl tune --reset >/dev/null 2>&1
 tap $? "tune --reset again: nothing to restore, exit 0"
 
-exit $failed
+exit "$failed"
