@@ -475,15 +475,18 @@ static void env_isolated(struct kb_env_item *it, int cpu)
 }
 
 /*
- * Interrupts whose effective affinity (where the kernel reports one, x86)
- * or requested affinity includes @cpu: /proc/irq/<n>/.
+ * Interrupts aimed at @cpu: /proc/irq/<n>/, their effective affinity (where
+ * the kernel reports one: x86) or else their requested one.  On x86 a new
+ * affinity of an I/O APIC interrupt takes effect at its next interrupt:
+ * until then its effective affinity is still @cpu, but it is on its way.
  */
 static void env_irqs(struct kb_env_item *it, int cpu)
 {
 	char dir[4096], path[320];
-	struct kb_cpuset s;
+	struct kb_cpuset eff, req;
+	unsigned int aimed = 0, moving = 0;
 	struct dirent *de;
-	unsigned int n = 0;
+	bool has_req;
 	DIR *d;
 
 	set_fix(it, "kbenchctl tune --cpu %d", cpu);
@@ -495,19 +498,29 @@ static void env_irqs(struct kb_env_item *it, int cpu)
 	while ((de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
+		snprintf(path, sizeof(path), "/proc/irq/%s/smp_affinity_list",
+			 de->d_name);
+		has_req = !kb_cpulist_read(path, &req);
 		snprintf(path, sizeof(path), "/proc/irq/%s/effective_affinity_list",
 			 de->d_name);
-		if (kb_cpulist_read(path, &s)) {
-			snprintf(path, sizeof(path), "/proc/irq/%s/smp_affinity_list",
-				 de->d_name);
-			if (kb_cpulist_read(path, &s))
+		if (kb_cpulist_read(path, &eff)) {
+			if (!has_req)
 				continue;
+			eff = req;
 		}
-		n += kb_cpuset_has(&s, (unsigned int)cpu);
+		if (!kb_cpuset_has(&eff, (unsigned int)cpu))
+			continue;
+		if (has_req && !kb_cpuset_has(&req, (unsigned int)cpu))
+			moving++;
+		else
+			aimed++;
 	}
 	closedir(d);
-	if (n)
-		set(it, true, "%u aimed at this CPU", n);
+	if (moving)
+		set(it, aimed > 0, "%u aimed at this CPU, %u moving away at %s next interrupt",
+		    aimed, moving, moving == 1 ? "its" : "their");
+	else if (aimed)
+		set(it, true, "%u aimed at this CPU", aimed);
 	else
 		set(it, false, "none aimed at this CPU");
 }
