@@ -11,7 +11,7 @@
 # no TAP line at all, is counted as one failure (it crashed).
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt"] [--modes "icount plain"]
-#                         [--skip lint,unit,spec,vm,ynl,results,fuzz,...] [--selftest-args "..."]
+#                         [--skip lint,unit,spec,vm,ynl,results,fuzz,smt,...] [--selftest-args "..."]
 # Env:   KBENCH_CHECK_KERNELS, KBENCH_CHECK_MODES, KBENCH_CHECK_SKIP,
 #        KBENCH_SELFTEST_ARGS work the same; KBENCH_CHECK_VM_TIMEOUT (600 s)
 #        bounds each VM suite.
@@ -143,6 +143,15 @@ if ! skipped vm && ! skipped results; then
 	run_suite "results-icount-$rk" tests/results/run.sh icount --kernel "$rk"
 	run_suite "results-bisect-$rk" tests/results/run.sh bisect --kernel "$rk"
 	run_suite "results-tcg-$rk" tests/results/run.sh tcg --kernel "$rk"
+fi
+
+# the environment report and tune with SMT siblings (issue 15), on the
+# first kernel: 4 vCPUs as 2 cores x 2 threads, tune takes a sibling
+# offline and reset brings it back (~30 s)
+if ! skipped vm && ! skipped smt; then
+	rk=${kernels%% *}
+	run_suite "env-smt-$rk" tests/vm/run --kernel "$rk" --smp 4 --smt \
+		--timeout "$vm_timeout" -- /selftests/kbench_env_test.sh
 fi
 
 if ! skipped arch; then
