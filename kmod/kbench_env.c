@@ -111,6 +111,7 @@ static u32 kbench_env_preempt_model(void)
 	return KBENCH_PREEMPT_FULL;
 }
 
+#if defined(CONFIG_X86)
 /* Keep the printable ASCII of a vendor signature; stop at its NUL. */
 static void kbench_env_set_vendor(const char *sig, size_t len)
 {
@@ -123,7 +124,6 @@ static void kbench_env_set_vendor(const char *sig, size_t len)
 	kbench_hypervisor_vendor[n] = '\0';
 }
 
-#if defined(CONFIG_X86)
 /*
  * x86_hyper_type is the hypervisor whose driver the kernel chose (exported
  * on 6.1 and 6.12).  A hypervisor the kernel has no driver for (qemu TCG,
