@@ -158,10 +158,12 @@ static void kbench_env_hypervisor_init(void)
 #elif defined(CONFIG_ARM64)
 /*
  * arm64 has no CPUID bit for "under a hypervisor".  Xen guests know they
- * are one (xen_domain()).  Otherwise SMCCC over HVC means firmware calls
- * reach a hypervisor at EL2 (qemu TCG emulates one); its vendor UID says
- * which, where it answers (KVM does, the kernel uses it for its KVM
- * services).  A host booted at EL2 calls firmware with SMC: none.
+ * are one (xen_domain()).  Otherwise SMCCC 1.1 over HVC means firmware
+ * calls reach a hypervisor at EL2; its vendor UID says which, where it
+ * answers (KVM does: the kernel asks it too, for its KVM services).  A
+ * host booted at EL2 calls firmware with SMC: none.  So does qemu's TCG
+ * virt machine, whose PSCI firmware offers SMCCC 1.0 only (no conduit for
+ * 1.1 calls); whether the kernel started at EL1 is not exported.
  */
 static void kbench_env_hypervisor_init(void)
 {
