@@ -93,8 +93,10 @@ tap $r "info: HZ $hz"
 dbg=$(echo "$info" | env_value debug_options)
 if [ -n "$KBENCH_DEBUG_KERNEL" ] || uname -r | grep -q debug; then
 	# the debug test bed: KASAN, lockdep, ... (tests/vm/debug-kernel.config)
-	case "$dbg" in *lockdep*kasan*|*kasan*lockdep*) r=0 ;; *) r=1 ;; esac
-	tap $r "info: the debug kernel's options: $dbg"
+	case "$dbg" in *lockdep*kasan*) r=0 ;; *) r=1 ;; esac
+	slub=$(echo "$info" | env_value slub_debug)
+	case "$slub" in on*) ;; *) r=1 ;; esac
+	tap $r "info: the debug kernel's options: $dbg; slub_debug $slub"
 else
 	[ "$dbg" = none ]
 	tap $? "info: a Debian kernel has no debug options ($dbg)"
