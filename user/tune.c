@@ -75,7 +75,7 @@ const struct kb_opt kb_tune_table[] = {
 	  .def = TUNE_STATE_DEFAULT },
 	{ .name = "verbose", .short_name = 'v', .kind = KB_OPT_FLAG,
 	  KB_OPT_FIELD(struct tune_opts, verbose),
-	  .help = "every interrupt, not only their count" },
+	  .help = "every write, not only one line per step" },
 	{ NULL }
 };
 
@@ -113,6 +113,7 @@ struct tune {
 	int cpu;
 	struct tune_entry *e;
 	size_t n, cap;
+	bool oom;		/* tune_add() failed */
 	/* steps with nothing to write: why ("" = nothing to say) */
 	char note[STEP_N][400];
 };
@@ -127,8 +128,10 @@ static struct tune_entry *tune_add(struct tune *t, enum tune_step step,
 		size_t cap = t->cap ? t->cap * 2 : 32;
 		struct tune_entry *ne = realloc(t->e, cap * sizeof(*ne));
 
-		if (!ne)
+		if (!ne) {
+			t->oom = true;
 			return NULL;
+		}
 		t->e = ne;
 		t->cap = cap;
 	}
@@ -164,6 +167,7 @@ static bool same_value(const char *a, const char *b)
 static void plan_governor(struct tune *t)
 {
 	char path[128], g[64], avail[256], rel[128];
+	struct kb_cpuset policy;
 	int err;
 
 	snprintf(path, sizeof(path),
@@ -193,9 +197,10 @@ static void plan_governor(struct tune *t)
 			 g, avail);
 		return;
 	}
+	/* the governor is the policy's: say so when it has other CPUs too */
 	if (!kb_sys_readf(rel, sizeof(rel),
 			  "/sys/devices/system/cpu/cpu%d/cpufreq/related_cpus", t->cpu) &&
-	    strcmp(rel, "") && atoi(rel) != t->cpu)
+	    !kb_cpulist_parse(rel, &policy) && kb_cpuset_count(&policy) > 1)
 		snprintf(t->note[STEP_GOVERNOR], sizeof(t->note[0]),
 			 "for the policy of CPUs %s", rel);
 	tune_add(t, STEP_GOVERNOR, path, g, "performance");
@@ -361,12 +366,20 @@ static int plan_irqs(struct tune *t)
 
 static int tune_plan(struct tune *t)
 {
+	int err;
+
 	plan_governor(t);
 	plan_boost(t);
 	plan_nmi(t);
 	/* before the interrupts: offlining moves the sibling's to others */
 	plan_smt(t);
-	return plan_irqs(t);
+	err = plan_irqs(t);
+	if (!err && t->oom)
+		err = -ENOMEM;
+	if (err)
+		fprintf(stderr, "%s tune: %s; nothing changed\n", prog,
+			strerror(-err));
+	return err;
 }
 
 /* ---- the state file ------------------------------------------------------ */
@@ -795,6 +808,11 @@ static int tune_reset(const struct tune_opts *o, const char *state)
 
 static int tune_show(const struct tune_opts *o, const char *state)
 {
+	/* the environment items tune changes */
+	static const enum kb_env_id shown[] = {
+		KB_ENV_NMI_WATCHDOG, KB_ENV_GOVERNOR, KB_ENV_BOOST, KB_ENV_SMT,
+		KB_ENV_IRQS,
+	};
 	struct tune t = { .cpu = -1 };
 	char now[TUNE_VALUE_MAX];
 	struct kb_env e;
@@ -811,13 +829,10 @@ static int tune_show(const struct tune_opts *o, const char *state)
 	out_open_object(NULL);
 	out_int("cpu", "CPU %lld:\n", cpu);
 	out_open_object("settings");
-	for (i = KB_ENV_NMI_WATCHDOG; i < KB_ENV_N; i++) {
-		if (i == KB_ENV_HYPERVISOR || i == KB_ENV_CPUFREQ ||
-		    i == KB_ENV_FREQUENCY || i == KB_ENV_ISOLATED)
-			continue;
-		out_text("  %-17s ", kb_env_label(i));
-		out_string(kb_env_key(i), "%s\n",
-			   e.item[i].known ? e.item[i].value : NULL);
+	for (i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		out_text("  %-17s ", kb_env_label(shown[i]));
+		out_string(kb_env_key(shown[i]), "%s\n",
+			   e.item[shown[i]].known ? e.item[shown[i]].value : NULL);
 	}
 	out_close_object();
 	out_string("state_file", "saved in %s", state);
