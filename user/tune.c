@@ -702,7 +702,9 @@ static int tune_cpu(const struct tune_opts *o, const char *state)
 	struct tune t = { .cpu = (int)o->cpu };
 	struct tune_entry *bad = NULL;
 	unsigned int restored;
+	bool saving, irqbalance;
 	struct stat st;
+	size_t i;
 	int err;
 
 	if (!o->dry_run && !stat(state, &st)) {
@@ -713,7 +715,11 @@ static int tune_cpu(const struct tune_opts *o, const char *state)
 	err = tune_plan(&t);
 	if (err)
 		goto out_free;
-	if (!o->dry_run) {
+	for (i = 0; i < t.n && t.e[i].result != R_PLANNED; i++)
+		;
+	/* nothing to write: nothing to save either (and no root needed) */
+	saving = !o->dry_run && i < t.n;
+	if (saving) {
 		err = state_write(&t, state);
 		if (err) {
 			fprintf(stderr, "%s tune: cannot save the settings to %s: %s%s; nothing changed\n",
@@ -740,12 +746,14 @@ static int tune_cpu(const struct tune_opts *o, const char *state)
 	out_open_object(NULL);
 	out_int("cpu", "tune CPU %lld", t.cpu);
 	out_bool("dry_run", NULL, o->dry_run);
-	out_string("state_file", o->dry_run ? NULL : " (previous settings in %s)",
-		   o->dry_run ? NULL : state);
-	out_text("%s:\n", o->dry_run ? " (dry run: nothing changes)" : "");
+	out_string("state_file", saving ? " (previous settings in %s)" : NULL,
+		   saving ? state : NULL);
+	out_text("%s:\n", o->dry_run ? " (dry run: nothing changes)" :
+			  saving ? "" : " (nothing to change, nothing saved)");
 	tune_report(&t, o->dry_run, o->verbose);
-	out_bool("irqbalance", NULL, irqbalance_running());
-	if (irqbalance_running())
+	irqbalance = irqbalance_running();
+	out_bool("irqbalance", NULL, irqbalance);
+	if (irqbalance)
 		out_text("%snote: irqbalance runs and may move interrupts back to CPU %d (stop it, or set IRQBALANCE_BANNED_CPULIST=%d)%s\n",
 			 kb_color(out_file(), KB_WARN), t.cpu, t.cpu,
 			 kb_color_end(out_file()));

@@ -511,6 +511,14 @@ static void test_tune(void)
 	      tmp) == 0 &&
 	   sh("diff -r %s %s/fx >/dev/null", orig, tmp) == 0,
 	   "tune: a state file that cannot be written stops it before any change");
+	/* a machine tuned already: nothing to write, nothing saved */
+	ok(sh("KBENCH_SYSFS_ROOT=%s/env/server %s tune --cpu 3 --state %s/state >%s/out 2>&1",
+	      fixtures_dir, kb, tmp, tmp) == 0 &&
+	   sh("test ! -e %s/state", tmp) == 0 &&
+	   sh("grep -q '^tune CPU 3 (nothing to change, nothing saved):$' %s/out && "
+	      "grep -q '^  governor       performance already$' %s/out",
+	      tmp, tmp) == 0,
+	   "tune --cpu 3 on a tuned server: nothing to change, no state file, exit 0");
 	ok(sh("%s tune >%s/out 2>&1", kb, tmp) == 2 &&
 	   sh("%s tune --show --reset >/dev/null 2>&1", kb) == 2 &&
 	   sh("%s tune --reset --cpu 1 >/dev/null 2>&1", kb) == 2,
