@@ -95,12 +95,14 @@ int kb_sys_read_long(const char *path, long *v)
 	return errno || end == buf || *end ? -EINVAL : 0;
 }
 
-int kb_sys_write(const char *path, const char *value)
+int kb_sys_write(const char *path, const char *value, bool *refused)
 {
 	char full[4096], line[4096];
 	ssize_t n;
 	int fd, err, len;
 
+	if (refused)
+		*refused = false;
 	err = kb_sys_path(full, sizeof(full), path);
 	if (err)
 		return err;
@@ -115,6 +117,8 @@ int kb_sys_write(const char *path, const char *value)
 	err = n < 0 ? -errno : n != len ? -EIO : 0;
 	if (close(fd) && !err)
 		err = -errno;
+	if (refused)
+		*refused = err != 0;
 	return err;
 }
 

@@ -36,9 +36,13 @@ int kb_sys_read_long(const char *path, long *v);
 
 /*
  * Write @value (a newline is added) to @path as one write(2), which is
- * what sysfs and procfs handlers expect.  0, or -errno of open or write.
+ * what sysfs and procfs handlers expect.  0, or -errno of open or write;
+ * *@refused (may be NULL) says which: true when the file could be opened
+ * for writing and the kernel refused the value (its handler's error: an
+ * interrupt that cannot move gives EIO on 6.1 and EPERM on 6.12), false
+ * when the file could not be opened (EACCES: not root, EROFS, ENOENT).
  */
-int kb_sys_write(const char *path, const char *value);
+int kb_sys_write(const char *path, const char *value, bool *refused);
 
 /* A set of CPU numbers up to KB_CPUS_MAX - 1 (the kernel's NR_CPUS 8192). */
 #define KB_CPUS_MAX	8192

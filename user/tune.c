@@ -18,12 +18,12 @@
  * first (an interrupt's saved affinity may name them), and removes the
  * file when everything is back.
  *
- * Each step says what it changed or why it could not.  A write refused
- * for want of permission (not root, a read-only sysfs) stops the whole
+ * Each step says what it changed or why it could not.  A file that cannot
+ * be opened for writing (not root, a read-only sysfs) stops the whole
  * invocation: what it had changed is restored at once and the state file
- * removed, so nothing is left half-applied.  Other refusals (an interrupt
- * that cannot move: managed or per-CPU; a CPU that cannot go offline) are
- * reported and skipped.
+ * removed, so nothing is left half-applied.  A value the kernel refuses
+ * (an interrupt that cannot move: managed or per-CPU; a CPU that cannot
+ * go offline) is reported and skipped.  Nothing to change: nothing saved.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -145,10 +145,14 @@ static struct tune_entry *tune_add(struct tune *t, enum tune_step step,
 	return e;
 }
 
-/* Permission problems stop everything; other refusals are per setting. */
-static bool fatal(int err)
+/*
+ * A file we may not write (not root, a read-only sysfs) stops everything;
+ * a value the kernel refuses once the file is open is that setting's
+ * problem only (an interrupt that cannot move: EIO on 6.1, EPERM on 6.12).
+ */
+static bool fatal(int err, bool refused)
 {
-	return err == -EACCES || err == -EPERM || err == -EROFS;
+	return !refused && (err == -EACCES || err == -EPERM || err == -EROFS);
 }
 
 /* Equal values: the same CPU list in any spelling, else the same text. */
@@ -485,6 +489,7 @@ static int state_read(struct tune *t, const char *file)
 
 static int tune_apply(struct tune *t, struct tune_entry **bad)
 {
+	bool refused;
 	size_t i;
 	int err;
 
@@ -493,8 +498,8 @@ static int tune_apply(struct tune *t, struct tune_entry **bad)
 
 		if (e->result != R_PLANNED)
 			continue;
-		err = kb_sys_write(e->path, e->want);
-		if (fatal(err)) {
+		err = kb_sys_write(e->path, e->want, &refused);
+		if (fatal(err, refused)) {
 			e->err = err;
 			*bad = e;
 			return err;
@@ -533,7 +538,7 @@ static unsigned int tune_restore(struct tune *t, bool dry_run,
 			(*restored)++;
 			snprintf(before, sizeof(before), "%s", err ? "?" : now);
 			if (!dry_run) {
-				err = kb_sys_write(e->path, e->saved);
+				err = kb_sys_write(e->path, e->saved, NULL);
 				if (!err && !kb_sys_read(e->path, now, sizeof(now)) &&
 				    !same_value(now, e->saved))
 					err = -EIO;
@@ -724,7 +729,7 @@ static int tune_cpu(const struct tune_opts *o, const char *state)
 		if (err) {
 			fprintf(stderr, "%s tune: cannot save the settings to %s: %s%s; nothing changed\n",
 				prog, state, strerror(-err),
-				fatal(err) ? " (tune needs root)" : "");
+				fatal(err, false) ? " (tune needs root)" : "");
 			goto out_free;
 		}
 		err = tune_apply(&t, &bad);
