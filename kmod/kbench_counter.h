@@ -98,23 +98,15 @@ static __always_inline void kbench_cpu_check(struct kbench_guard *g)
  */
 static __always_inline void kbench_snap_begin(struct kbench_guard *g)
 {
-	const void *rec = this_cpu_read(kbench_steal_rec);
-
 	kbench_cpu_check(g);
 	kbench_arch_snap_begin(g);
-	g->steal.rec = NULL;
-	if (rec)
-		kbench_steal_read(kbench_arch_steal_load, rec, &g->steal);
+	kbench_steal_begin(kbench_arch_steal_load,
+			   this_cpu_read(kbench_steal_rec), &g->steal);
 }
 
 static __always_inline void kbench_snap_end(struct kbench_guard *g)
 {
-	struct kbench_steal_snap now;
-
-	if (g->steal.rec) {
-		kbench_steal_read(kbench_arch_steal_load, g->steal.rec, &now);
-		g->flags |= kbench_steal_flags(&g->steal, &now);
-	}
+	g->flags |= kbench_steal_end(kbench_arch_steal_load, &g->steal);
 	kbench_arch_snap_end(g);
 	kbench_cpu_check(g);
 }

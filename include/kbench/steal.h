@@ -87,4 +87,28 @@ static inline unsigned int kbench_steal_flags(const struct kbench_steal_snap *a,
 	return 0;
 }
 
+/*
+ * A window's two ends, as a world's snapshot hooks call them: @rec is this
+ * CPU's record, or NULL where there is none (then nothing is flagged).
+ */
+static __always_inline void kbench_steal_begin(kbench_steal_load_t load,
+					       const void *rec,
+					       struct kbench_steal_snap *s)
+{
+	s->rec = rec;
+	if (rec)
+		kbench_steal_read(load, rec, s);
+}
+
+static __always_inline unsigned int
+kbench_steal_end(kbench_steal_load_t load, const struct kbench_steal_snap *a)
+{
+	struct kbench_steal_snap b;
+
+	if (!a->rec)
+		return 0;
+	kbench_steal_read(load, a->rec, &b);
+	return kbench_steal_flags(a, &b);
+}
+
 #endif /* _KBENCH_STEAL_H */

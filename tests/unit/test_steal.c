@@ -127,21 +127,15 @@ static unsigned long long rec_load(const void *r, enum kbench_steal_field f)
 	return f == KBENCH_STEAL_VERSION ? fr->version : fr->steal;
 }
 
+/* the kernel's snapshot hooks (kmod/kbench_counter.h), steal only */
 static __always_inline void fake_snap_begin(struct kbench_guard *g)
 {
-	g->steal.rec = NULL;
-	if (rec_ptr)
-		kbench_steal_read(rec_load, rec_ptr, &g->steal);
+	kbench_steal_begin(rec_load, rec_ptr, &g->steal);
 }
 
 static __always_inline void fake_snap_end(struct kbench_guard *g)
 {
-	struct kbench_steal_snap now;
-
-	if (g->steal.rec) {
-		kbench_steal_read(rec_load, g->steal.rec, &now);
-		g->flags |= kbench_steal_flags(&g->steal, &now);
-	}
+	g->flags |= kbench_steal_end(rec_load, &g->steal);
 }
 
 static __always_inline void fake_irq(struct kbench_guard *g)
