@@ -8,8 +8,12 @@
 #   make demo       deps, build, boot Debian 6.1 in qemu twice (icount: exact;
 #                   plain TCG: host noise) and show what kbench is for
 #   make check      deps, lint, unit tests, VM selftests on 6.1, 6.12 and
-#                   6.12-rt with and without icount, faults and load, and
-#                   arm64 and ppc64le (ARCHS); ends "N passed, N failed"
+#                   6.12-rt with and without icount, faults and load, the
+#                   same on the debug kernel (KASAN, lockdep, kmemleak,
+#                   UBSAN), and arm64 and ppc64le (ARCHS); ends
+#                   "N passed, N failed"
+#   make check-debug  only the debug kernel's suites (KASAN, lockdep,
+#                   kmemleak, UBSAN; built and cached on first use)
 #   make lint       checkpatch --strict, W=1 and sparse (scripts/lint.sh)
 #   make gen        regenerate the family from its netlink spec with the
 #                   kernel's ynl-gen-c: include/uapi/linux/kbench.h,
@@ -29,7 +33,7 @@
 KVER ?=
 KDIR ?=
 VM_KERNEL ?= 6.1
-CHECK_KERNELS ?= 6.1 6.12 6.12-rt
+CHECK_KERNELS ?= 6.1 6.12 6.12-rt debug
 CHECK_MODES ?= icount plain
 ARCHS ?= x86_64 arm64 ppc64le
 
@@ -53,6 +57,9 @@ demo: deps
 check: deps
 	scripts/check.sh --kernels "$(CHECK_KERNELS)" --modes "$(CHECK_MODES)" \
 		--archs "$(ARCHS)"
+
+check-debug: deps
+	scripts/check.sh --kernels debug --skip lint,unit,spec,host,dkms,svg,arch
 
 lint:
 	scripts/lint.sh
@@ -169,5 +176,5 @@ clean:
 	-$(MAKE) -C tests/selftests OUT=$(CURDIR)/build/selftests clean
 	rm -rf build
 
-.PHONY: all kmod user deps demo check lint gen install install-lib uninstall \
-	sign clean
+.PHONY: all kmod user deps demo check check-debug lint gen install install-lib \
+	uninstall sign clean

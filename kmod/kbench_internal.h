@@ -70,6 +70,12 @@ struct kbench_run {
 	struct list_head node;		/* in the store */
 	u32 id;
 	u32 portid;			/* requester, for progress notifications */
+	/*
+	 * The requester's socket, set only while the run executes: the RUN
+	 * doit waits for the run inside the requester's sendmsg(), which
+	 * keeps the socket alive until then.
+	 */
+	struct sock *requester;
 
 	/* request, as used */
 	u32 cpu;

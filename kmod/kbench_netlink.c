@@ -12,6 +12,7 @@
 #include <linux/cpumask.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
+#include <net/sock.h>
 
 #include "kbench_compat.h"
 #include "kbench_internal.h"
@@ -349,6 +350,7 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	run->cpu = cpu;
 	run->portid = info->snd_portid;
+	run->requester = NETLINK_CB(skb).sk;
 	run->adaptive = !tb[KBENCH_A_RUN_ITERATIONS];
 	run->iterations = run->adaptive ? 0 :
 			  nla_get_u32(tb[KBENCH_A_RUN_ITERATIONS]);
@@ -363,6 +365,7 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	err = kbench_run_get_routines(run, names, info->extack);
 	if (!err)
 		err = kbench_run_execute(run);
+	run->requester = NULL;
 	kbench_run_put_routines(run);
 	if (err) {
 		kbench_run_explain(info, run, err);
@@ -518,19 +521,42 @@ int kbench_nl_clock_get_dumpit(struct sk_buff *skb,
 	return kbench_clock_dump(skb, cb);
 }
 
-/* Tell listeners of the progress group how far a run is; best effort. */
+/*
+ * Progress of a run goes to its requester alone (unicast to the port that
+ * sent the RUN), never to a multicast group: on 6.1 anyone may join a group
+ * (GENL_MCAST_CAP_* appeared in 6.7, and for CAP_NET_ADMIN/CAP_SYS_ADMIN
+ * only), so a group would show unprivileged listeners the run ids and ports
+ * of privileged runs.  The "progress" group stays registered because the
+ * ABI only grows, but nothing is sent to it.
+ *
+ * The requester is usually blocked in sendmsg() for the whole run (a do op
+ * runs there), so notifications queue up on its socket until it reads.  The
+ * RUN reply and its ack come after them, and netlink drops a message for a
+ * socket whose receive queue is full (and flags the socket ENOBUFS): so a
+ * notification is sized exactly and only sent while it leaves
+ * KBENCH_PROGRESS_ROOM free in the requester's queue for the reply (a
+ * NLMSG_GOODSIZE skb) and the ack.  Best effort: progress can be skipped,
+ * the reply cannot.
+ */
+#define KBENCH_PROGRESS_ROOM	(32 * 1024)
+
 void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 			    u64 elapsed_ns)
 {
+	struct sock *sk = run->requester;
 	struct sk_buff *msg;
 	void *hdr;
+	int room;
 
-	if (!genl_has_listeners(&kbench_genl_family, &init_net,
-				KBENCH_NLGRP_PROGRESS))
+	if (!sk)
 		return;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = genlmsg_new(4 * nla_total_size(sizeof(u32)) +
+			  nla_total_size_64bit(sizeof(u64)), GFP_KERNEL);
 	if (!msg)
 		return;
+	room = READ_ONCE(sk->sk_rcvbuf) - atomic_read(&sk->sk_rmem_alloc);
+	if (room < (int)msg->truesize + KBENCH_PROGRESS_ROOM)
+		goto out_free;
 	hdr = genlmsg_put(msg, 0, 0, &kbench_genl_family, 0,
 			  KBENCH_CMD_PROGRESS_NTF);
 	if (!hdr)
@@ -543,8 +569,8 @@ void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 			      KBENCH_A_PROGRESS_PAD))
 		goto out_free;
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&kbench_genl_family, msg, 0,
-			  KBENCH_NLGRP_PROGRESS, GFP_KERNEL);
+	/* fails only if the requester is gone or its queue filled meanwhile */
+	genlmsg_unicast(sock_net(sk), msg, run->portid);
 	return;
 
 out_free:

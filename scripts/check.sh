@@ -3,18 +3,25 @@
 #
 # The body of `make check`: lint, unit tests, the netlink spec checks (the
 # generated family is what the spec generates, the uapi only grows) and the
-# VM selftests on every kernel, with and without icount.  Every suite prints
+# VM selftests on every kernel, with and without icount, and on the debug
+# kernel (KASAN, lockdep, kmemleak, UBSAN: tests/vm/debug-check.sh around
+# the selftests and the stress suite, trimmed).  Every suite prints
 # TAP; this script streams it, keeps a log per suite under build/check/, and
 # ends with exactly one summary line:
 #     N passed, N failed, N skipped
 # A suite that exits non-zero without a `not ok` line of its own, or prints
 # no TAP line at all, is counted as one failure (it crashed).
 #
-# Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt"] [--modes "icount plain"]
+# Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
+#                         [--modes "icount plain"]
 #                         [--skip lint,unit,spec,vm,ynl,results,fuzz,smt,...] [--selftest-args "..."]
+#   --kernels debug --skip lint,unit,spec,host,dkms,svg,arch   (make
+#   check-debug): only the debug kernel; it is built first if not cached
+#   (scripts/debug-kernel.sh, ~10 min on 2 cores), inside suite debug-config.
 # Env:   KBENCH_CHECK_KERNELS, KBENCH_CHECK_MODES, KBENCH_CHECK_SKIP,
 #        KBENCH_SELFTEST_ARGS work the same; KBENCH_CHECK_VM_TIMEOUT (600 s)
-#        bounds each VM suite.
+#        bounds each VM suite, KBENCH_CHECK_DEBUG_TIMEOUT (900 s) each
+#        suite on the debug kernel.
 # Exit status: 0 if nothing failed, 1 otherwise.
 set -uo pipefail
 # The whole script is one block, so bash reads it completely before running
@@ -24,13 +31,14 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-kernels=${KBENCH_CHECK_KERNELS:-6.1 6.12 6.12-rt}
+kernels=${KBENCH_CHECK_KERNELS:-6.1 6.12 6.12-rt debug}
 modes=${KBENCH_CHECK_MODES:-icount plain}
 archs=${KBENCH_CHECK_ARCHS:-x86_64 arm64 ppc64le}
 skip=${KBENCH_CHECK_SKIP:-}
 selftest_args=${KBENCH_SELFTEST_ARGS:-}
 # Per VM suite; 6 suites x 600 s keeps a hung run inside CI's 90 minutes.
 vm_timeout=${KBENCH_CHECK_VM_TIMEOUT:-600}
+debug_timeout=${KBENCH_CHECK_DEBUG_TIMEOUT:-900}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=$2; shift 2 ;;
@@ -38,7 +46,7 @@ while [ $# -gt 0 ]; do
 	--archs) archs=$2; shift 2 ;;
 	--skip) skip=$2; shift 2 ;;
 	--selftest-args) selftest_args=$2; shift 2 ;;
-	-h|--help) sed -n '3,18p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,24p' "$0"; exit 0 ;;
 	*) echo "check.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -110,8 +118,40 @@ skipped dkms || run_suite dkms scripts/dkms-test.sh
 skipped svg || run_suite svg tests/svg/svg-test.sh
 skipped fuzz || run_suite fuzz-resfile tests/fuzz/resfile.sh 200000
 
+# The debug kernel: its .config checked (built first if not cached), then
+# the selftests (quick fuzz: 2000 messages, root and unprivileged) and the
+# stress suite (20 reloads, 10 signals) under tests/vm/debug-check.sh,
+# which loads and unloads kbench around them and asks kmemleak, lockdep and
+# the log; then the kernel's ynl CLI against it.  KASAN under TCG is slow:
+# hence the trimmed counts.
+debug_suites() {
+	local t0
+
+	t0=$(date +%s)
+	run_suite debug-config scripts/debug-kernel.sh --check
+	phase "debug kernel ready after $(( $(date +%s) - t0 )) s"
+	# shellcheck disable=SC2086
+	run_suite vm-debug tests/vm/run --kernel debug --no-load \
+		--timeout "$debug_timeout" --add tests/vm/debug-check.sh \
+		-- /extra/debug-check.sh /selftests/run.sh --quick $selftest_args
+	skipped stress ||
+		run_suite stress-debug tests/vm/run --kernel debug --no-load \
+			--timeout "$debug_timeout" --add tests/vm/debug-check.sh \
+			--add build/stress/sigrun --add build/stress/stress.sh \
+			-- /extra/debug-check.sh /extra/stress.sh 20 10
+	# the kernel's ynl CLI: KASAN/UBSAN reports and warnings panic the VM
+	skipped ynl ||
+		run_suite ynl-debug tests/ynl/run.sh --kernel debug \
+			--timeout "$debug_timeout"
+	phase "kernel debug: $(( $(date +%s) - t0 )) s wall for: config, selftests, stress, ynl"
+}
+
 if ! skipped vm; then
 	for k in $kernels; do
+		if [ "$k" = debug ]; then
+			debug_suites
+			continue
+		fi
 		tk=$(date +%s)
 		for m in $modes; do
 			opt=()
@@ -146,10 +186,10 @@ if ! skipped vm && ! skipped results; then
 fi
 
 # the environment report and tune with SMT siblings (issue 15), on the
-# first kernel: 4 vCPUs as 2 cores x 2 threads, tune takes a sibling
-# offline and reset brings it back (~30 s)
-if ! skipped vm && ! skipped smt; then
-	rk=${kernels%% *}
+# first Debian kernel: 4 vCPUs as 2 cores x 2 threads, tune takes a
+# sibling offline and reset brings it back (~30 s)
+rk=${kernels%% *}
+if ! skipped vm && ! skipped smt && [ "$rk" != debug ]; then
 	run_suite "env-smt-$rk" tests/vm/run --kernel "$rk" --smp 4 --smt \
 		--timeout "$vm_timeout" -- /selftests/kbench_env_test.sh
 fi

@@ -37,6 +37,8 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	linux-source-6.1 linux-source-6.12 python3-yaml python3-jsonschema
 	linux-image-amd64 linux-headers-amd64
+	# the debug kernel of the test bed (scripts/debug-kernel.sh)
+	flex bison bc libelf-dev libssl-dev
 )
 if [ "$with_612" = 1 ]; then
 	pkgs+=(linux-image-6.12-amd64 linux-headers-6.12-amd64

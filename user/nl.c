@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,6 @@ int kb_nl_open(struct kb_nl *nl)
 	int one = 1, err;
 
 	memset(nl, 0, sizeof(*nl));
-	nl->extra_fd = -1;
 	nl->sk = nl_socket_alloc();
 	if (!nl->sk) {
 		fprintf(stderr, "%s: cannot allocate a netlink socket\n", prog);
@@ -201,8 +201,27 @@ struct request {
 	int maxattr;
 	kb_nl_msg_cb cb;
 	void *arg;
+	uint8_t cmd;	/* the request's command: replies carry the same */
 	int done;	/* 1: in progress, 0: finished, < 0: -errno */
 };
+
+/*
+ * Every message, before libnl's sequence check: a kbench message whose
+ * command is not the request's is a notification (PROGRESS_NTF, sent with
+ * sequence number 0 to whoever asked for the run), never the answer.
+ */
+static int msg_in_cb(struct nl_msg *msg, void *arg)
+{
+	struct request *rq = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	if (nlh->nlmsg_type != rq->nl->family || !genlmsg_valid_hdr(nlh, 0) ||
+	    genlmsg_hdr(nlh)->cmd == rq->cmd)
+		return NL_OK;
+	if (rq->nl->ntf_cb)
+		rq->nl->ntf_cb(nlh, rq->nl->ntf_arg);
+	return NL_SKIP;
+}
 
 static int error_cb(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
 {
@@ -273,6 +292,52 @@ static int valid_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/*
+ * A do request runs inside sendmsg(): to read the notifications it sends
+ * meanwhile, the request is sent from this thread while the caller
+ * receives.  The result goes through a pipe that the receiver polls.
+ */
+struct sender {
+	struct nl_sock *sk;
+	struct nl_msg *msg;
+	pthread_t thread;
+	int pipe[2];
+};
+
+static void *sender_main(void *arg)
+{
+	struct sender *s = arg;
+	int err = nl_send(s->sk, s->msg);
+
+	if (write(s->pipe[1], &err, sizeof(err)) != sizeof(err))
+		abort();	/* a pipe of our own: cannot happen */
+	return NULL;
+}
+
+static int sender_start(struct sender *s, struct nl_sock *sk,
+			struct nl_msg *msg)
+{
+	s->sk = sk;
+	s->msg = msg;
+	/* seq and port now, in this thread: libnl's socket is not shared */
+	nl_complete_msg(sk, msg);
+	if (pipe(s->pipe))
+		return -errno;
+	if (pthread_create(&s->thread, NULL, sender_main, s)) {
+		close(s->pipe[0]);
+		close(s->pipe[1]);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+static void sender_join(struct sender *s)
+{
+	pthread_join(s->thread, NULL);
+	close(s->pipe[0]);
+	close(s->pipe[1]);
+}
+
 /* Reset the last error; a NULL @msg (allocation failed) is -ENOMEM. */
 static int request_begin(struct kb_nl *nl, struct nl_msg *msg)
 {
@@ -290,7 +355,11 @@ static int request_begin(struct kb_nl *nl, struct nl_msg *msg)
 int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 		  kb_nl_msg_cb cb, void *arg)
 {
-	struct request rq = { nl, maxattr, cb, arg, 1 };
+	struct request rq = {
+		.nl = nl, .maxattr = maxattr, .cb = cb, .arg = arg, .done = 1,
+	};
+	struct sender snd;
+	bool dump, threaded;
 	struct nl_cb *nlcb;
 	int err;
 
@@ -301,33 +370,46 @@ int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
+	rq.cmd = genlmsg_hdr(nlmsg_hdr(msg))->cmd;
+	nl_cb_set(nlcb, NL_CB_MSG_IN, NL_CB_CUSTOM, msg_in_cb, &rq);
 	nl_cb_set(nlcb, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, &rq);
 	nl_cb_set(nlcb, NL_CB_ACK, NL_CB_CUSTOM, ack_cb, &rq);
 	nl_cb_set(nlcb, NL_CB_FINISH, NL_CB_CUSTOM, finish_cb, &rq);
 	nl_cb_err(nlcb, NL_CB_CUSTOM, error_cb, &rq);
 
 	/* do-requests end on the ack, dumps on NLMSG_DONE */
-	if (!(nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP))
+	dump = nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP;
+	if (!dump)
 		nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_ACK;
-	/* kept until the answer: the extack may point into it */
-	err = nl_send_auto(nl->sk, msg);
-	if (err < 0) {
-		rq.done = -EIO;
-		goto out_free_cb;
+	/* without a thread, notifications are still skipped, only later */
+	threaded = !dump && nl->ntf_cb && !sender_start(&snd, nl->sk, msg);
+	/* msg is kept until the answer: the extack may point into it */
+	if (!threaded) {
+		err = nl_send_auto(nl->sk, msg);
+		if (err < 0) {
+			rq.done = -EIO;
+			goto out_free_cb;
+		}
 	}
 	while (rq.done > 0) {
-		if (nl->extra_fd >= 0) {
+		if (threaded) {
 			struct pollfd pfd[2] = {
 				{ nl_socket_get_fd(nl->sk), POLLIN, 0 },
-				{ nl->extra_fd, POLLIN, 0 },
+				{ snd.pipe[0], POLLIN, 0 },
 			};
 
 			if (poll(pfd, 2, -1) < 0 && errno != EINTR) {
 				rq.done = -errno;
 				break;
 			}
-			if (pfd[1].revents & POLLIN)
-				nl->extra_cb(nl->extra_arg);
+			if ((pfd[1].revents & POLLIN) &&
+			    read(snd.pipe[0], &err, sizeof(err)) == sizeof(err) &&
+			    err < 0) {
+				rq.done = -EIO;
+				snprintf(nl->extack, sizeof(nl->extack), "%s",
+					 nl_geterror(err));
+				break;
+			}
 			if (!(pfd[0].revents & (POLLIN | POLLERR | POLLHUP)))
 				continue;
 		}
@@ -338,6 +420,8 @@ int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 				 nl_geterror(err));
 		}
 	}
+	if (threaded)
+		sender_join(&snd);
 
 out_free_cb:
 	nl_cb_put(nlcb);
@@ -403,7 +487,10 @@ int kb_nl_dump(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 			}
 			if (nlh->nlmsg_type == NLMSG_DONE) {
 				struct nl_msg *m = nlmsg_convert(nlh);
-				struct request rq = { nl, maxattr, cb, arg, 1 };
+				struct request rq = {
+					.nl = nl, .maxattr = maxattr, .cb = cb,
+					.arg = arg, .done = 1,
+				};
 
 				/* rare: reuse the libnl-path parser of DONE */
 				if (m) {

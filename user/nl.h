@@ -16,6 +16,9 @@
 
 #include <linux/kbench.h>
 
+/* A notification that arrived while a request waited for its answer. */
+typedef void (*kb_nl_ntf_cb)(struct nlmsghdr *nlh, void *arg);
+
 struct kb_nl {
 	struct nl_sock *sk;
 	int family;
@@ -28,10 +31,14 @@ struct kb_nl {
 	uint16_t bad_len;
 	unsigned char bad_data[64];
 	bool quiet;		/* do not print kernel errors */
-	/* while waiting for a reply, also serve this fd (progress) */
-	int extra_fd;
-	void (*extra_cb)(void *arg);
-	void *extra_arg;
+	/*
+	 * Notifications on this socket (PROGRESS_NTF, unicast to whoever
+	 * sent the RUN) are never taken for an answer; with ntf_cb set they
+	 * are passed to it, and do requests are sent from a thread so that
+	 * they arrive while the request runs (a do op runs inside sendmsg()).
+	 */
+	kb_nl_ntf_cb ntf_cb;
+	void *ntf_arg;
 };
 
 /* Per-message callback: attributes parsed into tb[] (policy-free). */
@@ -51,6 +58,8 @@ struct nl_msg *kb_nl_msg(struct kb_nl *nl, uint8_t cmd, bool dump);
 /*
  * Send @msg (consumed) and receive until the ack / end of dump; @cb is
  * called for each reply message with its attributes parsed up to @maxattr.
+ * A kbench message whose command differs from the request's is a
+ * notification: it goes to nl->ntf_cb (if set), never to @cb.
  * Returns 0 or -errno; on a kernel error prints it (kb_nl_print_error)
  * unless nl->quiet.
  */

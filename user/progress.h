@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Progress of long runs on stderr, from the module's "progress" multicast
- * group.  Only when stderr is a terminal; never on stdout.
+ * Progress of long runs on stderr, from the PROGRESS_NTF notifications the
+ * module sends to the requesting socket.  Only when stderr is a terminal;
+ * never on stdout.
  */
 #ifndef KBENCHCTL_PROGRESS_H
 #define KBENCHCTL_PROGRESS_H

@@ -17,18 +17,36 @@
  * That also covers messages the netlink core drops silently by design
  * (truncated headers, no NLM_F_REQUEST).
  *
+ * The RUN request's attributes are rows of one table (run_attrs[]): the
+ * generators draw from it, and one category sends every row at once, so a
+ * new attribute is one row; a RUN attribute of the spec without a row
+ * fails the run (TAP 2).  After the messages come the dump phases: dumps
+ * closed after their first message, a SAMPLES_GET dump that outlives the
+ * eviction of its run, and ROUTINE_GET dumps while a module's routines come
+ * and go (root, with kbench_example.ko).
+ *
+ * Progress notifications (PROGRESS_NTF, sequence number 0) reach the socket
+ * that sent a RUN; they are checked for form and never taken for an answer,
+ * and an unprivileged fuzzer must never receive one.
+ *
  * Output: TAP, one line per phase, and counts by category and errno.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kbench_nl.h"
@@ -51,13 +69,14 @@ enum category {
 	C_FLAGS,
 	C_DUMP_JUNK,
 	C_VALID,
+	C_EVERY_ATTR,
 	C_NR
 };
 
 static const char *const cat_name[C_NR] = {
 	"unknown_cmd", "random_attrs", "wrong_len", "missing", "duplicate",
 	"extreme_int", "strings", "nested", "truncated", "flags", "dump_junk",
-	"valid",
+	"valid", "every_attr",
 };
 
 struct cat_stats {
@@ -70,7 +89,10 @@ static struct {
 	bool unpriv;
 	bool verbose;
 	int timeout_ms;
-} opt = { .count = 10000, .seed = 1, .timeout_ms = 15000 };
+	const char *churn_ko;	/* module loaded and unloaded meanwhile */
+	unsigned int churn_cycles;
+} opt = { .count = 10000, .seed = 1, .timeout_ms = 15000,
+	  .churn_ko = "/lib/kbench/kbench_example.ko", .churn_cycles = 10 };
 
 static struct knl_sock nl;
 static struct knl_family fam;
@@ -78,7 +100,11 @@ static struct kb_info info;
 static struct cat_stats stats[C_NR];
 static unsigned long errno_count[256];
 static unsigned long failures, timeouts, unexpected_errno;
+static unsigned long notifications;
 static uint32_t last_run_id;
+/* The last runs' ids, most recent last: older ones are evicted. */
+static uint32_t run_ids[32];
+static unsigned int nrun_ids;
 static uint64_t rng;
 
 static const char *const routines[] = {
@@ -131,12 +157,31 @@ static uint32_t extreme_u32(uint32_t max)
 	return i < sizeof(v) / sizeof(v[0]) ? v[i] : (uint32_t)rnd();
 }
 
+static void remember_run(uint32_t id)
+{
+	last_run_id = id;
+	if (nrun_ids == sizeof(run_ids) / sizeof(run_ids[0])) {
+		memmove(run_ids, run_ids + 1, sizeof(run_ids) - sizeof(run_ids[0]));
+		nrun_ids--;
+	}
+	run_ids[nrun_ids++] = id;
+}
+
+/* A run id seen before, most likely evicted by now (or 0: none yet). */
+static uint32_t old_run_id(void)
+{
+	return nrun_ids ? run_ids[rnd_below(nrun_ids)] : 0;
+}
+
 /* The message being built, and what its answer may look like. */
 struct fuzz_msg {
 	struct knl_req req;
 	enum category cat;
 	uint8_t cmd;
 	bool may_be_silent;	/* the netlink core drops it without a word */
+	bool must_accept;	/* valid: only EPERM (unprivileged) may refuse */
+	const char *attr;	/* the attribute mutated, if one (run_attrs[]) */
+	unsigned int nroutine, routine_base;	/* valid_routine() */
 	/* raw bytes to send instead of req (truncated headers) */
 	unsigned char raw[256];
 	size_t raw_len;
@@ -171,13 +216,142 @@ static uint16_t flags_for(uint8_t cmd)
 	return cmd_is_dump(cmd) ? NLM_F_REQUEST | NLM_F_DUMP : do_flags();
 }
 
-/* Cap whatever came before: the last attribute of a type wins. */
+static void put_routines(int n)
+{
+	while (n-- > 0)
+		knl_put_str(&m.req, KBENCH_A_RUN_ROUTINE,
+			    routines[rnd_below(NR_ROUTINES)]);
+}
+
+/*
+ * The RUN request's attributes, one row each.  A new attribute is a new
+ * row: how to put a value the kernel accepts cheaply, and for integers the
+ * largest value it accepts at all (limit) and the largest that is still
+ * cheap (cheap_max; 0 = every accepted value is cheap).  The generators
+ * below mutate rows by kind; C_EVERY_ATTR sends every row at once.
+ */
+enum attr_kind { K_U32, K_STR };
+
+struct run_attr {
+	uint16_t type;
+	const char *name;
+	enum attr_kind kind;
+	bool multi;			/* may appear several times */
+	void (*put_valid)(const struct run_attr *a);
+	uint32_t (*limit)(void);
+	uint32_t cheap_max;
+	bool may_omit;			/* absent is cheap too */
+};
+
+static void put_u32_valid(const struct run_attr *a, uint32_t v)
+{
+	knl_put_u32(&m.req, a->type, v);
+}
+
+/* Distinct names within a message: successive ones from a random start. */
+static void valid_routine(const struct run_attr *a)
+{
+	if (!m.nroutine)
+		m.routine_base = rnd_below(NR_ROUTINES);
+	knl_put_str(&m.req, a->type,
+		    routines[(m.routine_base + m.nroutine++) % NR_ROUTINES]);
+}
+
+static void valid_cpu(const struct run_attr *a)
+{
+	uint32_t nr = info.v[KBENCH_A_INFO_NR_CPUS];
+
+	put_u32_valid(a, rnd_below(nr ? nr : 1));
+}
+
+static void valid_samples(const struct run_attr *a)
+{
+	put_u32_valid(a, 1 + rnd_below(CHEAP_SAMPLES));
+}
+
+static void valid_iterations(const struct run_attr *a)
+{
+	put_u32_valid(a, 1 + rnd_below(CHEAP_ITERATIONS));
+}
+
+static void valid_target(const struct run_attr *a)
+{
+	put_u32_valid(a, 1000 + rnd_below(20000));
+}
+
+static void valid_warmup(const struct run_attr *a)
+{
+	put_u32_valid(a, rnd_below(CHEAP_WARMUP + 1));
+}
+
+static uint32_t limit_cpu(void)
+{
+	return info.v[KBENCH_A_INFO_NR_CPUS] - 1;
+}
+
+static uint32_t limit_samples(void)
+{
+	return info.v[KBENCH_A_INFO_MAX_SAMPLES];
+}
+
+static uint32_t limit_iterations(void)
+{
+	return info.v[KBENCH_A_INFO_MAX_ITERATIONS];
+}
+
+static uint32_t limit_target(void)
+{
+	return info.v[KBENCH_A_INFO_MAX_WINDOW_US] * 1000;
+}
+
+static uint32_t limit_warmup(void)
+{
+	return 10000;
+}
+
+static const struct run_attr run_attrs[] = {
+	{ .type = KBENCH_A_RUN_ROUTINE, .name = "routine", .kind = K_STR,
+	  .multi = true, .put_valid = valid_routine },
+	{ .type = KBENCH_A_RUN_CPU, .name = "cpu", .kind = K_U32,
+	  .put_valid = valid_cpu, .limit = limit_cpu },
+	{ .type = KBENCH_A_RUN_SAMPLES, .name = "samples", .kind = K_U32,
+	  .put_valid = valid_samples, .limit = limit_samples,
+	  .cheap_max = CHEAP_SAMPLES },
+	/* absent: adaptive, windows within the target, which is bounded */
+	{ .type = KBENCH_A_RUN_ITERATIONS, .name = "iterations", .kind = K_U32,
+	  .put_valid = valid_iterations, .limit = limit_iterations,
+	  .cheap_max = CHEAP_ITERATIONS, .may_omit = true },
+	/* bounded by the window limit: at most 50 windows of it */
+	{ .type = KBENCH_A_RUN_TARGET_NS, .name = "target_ns", .kind = K_U32,
+	  .put_valid = valid_target, .limit = limit_target },
+	{ .type = KBENCH_A_RUN_WARMUP, .name = "warmup", .kind = K_U32,
+	  .put_valid = valid_warmup, .limit = limit_warmup,
+	  .cheap_max = CHEAP_WARMUP },
+};
+#define NR_RUN_ATTRS	(sizeof(run_attrs) / sizeof(run_attrs[0]))
+
+/* A random row of @kind. */
+static const struct run_attr *rnd_attr(enum attr_kind kind)
+{
+	const struct run_attr *a;
+
+	do
+		a = &run_attrs[rnd_below(NR_RUN_ATTRS)];
+	while (a->kind != kind);
+	return a;
+}
+
+/*
+ * Cap whatever came before with cheap values of every attribute that could
+ * be costly: the last attribute of a type wins.
+ */
 static void put_guard(void)
 {
-	knl_put_u32(&m.req, KBENCH_A_RUN_SAMPLES, 1 + rnd_below(CHEAP_SAMPLES));
-	knl_put_u32(&m.req, KBENCH_A_RUN_ITERATIONS,
-		    1 + rnd_below(CHEAP_ITERATIONS));
-	knl_put_u32(&m.req, KBENCH_A_RUN_WARMUP, rnd_below(CHEAP_WARMUP + 1));
+	unsigned int i;
+
+	for (i = 0; i < NR_RUN_ATTRS; i++)
+		if (run_attrs[i].cheap_max)
+			run_attrs[i].put_valid(&run_attrs[i]);
 }
 
 /* Make sure a RUN is refused before anything is measured. */
@@ -202,13 +376,6 @@ static void put_poison(void)
 				    routines[i % NR_ROUTINES]);
 		break;
 	}
-}
-
-static void put_routines(int n)
-{
-	while (n-- > 0)
-		knl_put_str(&m.req, KBENCH_A_RUN_ROUTINE,
-			    routines[rnd_below(NR_ROUTINES)]);
 }
 
 static void gen_unknown_cmd(void)
@@ -295,8 +462,10 @@ static void gen_wrong_len(void)
 	if (len >= 4)
 		memcpy(buf, &cheap, 4);
 	ia = rnd_int_attr(KBENCH_CMD_RUN, false);
-	if (ia)
+	if (ia) {
+		m.attr = ia->name;
 		knl_put(&m.req, ia->type, buf, len);
+	}
 	if (coin()) {
 		/* Also a routine name that is not a string at all. */
 		rnd_bytes(buf, 8);
@@ -355,11 +524,9 @@ static void gen_duplicate(void)
 
 static void gen_extreme_int(void)
 {
-	uint32_t max_s = info.v[KBENCH_A_INFO_MAX_SAMPLES];
-	uint32_t max_i = info.v[KBENCH_A_INFO_MAX_ITERATIONS];
-	uint32_t nr = info.v[KBENCH_A_INFO_NR_CPUS];
-	uint32_t v;
-	bool poison = false;
+	const struct run_attr *a;
+	uint32_t v, limit;
+	unsigned int i;
 
 	if (rnd_below(8) == 0) {
 		start(KBENCH_CMD_SAMPLES_GET, NLM_F_REQUEST | NLM_F_DUMP);
@@ -368,79 +535,59 @@ static void gen_extreme_int(void)
 	}
 	start(KBENCH_CMD_RUN, do_flags());
 	put_routines(1 + rnd_below(2));
-	switch (rnd_below(5)) {
-	case 0:
-		v = extreme_u32(max_s);
-		knl_put_u32(&m.req, KBENCH_A_RUN_SAMPLES, v);
-		knl_put_u32(&m.req, KBENCH_A_RUN_ITERATIONS, 1 + rnd_below(CHEAP_ITERATIONS));
-		knl_put_u32(&m.req, KBENCH_A_RUN_WARMUP, 0);
-		poison = v > CHEAP_SAMPLES && v <= max_s;
-		break;
-	case 1:
-		v = extreme_u32(max_i);
-		knl_put_u32(&m.req, KBENCH_A_RUN_SAMPLES, 1 + rnd_below(CHEAP_SAMPLES));
-		knl_put_u32(&m.req, KBENCH_A_RUN_ITERATIONS, v);
-		knl_put_u32(&m.req, KBENCH_A_RUN_WARMUP, 0);
-		poison = v > CHEAP_ITERATIONS;
-		break;
-	case 2:
-		v = extreme_u32(nr);
-		put_guard();
-		knl_put_u32(&m.req, KBENCH_A_RUN_CPU, v);
-		break;
-	case 3:
-		v = extreme_u32(10000);
-		knl_put_u32(&m.req, KBENCH_A_RUN_SAMPLES, 1 + rnd_below(CHEAP_SAMPLES));
-		knl_put_u32(&m.req, KBENCH_A_RUN_ITERATIONS, 1 + rnd_below(CHEAP_ITERATIONS));
-		knl_put_u32(&m.req, KBENCH_A_RUN_WARMUP, v);
-		poison = v > CHEAP_WARMUP;
-		break;
-	case 4:		/* adaptive: only TARGET_NS bounds the window */
-		v = extreme_u32(info.v[KBENCH_A_INFO_MAX_WINDOW_US] * 1000);
-		knl_put_u32(&m.req, KBENCH_A_RUN_SAMPLES, 1 + rnd_below(CHEAP_SAMPLES));
-		knl_put_u32(&m.req, KBENCH_A_RUN_WARMUP, 0);
-		knl_put_u32(&m.req, KBENCH_A_RUN_TARGET_NS, v);
-		/* ≤ 50 samples of at most one max window each: cheap enough. */
-		break;
-	}
-	if (poison)
+	/* every other costly attribute cheap (or absent), this one extreme */
+	a = rnd_attr(K_U32);
+	for (i = 0; i < NR_RUN_ATTRS; i++)
+		if (run_attrs[i].cheap_max && &run_attrs[i] != a &&
+		    !(run_attrs[i].may_omit && coin()))
+			run_attrs[i].put_valid(&run_attrs[i]);
+	m.attr = a->name;
+	limit = a->limit();
+	v = extreme_u32(limit);
+	knl_put_u32(&m.req, a->type, v);
+	/* accepted and costly: make sure it is refused before measuring */
+	if (a->cheap_max && v > a->cheap_max && v <= limit)
 		put_poison();
 }
 
 static void gen_strings(void)
 {
 	static char big[65000];
+	const struct run_attr *a = rnd_attr(K_STR);
 	size_t len;
 	uint32_t k = rnd_below(6);
 
 	start(KBENCH_CMD_RUN, do_flags());
+	m.attr = a->name;
 	switch (k) {
 	case 0:
-		knl_put_str(&m.req, KBENCH_A_RUN_ROUTINE,
+		knl_put_str(&m.req, a->type,
 			    bad_names[rnd_below(sizeof(bad_names) / sizeof(bad_names[0]))]);
 		break;
 	case 1:		/* oversized */
 		len = 32 + rnd_below(coin() ? 100 : 60000);
 		memset(big, 'a' + rnd_below(26), len);
 		big[len] = '\0';
-		knl_put_str(&m.req, KBENCH_A_RUN_ROUTINE, big);
+		knl_put_str(&m.req, a->type, big);
 		break;
 	case 2:		/* unterminated */
 		len = 1 + rnd_below(40);
 		memcpy(big, "add_chainadd_chainadd_chainadd_chainadd_chain", 45);
-		knl_put(&m.req, KBENCH_A_RUN_ROUTINE, big, len);
+		knl_put(&m.req, a->type, big, len);
 		break;
 	case 3:		/* NUL inside, valid prefix */
-		knl_put(&m.req, KBENCH_A_RUN_ROUTINE, "add_chain\0xyz", 14);
+		knl_put(&m.req, a->type, "add_chain\0xyz", 14);
 		break;
 	case 4:		/* binary garbage */
 		len = rnd_below(64);
 		rnd_bytes(big, len);
-		knl_put(&m.req, KBENCH_A_RUN_ROUTINE, big, len);
+		knl_put(&m.req, a->type, big, len);
 		break;
 	case 5:		/* a string where an integer belongs */
+		a = rnd_attr(K_U32);
+		m.attr = a->name;
 		put_routines(1);
-		knl_put_str(&m.req, KBENCH_A_RUN_SAMPLES, "10");
+		knl_put_str(&m.req, a->type, "10");
 		break;
 	}
 	put_guard();
@@ -594,8 +741,13 @@ static void gen_valid(void)
 	} else if (k == 1) {
 		start(KBENCH_CMD_ROUTINE_GET, NLM_F_REQUEST | NLM_F_DUMP);
 	} else if (k == 2) {
+		/* the last run, or an older one that may be evicted: ENOENT */
 		start(KBENCH_CMD_SAMPLES_GET, NLM_F_REQUEST | NLM_F_DUMP);
-		knl_put_u32(&m.req, KBENCH_A_SAMPLES_RUN_ID, last_run_id);
+		knl_put_u32(&m.req, KBENCH_A_SAMPLES_RUN_ID,
+			    coin() ? last_run_id : old_run_id());
+		if (coin())
+			knl_put_u32(&m.req, KBENCH_A_SAMPLES_ROUTINE,
+				    rnd_below(KBENCH_RUN_ROUTINES_MAX + 2));
 	} else if (k == 3 && rnd_below(20) == 0) {
 		start(KBENCH_CMD_CLOCK_GET, NLM_F_REQUEST | NLM_F_DUMP);
 	} else {
@@ -608,6 +760,58 @@ static void gen_valid(void)
 			knl_put_u32(&m.req, KBENCH_A_RUN_TARGET_NS,
 				    1000 + rnd_below(20000));
 	}
+}
+
+/*
+ * RUN with every attribute of the table, valid and cheap, in random order
+ * (multi rows once or more): the kernel must accept it (or say EPERM to an
+ * unprivileged caller).
+ */
+/*
+ * Every attribute the spec gives RUN's request has its row: a new one
+ * cannot be left out of the fuzzing unnoticed.
+ */
+static bool table_covers_spec(void)
+{
+	const struct kb_req *rq = kb_req_find(KBENCH_CMD_RUN, false);
+	bool ok = rq != NULL;
+	unsigned int j;
+	int i;
+
+	for (i = 0; rq && i < rq->nattrs; i++) {
+		for (j = 0; j < NR_RUN_ATTRS; j++)
+			if (run_attrs[j].type == rq->attrs[i].type)
+				break;
+		if (j == NR_RUN_ATTRS) {
+			printf("# RUN attribute %s (%u) of the spec has no row in run_attrs[]\n",
+			       rq->attrs[i].name, rq->attrs[i].type);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static void gen_every_attr(void)
+{
+	unsigned int order[NR_RUN_ATTRS], i, j, t, n;
+
+	start(KBENCH_CMD_RUN, do_flags());
+	for (i = 0; i < NR_RUN_ATTRS; i++)
+		order[i] = i;
+	for (i = NR_RUN_ATTRS - 1; i > 0; i--) {
+		j = rnd_below(i + 1);
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (i = 0; i < NR_RUN_ATTRS; i++) {
+		const struct run_attr *a = &run_attrs[order[i]];
+
+		n = a->multi ? 1 + rnd_below(2) : 1;
+		while (n--)
+			a->put_valid(a);
+	}
+	m.must_accept = true;
 }
 
 static void generate(enum category c)
@@ -627,6 +831,7 @@ static void generate(enum category c)
 	case C_FLAGS: gen_flags(); break;
 	case C_DUMP_JUNK: gen_dump_junk(); break;
 	case C_VALID: gen_valid(); break;
+	case C_EVERY_ATTR: gen_every_attr(); break;
 	case C_NR: break;
 	}
 }
@@ -639,6 +844,40 @@ static bool errno_expected(int e)
 		return true;
 	}
 	return false;
+}
+
+/*
+ * A message with sequence number 0 from the family: a progress
+ * notification for a RUN this socket sent, well formed.  Never to an
+ * unprivileged socket: it cannot have run anything.
+ */
+static bool notification_ok(unsigned long idx, const struct nlmsghdr *nlh)
+{
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	const struct nlattr *tb[KBENCH_A_PROGRESS_MAX + 1];
+	const char *why = NULL;
+	const void *data;
+	uint32_t port;
+	int len;
+
+	notifications++;
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
+	    g->cmd != KBENCH_CMD_PROGRESS_NTF)
+		why = "not a PROGRESS_NTF";
+	else if (opt.unpriv)
+		why = "progress reached an unprivileged socket";
+	else
+		why = kbench_check_msg(KBENCH_CMD_PROGRESS_NTF, nlh);
+	if (!why) {
+		data = knl_genl_attrs(nlh, &len);
+		knl_parse(data, len, tb, KBENCH_A_PROGRESS_MAX);
+		if (!knl_get_u32(tb[KBENCH_A_PROGRESS_PORTID], &port) ||
+		    port != nl.portid)
+			why = "PORTID is not ours";
+	}
+	if (why)
+		printf("# message %lu: bad notification: %s\n", idx, why);
+	return !why;
 }
 
 /* Send the fuzz message (and the sentinel) and classify the answer. */
@@ -732,6 +971,10 @@ static int exchange(unsigned long idx)
 				}
 				continue;
 			}
+			if (!nlh->nlmsg_seq && nlh->nlmsg_type == fam.id) {
+				bad |= !notification_ok(idx, nlh);
+				continue;
+			}
 			if (nlh->nlmsg_seq != fseq)
 				continue;
 			answered = true;
@@ -770,7 +1013,7 @@ static int exchange(unsigned long idx)
 
 					kb_run_cb(nlh, &run);
 					if (run.has[KBENCH_A_RUN_ID])
-						last_run_id = run.v[KBENCH_A_RUN_ID];
+						remember_run(run.v[KBENCH_A_RUN_ID]);
 				}
 			} else {
 				printf("# message %lu: unexpected type %u\n", idx,
@@ -780,14 +1023,22 @@ static int exchange(unsigned long idx)
 		}
 	}
 
+	if (m.must_accept && (opt.unpriv ? rejected && err != EPERM :
+			      rejected || !data)) {
+		printf("# message %lu (%s): a valid request was %s (errno %d)\n",
+		       idx, cat_name[m.cat], rejected ? "refused" : "not answered",
+		       err);
+		bad = true;
+	}
 	if (rejected) {
 		stats[m.cat].rejected++;
 		if (err > 0 && err < 256)
 			errno_count[err]++;
 		if (!errno_expected(err)) {
 			unexpected_errno++;
-			printf("# message %lu (%s, cmd %u): unexpected errno %d (%s)\n",
-			       idx, cat_name[m.cat], m.cmd, err, strerror(err));
+			printf("# message %lu (%s%s%s, cmd %u): unexpected errno %d (%s)\n",
+			       idx, cat_name[m.cat], m.attr ? " " : "",
+			       m.attr ?: "", m.cmd, err, strerror(err));
 		}
 	} else if (answered) {
 		stats[m.cat].accepted++;
@@ -815,11 +1066,380 @@ static int exchange(unsigned long idx)
 	if (bad) {
 		stats[m.cat].bad++;
 		failures++;
+		if (m.attr)
+			printf("# message %lu: attribute %s\n", idx, m.attr);
 	}
 	if (opt.verbose)
 		printf("# %lu %s cmd %u: %s %d\n", idx, cat_name[m.cat], m.cmd,
 		       rejected ? "rejected" : answered ? "accepted" : "silent", err);
 	return 0;
+}
+
+/* ---- dump phases ----------------------------------------------------------- */
+
+#define BIG_SAMPLES	10000	/* ~70 SAMPLES_GET messages: a dump of many rounds */
+
+/* A stored run of many samples (root), or 0. */
+static uint32_t big_run(void)
+{
+	static struct knl_req req;
+	struct kb_run_args a = {
+		.routines = { "empty" }, .nroutines = 1, .samples = BIG_SAMPLES,
+		.iterations = 1,
+	};
+	struct knl_result res;
+	struct kb_run run = {};
+
+	if (opt.unpriv)
+		return 0;
+	kb_build_run(&req, fam.id, &a);
+	if (knl_transact(&nl, &req, kb_run_cb, &run, &res) || res.err ||
+	    !run.has[KBENCH_A_RUN_ID]) {
+		printf("# RUN of %u samples: err %d %s\n", a.samples, res.err,
+		       res.msg);
+		return 0;
+	}
+	remember_run(run.v[KBENCH_A_RUN_ID]);
+	return run.v[KBENCH_A_RUN_ID];
+}
+
+static void dump_request(struct knl_req *req, uint8_t cmd, uint32_t run_id)
+{
+	knl_req_genl(req, fam.id, NLM_F_REQUEST | NLM_F_DUMP, cmd,
+		     KBENCH_GENL_VERSION);
+	if (cmd == KBENCH_CMD_SAMPLES_GET)
+		knl_put_u32(req, KBENCH_A_SAMPLES_RUN_ID, run_id);
+}
+
+/*
+ * Receive one datagram on @s and check its messages: answers to @seq of
+ * command @cmd, well formed, or the dump's end.  Returns false on a bad
+ * message or nothing within the timeout.
+ */
+static bool recv_first(struct knl_sock *s, uint32_t seq, uint8_t cmd,
+		       knl_cb cb, void *arg)
+{
+	static unsigned char buf[KNL_BUF_SIZE] __attribute__((aligned(8)));
+	struct pollfd p = { .fd = s->fd, .events = POLLIN };
+	const struct nlmsghdr *nlh;
+	ssize_t n;
+	int left;
+
+	if (poll(&p, 1, opt.timeout_ms) != 1) {
+		printf("# dump of cmd %u: nothing within %d ms\n", cmd,
+		       opt.timeout_ms);
+		return false;
+	}
+	n = recv(s->fd, buf, sizeof(buf), MSG_DONTWAIT);
+	if (n <= 0)
+		return false;
+	left = n;
+	for (nlh = (void *)buf; NLMSG_OK(nlh, left); nlh = NLMSG_NEXT(nlh, left)) {
+		const struct genlmsghdr *g = NLMSG_DATA(nlh);
+		const char *why;
+
+		if (nlh->nlmsg_seq != seq || nlh->nlmsg_type == NLMSG_DONE ||
+		    nlh->nlmsg_type == NLMSG_ERROR)
+			continue;
+		why = nlh->nlmsg_type != fam.id ? "not the family" :
+		      g->cmd != cmd ? "another command" :
+		      kbench_check_msg(cmd, nlh);
+		if (why) {
+			printf("# dump of cmd %u: bad message: %s\n", cmd, why);
+			return false;
+		}
+		if (cb)
+			cb(nlh, arg);
+	}
+	return true;
+}
+
+/*
+ * Dumps closed after their first datagram: releasing the socket ends the
+ * dump (.done drops its reference to the run: on the debug kernel kmemleak
+ * would see a run that is never freed), and the family goes on.
+ */
+static bool phase_dumps_closed(unsigned int rounds)
+{
+	static const uint8_t cmds[] = {
+		KBENCH_CMD_SAMPLES_GET, KBENCH_CMD_ROUTINE_GET,
+		KBENCH_CMD_SAMPLES_GET, KBENCH_CMD_CLOCK_GET,
+	};
+	static struct knl_req req;
+	uint32_t id = big_run();
+	unsigned int i;
+	bool ok = true;
+
+	if (!opt.unpriv && !id)
+		return false;
+	for (i = 0; i < rounds && ok; i++) {
+		uint8_t cmd = cmds[i % sizeof(cmds)];
+		struct knl_sock s;
+
+		if (knl_open(&s, NETLINK_GENERIC))
+			return false;
+		dump_request(&req, cmd, id ? id : last_run_id);
+		ok = !knl_send(&s, &req) &&
+		     recv_first(&s, req.nlh.nlmsg_seq, cmd, NULL, NULL);
+		knl_close(&s);
+	}
+	printf("# %u dumps (SAMPLES_GET of %u samples, ROUTINE_GET, CLOCK_GET) closed after their first datagram\n",
+	       i, BIG_SAMPLES);
+	return ok;
+}
+
+/* Samples of one SAMPLES_GET dump: each exactly once, in order. */
+struct samples_track {
+	uint32_t next[KBENCH_RUN_ROUTINES_MAX + 1];
+	bool bad, interrupted;
+};
+
+static int track_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[KBENCH_A_SAMPLES_MAX + 1];
+	struct samples_track *t = arg;
+	uint32_t series, first;
+	const void *data;
+	int len;
+
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		t->interrupted = true;
+	data = knl_genl_attrs(nlh, &len);
+	knl_parse(data, len, tb, KBENCH_A_SAMPLES_MAX);
+	if (kbench_check_msg(KBENCH_CMD_SAMPLES_GET, nlh) ||
+	    !knl_get_u32(tb[KBENCH_A_SAMPLES_ROUTINE], &series) ||
+	    !knl_get_u32(tb[KBENCH_A_SAMPLES_FIRST], &first) ||
+	    series > KBENCH_RUN_ROUTINES_MAX || first != t->next[series]) {
+		t->bad = true;
+		return 0;
+	}
+	t->next[series] += knl_len(tb[KBENCH_A_SAMPLES_FLAGS]) / 4;
+	return 0;
+}
+
+/*
+ * A SAMPLES_GET dump whose run is evicted after its first datagram: the
+ * dump holds a reference, so it still sends every sample exactly once, and
+ * says it was interrupted; afterwards the run is gone (ENOENT).
+ */
+static bool phase_dump_outlives_eviction(void)
+{
+	static struct knl_req req, ev;
+	uint32_t kept = info.v[KBENCH_A_INFO_RUNS_KEPT], i, id;
+	struct samples_track t = {};
+	struct kb_run_args a = {
+		.routines = { "empty" }, .nroutines = 1, .samples = 1,
+		.iterations = 1,
+	};
+	struct knl_result res;
+	struct knl_sock s;
+	bool ok;
+
+	id = big_run();
+	if (!id || knl_open(&s, NETLINK_GENERIC))
+		return false;
+	s.timeout_ms = opt.timeout_ms;
+	dump_request(&req, KBENCH_CMD_SAMPLES_GET, id);
+	ok = !knl_send(&s, &req) &&
+	     recv_first(&s, req.nlh.nlmsg_seq, KBENCH_CMD_SAMPLES_GET,
+			track_cb, &t);
+	/* runs_kept newer runs evict it while the dump is half-way */
+	for (i = 0; ok && i < kept; i++) {
+		struct kb_run run = {};
+
+		kb_build_run(&ev, fam.id, &a);
+		ok = !knl_transact(&nl, &ev, kb_run_cb, &run, &res) && !res.err;
+		if (ok)
+			remember_run(run.v[KBENCH_A_RUN_ID]);
+	}
+	ok = ok && !knl_recv_answer(&s, req.nlh.nlmsg_seq, track_cb, &t, &res) &&
+	     !res.err;
+	knl_close(&s);
+	printf("# run %u evicted mid-dump: %u + %u samples of %u each, interrupted %d, bad %d\n",
+	       id, t.next[0], t.next[1], BIG_SAMPLES, t.interrupted, t.bad);
+	ok = ok && !t.bad && t.interrupted && t.next[0] == BIG_SAMPLES &&
+	     t.next[1] == BIG_SAMPLES;
+
+	/* and now it is gone */
+	dump_request(&req, KBENCH_CMD_SAMPLES_GET, id);
+	if (knl_transact(&nl, &req, NULL, NULL, &res) || res.err != ENOENT ||
+	    !res.has_msg) {
+		printf("# SAMPLES_GET of evicted run %u: err %d \"%s\"\n", id,
+		       res.err, res.msg);
+		ok = false;
+	}
+	return ok;
+}
+
+/*
+ * kbench_example.ko loaded and unloaded by a root child (forked before the
+ * fuzzer drops its privileges) while ROUTINE_GET dumps run, some closed
+ * after their first datagram, and (root) RUNs of its routine "foo".
+ */
+struct churn {
+	pid_t pid;
+	int go;		/* write end: start */
+};
+
+static struct churn churn = { .pid = -1, .go = -1 };
+
+static bool module_loaded(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	return !access(path, F_OK);
+}
+
+/* rmmod kbench_example; a RUN of foo pins it for a moment: try again. */
+static bool churn_unload(void)
+{
+	int tries;
+
+	for (tries = 0; tries < 500; tries++) {
+		if (!syscall(SYS_delete_module, "kbench_example", O_NONBLOCK))
+			return true;
+		if (errno != EAGAIN && errno != EBUSY && errno != EWOULDBLOCK)
+			return false;
+		usleep(10000);
+	}
+	return false;
+}
+
+static void churn_main(int fd, int go)
+{
+	bool was = module_loaded("kbench_example");
+	unsigned int i, done = 0;
+	char c;
+
+	if (read(go, &c, 1) != 1 || c != 'g')
+		_exit(0);
+	for (i = 0; i < 2 * opt.churn_cycles; i++) {
+		if (!module_loaded("kbench_example")) {
+			if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+				_exit(2);
+		} else if (churn_unload()) {
+			done++;
+		} else {
+			_exit(3);
+		}
+		usleep(20000);
+	}
+	/* leave it as found */
+	if (was && !module_loaded("kbench_example") &&
+	    syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+		_exit(4);
+	if (!was && module_loaded("kbench_example") && !churn_unload())
+		_exit(5);
+	_exit(done ? 0 : 6);
+}
+
+/* Fork the churner while still root; false if it cannot work here. */
+static bool churn_prepare(void)
+{
+	int fd, p[2];
+
+	if (!opt.churn_ko || !*opt.churn_ko || geteuid())
+		return false;
+	fd = open(opt.churn_ko, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || pipe(p)) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	churn.pid = fork();
+	if (!churn.pid) {
+		close(p[1]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		churn_main(fd, p[0]);
+	}
+	close(fd);
+	close(p[0]);
+	churn.go = p[1];
+	return churn.pid > 0;
+}
+
+struct routine_track {
+	bool builtin, foo;
+};
+
+static int routine_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[KBENCH_A_ROUTINE_MAX + 1];
+	struct routine_track *t = arg;
+	const char *name;
+	const void *data;
+	int len;
+
+	data = knl_genl_attrs(nlh, &len);
+	knl_parse(data, len, tb, KBENCH_A_ROUTINE_MAX);
+	name = knl_get_str(tb[KBENCH_A_ROUTINE_NAME]);
+	if (name && !strcmp(name, "add_chain"))
+		t->builtin = true;
+	if (name && !strcmp(name, "foo"))
+		t->foo = true;
+	return 0;
+}
+
+static bool phase_routine_churn(unsigned long *dumps, unsigned long *with_foo)
+{
+	static struct knl_req req;
+	struct kb_run_args a = {
+		.routines = { "foo" }, .nroutines = 1, .samples = 5,
+		.iterations = 10,
+	};
+	struct knl_result res;
+	unsigned long runs = 0, runs_ok = 0;
+	int status = 0;
+	bool ok = true;
+
+	if (write(churn.go, "g", 1) != 1)
+		return false;
+	while (ok && waitpid(churn.pid, &status, WNOHANG) == 0) {
+		struct routine_track t = {};
+		struct kb_run run = {};
+
+		if (++*dumps % 4 == 0) {
+			struct knl_sock s;
+
+			if (knl_open(&s, NETLINK_GENERIC))
+				return false;
+			dump_request(&req, KBENCH_CMD_ROUTINE_GET, 0);
+			ok = !knl_send(&s, &req) &&
+			     recv_first(&s, req.nlh.nlmsg_seq,
+					KBENCH_CMD_ROUTINE_GET, NULL, NULL);
+			knl_close(&s);
+			continue;
+		}
+		dump_request(&req, KBENCH_CMD_ROUTINE_GET, 0);
+		if (knl_transact(&nl, &req, routine_cb, &t, &res) || res.err ||
+		    res.bad_reply || !t.builtin) {
+			printf("# ROUTINE_GET during module churn: err %d, bad %d, builtins %d\n",
+			       res.err, res.bad_reply, t.builtin);
+			ok = false;
+		}
+		*with_foo += t.foo;
+		/* leave the churner some room (one vCPU under icount) */
+		usleep(1000);
+		if (opt.unpriv || *dumps % 8 != 2)
+			continue;
+		/* its routine, measured while its module comes and goes */
+		kb_build_run(&req, fam.id, &a);
+		runs++;
+		if (knl_transact(&nl, &req, kb_run_cb, &run, &res) ||
+		    (res.err && res.err != ENOENT)) {
+			printf("# RUN foo during module churn: err %d %s\n",
+			       res.err, res.msg);
+			ok = false;
+		}
+		runs_ok += !res.err;
+	}
+	if (!ok)
+		waitpid(churn.pid, &status, 0);	/* it ends its cycles alone */
+	printf("# %lu ROUTINE_GET dumps (%lu listed foo), %lu RUNs of foo (%lu measured) while kbench_example came and went %u times; churner status %d\n",
+	       *dumps, *with_foo, runs, runs_ok, opt.churn_cycles,
+	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return ok && WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
 static bool family_answers(bool run_too)
@@ -861,9 +1481,33 @@ static bool family_answers(bool run_too)
 static void usage(int status)
 {
 	printf("usage: kbench-fuzz [--count N] [--seed S] [--unpriv] "
-	       "[--timeout-ms T] [-v]\n");
+	       "[--timeout-ms T] [--churn-ko PATH] [--churn-cycles N] [-v]\n"
+	       "  --churn-ko PATH   module loaded/unloaded during ROUTINE_GET dumps\n"
+	       "                    (default /lib/kbench/kbench_example.ko; \"\": none)\n");
 	exit(status);
 }
+
+static int test_nr;
+
+static bool tap(bool ok, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static bool tap(bool ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d %s", ok ? "ok" : "not ok", ++test_nr, name);
+	if (fmt) {
+		printf(" # ");
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+	}
+	printf("\n");
+	return ok;
+}
+
+#define NR_TESTS	8
 
 int main(int argc, char **argv)
 {
@@ -872,14 +1516,17 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "unpriv", no_argument, NULL, 'u' },
 		{ "timeout-ms", required_argument, NULL, 't' },
+		{ "churn-ko", required_argument, NULL, 'k' },
+		{ "churn-cycles", required_argument, NULL, 'n' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	struct knl_result res;
 	unsigned long i, sent = 0, rej = 0, acc = 0, sil = 0;
-	int c, test = 0, err;
-	bool ok;
+	unsigned long dumps = 0, with_foo = 0;
+	bool ok, all = true, churning;
+	int c, err;
 
 	while ((c = getopt_long(argc, argv, "c:s:ut:vh", lopts, NULL)) != -1) {
 		switch (c) {
@@ -887,6 +1534,8 @@ int main(int argc, char **argv)
 		case 's': opt.seed = strtoull(optarg, NULL, 0); break;
 		case 'u': opt.unpriv = true; break;
 		case 't': opt.timeout_ms = atoi(optarg); break;
+		case 'k': opt.churn_ko = optarg; break;
+		case 'n': opt.churn_cycles = strtoul(optarg, NULL, 0); break;
 		case 'v': opt.verbose = true; break;
 		case 'h': usage(0); break;
 		default: usage(2);
@@ -895,12 +1544,13 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	rng = opt.seed * 0x9e3779b97f4a7c15ull + 1;
 
-	printf("TAP version 13\n1..4\n");
+	printf("TAP version 13\n1..%d\n", NR_TESTS);
 	printf("# kbench-fuzz: seed %llu, %lu messages%s\n",
 	       (unsigned long long)opt.seed, opt.count,
 	       opt.unpriv ? ", unprivileged (uid 65534, no capabilities)" : "");
 
-	/* 1: setup */
+	/* 1: setup; the module churner is forked while still root */
+	churning = churn_prepare();
 	err = 0;
 	if (opt.unpriv && geteuid() == 0)
 		err = kb_drop_privileges();
@@ -917,17 +1567,17 @@ int main(int argc, char **argv)
 		if (!err)
 			err = -res.err;
 	}
-	if (err) {
-		printf("not ok %d fuzz_setup # %s\n", ++test, strerror(-err));
-		printf("not ok %d fuzz_messages # SKIP no setup\n", ++test);
-		printf("not ok %d fuzz_errnos # SKIP no setup\n", ++test);
-		printf("not ok %d fuzz_family_still_answers # SKIP no setup\n", ++test);
+	if (!tap(!err, "fuzz_setup", err ? "%s" : NULL, strerror(-err))) {
+		while (test_nr < NR_TESTS)
+			tap(false, "fuzz", "SKIP no setup");
 		return 1;
 	}
-	printf("ok %d fuzz_setup\n", ++test);
 	nl.timeout_ms = opt.timeout_ms;
 
-	/* 2: the messages */
+	/* 2: the generators know every RUN attribute of the spec */
+	all &= tap(table_covers_spec(), "fuzz_run_attrs_cover_spec", NULL);
+
+	/* 3: the messages */
 	for (i = 0; i < opt.count; i++) {
 		generate((enum category)rnd_below(C_NR));
 		stats[m.cat].sent++;
@@ -952,24 +1602,39 @@ int main(int argc, char **argv)
 		acc += stats[c].accepted;
 		sil += stats[c].silent;
 	}
-	printf("# total: sent %lu rejected %lu accepted %lu silent %lu timeouts %lu\n",
-	       sent, rej, acc, sil, timeouts);
-	printf("%s %d fuzz_messages # %lu failures\n", failures ? "not ok" : "ok",
-	       ++test, failures);
+	printf("# total: sent %lu rejected %lu accepted %lu silent %lu timeouts %lu progress notifications %lu\n",
+	       sent, rej, acc, sil, timeouts, notifications);
+	all &= tap(!failures, "fuzz_messages", "%lu failures", failures);
 
-	/* 3: the errnos */
+	/* 4: the errnos */
 	printf("# errnos:");
 	for (c = 0; c < 256; c++)
 		if (errno_count[c])
 			printf(" %s=%lu", strerrorname_np(c) ?: "?", errno_count[c]);
 	printf("\n");
-	printf("%s %d fuzz_errnos # %lu unexpected\n",
-	       unexpected_errno ? "not ok" : "ok", ++test, unexpected_errno);
+	all &= tap(!unexpected_errno, "fuzz_errnos", "%lu unexpected",
+		   unexpected_errno);
 
-	/* 4: still alive and correct */
-	ok = family_answers(!opt.unpriv);
-	printf("%s %d fuzz_family_still_answers\n", ok ? "ok" : "not ok", ++test);
+	/* 5-7: dumps cut short, outliving their run, during module churn */
+	all &= tap(phase_dumps_closed(24), "fuzz_dumps_closed_midway", NULL);
+	if (opt.unpriv)
+		tap(true, "fuzz_dump_outlives_eviction", "SKIP needs CAP_PERFMON");
+	else
+		all &= tap(phase_dump_outlives_eviction(),
+			   "fuzz_dump_outlives_eviction", NULL);
+	if (churning) {
+		ok = phase_routine_churn(&dumps, &with_foo);
+		all &= tap(ok, "fuzz_routine_dump_during_module_churn",
+			   "%lu dumps", dumps);
+	} else {
+		tap(true, "fuzz_routine_dump_during_module_churn",
+		    "SKIP needs root and %s", opt.churn_ko);
+	}
+
+	/* 8: still alive and correct */
+	all &= tap(family_answers(!opt.unpriv), "fuzz_family_still_answers",
+		   NULL);
 
 	knl_close(&nl);
-	return failures || unexpected_errno || !ok ? 1 : 0;
+	return all ? 0 : 1;
 }

@@ -41,9 +41,15 @@ struct long_report {
 struct long_run {
 	pid_t pid;
 	uint32_t portid;	/* the child's netlink port */
-	int started;	/* read end: one byte when the request was sent */
+	int started;	/* read end: the child's port, then a progress token */
 	int report;	/* read end: struct long_report when answered */
 	uint64_t sent_ns;
+};
+
+/* The child's end of the progress token pipe. */
+struct long_child {
+	int fd;		/* write end; -1 once the token is sent */
+	uint32_t portid;
 };
 
 static void pin_to(int cpu)
@@ -55,84 +61,73 @@ static void pin_to(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* Tokens the child sends after its port: sampling has begun, or not. */
+#define PROGRESS_SEEN	1u
+#define PROGRESS_BAD	2u
+
+/*
+ * In the child, for each notification on its RUN socket: the first
+ * well-formed PROGRESS_NTF about its own port says sampling has begun.
+ */
+static int child_progress_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[KBENCH_A_PROGRESS_MAX + 1];
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	struct long_child *c = arg;
+	uint32_t port, done, total, token = PROGRESS_SEEN;
+	const void *data;
+	int len;
+
+	if (c->fd < 0)
+		return 0;
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
+	    g->cmd != KBENCH_CMD_PROGRESS_NTF ||
+	    kbench_check_msg(KBENCH_CMD_PROGRESS_NTF, nlh)) {
+		token = PROGRESS_BAD;
+	} else {
+		data = knl_genl_attrs(nlh, &len);
+		knl_parse(data, len, tb, KBENCH_A_PROGRESS_MAX);
+		if (!knl_get_u32(tb[KBENCH_A_PROGRESS_PORTID], &port) ||
+		    !knl_get_u32(tb[KBENCH_A_PROGRESS_DONE], &done) ||
+		    !knl_get_u32(tb[KBENCH_A_PROGRESS_TOTAL], &total) ||
+		    !tb[KBENCH_A_PROGRESS_RUN_ID] || done > total ||
+		    port != c->portid)
+			token = PROGRESS_BAD;
+	}
+	/* the parent reads it or is gone; either way we are done with it */
+	if (write(c->fd, &token, sizeof(token)) != sizeof(token))
+		token = PROGRESS_BAD;
+	close(c->fd);
+	c->fd = -1;
+	return 0;
+}
+
+/* Wait for the child's token: 0 once its run reported progress. */
+static int wait_progress(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint32_t token;
+
+	if (poll(&p, 1, ms) != 1)
+		return -ETIMEDOUT;
+	if (read(fd, &token, sizeof(token)) != sizeof(token))
+		return -EPIPE;
+	return token == PROGRESS_SEEN ? 0 : -EPROTO;
+}
+
 /*
  * Start a RUN long enough to outlast the test's probes (many samples; the
- * store's memory cap bounds them) from a child process on another CPU.
+ * store's memory cap bounds them) from a child process on another CPU, and
+ * return once sampling has begun.  The module sends progress notifications
+ * to the requesting socket only, so the child reads its own socket while
+ * its request runs (knl_transact_threaded) and tells us.
  */
-/* A socket in the "progress" multicast group, or -errno. */
-static int progress_socket(FIXTURE_DATA(kb) *self)
-{
-	struct knl_sock s;
-	int i, err;
-
-	err = knl_open(&s, NETLINK_GENERIC);
-	if (err)
-		return err;
-	for (i = 0; i < self->fam.nmcgrps; i++) {
-		if (strcmp(self->fam.mcgrp_name[i], KBENCH_MCGRP_PROGRESS))
-			continue;
-		if (setsockopt(s.fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
-			       &self->fam.mcgrp_id[i], sizeof(uint32_t)))
-			break;
-		return s.fd;
-	}
-	knl_close(&s);
-	return -ENOENT;
-}
-
-/* Wait for a well-formed PROGRESS_NTF about the run asked for by @portid. */
-static int wait_progress(int fd, uint32_t portid, int ms)
-{
-	static unsigned char buf[65536] __attribute__((aligned(8)));
-	uint64_t deadline = kb_now_ns() + (uint64_t)ms * 1000000;
-
-	while (kb_now_ns() < deadline) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		const struct nlmsghdr *nlh;
-		ssize_t n;
-		int left;
-
-		if (poll(&p, 1, 100) != 1)
-			continue;
-		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
-		if (n <= 0)
-			continue;
-		left = n;
-		for (nlh = (void *)buf; NLMSG_OK(nlh, left);
-		     nlh = NLMSG_NEXT(nlh, left)) {
-			const struct nlattr *tb[KBENCH_A_PROGRESS_MAX + 1];
-			const struct genlmsghdr *g = NLMSG_DATA(nlh);
-			const void *data;
-			uint32_t port, done, total;
-			int len;
-
-			if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
-			    g->cmd != KBENCH_CMD_PROGRESS_NTF)
-				continue;
-			if (kbench_check_msg(KBENCH_CMD_PROGRESS_NTF, nlh))
-				return -EPROTO;
-			data = knl_genl_attrs(nlh, &len);
-			knl_parse(data, len, tb, KBENCH_A_PROGRESS_MAX);
-			if (!knl_get_u32(tb[KBENCH_A_PROGRESS_PORTID], &port) ||
-			    !knl_get_u32(tb[KBENCH_A_PROGRESS_DONE], &done) ||
-			    !knl_get_u32(tb[KBENCH_A_PROGRESS_TOTAL], &total) ||
-			    !tb[KBENCH_A_PROGRESS_RUN_ID] || done > total)
-				return -EPROTO;
-			if (port == portid)
-				return 0;
-		}
-	}
-	return -ETIMEDOUT;
-}
-
-static int long_run_start_mc(FIXTURE_DATA(kb) *self, struct long_run *lr,
-			     const char *routine, uint32_t cpu, int child_cpu,
-			     int mc)
+static int long_run_start(FIXTURE_DATA(kb) *self, struct long_run *lr,
+			  const char *routine, uint32_t cpu, int child_cpu)
 {
 	uint64_t store = self->info.v[KBENCH_A_INFO_STORE_BYTES_MAX];
 	uint64_t samples = self->info.v[KBENCH_A_INFO_MAX_SAMPLES];
 	int ps[2], pr[2];
-	char c;
 
 	if (samples > 1000000)
 		samples = 1000000;
@@ -152,6 +147,7 @@ static int long_run_start_mc(FIXTURE_DATA(kb) *self, struct long_run *lr,
 			.has_cpu = true, .cpu = cpu, .samples = samples,
 			.iterations = 1000,
 		};
+		struct long_child c = { .fd = ps[1] };
 		struct knl_result res;
 		struct knl_family fam;
 		struct knl_sock nl;
@@ -167,18 +163,15 @@ static int long_run_start_mc(FIXTURE_DATA(kb) *self, struct long_run *lr,
 		    knl_resolve(&nl, KBENCH_GENL_NAME, &fam, &res))
 			_exit(3);
 		nl.timeout_ms = 600000;
+		c.portid = nl.portid;
+		nl.ntf_cb = child_progress_cb;
+		nl.ntf_arg = &c;
 		kb_build_run(&req, fam.id, &a);
-		/*
-		 * A do request runs inside sendmsg(): say "started" (with our
-		 * port) first, the send returns only when the run is over.
-		 */
 		if (write(ps[1], &nl.portid, 4) != 4)
 			_exit(5);
 		t0 = kb_now_ns();
-		if (knl_send(&nl, &req))
-			_exit(4);
-		rep.err = knl_recv_answer(&nl, req.nlh.nlmsg_seq, kb_run_cb,
-					  &run, &res);
+		rep.err = knl_transact_threaded(&nl, &req, kb_run_cb, &run,
+						&res);
 		rep.err = rep.err ? -rep.err : res.err;
 		rep.elapsed_ns = kb_now_ns() - t0;
 		rep.samples_asked = a.samples;
@@ -197,21 +190,8 @@ static int long_run_start_mc(FIXTURE_DATA(kb) *self, struct long_run *lr,
 	if (read(lr->started, &lr->portid, 4) != 4)
 		return -EPIPE;
 	lr->sent_ns = kb_now_ns();
-	(void)c;
 	/* Sampling has begun once the run reports progress (every 250 ms). */
-	return wait_progress(mc, lr->portid, 20000);
-}
-
-static int long_run_start(FIXTURE_DATA(kb) *self, struct long_run *lr,
-			  const char *routine, uint32_t cpu, int child_cpu)
-{
-	int mc = progress_socket(self), err;
-
-	if (mc < 0)
-		return mc;
-	err = long_run_start_mc(self, lr, routine, cpu, child_cpu, mc);
-	close(mc);
-	return err;
+	return wait_progress(lr->started, 20000);
 }
 
 /* Has the long run answered?  Waits up to @ms. */

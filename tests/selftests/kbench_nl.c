@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ int knl_open(struct knl_sock *s, int protocol)
 	int one = 1, rcvbuf = 4 << 20;
 
 	memset(s, 0, sizeof(*s));
+	s->wake_fd = -1;
 	s->timeout_ms = KNL_TIMEOUT_MS_DEFAULT;
 	s->seq = (uint32_t)time(NULL);
 	s->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, protocol);
@@ -150,20 +152,25 @@ void knl_nest_end(struct knl_req *r)
 	a->nla_len = r->nlh.nlmsg_len - r->nest[r->depth];
 }
 
-int knl_send(struct knl_sock *s, struct knl_req *r)
+static int knl_sendto(int fd, struct knl_req *r)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	ssize_t n;
 
-	r->nlh.nlmsg_seq = ++s->seq;
-	r->nlh.nlmsg_pid = s->portid;
-	n = sendto(s->fd, r->buf, r->nlh.nlmsg_len, 0,
-		   (struct sockaddr *)&sa, sizeof(sa));
+	n = sendto(fd, r->buf, r->nlh.nlmsg_len, 0, (struct sockaddr *)&sa,
+		   sizeof(sa));
 	if (n < 0)
 		return -errno;
 	if ((size_t)n != r->nlh.nlmsg_len)
 		return -EMSGSIZE;
 	return 0;
+}
+
+int knl_send(struct knl_sock *s, struct knl_req *r)
+{
+	r->nlh.nlmsg_seq = ++s->seq;
+	r->nlh.nlmsg_pid = s->portid;
+	return knl_sendto(s->fd, r);
 }
 
 static void parse_ext_ack(const struct nlmsghdr *nlh, size_t hlen,
@@ -239,22 +246,30 @@ int knl_recv_answer(struct knl_sock *s, uint32_t seq, knl_cb cb, void *arg,
 
 	memset(res, 0, sizeof(*res));
 	while (!res->done) {
-		struct pollfd p = { .fd = s->fd, .events = POLLIN };
+		struct pollfd p[2] = {
+			{ .fd = s->fd, .events = POLLIN },
+			{ .fd = s->wake_fd, .events = POLLIN },
+		};
 		uint64_t now = kb_now_ns();
 		const struct nlmsghdr *nlh;
 		ssize_t n;
-		int left;
+		int left, err;
 
 		if (now >= deadline) {
 			res->timed_out = true;
 			return -ETIMEDOUT;
 		}
-		n = poll(&p, 1, (int)((deadline - now) / 1000000) + 1);
+		n = poll(p, s->wake_fd >= 0 ? 2 : 1,
+			 (int)((deadline - now) / 1000000) + 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
-		if (!n)
+		/* the sender failed: no answer will come */
+		if (s->wake_fd >= 0 && (p[1].revents & POLLIN) &&
+		    read(s->wake_fd, &err, sizeof(err)) == sizeof(err) && err)
+			return err;
+		if (!(p[0].revents & POLLIN))
 			continue;
 		n = recv(s->fd, rxbuf, sizeof(rxbuf), MSG_TRUNC | MSG_DONTWAIT);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -268,6 +283,12 @@ int knl_recv_answer(struct knl_sock *s, uint32_t seq, knl_cb cb, void *arg,
 		left = n;
 		for (nlh = (struct nlmsghdr *)rxbuf; NLMSG_OK(nlh, left);
 		     nlh = NLMSG_NEXT(nlh, left)) {
+			if (!nlh->nlmsg_seq && nlh->nlmsg_type >= NLMSG_MIN_TYPE) {
+				res->nntf++;
+				if (s->ntf_cb)
+					s->ntf_cb(nlh, s->ntf_arg);
+				continue;
+			}
 			if (nlh->nlmsg_seq != seq)
 				continue;	/* stale answer to an earlier request */
 			if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
@@ -297,6 +318,49 @@ int knl_transact(struct knl_sock *s, struct knl_req *r, knl_cb cb, void *arg,
 	if (err)
 		return err;
 	return knl_recv_answer(s, r->nlh.nlmsg_seq, cb, arg, res);
+}
+
+struct knl_sender {
+	int fd;
+	struct knl_req *req;
+	int pipe[2];
+};
+
+static void *knl_sender_main(void *arg)
+{
+	struct knl_sender *k = arg;
+	int err = knl_sendto(k->fd, k->req);
+
+	if (write(k->pipe[1], &err, sizeof(err)) != sizeof(err))
+		abort();	/* our own pipe: cannot fail */
+	return NULL;
+}
+
+int knl_transact_threaded(struct knl_sock *s, struct knl_req *r, knl_cb cb,
+			  void *arg, struct knl_result *res)
+{
+	struct knl_sender k = { .fd = s->fd, .req = r };
+	pthread_t t;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	r->nlh.nlmsg_seq = ++s->seq;
+	r->nlh.nlmsg_pid = s->portid;
+	if (pipe(k.pipe))
+		return -errno;
+	err = pthread_create(&t, NULL, knl_sender_main, &k);
+	if (err) {
+		close(k.pipe[0]);
+		close(k.pipe[1]);
+		return -err;
+	}
+	s->wake_fd = k.pipe[0];
+	err = knl_recv_answer(s, r->nlh.nlmsg_seq, cb, arg, res);
+	s->wake_fd = -1;
+	pthread_join(t, NULL);
+	close(k.pipe[0]);
+	close(k.pipe[1]);
+	return err;
 }
 
 int knl_parse(const void *data, int len, const struct nlattr **tb, int max)

@@ -39,11 +39,22 @@ struct knl_req {
 	bool overflow;
 };
 
+/* Called for every data message of the answer; non-zero stops parsing. */
+typedef int (*knl_cb)(const struct nlmsghdr *nlh, void *arg);
+
 struct knl_sock {
 	int fd;
 	uint32_t portid;
 	uint32_t seq;
 	int timeout_ms;
+	/*
+	 * Notifications (nlmsg_seq 0: kbench's PROGRESS_NTF to whoever sent
+	 * a RUN) that arrive while an answer is awaited: never taken for the
+	 * answer; counted in knl_result.nntf and passed to ntf_cb if set.
+	 */
+	knl_cb ntf_cb;
+	void *ntf_arg;
+	int wake_fd;	/* knl_transact_threaded()'s sender: -1 if none */
 };
 
 /* What the kernel said about one request. */
@@ -61,11 +72,9 @@ struct knl_result {
 	bool has_miss_nest;
 	uint32_t miss_nest;
 	int nreplies;		/* data messages (not ERROR/DONE) */
+	int nntf;		/* notifications (seq 0) meanwhile */
 	bool dump_interrupted;	/* NLM_F_DUMP_INTR seen */
 };
-
-/* Called for every data message of the answer; non-zero stops parsing. */
-typedef int (*knl_cb)(const struct nlmsghdr *nlh, void *arg);
 
 int knl_open(struct knl_sock *s, int protocol);
 void knl_close(struct knl_sock *s);
@@ -87,6 +96,13 @@ int knl_put_raw(struct knl_req *r, const void *data, size_t len);
 int knl_transact(struct knl_sock *s, struct knl_req *r, knl_cb cb, void *arg,
 		 struct knl_result *res);
 int knl_send(struct knl_sock *s, struct knl_req *r);
+/*
+ * knl_transact() with the request sent from a thread: a do request runs
+ * inside sendmsg(), so this is how a requester reads what the kernel sends
+ * it during the request (progress notifications) as it arrives.
+ */
+int knl_transact_threaded(struct knl_sock *s, struct knl_req *r, knl_cb cb,
+			  void *arg, struct knl_result *res);
 int knl_recv_answer(struct knl_sock *s, uint32_t seq, knl_cb cb, void *arg,
 		    struct knl_result *res);
 

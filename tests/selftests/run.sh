@@ -34,8 +34,10 @@ run_suite() {
 	name=$1
 	shift
 	echo "# ---- $name"
+	t0=$(date +%s)
 	"$@"
 	rc=$?
+	echo "# $name: $(( $(date +%s) - t0 )) s"
 	# kselftest: 0 pass, 4 skip (KSFT_SKIP); anything else failed.
 	if [ $rc -ne 0 ] && [ $rc -ne 4 ]; then
 		echo "# $name: exit status $rc"
@@ -46,7 +48,7 @@ run_suite() {
 
 for t in kbench_family_test kbench_input_test kbench_exact_test \
 	 kbench_samples_test kbench_concurrency_test kbench_engine_test \
-	 kbench_lib_test; do
+	 kbench_progress_test kbench_lib_test; do
 	if [ ! -x "$dir/$t" ]; then
 		echo "not ok 1 $t # binary missing"
 		failed=1
@@ -99,10 +101,12 @@ fi
 # After the dmesg check: it makes the kernel print NMI backtraces on purpose.
 if [ -x "$dir/kbench_compare_test.sh" ]; then
 	echo "# ---- kbench_compare_test"
+	t0=$(date +%s)
 	if ! "$dir/kbench_compare_test.sh"; then
 		failed=1
 		suites="$suites kbench_compare_test"
 	fi
+	echo "# kbench_compare_test: $(( $(date +%s) - t0 )) s"
 else
 	echo "not ok 1 kbench_compare_test # script missing"
 	failed=1

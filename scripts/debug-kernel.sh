@@ -1,0 +1,216 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build (once) the debug kernel of the test bed: Debian's linux-source-6.1,
+# `make tinyconfig`, then tests/vm/debug-kernel.config merged over it (KASAN,
+# lockdep, kmemleak, UBSAN, debug objects, SLUB debugging, ...).  The build
+# tree is cached outside the clone, keyed by the fragment, the source
+# package's version, the compiler and this recipe, so a warm machine never
+# rebuilds; it is also the KDIR that kbench.ko is built against.
+#
+# Usage: scripts/debug-kernel.sh [--check] [--jobs N] [--quiet]
+#   (no option)  build if needed; print the cache directory on stdout:
+#                DIR/bzImage, DIR/config, DIR/release (kernel release),
+#                DIR/linux (the build tree: KDIR for modules)
+#   --check      build if needed, then check the .config against the
+#                fragment and print TAP (one line per debug feature)
+#   --jobs N     make -j N (default: nproc)
+#   --quiet      no progress on stderr
+#   --print-key  print the cache key and exit
+#
+# Cache: $KBENCH_CACHE_DIR/debug-kernel/KEY, default /var/cache/kbench when
+# writable, else ${XDG_CACHE_HOME:-~/.cache}/kbench.  Concurrent callers
+# wait on one flock; a tree counts as built only once its `complete` stamp
+# exists, and a failed or interrupted build is removed.  Remove the cache
+# directory to reclaim its space (about 2 GB per key).
+# Exit status: 0 ok, 1 build or check failed, 2 usage / missing tools.
+set -euo pipefail
+# The whole script is one block, so bash reads it completely before running
+# it: editing the file while a run is under way cannot break that run.
+{
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+prog=debug-kernel.sh
+fragment=$top/tests/vm/debug-kernel.config
+tarball=${KBENCH_LINUX_SOURCE:-/usr/src/linux-source-6.1.tar.xz}
+# Bump when the build steps below change in a way that changes the result.
+recipe=1
+
+check=0
+quiet=0
+print_key=0
+jobs=$(nproc 2>/dev/null || echo 2)
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--check) check=1; shift ;;
+	--quiet|-q) quiet=1; shift ;;
+	--jobs) jobs=${2?}; shift 2 ;;
+	--jobs=*) jobs=${1#*=}; shift ;;
+	--print-key) print_key=1; shift ;;
+	-h|--help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "$prog: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "$prog: --jobs wants a number" >&2; exit 2; }
+
+say() { [ "$quiet" = 1 ] || echo "$prog: $*" >&2; }
+die() { echo "$prog: $*" >&2; exit "${2:-1}"; }
+
+[ -r "$tarball" ] || die "$tarball missing (scripts/deps.sh installs linux-source-6.1)" 2
+for t in flex bison bc gcc make xz; do
+	command -v "$t" >/dev/null || die "$t missing (run scripts/deps.sh)" 2
+done
+[ -e /usr/include/libelf.h ] || die "libelf-dev missing (run scripts/deps.sh)" 2
+
+src_version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null ||
+	stat -L -c '%s %Y' "$tarball")
+key=$( { echo "recipe $recipe"; echo "source $src_version";
+	 gcc --version | head -n1; ld --version | head -n1;
+	 cat "$fragment"; } | sha256sum | cut -c1-16)
+if [ "$print_key" = 1 ]; then
+	echo "$key"
+	exit 0
+fi
+
+if [ -n "${KBENCH_CACHE_DIR:-}" ]; then
+	cache=$KBENCH_CACHE_DIR
+elif mkdir -p /var/cache/kbench 2>/dev/null && [ -w /var/cache/kbench ]; then
+	cache=/var/cache/kbench
+else
+	cache=${XDG_CACHE_HOME:-$HOME/.cache}/kbench
+fi
+base=$cache/debug-kernel
+dir=$base/$key
+mkdir -p "$base"
+
+# ---- build ------------------------------------------------------------------
+build() {
+	local t0 rc log=$base/$key.log
+	t0=$(date +%s)
+	say "building the debug kernel (key $key) in $dir; log: $log"
+	rm -rf "$dir"
+	mkdir -p "$dir/linux"
+	# Whatever fails from here on leaves no tree behind.
+	trap 'rm -rf "$dir"' EXIT
+	trap 'exit 130' INT TERM
+	# A subshell outside any && / || list, so that set -e holds in it.
+	set +e
+	(
+		set -e
+		tar -xJf "$tarball" -C "$dir/linux" --strip-components=1
+		cp "$fragment" "$dir/kbench-debug.config"
+		cd "$dir/linux"
+		make ARCH=x86_64 tinyconfig
+		scripts/kconfig/merge_config.sh -m .config "$dir/kbench-debug.config"
+		make ARCH=x86_64 olddefconfig
+		# Refuse to build a kernel that lacks what the fragment asks for.
+		check_config .config
+		# bzImage, and modules for Module.symvers (external modules).
+		make ARCH=x86_64 -j"$jobs" bzImage modules
+		make -s ARCH=x86_64 kernelrelease >"$dir/release"
+		cp arch/x86/boot/bzImage "$dir/bzImage"
+		cp .config "$dir/config"
+	) >"$log" 2>&1
+	rc=$?
+	set -e
+	if [ "$rc" != 0 ]; then
+		echo "$prog: debug kernel build failed; last lines of $log:" >&2
+		grep -E 'error|Error|^not ok|^# MISSING' "$log" | tail -n 20 >&2 ||
+			tail -n 20 "$log" >&2
+		exit 1
+	fi
+	echo "key $key built in $(( $(date +%s) - t0 )) s on $(date -u +%FT%TZ) with make -j$jobs" >"$dir/complete"
+	trap - EXIT INT TERM
+	say "built in $(( $(date +%s) - t0 )) s: $(cat "$dir/release")"
+}
+
+# check_config FILE: every line of the fragment holds in FILE.  Prints TAP:
+# one line per feature the test bed depends on, one for everything else.
+check_config() {
+	local cfg=$1 n=0 failed=0 line sym missing=() rest_bad=()
+	local -A feature=(
+		[KASAN]="CONFIG_KASAN=y CONFIG_KASAN_GENERIC=y CONFIG_SLUB=y"
+		[KASAN_VMALLOC]="CONFIG_KASAN_VMALLOC=y"
+		[UBSAN]="CONFIG_UBSAN=y CONFIG_UBSAN_BOUNDS=y CONFIG_UBSAN_SHIFT=y CONFIG_UBSAN_SANITIZE_ALL=y"
+		[PROVE_LOCKING]="CONFIG_PROVE_LOCKING=y CONFIG_LOCKDEP=y CONFIG_DEBUG_LOCK_ALLOC=y"
+		[PROVE_RCU]="CONFIG_PROVE_RCU=y"
+		[DEBUG_ATOMIC_SLEEP]="CONFIG_DEBUG_ATOMIC_SLEEP=y"
+		[DEBUG_PREEMPT]="CONFIG_DEBUG_PREEMPT=y CONFIG_PREEMPT=y"
+		[DEBUG_KMEMLEAK]="CONFIG_DEBUG_KMEMLEAK=y CONFIG_DEBUG_FS=y"
+		[DEBUG_OBJECTS]="CONFIG_DEBUG_OBJECTS=y CONFIG_DEBUG_OBJECTS_FREE=y CONFIG_DEBUG_OBJECTS_TIMERS=y CONFIG_DEBUG_OBJECTS_WORK=y CONFIG_DEBUG_OBJECTS_RCU_HEAD=y"
+		[SLUB_DEBUG]="CONFIG_SLUB_DEBUG=y CONFIG_SLUB_DEBUG_ON=y"
+		[MODULE_UNLOAD]="CONFIG_MODULES=y CONFIG_MODULE_UNLOAD=y"
+		[HOTPLUG_CPU]="CONFIG_SMP=y CONFIG_HOTPLUG_CPU=y"
+		[x86_64]="CONFIG_64BIT=y CONFIG_X86_64=y"
+	)
+	local order="x86_64 KASAN KASAN_VMALLOC UBSAN PROVE_LOCKING PROVE_RCU DEBUG_ATOMIC_SLEEP DEBUG_PREEMPT DEBUG_KMEMLEAK DEBUG_OBJECTS SLUB_DEBUG MODULE_UNLOAD HOTPLUG_CPU"
+	local f want
+
+	echo "TAP version 13"
+	echo "1..$(( $(wc -w <<<"$order") + 2 ))"
+	for f in $order; do
+		missing=()
+		for want in ${feature[$f]}; do
+			grep -qxF "$want" "$cfg" || missing+=("$want")
+		done
+		n=$((n + 1))
+		if [ ${#missing[@]} = 0 ]; then
+			echo "ok $n config_$f: ${feature[$f]}"
+		else
+			echo "not ok $n config_$f: missing ${missing[*]}"
+			failed=1
+		fi
+	done
+	# The rest of the fragment, line by line.
+	while IFS= read -r line; do
+		case "$line" in
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }
+			sym=${sym%% *}
+			grep -q "^$sym=" "$cfg" && rest_bad+=("$sym should be off")
+			;;
+		CONFIG_*=*)
+			grep -qxF "$line" "$cfg" ||
+				rest_bad+=("$line (have: $(grep "^${line%%=*}=" "$cfg" || echo unset))")
+			;;
+		esac
+	done <"$fragment"
+	n=$((n + 1))
+	if [ ${#rest_bad[@]} = 0 ]; then
+		echo "ok $n config_fragment: every line of tests/vm/debug-kernel.config holds"
+	else
+		printf '# MISSING: %s\n' "${rest_bad[@]}"
+		echo "not ok $n config_fragment: ${#rest_bad[@]} line(s) dropped by Kconfig"
+		failed=1
+	fi
+	# panic_on_warn comes from tests/vm/run's command line, for every kernel.
+	n=$((n + 1))
+	if grep -q 'panic_on_warn=1' "$top/tests/vm/run"; then
+		echo "ok $n panic_on_warn: on the test bed's kernel command line"
+	else
+		echo "not ok $n panic_on_warn: missing from tests/vm/run's command line"
+		failed=1
+	fi
+	return $failed
+}
+
+if [ ! -f "$dir/complete" ]; then
+	# One builder at a time; the others wait and then find it complete.
+	exec 9>"$base/$key.lock"
+	if ! flock -n 9; then
+		say "another build of $key is under way; waiting for it"
+		flock 9
+	fi
+	[ -f "$dir/complete" ] || build
+	exec 9>&-
+fi
+
+if [ "$check" = 1 ]; then
+	say "$(cat "$dir/complete")"
+	check_config "$dir/config"
+	exit
+fi
+echo "$dir"
+
+exit
+}
