@@ -153,10 +153,11 @@ void kb_meta_add_env(struct kb_meta *m, const struct kb_env *e)
 		if (!e->item[i].known)
 			continue;
 		env_add(m, kb_env_key(i), e->item[i].value);
-		if (e->item[i].problem)
-			used += (size_t)snprintf(buf + used, used < sizeof(buf) ?
-						 sizeof(buf) - used : 0, "%s%s",
-						 used ? "," : "", kb_env_key(i));
+		/* 14 short keys fit; a truncated list stays a truncated list */
+		if (e->item[i].problem && used < sizeof(buf))
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used,
+						 "%s%s", used ? "," : "",
+						 kb_env_key(i));
 	}
 	/* env_add() keeps no empty value: none is "" */
 	env_add(m, "problems", used ? buf : "none");
