@@ -28,13 +28,14 @@ static const struct netlink_range_validation kbench_a_run_target_ns_range = {
 };
 
 /* KBENCH_CMD_RUN - do */
-static const struct nla_policy kbench_run_nl_policy[KBENCH_A_RUN_WARMUP + 1] = {
+static const struct nla_policy kbench_run_nl_policy[KBENCH_A_RUN_EVENT + 1] = {
 	[KBENCH_A_RUN_ROUTINE] = { .type = NLA_STRING, .len = KBENCH_NAME_MAX, },
 	[KBENCH_A_RUN_CPU] = NLA_POLICY_MAX(NLA_U32, KBENCH_CPU_MAX),
 	[KBENCH_A_RUN_SAMPLES] = NLA_POLICY_FULL_RANGE(NLA_U32, &kbench_a_run_samples_range),
 	[KBENCH_A_RUN_ITERATIONS] = NLA_POLICY_FULL_RANGE(NLA_U32, &kbench_a_run_iterations_range),
 	[KBENCH_A_RUN_TARGET_NS] = NLA_POLICY_FULL_RANGE(NLA_U32, &kbench_a_run_target_ns_range),
 	[KBENCH_A_RUN_WARMUP] = NLA_POLICY_MAX(NLA_U32, KBENCH_WARMUP_LIMIT),
+	[KBENCH_A_RUN_EVENT] = { .type = NLA_STRING, .len = KBENCH_NAME_MAX, },
 };
 
 /* KBENCH_CMD_SAMPLES_GET - dump */
@@ -64,7 +65,7 @@ const struct genl_split_ops kbench_nl_ops[5] = {
 		.cmd		= KBENCH_CMD_RUN,
 		.doit		= kbench_nl_run_doit,
 		.policy		= kbench_run_nl_policy,
-		.maxattr	= KBENCH_A_RUN_WARMUP,
+		.maxattr	= KBENCH_A_RUN_EVENT,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 	{

@@ -54,6 +54,10 @@ const struct subcommand subcommands[] = {
 	  .synopsis = "compare A B [options]\n"
 		      "   or: kbenchctl compare ROUTINE --kernel-vs-user [options]",
 	  .opts = kb_run_table, .opts_in = KB_IN_COMPARE },
+	{ .name = "events", .fn = events_main,
+	  .description = "list the hardware events of this machine's PMUs, per CPU type",
+	  .synopsis = "events [-v] [--json]",
+	  .opts = kb_events_table },
 	{ .name = "samples", .fn = samples_main,
 	  .description = "export the raw samples of a stored run",
 	  .synopsis = "samples RUN_ID [--routine INDEX] [--csv | --json]",

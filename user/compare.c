@@ -13,13 +13,14 @@
 #include "kbenchctl.h"
 #include "nl.h"
 #include "output.h"
+#include "pmu.h"
 #include "report.h"
 #include "run.h"
 #include "runopts.h"
 #include "svg.h"
 #include "twin.h"
 
-/* --save: the run(s) with their request, after the report. */
+/* --save: the run(s) with their request, as measured. */
 static int save_runs(const struct kb_run_opts *o, const struct kb_run *const *runs,
 		     unsigned int n, int argc, char *argv[])
 {
@@ -32,15 +33,30 @@ static int save_runs(const struct kb_run_opts *o, const struct kb_run *const *ru
 	return kb_results_save(o->save, &x);
 }
 
+/*
+ * --metric EVENT: after saving (the file keeps every figure), the event's
+ * counts take the counter's place in @n runs for the report.
+ */
+static void use_metric(const struct kb_run_opts *o, struct kb_run *const *runs,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; o->diff.metric && i < n; i++)
+		kb_run_use_metric(runs[i], o->diff.metric);
+}
+
 static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 {
 	struct kb_run r;
 	unsigned int i;
-	int err;
+	int err, saved;
 
 	err = kb_run_measure(&o->q, o->user, &r);
 	if (err)
 		return err;
+	saved = save_runs(o, &(const struct kb_run *){ &r }, 1, argc, argv);
+	use_metric(o, &(struct kb_run *){ &r }, 1);
 	if (kb_run_analyze(&r)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		kb_run_free(&r);
@@ -83,7 +99,7 @@ static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 	/* the file could not be written (the message names it) */
 	if (o->svg && kb_svg_write_file(o->svg, &r, o->log_x) && !err)
 		err = -EIO;
-	if (save_runs(o, &(const struct kb_run *){ &r }, 1, argc, argv) && !err)
+	if (saved && !err)
 		err = -EIO;
 	kb_run_free(&r);
 	return err;
@@ -96,15 +112,13 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 	struct kb_twin_req tq = { .n = 1 };
 	struct kb_run k, u;
 	struct kb_nl nl;
-	int err;
+	int err, saved;
 
 	err = kb_nl_open(&nl);
 	if (err)
 		return err;
 	err = kb_run_kernel(&nl, &o->q, &k);
 	kb_nl_close(&nl);
-	if (!err && kb_run_analyze(&k))
-		err = -ENOMEM;
 	if (err) {
 		kb_run_free(&k);
 		return err;
@@ -117,8 +131,16 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 	tq.warmup = k.warmup;
 	tq.target_ns = k.target_ns;
 	tq.counter_hz = k.counter_hz;
+	memcpy(tq.events, o->q.events, sizeof(tq.events));
+	tq.nevents = o->q.nevents;
 	err = kb_twin_run(&tq, &u);
-	if (!err && kb_run_analyze(&u))
+	if (!err) {
+		runs[0] = &k;
+		runs[1] = &u;
+		saved = save_runs(o, runs, 2, argc, argv);
+		use_metric(o, (struct kb_run *[]){ &k, &u }, 2);
+	}
+	if (!err && (kb_run_analyze(&k) || kb_run_analyze(&u)))
 		err = -ENOMEM;
 	if (err) {
 		kb_run_free(&k);
@@ -155,12 +177,10 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 		out_close_object();
 		out_finish();
 	}
-	runs[0] = &k;
-	runs[1] = &u;
 	if (o->svg && kb_svg_write_runs(o->svg, runs, labels, 2, o->log_x) &&
 	    !err)
 		err = -EIO;
-	if (save_runs(o, runs, 2, argc, argv) && !err)
+	if (saved && !err)
 		err = -EIO;
 	kb_run_free(&k);
 	kb_run_free(&u);
@@ -178,11 +198,11 @@ int compare_main(const struct subcommand *sc, int argc, char *argv[])
 	if (o.kvu && !kb_twin_find(o.q.names[0]))
 		return kb_exit_status(kb_arg_error(sc->name, "no userspace twin for '%s' (twins: empty, add_chain, mul_chain, load_l1)",
 						   o.q.names[0]));
-	if (!o.user) {
+	err = kb_pmu_check_events(sc->name, o.q.events, o.q.nevents);
+	if (!err && !o.user)
 		err = kb_run_opts_check_module(&o, sc->opts_in);
-		if (err)
-			return kb_exit_status(err);
-	}
+	if (err)
+		return kb_exit_status(err);
 	err = o.kvu ? compare_kvu(&o, argc, argv) : compare_two(&o, argc, argv);
 	return kb_exit_status(err);
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kbenchctl info: the module, its counter, detectors and limits; the
- * counter userspace measurements (--user) use; and what on this machine
- * can distort a measurement on a CPU (env.h).
+ * counter userspace measurements (--user) use; the hardware PMUs; and
+ * what on this machine can distort a measurement on a CPU (env.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +17,7 @@
 #include "nl.h"
 #include "opts.h"
 #include "output.h"
+#include "pmu.h"
 
 /* libkbench's counter: KBENCH_COUNTER's, or the first usable one. */
 static void print_user_counter(void)
@@ -87,6 +88,7 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	kb_flags_json("detectors", kb_sample_flag_names,
 		      kb_u32(tb[KBENCH_A_INFO_DETECTORS], 0));
 	print_user_counter();
+	kb_pmu_print_info();
 	out_text("limits:\n");
 	out_open_object("limits");
 	out_uint("max_samples", "  max samples:    %llu per routine and run\n",
@@ -101,6 +103,8 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		 kb_u32(tb[KBENCH_A_INFO_DUTY_PCT], 0));
 	out_uint("runs_kept", "  runs kept:      %llu\n",
 		 kb_u32(tb[KBENCH_A_INFO_RUNS_KEPT], 0));
+	out_uint("events_max", "  max events:     %llu per run\n",
+		 kb_u32(tb[KBENCH_A_INFO_EVENTS_MAX], 0));
 	out_close_object();
 	out_text("sample store:\n");
 	out_open_object("store");

@@ -23,8 +23,7 @@
 #include "nl.h"
 #include "resfile.h"
 
-/* First line of @path without its newline, or "" (absent, unreadable). */
-static void read_line(const char *path, char *buf, size_t len)
+void kb_read_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
 
@@ -76,7 +75,7 @@ static void cpu_model(char *buf, size_t len)
 		snprintf(buf, len, "implementer %s part %s", impl, part);
 }
 
-static void hypervisor(char *buf, size_t len)
+void kb_hypervisor(char *buf, size_t len)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned int a, b, c, d;
@@ -94,9 +93,9 @@ static void hypervisor(char *buf, size_t len)
 		return;
 	}
 #endif
-	read_line("/sys/hypervisor/type", buf, len);
+	kb_read_line("/sys/hypervisor/type", buf, len);
 	if (!buf[0])
-		read_line("/proc/device-tree/hypervisor/compatible", buf, len);
+		kb_read_line("/proc/device-tree/hypervisor/compatible", buf, len);
 }
 
 static void env_add(struct kb_meta *m, const char *key, const char *value)
@@ -114,7 +113,7 @@ static void env_file(struct kb_meta *m, const char *key, const char *path)
 {
 	char buf[1024];
 
-	read_line(path, buf, sizeof(buf));
+	kb_read_line(path, buf, sizeof(buf));
 	env_add(m, key, buf);
 }
 
@@ -227,7 +226,7 @@ void kb_meta_collect(struct kb_meta *m, bool kernel, int cpu, int argc,
 		}
 	}
 	cpu_model(m->cpu_model, sizeof(m->cpu_model));
-	hypervisor(m->hypervisor, sizeof(m->hypervisor));
+	kb_hypervisor(m->hypervisor, sizeof(m->hypervisor));
 	if (gethostname(m->hostname, sizeof(m->hostname)))
 		m->hostname[0] = '\0';
 	m->hostname[sizeof(m->hostname) - 1] = '\0';

@@ -75,6 +75,7 @@ struct kb_opt {
 extern const struct kb_opt kb_info_table[];
 extern const struct kb_opt kb_clocks_table[];
 extern const struct kb_opt kb_samples_table[];
+extern const struct kb_opt kb_events_table[];
 extern const struct kb_opt kb_tune_table[];
 extern const struct kb_opt kb_run_table[];	/* run and compare */
 

@@ -11,6 +11,7 @@
 #include "diff.h"
 #include "kbenchctl.h"
 #include "output.h"
+#include "pmu.h"
 #include "report.h"
 #include "run.h"
 #include "runopts.h"
@@ -58,11 +59,11 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 		pflags |= KB_PRINT_LOG;
 	if (o.raw)
 		pflags |= KB_PRINT_RAW;
-	if (!o.user) {
+	err = kb_pmu_check_events(sc->name, o.q.events, o.q.nevents);
+	if (!err && !o.user)
 		err = kb_run_opts_check_module(&o, sc->opts_in);
-		if (err)
-			return kb_exit_status(err);
-	}
+	if (err)
+		return kb_exit_status(err);
 	/* a bad baseline fails before the measurement, not after it */
 	if (o.baseline) {
 		err = kb_baseline_load(sc->name, o.baseline, &base);

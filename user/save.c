@@ -96,10 +96,17 @@ static int make_parent(const char *path)
 void kb_saved_run_init(struct kb_saved_run *s, const struct kb_run *r,
 		       const struct kb_run_req *q)
 {
+	unsigned int i;
+
 	memset(s, 0, sizeof(*s));
 	s->run = *r;
-	if (q)
-		s->req = *q;
+	if (!q)
+		return;
+	s->req = *q;
+	/* names --events copied into the request point into the copy now */
+	for (i = 0; i < q->nevents; i++)
+		if (q->events[i] == q->events_buf[i])
+			s->req.events[i] = s->req.events_buf[i];
 }
 
 /* --- writer --- */
@@ -309,7 +316,7 @@ static void write_summary(struct wr *w, const struct kb_result *res)
 	for (i = 0; i < KB_EXCL_N; i++) {
 		if (i)
 			wr_raw(w, ", ", 2);
-		wr_str(w, kb_sample_flag_names[i].name);
+		wr_str(w, kb_excl_key[i]);
 		wr_raw(w, ": ", 2);
 		wr_u64(w, res->excl[i]);
 	}
@@ -344,8 +351,69 @@ static void write_flagged(struct wr *w, const struct kb_result *res,
 	}
 }
 
-static void write_routine(struct wr *w, const struct kb_result *res,
-			  bool overhead, bool first_routine)
+/* An array of @n integers, as fast as the file can take them. */
+static void write_ints(struct wr *w, const int64_t *v, size_t n)
+{
+	size_t i;
+
+	wr_raw(w, "[", 1);
+	for (i = 0; i < n; i++) {
+		char *o;
+
+		if (w->n + 24 > sizeof(w->chunk))
+			wr_flush(w);
+		o = w->chunk + w->n;
+		*o = ',';
+		o += i != 0;
+		w->n = (size_t)(o - w->chunk) + kb_put_s64(o, v[i]);
+	}
+	wr_raw(w, "]", 1);
+}
+
+/*
+ * The routine's events, by name: each one's summary (the kernel's integer
+ * figures, in counts) and every sample's net counts.
+ */
+static void write_events(struct wr *w, const struct kb_run *r,
+			 const struct kb_result *res, bool overhead)
+{
+	bool first_ev = true;
+	unsigned int x;
+
+	wr_key(w, 5, "events", false);
+	wr_raw(w, "{", 1);
+	for (x = 0; x < r->nevents; x++) {
+		const struct kb_ev_result *ev = &res->ev[x];
+		bool first = true;
+
+		wr_key(w, 6, r->events[x].name, first_ev);
+		first_ev = false;
+		wr_raw(w, "{", 1);
+		wr_key(w, 7, "summary", true);
+		wr_raw(w, "{", 1);
+		kv_s64(w, 8, "net_min", ev->net_min, &first);
+		kv_s64(w, 8, "net_median", ev->net_median, &first);
+		kv_s64(w, 8, "net_max", ev->net_max, &first);
+		kv_s64(w, 8, "net_sum", ev->net_sum, &first);
+		kv_s64(w, 8, "per_iter_min_milli", ev->per_iter_min_milli, &first);
+		kv_s64(w, 8, "per_iter_median_milli", ev->per_iter_median_milli,
+		       &first);
+		if (res->has_corr && !overhead) {
+			kv_s64(w, 8, "corr_min_milli", ev->corr_min_milli, &first);
+			kv_s64(w, 8, "corr_median_milli", ev->corr_median_milli,
+			       &first);
+		}
+		wr_s(w, "\n       }");
+		wr_key(w, 7, "net", false);
+		write_ints(w, ev->net, ev->net && ev->n == res->n ? ev->n : 0);
+		wr_s(w, "\n      }");
+	}
+	wr_s(w, "\n     }");
+}
+
+static void write_routine(struct wr *w, const struct kb_run *r,
+			  const struct kb_result *res, bool overhead,
+			  bool first_routine)
 {
 	bool first = true;
 	size_t i, flagged = 0;
@@ -362,19 +430,9 @@ static void write_routine(struct wr *w, const struct kb_result *res,
 	write_summary(w, res);
 	kv_u64(w, 5, "n", res->n, &first);
 	wr_key(w, 5, "net", false);
-	wr_raw(w, "[", 1);
-	for (i = 0; i < res->n; i++) {
-		char *o;
-
-		if (w->n + 24 > sizeof(w->chunk))
-			wr_flush(w);
-		o = w->chunk + w->n;
-		*o = ',';
-		o += i != 0;
-		w->n = (size_t)(o - w->chunk) + kb_put_s64(o, res->net[i]);
+	write_ints(w, res->net, res->n);
+	for (i = 0; i < res->n; i++)
 		flagged += res->sflags[i] != 0;
-	}
-	wr_raw(w, "]", 1);
 	/* nearly every sample has flags 0: only the others, as two arrays */
 	wr_key(w, 5, "sample_flags", false);
 	wr_s(w, "{\"index\": [");
@@ -383,7 +441,50 @@ static void write_routine(struct wr *w, const struct kb_result *res,
 	wr_s(w, "], \"value\": [");
 	if (flagged)
 		write_flagged(w, res, true);
-	wr_s(w, "]}\n    }");
+	wr_s(w, "]}");
+	if (r->nevents)
+		write_events(w, r, res, overhead);
+	wr_s(w, "\n    }");
+}
+
+/* The run's events: what each counted, where, for how long. */
+static void write_event_descs(struct wr *w, const struct kb_run *r)
+{
+	unsigned int x;
+
+	wr_key(w, 3, "events", false);
+	wr_raw(w, "[", 1);
+	for (x = 0; x < r->nevents; x++) {
+		const struct kb_event_desc *e = &r->events[x];
+		bool first = true;
+
+		wr_s(w, x ? ",\n    {" : "\n    {");
+		kv_str(w, 5, "name", e->name, &first);
+		kv_u64(w, 5, "type", e->type, &first);
+		kv_u64(w, 5, "config", e->config, &first);
+		kv_str(w, 5, "pmu", e->pmu, &first);
+		kv_str(w, 5, "read", e->read, &first);
+		kv_u64(w, 5, "enabled_ns", e->enabled_ns, &first);
+		kv_u64(w, 5, "running_ns", e->running_ns, &first);
+		wr_s(w, "\n    }");
+	}
+	wr_s(w, r->nevents ? "\n   ]" : "]");
+}
+
+/* A request's array of @n names, as key @key of depth 4. */
+static void write_names(struct wr *w, const char *key, const char *const *names,
+			unsigned int n, bool first)
+{
+	unsigned int i;
+
+	wr_key(w, 4, key, first);
+	wr_raw(w, "[", 1);
+	for (i = 0; i < n; i++) {
+		if (i)
+			wr_raw(w, ", ", 2);
+		wr_str(w, names[i]);
+	}
+	wr_raw(w, "]", 1);
 }
 
 static void write_run(struct wr *w, const struct kb_saved_run *s, bool first_run)
@@ -421,28 +522,23 @@ static void write_run(struct wr *w, const struct kb_saved_run *s, bool first_run
 
 	wr_key(w, 3, "request", false);
 	wr_raw(w, "{", 1);
-	wr_key(w, 4, "routines", true);
-	wr_raw(w, "[", 1);
-	for (i = 0; i < q->n; i++) {
-		if (i)
-			wr_raw(w, ", ", 2);
-		wr_str(w, q->names[i]);
-	}
-	wr_raw(w, "]", 1);
+	write_names(w, "routines", q->names, q->n, true);
 	first = false;
 	kv_opt(w, 4, "cpu", q->has_cpu, q->cpu, &first);
 	kv_opt(w, 4, "samples", q->has_samples, q->samples, &first);
 	kv_opt(w, 4, "iterations", q->has_iterations, q->iterations, &first);
 	kv_opt(w, 4, "target_ns", q->has_target, q->target_ns, &first);
 	kv_opt(w, 4, "warmup", q->has_warmup, q->warmup, &first);
+	write_names(w, "events", q->events, q->nevents, false);
 	wr_s(w, "\n   }");
+	write_event_descs(w, r);
 
 	wr_key(w, 3, "routines", false);
 	wr_raw(w, "[", 1);
 	for (i = 0; i < r->nres; i++)
-		write_routine(w, &r->res[i], false, i == 0);
+		write_routine(w, r, &r->res[i], false, i == 0);
 	if (r->has_overhead)
-		write_routine(w, &r->overhead, true, r->nres == 0);
+		write_routine(w, r, &r->overhead, true, r->nres == 0);
 	wr_s(w, "\n   ]\n  }");
 }
 

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <linux/kbench.h>
+
 struct kb_run;
 
 struct kb_twin {
@@ -29,6 +31,8 @@ struct kb_twin_req {
 	uint32_t target_ns;
 	uint32_t warmup;
 	uint64_t counter_hz;	/* 0: the counter's own rate */
+	const char *events[KBENCH_EVENTS_MAX];	/* hardware events */
+	unsigned int nevents;
 };
 
 /*

@@ -95,7 +95,11 @@ static __always_inline void kbench_steal_begin(kbench_steal_load_t load,
 					       const void *rec,
 					       struct kbench_steal_snap *s)
 {
+	/* all of @s defined, with or without a record: the end reads it */
 	s->rec = rec;
+	s->steal = 0;
+	s->version = 0;
+	s->ok = 0;
 	if (rec)
 		kbench_steal_read(load, rec, s);
 }

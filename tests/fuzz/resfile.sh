@@ -41,7 +41,7 @@ k=$top/user/kbenchctl
 	$k run add_chain mul_chain --user --samples 10 --iterations 50 --save b.json
 	$k compare add_chain load_l1 --user --samples 8 --iterations 20 --save c.json
 ) >/dev/null 2>&1
-"$out/resfile-fuzz" -runs="$runs" -seed=1 -max_len=4096 -timeout=10 \
+"$out/resfile-fuzz" -runs="$runs" -seed=1 -artifact_prefix="$out/" -max_len=4096 -timeout=10 \
 	-rss_limit_mb=1024 "$out/corpus" >"$out/fuzz.log" 2>&1
 rc=$?
 grep -E "^#[0-9]+ +DONE|^Done" "$out/fuzz.log" | sed 's/^/# /'

@@ -57,11 +57,12 @@ expect 1 "kbenchctl: --iterations 16777216: a window would exceed max_window_us:
 kbenchctl run add_chain --cpu 0 --samples 1000000 --iterations 1000 \
 	>/dev/null 2>&1 &
 pid=$!
-# until it has started: under icount a guest second costs seconds, and a
-# debug kernel on a loaded host can take more than one (up to 20 s)
+# until it has started - its thread kbench/0 exists: under icount a guest
+# second costs seconds, and a debug kernel on a loaded host can take more
+# than one (up to 20 s).  (Probing with runs of our own raced: a probe
+# could take the CPU first and make the long run fail as busy.)
 k=0
-while [ $k -lt 100 ] && kbenchctl run add_chain --cpu 0 --samples 1 \
-	--iterations 10 >/dev/null 2>&1; do
+while [ $k -lt 100 ] && ! grep -qx 'kbench/0' /proc/[0-9]*/comm 2>/dev/null; do
 	sleep 0.2
 	k=$((k + 1))
 done

@@ -49,6 +49,15 @@ fi
 lsmod | grep -q '^kbench_example' || insmod /lib/kbench/kbench_example.ko
 
 # foo and foobar have identical bodies: at least 19 of 20 runs must say so.
+# Not on ppc64le under TCG: there the same code at two addresses runs 16-19%
+# apart in a third of the runs (always foo the slower, CI 16.8-17.5%,
+# measured 2026-11: 6 of 20 and 10 of 20 in two runs of this suite), a real
+# difference of the emulated machine (code placement), not a false positive
+# of the statistics, which x86_64 and arm64 cover.
+if [ "$(uname -m)" = ppc64le ]; then
+	skip "null_experiment: TCG ppc64le runs foo and foobar (same code, two addresses) up to 19% apart in a third of runs"
+	runs=0
+fi
 same=0
 i=0
 while [ $i -lt "$runs" ]; do
@@ -57,9 +66,11 @@ while [ $i -lt "$runs" ]; do
 	case "$v" in "no significant difference"*) same=$((same + 1)) ;; esac
 	i=$((i + 1))
 done
-need=$((runs - runs / 20))
-[ $same -ge $need ]
-tap $? "null_experiment: foo vs foobar equal in $same of $runs runs (need $need)"
+if [ "$runs" -gt 0 ]; then
+	need=$((runs - runs / 20))
+	[ $same -ge $need ]
+	tap $? "null_experiment: foo vs foobar equal in $same of $runs runs (need $need)"
+fi
 
 # mul_chain is slower than add_chain in TCG (imul costs the host more).
 v=$(kbenchctl compare add_chain mul_chain --cpu 0 --samples 1000 | tail -n 1)

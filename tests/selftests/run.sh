@@ -46,7 +46,7 @@ run_suite() {
 	fi
 }
 
-for t in kbench_family_test kbench_input_test kbench_exact_test \
+for t in kbench_family_test kbench_input_test kbench_exact_test kbench_event_test \
 	 kbench_samples_test kbench_concurrency_test kbench_engine_test \
 	 kbench_progress_test kbench_lib_test; do
 	if [ ! -x "$dir/$t" ]; then
@@ -58,7 +58,7 @@ for t in kbench_family_test kbench_input_test kbench_exact_test \
 	run_suite "$t" "$dir/$t"
 done
 
-for t in kbench_cli_test kbench_env_test; do
+for t in kbench_cli_test kbench_event_cli_test kbench_env_test; do
 	if [ -x "$dir/$t.sh" ]; then
 		run_suite "$t" "$dir/$t.sh"
 	else

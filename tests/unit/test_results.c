@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include <linux/kbench.h>
+#include <linux/perf_event.h>
+
+#include <kbench/summary.h>
 
 #include "diff.h"
 #include "kbenchctl.h"
@@ -62,6 +65,53 @@ static void make_run(struct kb_run *r, unsigned int nres, const char *const *nam
 		}
 		kb_result_summarize(res, iters);
 	}
+}
+
+/*
+ * Events instructions (@insns per iteration, exact) and cycles (the
+ * counter's net) on every result of @r, summarized as the kernel does.
+ */
+static void add_events(struct kb_run *r, const int64_t *insns)
+{
+	struct kbench_summary sum;
+	kbench_s64 *scratch;
+	unsigned int k, x;
+	size_t i;
+
+	r->nevents = 2;
+	snprintf(r->events[0].name, sizeof(r->events[0].name), "instructions");
+	r->events[0].type = PERF_TYPE_HARDWARE;
+	r->events[0].config = PERF_COUNT_HW_INSTRUCTIONS;
+	snprintf(r->events[0].pmu, sizeof(r->events[0].pmu), "armv8_pmuv3_0");
+	snprintf(r->events[1].name, sizeof(r->events[1].name), "cycles");
+	r->events[1].type = PERF_TYPE_HARDWARE;
+	r->events[1].config = PERF_COUNT_HW_CPU_CYCLES;
+	snprintf(r->events[1].read, sizeof(r->events[1].read), "rdpmc");
+	r->events[1].enabled_ns = r->events[1].running_ns = 123456789;
+	for (k = 0; k <= r->nres; k++) {
+		struct kb_result *res = k < r->nres ? &r->res[k] : &r->overhead;
+
+		if (k == r->nres && !r->has_overhead)
+			break;
+		scratch = malloc((res->n ? res->n : 1) * sizeof(*scratch));
+		for (i = 0; i < res->n; i++) {
+			kb_result_push_event(res, 0, insns[k] * r->iterations);
+			kb_result_push_event(res, 1, res->net[i]);
+		}
+		for (x = 0; x < 2; x++) {
+			kbench_summarize(&sum, res->ev[x].net, res->sflags,
+					 (unsigned int)res->n, r->iterations,
+					 scratch);
+			res->ev[x].net_min = sum.min;
+			res->ev[x].net_median = sum.median;
+			res->ev[x].net_max = sum.max;
+			res->ev[x].net_sum = sum.sum;
+			res->ev[x].per_iter_min_milli = sum.per_iter_min_milli;
+			res->ev[x].per_iter_median_milli = sum.per_iter_median_milli;
+		}
+		free(scratch);
+	}
+	kb_run_correct_events(r);
 }
 
 static void make_meta(struct kb_meta *m)
@@ -167,6 +217,96 @@ static void test_roundtrip(void)
 	free(buf);
 	kb_run_free(&r1);
 	kb_run_free(&r2);
+}
+
+/* @file with a routine's "cycles" renamed "cyclez": refused, and why. */
+static bool refuses_renamed_event(const char *file, size_t len)
+{
+	char *m = malloc(len + 1), *p, err[512] = "";
+	struct kb_resfile rf;
+	bool refused = false;
+
+	memcpy(m, file, len);
+	m[len] = '\0';
+	p = strstr(m, "\"cycles\": {");
+	if (p) {
+		memcpy(p, "\"cyclez\"", 8);
+		if (!parse(m, len, &rf, err, sizeof(err)))
+			kb_resfile_free(&rf);
+		else
+			refused = strstr(err, "event 'cyclez' is not one of the run's \"events\"");
+		if (!refused)
+			diag("%s", err);
+	}
+	free(m);
+	return refused;
+}
+
+static void test_roundtrip_events(void)
+{
+	static const char *const names[] = { "add_chain", "mul_chain" };
+	static const int64_t per[] = { 6, 8 }, insns[] = { 6, 7, 2 };
+	struct kb_saved_run s;
+	struct kb_run r, *l;
+	struct kb_meta m;
+	struct kb_resfile rf;
+	char err[512], *buf;
+	size_t len, i;
+	unsigned int k, x;
+	bool same = true;
+
+	make_meta(&m);
+	make_run(&r, 2, names, per, 50, 100, 3);
+	snprintf(r.overhead.routine, sizeof(r.overhead.routine), "empty");
+	for (i = 0; i < 50; i++)
+		kb_result_push(&r.overhead, 200, 0);
+	kb_result_summarize(&r.overhead, 100);
+	r.has_overhead = true;
+	r.res[0].has_corr = r.res[1].has_corr = true;
+	add_events(&r, insns);
+	kb_saved_run_init(&s, &r, NULL);
+	buf = write_mem(&m, &s, 1, &len);
+	if (!ok(parse(buf, len, &rf, err, sizeof(err)) == 0,
+		"events: a result with events loads (%zu bytes)", len)) {
+		diag("%s", err);
+		free(buf);
+		kb_run_free(&r);
+		return;
+	}
+	l = &rf.runs[0].run;
+	ok(l->nevents == 2 && !strcmp(l->events[0].name, "instructions") &&
+	   !strcmp(l->events[1].name, "cycles") &&
+	   l->events[0].config == PERF_COUNT_HW_INSTRUCTIONS &&
+	   !strcmp(l->events[0].pmu, "armv8_pmuv3_0") &&
+	   !strcmp(l->events[1].read, "rdpmc") &&
+	   l->events[1].running_ns == 123456789 &&
+	   rf.runs[0].req.nevents == 2 &&
+	   !strcmp(rf.runs[0].req.events[1], "cycles"),
+	   "events: the run's events (name, config, pmu, read, times) and the request's");
+	for (k = 0; k < 3; k++) {
+		const struct kb_result *a = k < 2 ? &r.res[k] : &r.overhead;
+		const struct kb_result *b = k < 2 ? &l->res[k] : &l->overhead;
+
+		for (x = 0; x < 2; x++) {
+			same &= b->ev[x].n == a->n &&
+				b->ev[x].net_median == a->ev[x].net_median &&
+				b->ev[x].per_iter_min_milli ==
+				a->ev[x].per_iter_min_milli &&
+				b->ev[x].corr_median_milli ==
+				a->ev[x].corr_median_milli;
+			for (i = 0; same && i < a->n; i++)
+				same &= b->ev[x].net[i] == a->ev[x].net[i];
+		}
+	}
+	ok(same, "events: every event sample and summary of every routine exact");
+	ok(l->res[1].ev[0].corr_median_milli == 5000,
+	   "events: the overhead correction of an event (7 - 2 instructions)");
+	kb_resfile_free(&rf);
+
+	ok(refuses_renamed_event(buf, len),
+	   "events: a routine's event not among the run's is refused");
+	free(buf);
+	kb_run_free(&r);
 }
 
 /* The small file every mutation starts from. */
@@ -374,9 +514,9 @@ static int diff_text(struct kb_resfile *a, struct kb_resfile *b,
 	return rc;
 }
 
-static void load_run(struct kb_resfile *rf, const char *const *names,
-		     const int64_t *per, unsigned int nres, uint64_t seed,
-		     const char *arch)
+static void load_run_events(struct kb_resfile *rf, const char *const *names,
+			    const int64_t *per, unsigned int nres, uint64_t seed,
+			    const char *arch, const int64_t *insns)
 {
 	struct kb_saved_run s;
 	struct kb_meta m;
@@ -387,12 +527,21 @@ static void load_run(struct kb_resfile *rf, const char *const *names,
 	make_meta(&m);
 	snprintf(m.arch, sizeof(m.arch), "%s", arch);
 	make_run(&r, nres, names, per, 200, 1000, seed);
+	if (insns)
+		add_events(&r, insns);
 	kb_saved_run_init(&s, &r, NULL);
 	buf = write_mem(&m, &s, 1, &len);
 	if (parse(buf, len, rf, err, sizeof(err)))
 		diag("%s", err);
 	free(buf);
 	kb_run_free(&r);
+}
+
+static void load_run(struct kb_resfile *rf, const char *const *names,
+		     const int64_t *per, unsigned int nres, uint64_t seed,
+		     const char *arch)
+{
+	load_run_events(rf, names, per, nres, seed, arch, NULL);
 }
 
 /* The --match row of the option table on @arg, quietly. */
@@ -507,6 +656,107 @@ static void test_diff(void)
 	kb_resfile_free(&c);
 }
 
+/* diff --metric EVENT: the event's counts are compared, not the cycles. */
+static void test_diff_metric(void)
+{
+	static const char *const one[] = { "foo" };
+	static const int64_t p7[] = { 7 }, i6[] = { 6 }, i7[] = { 7 };
+	struct kb_resfile a, b, c;
+	struct kb_diff_opts o;
+	char *t;
+	int rc;
+
+	kb_diff_opts_init(&o);
+	load_run_events(&a, one, p7, 1, 2, "x86_64", i6);
+	load_run_events(&b, one, p7, 1, 2, "x86_64", i7);
+	load_run(&c, one, p7, 1, 2, "x86_64");
+	rc = diff_text(&a, &b, &o, false, &t);
+	ok(rc == 0 && strstr(t, "no change"),
+	   "--metric: without it the cycles are compared (the same: no change)");
+	free(t);
+	o.metric = "instructions";
+	rc = diff_text(&a, &b, &o, false, &t);
+	if (!ok(rc == 1 && strstr(t, "old instructions/iter") &&
+		strstr(t, "6.000 ") && strstr(t, "+16.67%") &&
+		strstr(t, "regressed"),
+		"--metric instructions: 6 -> 7 instructions/iter regressed, exit 1"))
+		diag("%s", t);
+	free(t);
+	rc = diff_text(&a, &b, &o, true, &t);
+	ok(strstr(t, "\"metric\": \"instructions\"") &&
+	   strstr(t, "\"compared_in\": \"instructions\"") &&
+	   strstr(t, "\"old_median_ns\": null"),
+	   "--metric instructions --json: what was compared, no ns");
+	free(t);
+	rc = diff_text(&a, &c, &o, false, &t);
+	ok(rc == 0 && strstr(t, "the event was not counted in the new result") &&
+	   strstr(t, "1 not compared"),
+	   "--metric: a result without the event is not compared, and says why");
+	free(t);
+	o.metric = "branch-misses";
+	rc = diff_text(&a, &b, &o, false, &t);
+	ok(rc == 0 && strstr(t, "the event was not counted in the old result"),
+	   "--metric of an event neither counted: not compared");
+	free(t);
+	kb_resfile_free(&a);
+	kb_resfile_free(&b);
+	kb_resfile_free(&c);
+}
+
+void test_write_event_results(const char *old_path, const char *new_path)
+{
+	static const char *const one[] = { "foo" };
+	static const int64_t p7[] = { 7 }, i6[] = { 6 }, i7[] = { 7 };
+	const char *path[2] = { old_path, new_path };
+	const int64_t *ins[2] = { i6, i7 };
+	struct kb_saved_run s;
+	struct kb_meta m;
+	struct kb_run r;
+	unsigned int i;
+	FILE *f;
+
+	make_meta(&m);
+	for (i = 0; i < 2; i++) {
+		make_run(&r, 1, one, p7, 200, 1000, 2);
+		add_events(&r, ins[i]);
+		kb_saved_run_init(&s, &r, NULL);
+		f = fopen(path[i], "w");
+		if (f) {
+			kb_resfile_write(f, &m, &s, 1);
+			fclose(f);
+		}
+		kb_run_free(&r);
+	}
+}
+
+/* kb_run_use_metric(): the event takes the counter's place. */
+static void test_use_metric(void)
+{
+	static const char *const one[] = { "foo" };
+	static const int64_t p7[] = { 7 }, i6[] = { 6, 2 };
+	struct kb_run r;
+	size_t i;
+	bool same = true;
+
+	make_run(&r, 1, one, p7, 20, 100, 2);
+	add_events(&r, i6);
+	kb_run_use_metric(&r, "instructions");
+	kb_run_analyze(&r);
+	for (i = 0; i < r.res[0].n; i++)
+		same &= r.res[0].net[i] == 600;
+	ok(same && r.res[0].per_iter_median_milli == 6000 &&
+	   r.res[0].st.median == 6 && !strcmp(kb_run_unit(&r), "instructions") &&
+	   isnan(kb_run_ns(&r, 6)) && !r.nevents && !r.metric_missing,
+	   "use_metric: the event's samples, summary and statistics in the counter's place; no ns");
+	kb_run_free(&r);
+	make_run(&r, 1, one, p7, 20, 100, 2);
+	kb_run_use_metric(&r, "instructions");
+	kb_run_analyze(&r);
+	ok(r.metric_missing && !r.res[0].st.count,
+	   "use_metric: a run without the event has no samples of it");
+	kb_run_free(&r);
+}
+
 /* The O(1) order-statistic resample against the counting one. */
 static void test_bootstrap_large(void)
 {
@@ -540,6 +790,7 @@ static void test_bootstrap_large(void)
 void test_results_loader(void)
 {
 	test_roundtrip();
+	test_roundtrip_events();
 	test_errors();
 	test_fuzz();
 }
@@ -548,5 +799,7 @@ void test_results(void)
 {
 	test_results_loader();
 	test_diff();
+	test_diff_metric();
+	test_use_metric();
 	test_bootstrap_large();
 }

@@ -11,6 +11,7 @@
 
 #define KBENCH_NAME_MAX		31
 #define KBENCH_RUN_ROUTINES_MAX	4
+#define KBENCH_EVENTS_MAX	8
 
 /**
  * enum kbench_counter_flags - Properties of the CPU counter (info
@@ -43,6 +44,9 @@ enum kbench_counter_flags {
  *   alike: the T(2) reference span was longer than twice the shortest clean
  *   one of the routine so far plus two steps of the counter (something landed
  *   in it and the sample's net is too small), or the net was negative.
+ * @KBENCH_SAMPLE_F_EVENT: A hardware event of the run was not counting on the
+ *   run's CPU at one end of the window (not active: in error, descheduled, or
+ *   its CPU's PMU taken away). Its counts of this window cannot be trusted.
  * @KBENCH_SAMPLE_F_STEAL: The host ran something else on this virtual CPU
  *   during the window: its paravirtual steal-time record (KVM steal time on
  *   x86, PV time on arm64) changed between the start and the end.
@@ -54,7 +58,8 @@ enum kbench_sample_flags {
 	KBENCH_SAMPLE_F_SMI = 8,
 	KBENCH_SAMPLE_F_WINDOW = 16,
 	KBENCH_SAMPLE_F_REFERENCE = 32,
-	KBENCH_SAMPLE_F_STEAL = 64,
+	KBENCH_SAMPLE_F_EVENT = 64,
+	KBENCH_SAMPLE_F_STEAL = 128,
 };
 
 /**
@@ -208,6 +213,7 @@ enum kbench_info_attrs {
 	KBENCH_A_INFO_NR_CPUS,
 	KBENCH_A_INFO_KERNEL,
 	KBENCH_A_INFO_PAD,
+	KBENCH_A_INFO_EVENTS_MAX,
 	KBENCH_A_INFO_ENVIRONMENT,
 
 	__KBENCH_A_INFO_MAX,
@@ -279,6 +285,8 @@ enum kbench_run_attrs {
 	KBENCH_A_RUN_RESULT,
 	KBENCH_A_RUN_OVERHEAD,
 	KBENCH_A_RUN_PAD,
+	KBENCH_A_RUN_EVENT,
+	KBENCH_A_RUN_EVENT_INFO,
 
 	__KBENCH_A_RUN_MAX,
 	KBENCH_A_RUN_MAX = (__KBENCH_A_RUN_MAX - 1)
@@ -307,10 +315,42 @@ enum kbench_result_attrs {
 	KBENCH_A_RESULT_BYTES_PER_ITER,
 	KBENCH_A_RESULT_PAD,
 	KBENCH_A_RESULT_EXCL_REFERENCE,
+	KBENCH_A_RESULT_EXCL_EVENT,
+	KBENCH_A_RESULT_EVENT,
 	KBENCH_A_RESULT_EXCL_STEAL,
 
 	__KBENCH_A_RESULT_MAX,
 	KBENCH_A_RESULT_MAX = (__KBENCH_A_RESULT_MAX - 1)
+};
+
+enum kbench_event_attrs {
+	KBENCH_A_EVENT_UNSPEC,
+	KBENCH_A_EVENT_NAME,
+	KBENCH_A_EVENT_TYPE,
+	KBENCH_A_EVENT_CONFIG,
+	KBENCH_A_EVENT_PMU,
+	KBENCH_A_EVENT_ENABLED_NS,
+	KBENCH_A_EVENT_RUNNING_NS,
+	KBENCH_A_EVENT_PAD,
+
+	__KBENCH_A_EVENT_MAX,
+	KBENCH_A_EVENT_MAX = (__KBENCH_A_EVENT_MAX - 1)
+};
+
+enum kbench_event_summary_attrs {
+	KBENCH_A_EVENT_SUMMARY_UNSPEC,
+	KBENCH_A_EVENT_SUMMARY_INDEX,
+	KBENCH_A_EVENT_SUMMARY_NAME,
+	KBENCH_A_EVENT_SUMMARY_NET_MIN,
+	KBENCH_A_EVENT_SUMMARY_NET_MEDIAN,
+	KBENCH_A_EVENT_SUMMARY_NET_MAX,
+	KBENCH_A_EVENT_SUMMARY_NET_SUM,
+	KBENCH_A_EVENT_SUMMARY_PER_ITER_MIN_MILLI,
+	KBENCH_A_EVENT_SUMMARY_PER_ITER_MEDIAN_MILLI,
+	KBENCH_A_EVENT_SUMMARY_PAD,
+
+	__KBENCH_A_EVENT_SUMMARY_MAX,
+	KBENCH_A_EVENT_SUMMARY_MAX = (__KBENCH_A_EVENT_SUMMARY_MAX - 1)
 };
 
 enum kbench_samples_attrs {
@@ -322,6 +362,8 @@ enum kbench_samples_attrs {
 	KBENCH_A_SAMPLES_NET,
 	KBENCH_A_SAMPLES_FLAGS,
 	KBENCH_A_SAMPLES_ITERATIONS,
+	KBENCH_A_SAMPLES_EVENT_NET,
+	KBENCH_A_SAMPLES_EVENT_NAME,
 
 	__KBENCH_A_SAMPLES_MAX,
 	KBENCH_A_SAMPLES_MAX = (__KBENCH_A_SAMPLES_MAX - 1)
