@@ -147,6 +147,10 @@ void kbench_events_release(struct kbench_run *run);
 /* Clocks (kbench_clock.c). */
 int kbench_clock_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
+/* The kernel's environment report (kbench_env.c). */
+void kbench_env_init(void);
+int kbench_env_put(struct sk_buff *msg);
+
 /* Netlink (kbench_netlink.c). */
 extern struct genl_family kbench_genl_family;
 int kbench_netlink_init(void);

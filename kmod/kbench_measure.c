@@ -189,7 +189,9 @@ static int kbench_run_thread(void *arg)
 	struct kbench_run *run = arg;
 	int err;
 
+	kbench_steal_start(run->cpu);
 	err = kbench_run_measure(run);
+	kbench_steal_stop(run->cpu);
 	if (!err)
 		err = kbench_finish(run);
 	run->err = err;

@@ -99,6 +99,14 @@ void kb_meta_collect(struct kb_meta *m, bool kernel, int cpu, int argc,
 		     char *const *argv);
 
 /*
+ * Add the environment report of the run (env.h) to @m's environment: its
+ * CPU, every known item's value under the item's key, and "problems" (the
+ * keys of the problems, comma-separated, or "none").
+ */
+struct kb_env;
+void kb_meta_add_env(struct kb_meta *m, const struct kb_env *e);
+
+/*
  * Write @nruns runs to @path (FILE|NAME resolved by kb_resfile_path),
  * atomically (a temporary file renamed over it).  Prints what it saved on
  * stderr (with the time taken when KBENCH_TIMING is set).  0, or -errno
