@@ -160,6 +160,10 @@ void kbench_events_release(struct kbench_run *run);
 /* Clocks (kbench_clock.c). */
 int kbench_clock_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
+/* The kernel's environment report (kbench_env.c). */
+void kbench_env_init(void);
+int kbench_env_put(struct sk_buff *msg);
+
 /* Netlink (kbench_netlink.c). */
 __printf(3, 4)
 void kbench_extack_fmt(struct netlink_ext_ack *extack,

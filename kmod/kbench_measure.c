@@ -267,8 +267,11 @@ static int kbench_run_thread(void *arg)
 	int err;
 
 	err = kbench_run_setup(run);
-	if (!err)
+	if (!err) {
+		kbench_steal_start(run->cpu);
 		err = kbench_run_measure(run);
+		kbench_steal_stop(run->cpu);
+	}
 	kbench_run_teardown(run);
 	if (!err)
 		err = kbench_finish(run);

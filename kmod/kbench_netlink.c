@@ -130,7 +130,7 @@ static int kbench_info_fill(struct sk_buff *msg, const void *arg)
 	    nla_put_u64_64bit(msg, KBENCH_A_INFO_SETUP_BYTES,
 			      kbench_builtin_setup_bytes(), KBENCH_A_INFO_PAD))
 		return -EMSGSIZE;
-	return 0;
+	return kbench_env_put(msg);
 }
 
 int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
@@ -196,6 +196,7 @@ static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
 	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_WINDOW, sum->excluded[4]) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_REFERENCE,
 			sum->excluded[5]) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_STEAL, sum->excluded[7]) ||
 	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MIN, sum->min,
 			KBENCH_A_RESULT_PAD) ||
 	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MEDIAN, sum->median,

@@ -64,6 +64,7 @@ static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 		return -ENOMEM;
 	}
 	if (!opt_json && !o->verbose) {
+		kb_env_print(&r.env, KB_ENV_VIEW_WARNINGS);
 		kb_report_header(&r, NULL);
 		for (i = 0; i < 2; i++) {
 			out_text("\n");
@@ -74,6 +75,8 @@ static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 				       o->diff.seed, false);
 	} else {
 		out_open_object(NULL);
+		kb_env_print(&r.env, KB_ENV_VIEW_ALL);
+		out_text("\n");
 		kb_run_print_header(&r);
 		out_open_array("routines");
 		for (i = 0; i < 2; i++) {
@@ -151,6 +154,7 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 	snprintf(u.date, sizeof(u.date), "%s", k.date);
 
 	if (!opt_json && !o->verbose) {
+		kb_env_print(&k.env, KB_ENV_VIEW_WARNINGS);
 		kb_report_header(&k, NULL);
 		out_text("\nin the kernel (irqs off): ");
 		kb_report_result(&k, &k.res[0]);
@@ -160,6 +164,8 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 		err = kb_report_kvu(&k, &u, false);
 	} else {
 		out_open_object(NULL);
+		kb_env_print(&k.env, KB_ENV_VIEW_ALL);
+		out_text("\n");
 		out_text("kernel side: ");
 		out_open_object("kernel");
 		kb_run_print_header(&k);

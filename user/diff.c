@@ -15,6 +15,7 @@
 
 #include "color.h"
 #include "diff.h"
+#include "env.h"
 #include "kbenchctl.h"
 #include "opts.h"
 #include "output.h"
@@ -335,18 +336,25 @@ static void compare_meta(const struct kb_meta *a, const struct kb_meta *b,
 					 (unsigned long long)a->param[i].value,
 					 (unsigned long long)b->param[k].value);
 	for (i = 0; i < a->nenv; i++)
-		for (k = 0; k < b->nenv; k++)
-			if (!strcmp(a->env[i].key, b->env[k].key) &&
-			    strcmp(a->env[i].value, b->env[k].value)) {
-				if (strlen(a->env[i].value) > 40 ||
-				    strlen(b->env[k].value) > 40)
-					note_add(note, "environment %s differs (see the files)",
-						 a->env[i].key);
-				else
-					note_add(note, "environment %s differs: %s, %s",
-						 a->env[i].key, a->env[i].value,
-						 b->env[k].value);
-			}
+		for (k = 0; k < b->nenv; k++) {
+			const char *key = a->env[i].key;
+			/* what changes the code's cost is a warning (env.h) */
+			bool moves = kb_env_key_moves_figures(key);
+
+			if (strcmp(key, b->env[k].key) ||
+			    !strcmp(a->env[i].value, b->env[k].value))
+				continue;
+			if (strlen(a->env[i].value) > 40 ||
+			    strlen(b->env[k].value) > 40)
+				note_add(moves ? warn : note,
+					 "environment %s differs (see the files)",
+					 key);
+			else
+				note_add(moves ? warn : note,
+					 "environment %s differs: %s, %s%s", key,
+					 a->env[i].value, b->env[k].value,
+					 moves ? " (it changes what the code costs)" : "");
+		}
 }
 
 static void label(const struct kb_saved_run *s, const struct kb_result *r,
@@ -835,6 +843,8 @@ void kb_results_build(struct kb_results *x, const struct kb_run *const *runs,
 	}
 	kb_meta_collect(&x->rf.meta, n && !runs[0]->user,
 			n ? (int)runs[0]->cpu : -1, argc, argv);
+	if (n && runs[0]->has_env)
+		kb_meta_add_env(&x->rf.meta, &runs[0]->env);
 	x->rf.runs = x->s;
 	x->rf.nruns = n;
 }

@@ -5,7 +5,9 @@
  * and the key path ("runs[0].routines[1].net[17]") and says what was
  * expected; nothing a file holds can make it crash, loop or allocate more
  * than the file's size in samples.  Unknown keys are skipped (newer files
- * of the same version add keys), unknown versions refused.
+ * of the same version add keys), unknown versions refused.  Versions 1
+ * (integer arrays as JSON arrays) and 2 (long ones in base64) differ only
+ * in the arrays, and jp_ints reads both forms wherever it meets them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "b64.h"
 #include "kbenchctl.h"
 #include "names.h"
 #include "resfile.h"
@@ -569,10 +572,132 @@ static bool ints_grow(struct jp *j, int64_t **v, size_t *cap)
 	return true;
 }
 
+#define KEY_MAX 48
+
+/* The values of a decoded array within [min, max]; else an error. */
+static bool ints_in_range(struct jp *j, const int64_t *v, size_t n,
+			  int64_t min, int64_t max)
+{
+	size_t i;
+
+	if (min == INT64_MIN && max == INT64_MAX)
+		return true;
+	for (i = 0; i < n; i++) {
+		if (v[i] < min || v[i] > max) {
+			jp_error(j, "value [%zu] = %lld out of range %lld..%lld",
+				 i, (long long)v[i], (long long)min,
+				 (long long)max);
+			return false;
+		}
+	}
+	return true;
+}
+
 /*
- * An array of integers within [min, max].  @hint (a count the file claimed
- * earlier) presizes the array, bounded by the bytes left ("1," per value):
- * the file bounds the allocation, not its claims.
+ * An array in base64: {"encoding": "base64", "width": 4|8, "data": "..."}
+ * (RESULTS.md), its keys in any order, unknown keys skipped.  The data is
+ * decoded where it lies in the file, into an array of exactly the size it
+ * holds.  Errors point at the object, or at the bad character of the data.
+ */
+static bool jp_ints_b64(struct jp *j, int64_t **out, size_t *count,
+			int64_t min, int64_t max)
+{
+	const char *start = j->p, *data = NULL, *data_end = NULL, *obj_end;
+	char key[KEY_MAX], enc[16] = "";
+	bool first = true, ok = true, has_enc = false;
+	uint64_t width = 0;
+	size_t bad, len;
+	long long n;
+	int64_t *v;
+	int r;
+
+	while (ok && (r = jp_obj_next(j, &first, key, sizeof(key))) == 1) {
+		jp_push(j, key, 0);
+		if (!strcmp(key, "encoding")) {
+			ok = jp_string(j, enc, sizeof(enc));
+			has_enc = ok;
+		} else if (!strcmp(key, "width")) {
+			ok = jp_u64(j, UINT64_MAX, &width);
+		} else if (!strcmp(key, "data")) {
+			jp_ws(j);
+			if (j->p >= j->end || *j->p != '"') {
+				jp_error(j, "expected a string, found %s",
+					 jp_found(j));
+				ok = false;
+			} else {
+				data = j->p + 1;
+				/* an escape in the data is caught as a bad character */
+				data_end = memchr(data, '"', (size_t)(j->end - data));
+				if (!data_end) {
+					jp_error(j, "unterminated string (truncated?)");
+					ok = false;
+				} else {
+					j->p = data_end + 1;
+				}
+			}
+		} else {
+			ok = jp_skip(j);
+		}
+		jp_pop(j);
+	}
+	if (!ok || r != 0)
+		return false;
+	obj_end = j->p;
+	j->p = start;
+	if (!has_enc || !width || !data) {
+		jp_error(j, "an array of integers is [...] or {\"encoding\": \"base64\", \"width\": 4 or 8, \"data\": \"...\"}; this object has no \"%s\"",
+			 !has_enc ? "encoding" : !width ? "width" : "data");
+		return false;
+	}
+	if (strcmp(enc, "base64")) {
+		jp_error(j, "encoding '%s': this kbenchctl reads 'base64'", enc);
+		return false;
+	}
+	if (width != 4 && width != 8) {
+		jp_error(j, "width %llu: integers of 4 or 8 bytes",
+			 (unsigned long long)width);
+		return false;
+	}
+	len = (size_t)(data_end - data);
+	n = kb_b64_count(data, len, (unsigned int)width);
+	v = n < 0 ? NULL : malloc(n ? (size_t)n * sizeof(*v) : 1);
+	if (n >= 0 && !v) {
+		jp_error(j, "out of memory");
+		return false;
+	}
+	if (v)
+		prefault(v, (size_t)n * sizeof(*v));
+	if (!v || kb_b64_decode_ints(v, data, len, (unsigned int)width,
+				     &bad) != n) {
+		if (!v)
+			bad = kb_b64_bad(data, len);
+		j->p = bad == len ? data : data + bad;
+		if (bad == len)
+			jp_error(j, "base64 data of %zu characters is not whole %u-byte integers (truncated or edited?)",
+				 len, (unsigned int)width);
+		else if (data[bad] >= 0x20 && data[bad] < 0x7f)
+			jp_error(j, "'%c' in base64 data", data[bad]);
+		else
+			jp_error(j, "byte 0x%02x in base64 data",
+				 (unsigned char)data[bad]);
+		free(v);
+		return false;
+	}
+	if (!ints_in_range(j, v, (size_t)n, min, max)) {
+		free(v);
+		return false;
+	}
+	j->p = obj_end;
+	*out = v;
+	*count = (size_t)n;
+	return true;
+}
+
+/*
+ * An array of integers within [min, max]: a JSON array, or the base64
+ * object above.  @hint (a count the file claimed earlier) presizes a JSON
+ * array, bounded by the bytes left ("1," per value): the file bounds the
+ * allocation, not its claims.
  */
 static bool jp_ints(struct jp *j, int64_t **out, size_t *count, int64_t min,
 		    int64_t max, uint64_t hint)
@@ -581,6 +706,9 @@ static bool jp_ints(struct jp *j, int64_t **out, size_t *count, int64_t min,
 	int64_t *v;
 
 	cap = hint > 16 ? (hint < left ? (size_t)hint : left) : 16;
+	jp_ws(j);
+	if (j->p < j->end && *j->p == '{')
+		return jp_ints_b64(j, out, count, min, max);
 	if (!jp_expect(j, '[', "an array"))
 		return false;
 	v = malloc(cap * sizeof(*v));
@@ -669,8 +797,6 @@ out:
 }
 
 /* --- schema --- */
-
-#define KEY_MAX 48
 
 static bool load_str_field(struct jp *j, char *out, size_t cap)
 {
@@ -1363,7 +1489,7 @@ static bool load_top(struct jp *j, struct kb_resfile *rf)
 			has_version = ok;
 			if (ok && (version > KB_RESFILE_VERSION || version < 1)) {
 				j->p = at;
-				jp_error(j, "result format version %llu; this kbenchctl (%s) reads version %d%s",
+				jp_error(j, "result format version %llu; this kbenchctl (%s) reads versions 1 to %d%s",
 					 (unsigned long long)version,
 					 KBENCHCTL_VERSION, KB_RESFILE_VERSION,
 					 version > KB_RESFILE_VERSION ?

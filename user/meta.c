@@ -18,6 +18,7 @@
 #endif
 
 #include <kbench/method.h>
+#include "env.h"
 #include "kbenchctl.h"
 #include "nl.h"
 #include "resfile.h"
@@ -134,6 +135,31 @@ static void environment(struct kb_meta *m, int cpu)
 	env_file(m, "cpufreq_boost", "/sys/devices/system/cpu/cpufreq/boost");
 	env_file(m, "intel_pstate_no_turbo",
 		 "/sys/devices/system/cpu/intel_pstate/no_turbo");
+}
+
+void kb_meta_add_env(struct kb_meta *m, const struct kb_env *e)
+{
+	char buf[256];
+	size_t used = 0;
+	unsigned int i;
+
+	if (e->cpu < 0)
+		return;
+	snprintf(buf, sizeof(buf), "%d", e->cpu);
+	env_add(m, "cpu", buf);
+	buf[0] = '\0';
+	for (i = 0; i < KB_ENV_N; i++) {
+		if (!e->item[i].known)
+			continue;
+		env_add(m, kb_env_key(i), e->item[i].value);
+		/* 14 short keys fit; a truncated list stays a truncated list */
+		if (e->item[i].problem && used < sizeof(buf))
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used,
+						 "%s%s", used ? "," : "",
+						 kb_env_key(i));
+	}
+	/* env_add() keeps no empty value: none is "" */
+	env_add(m, "problems", used ? buf : "none");
 }
 
 static void param(struct kb_meta *m, const char *name, struct nlattr *a,

@@ -168,6 +168,8 @@ void kb_report_run(const struct kb_run *r, unsigned int flags)
 {
 	unsigned int i;
 
+	if (r->has_env)
+		kb_env_print(&r->env, KB_ENV_VIEW_WARNINGS);
 	kb_report_header(r, NULL);
 	for (i = 0; i < r->nres; i++) {
 		out_text("\n");

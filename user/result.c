@@ -26,7 +26,8 @@
 #include "run.h"
 
 const char *const kb_excl_key[KB_EXCL_N] = {
-	"cpu_changed", "backwards", "nmi", "smi", "window", "reference", "event"
+	"cpu_changed", "backwards", "nmi", "smi", "window", "reference", "event",
+	"steal"
 };
 
 int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags)
@@ -306,6 +307,7 @@ static void parse_result(struct nlattr *nest, struct kb_result *res)
 	res->excl[KB_EXCL_REFERENCE] =
 		kb_u32(tb[KBENCH_A_RESULT_EXCL_REFERENCE], 0);
 	res->excl[KB_EXCL_EVENT] = kb_u32(tb[KBENCH_A_RESULT_EXCL_EVENT], 0);
+	res->excl[KB_EXCL_STEAL] = kb_u32(tb[KBENCH_A_RESULT_EXCL_STEAL], 0);
 	res->net_min = kb_s64(tb[KBENCH_A_RESULT_NET_MIN], 0);
 	res->net_median = kb_s64(tb[KBENCH_A_RESULT_NET_MEDIAN], 0);
 	res->net_max = kb_s64(tb[KBENCH_A_RESULT_NET_MAX], 0);
@@ -496,6 +498,7 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		 kb_str(tb[KBENCH_A_INFO_KERNEL], ""));
 	r->counter_constant = kb_u32(tb[KBENCH_A_INFO_COUNTER_FLAGS], 0) &
 			      KBENCH_COUNTER_F_CONSTANT;
+	kb_kernel_env_parse(tb, &r->kenv);
 	return 0;
 }
 
@@ -520,6 +523,12 @@ void kb_run_stamp(struct kb_run *r)
 		snprintf(r->kernel, sizeof(r->kernel), "%s", u.release);
 	gmtime_r(&now, &tm);
 	strftime(r->date, sizeof(r->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void kb_run_env(struct kb_run *r)
+{
+	kb_env_collect(&r->env, &r->kenv, (int)r->cpu);
+	r->has_env = true;
 }
 
 int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
@@ -560,6 +569,7 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 	r->has_arg = q->nargs == 1;
 	r->arg = q->nargs == 1 ? q->args[0] : 0;
 	kb_run_stamp(r);
+	kb_run_env(r);
 	err = kb_run_fetch_samples(nl, r->run_id, r);
 	if (err)
 		fprintf(stderr, "%s: warning: samples of run %u unavailable; statistics from the kernel summary only\n",
@@ -1018,6 +1028,10 @@ void kb_run_print_members(const struct kb_run *r, unsigned int flags)
 {
 	unsigned int i;
 
+	if (r->has_env) {
+		kb_env_print(&r->env, KB_ENV_VIEW_ALL);
+		out_text("\n");
+	}
 	kb_run_print_header(r);
 	if (r->nres == 1) {
 		kb_result_print(r, &r->res[0], flags);
@@ -1131,6 +1145,7 @@ int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 		r->has_arg = q->nargs == 1;
 		r->arg = q->nargs == 1 ? q->args[0] : 0;
 		kb_run_stamp(r);
+		kb_run_env(r);
 		return 0;
 	}
 	err = kb_nl_open(&nl);

@@ -89,14 +89,19 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 		kb_results_build(&now, &(const struct kb_run *){ &r },
 				 &(const struct kb_run_req *){ &o.q }, 1, argc,
 				 argv);
-	if (o.csv)
+	if (o.csv) {
+		/* the CSV stays clean: the warnings go to stderr */
+		out_init(stderr, false);
+		kb_env_print(&r.env, KB_ENV_VIEW_WARNINGS);
+		out_init(stdout, false);
 		kb_run_print_csv(&r, stdout);
-	else if (o.baseline)
+	} else if (o.baseline) {
 		err = report_baseline(&o, &r, pflags, &base, &now.rf, &regressed);
-	else if (opt_json || o.verbose)
+	} else if (opt_json || o.verbose) {
 		kb_run_print(&r, pflags);
-	else
+	} else {
 		kb_report_run(&r, pflags);
+	}
 	kb_resfile_free(&base);
 	if (o.baseline)
 		ret = kb_diff_exit_status(err, regressed);

@@ -11,12 +11,15 @@
 
 #include <linux/kbench.h>
 
+#include "env.h"
 #include "stats.h"
 
 struct kb_nl;
 
+/* excluded samples by reason: bit i of the sample flags is excl[i] */
 enum { KB_EXCL_CPU, KB_EXCL_BACKWARDS, KB_EXCL_NMI, KB_EXCL_SMI,
-       KB_EXCL_WINDOW, KB_EXCL_REFERENCE, KB_EXCL_EVENT, KB_EXCL_N };
+       KB_EXCL_WINDOW, KB_EXCL_REFERENCE, KB_EXCL_EVENT,
+       KB_EXCL_STEAL, KB_EXCL_N };
 
 /* The names of the excluded-by-reason counts: the sample flags' names. */
 extern const char *const kb_excl_key[KB_EXCL_N];
@@ -98,6 +101,10 @@ struct kb_run {
 	 */
 	char metric[KBENCH_NAME_MAX + 1];
 	bool metric_missing;	/* the run did not count that event */
+	/* what could have distorted it (the module's INFO, sysfs, procfs) */
+	struct kb_kernel_env kenv;
+	struct kb_env env;
+	bool has_env;
 };
 
 struct kb_run_req {
@@ -142,6 +149,8 @@ int kb_result_analyze(struct kb_result *res, uint32_t iterations);
 
 /* Kernel release (uname when not known) and the date, for titles. */
 void kb_run_stamp(struct kb_run *r);
+/* The environment report of the run's CPU (after the run: r->cpu). */
+void kb_run_env(struct kb_run *r);
 
 /* @cycles of the run's counter in ns; NAN for an event's counts. */
 double kb_run_ns(const struct kb_run *r, double cycles);

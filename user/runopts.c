@@ -16,56 +16,30 @@
 #include "nl.h"
 #include "opts.h"
 #include "runopts.h"
+#include "sysfs.h"
 #include "twin.h"
 
 #define KB_STR_(x)	#x
 #define KB_STR(x)	KB_STR_(x)
 
-/* Is @cpu in a sysfs CPU list ("0-3,5")?  -1 when @path cannot be read. */
-static int cpu_in_list(const char *path, unsigned int cpu, char *list,
-		       size_t len)
+int kb_opt_parse_cpu(const struct kb_opt *o, const char *arg, void *field)
 {
-	unsigned long lo, hi;
-	FILE *f = fopen(path, "r");
-	char *p, *end;
-	int found = 0;
-
-	if (!f)
-		return -1;
-	if (!fgets(list, (int)len, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	list[strcspn(list, "\n")] = '\0';
-	for (p = list; *p; p = *end ? end + 1 : end) {
-		lo = strtoul(p, &end, 10);
-		hi = *end == '-' ? strtoul(end + 1, &end, 10) : lo;
-		if (end == p)
-			break;
-		if (cpu >= lo && cpu <= hi)
-			found = 1;
-	}
-	return found;
-}
-
-/* --cpu: a number, and a CPU that is online here (kernel or twins). */
-static int parse_cpu(const struct kb_opt *o, const char *arg, void *field)
-{
-	char online[256], present[256];
+	struct kb_cpuset online, present;
+	char list[256];
 	uint32_t cpu;
 	int err;
 
 	err = kb_opt_parse_value(o, arg, &cpu);
 	if (err)
 		return err;
-	if (cpu_in_list("/sys/devices/system/cpu/online", cpu, online,
-			sizeof(online)) == 0) {
-		if (cpu_in_list("/sys/devices/system/cpu/present", cpu, present,
-				sizeof(present)) == 1)
+	if (!kb_cpulist_read("/sys/devices/system/cpu/online", &online) &&
+	    !kb_cpuset_has(&online, cpu)) {
+		kb_cpulist_format(&online, list, sizeof(list));
+		if (!kb_cpulist_read("/sys/devices/system/cpu/present", &present) &&
+		    kb_cpuset_has(&present, cpu))
 			return kb_opt_error(o, arg, "CPU %u is offline (online: %s)",
-					    cpu, online);
-		return kb_opt_error(o, arg, "no such CPU (online: %s)", online);
+					    cpu, list);
+		return kb_opt_error(o, arg, "no such CPU (online: %s)", list);
 	}
 	*(uint32_t *)field = cpu;
 	return 0;
@@ -170,7 +144,7 @@ static int parse_metric(const struct kb_opt *o, const char *arg, void *field)
  */
 const struct kb_opt kb_run_table[] = {
 	{ .name = "cpu", .kind = KB_OPT_U32, .metavar = "N", .in = KB_IN_MEASURE,
-	  .parse = parse_cpu,
+	  .parse = kb_opt_parse_cpu,
 	  KB_OPT_FIELD(struct kb_run_opts, q.cpu),
 	  KB_OPT_GIVEN(struct kb_run_opts, q.has_cpu),
 	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_CPU,

@@ -177,6 +177,7 @@ static void twin_result(struct kb_result *out, unsigned int index,
 	out->excl[KB_EXCL_WINDOW] = s->excluded_by[4];
 	out->excl[KB_EXCL_REFERENCE] = s->excluded_by[5];
 	out->excl[KB_EXCL_EVENT] = s->excluded_by[6];
+	out->excl[KB_EXCL_STEAL] = s->excluded_by[7];
 	out->net_min = s->net_min;
 	out->net_median = s->net_median;
 	out->net_max = s->net_max;

@@ -25,8 +25,8 @@
  *     gap             what happens between two windows
  *     check           between rounds: abort, time limit, progress
  *
- * Only world.h, method.h and this file are included; no allocation, no
- * locking, no printing.  The samples phase writes into arrays the world
+ * Only world.h, method.h, steal.h and this file are included; no
+ * allocation, no locking, no printing.  The samples phase writes into arrays the world
  * allocated.
  */
 #ifndef _KBENCH_ENGINE_H
@@ -34,6 +34,7 @@
 
 #include "world.h"
 #include "method.h"
+#include "steal.h"
 
 /* Probe windows per series and step; their minimum rejects noise. */
 #define KBENCH_PROBE_REPEAT		3
@@ -70,6 +71,7 @@ struct kbench_window {
 struct kbench_guard {
 	unsigned long irqflags;		/* kernel: local_irq_save() */
 	unsigned long long snap[2];	/* interference counts at the start */
+	struct kbench_steal_snap steal;	/* the vCPU's steal record (steal.h) */
 	unsigned int cpu;		/* the CPU the window belongs to */
 	unsigned int flags;		/* enum kbench_sample_flags seen */
 };

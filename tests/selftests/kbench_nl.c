@@ -748,6 +748,25 @@ int kb_run_cb(const struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
+static void fill_env(struct kb_info *info, const struct nlattr *nest)
+{
+	const struct nlattr *a;
+	int rem;
+
+	knl_for_each_attr(a, knl_data(nest), knl_len(nest), rem) {
+		int type = a->nla_type & NLA_TYPE_MASK;
+
+		if (type > KBENCH_A_ENV_MAX)
+			continue;
+		if (kbench_environment_nest.table[type].type == YNL_PT_U32)
+			info->env_has[type] = knl_get_u32(a, &info->env[type]);
+		else if (type == KBENCH_A_ENV_HYPERVISOR_VENDOR && knl_get_str(a))
+			snprintf(info->hypervisor_vendor,
+				 sizeof(info->hypervisor_vendor), "%s",
+				 knl_get_str(a));
+	}
+}
+
 int kb_info_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	const struct nlattr *tb[KBENCH_A_INFO_MAX + 1];
@@ -789,6 +808,11 @@ int kb_info_cb(const struct nlmsghdr *nlh, void *arg)
 				snprintf(info->counter, sizeof(info->counter), "%s", s);
 			else if (i == KBENCH_A_INFO_KERNEL)
 				snprintf(info->kernel, sizeof(info->kernel), "%s", s);
+			break;
+		case YNL_PT_NEST:
+			info->has[i] = true;
+			if (i == KBENCH_A_INFO_ENVIRONMENT)
+				fill_env(info, tb[i]);
 			break;
 		default:
 			break;

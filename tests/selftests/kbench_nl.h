@@ -198,6 +198,10 @@ struct kb_info {
 	bool has[KBENCH_A_INFO_MAX + 1];
 	uint64_t v[KBENCH_A_INFO_MAX + 1];
 	char version[64], arch[32], counter[32], kernel[128];
+	/* the environment nest: its u32 attributes and the vendor string */
+	bool env_has[KBENCH_A_ENV_MAX + 1];
+	uint32_t env[KBENCH_A_ENV_MAX + 1];
+	char hypervisor_vendor[64];
 	int nmsgs;
 	const char *bad;
 };

@@ -495,6 +495,16 @@ static void test_results_cli(void)
 		valgrind(args, 2);
 	}
 	valgrind("run add_chain --user --samples 100 --iterations 1000 --baseline unitbase --threshold 100000 --save unit-v.json", 0);
+	{
+		/* a version 1 file (JSON arrays) against this kbenchctl's version 2 */
+		char args[768];
+
+		snprintf(args, sizeof(args), "diff --check %s/result-v1.json", fixtures_dir);
+		expect(args, 0, "result-v1.json: ok, 1 run, 1 routine, 200 samples");
+		snprintf(args, sizeof(args), "diff %s/result-v1.json unit-new.json --threshold 100000", fixtures_dir);
+		expect(args, 0, "1 no change");
+		valgrind(args, 0);
+	}
 	valgrind_loader();
 	remove("unit-new.json");
 	remove("unit-cmp.json");
@@ -622,7 +632,7 @@ void test_cli(void)
 	expect("--version", 0, "kbenchctl ");
 	expect("", 2, "Usage:");
 	expect("frobnicate", 2,
-	       "kbenchctl: unknown subcommand 'frobnicate' (subcommands: info, list, clocks, run, compare, events, samples, diff)");
+	       "kbenchctl: unknown subcommand 'frobnicate' (subcommands: info, list, clocks, run, compare, events, samples, diff, tune)");
 	expect("rnu add_chain", 2, "kbenchctl: unknown subcommand 'rnu' (did you mean 'run'?)");
 	expect("--frob", 2, "unknown option '--frob'");
 	expect("help run", 0, "--iterations N");
