@@ -60,6 +60,17 @@
 }
 #endif
 
+/*
+ * Formatted extack messages (kbench_extack_fmt(), kbench_netlink.c): 6.2+
+ * copies the text into the extack (NL_SET_ERR_MSG_FMT, 80 bytes); 6.1
+ * only takes a pointer to a message that outlives the request.
+ */
+#ifdef KBENCH_HAVE_EXTACK_FMT
+#define KBENCH_EXTACK_MSG_LEN	NETLINK_MAX_FMTMSG_LEN
+#else
+#define KBENCH_EXTACK_MSG_LEN	80
+#endif
+
 /* The parsed attributes of a dump request. */
 static inline struct nlattr **kbench_dump_attrs(struct netlink_callback *cb)
 {

@@ -16,6 +16,7 @@
 
 #include <kbench/summary.h>
 
+#include "kbench_compat.h"
 #include "kbench_counter.h"
 #include "kbench_nl_gen.h"
 
@@ -42,6 +43,7 @@ extern unsigned int kbench_max_run_ms;
 extern unsigned int kbench_duty_pct;
 extern unsigned int kbench_runs_kept;
 extern unsigned long kbench_store_bytes_max;
+extern unsigned long kbench_setup_bytes_max;
 
 /* Routine registry (kbench_routines.c). */
 struct kbench_routine *kbench_routine_get(const char *name);
@@ -52,12 +54,18 @@ int kbench_routine_dump(struct sk_buff *skb, struct netlink_callback *cb);
 extern struct kbench_routine kbench_builtin_empty;
 int kbench_builtin_init(void);
 void kbench_builtin_exit(void);
+/* Memory the built-in routines' setups hold now (setup_bytes_max). */
+u64 kbench_builtin_setup_bytes(void);
 
 /* One routine's samples and summary in a run. */
 struct kbench_series {
 	struct kbench_routine *routine;	/* pinned while measuring, then NULL */
 	char name[KBENCH_NAME_MAX + 1];
-	u32 bytes_per_iter;
+	u32 bytes_per_iter;		/* the routine's, or its setup's */
+	bool has_arg;			/* the routine takes an argument */
+	u64 arg;			/* its value in this run */
+	void *data;			/* what run() gets: the routine's or setup's */
+	bool set_up;			/* setup returned 0: teardown is due */
 	struct kbench_engine_series eng;	/* samples, events' too */
 	struct kbench_summary sum;	/* of the samples (kbench_summarize()) */
 	struct kbench_summary xsum[KBENCH_EVENTS_MAX];	/* each event's */
@@ -101,8 +109,13 @@ struct kbench_run {
 	u32 nr_events;
 	struct kbench_event events[KBENCH_EVENTS_MAX];
 
+	u32 nr_args;			/* the request's args: 0, 1 or nr_routines */
+	u64 args[KBENCH_RUN_ROUTINES_MAX];
+
 	/* result */
 	int err;			/* 0 or -errno */
+	int setup_failed;		/* series + 1 whose setup failed, or 0 */
+	char msg[KBENCH_EXTACK_MSG_LEN];	/* that setup's message */
 	u32 status;			/* enum kbench_run_status */
 	u64 elapsed_ns;
 	u64 span_cycles;
@@ -152,6 +165,9 @@ void kbench_env_init(void);
 int kbench_env_put(struct sk_buff *msg);
 
 /* Netlink (kbench_netlink.c). */
+__printf(3, 4)
+void kbench_extack_fmt(struct netlink_ext_ack *extack,
+		       const struct nlattr *attr, const char *fmt, ...);
 extern struct genl_family kbench_genl_family;
 int kbench_netlink_init(void);
 void kbench_netlink_exit(void);

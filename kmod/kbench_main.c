@@ -17,6 +17,7 @@ unsigned int kbench_max_run_ms = 60000;
 unsigned int kbench_duty_pct = 50;
 unsigned int kbench_runs_kept = 8;
 unsigned long kbench_store_bytes_max = 256UL << 20;
+unsigned long kbench_setup_bytes_max = 256UL << 20;
 
 module_param_named(max_samples, kbench_max_samples, uint, 0444);
 MODULE_PARM_DESC(max_samples, "most samples per routine and run (<= 1000000)");
@@ -30,6 +31,9 @@ module_param_named(runs_kept, kbench_runs_kept, uint, 0444);
 MODULE_PARM_DESC(runs_kept, "completed runs kept for SAMPLES_GET (>= 1)");
 module_param_named(store_bytes_max, kbench_store_bytes_max, ulong, 0444);
 MODULE_PARM_DESC(store_bytes_max, "memory cap of the kept runs in bytes");
+module_param_named(setup_bytes_max, kbench_setup_bytes_max, ulong, 0444);
+MODULE_PARM_DESC(setup_bytes_max,
+		 "memory the built-in routines' setups may hold at once, in bytes");
 
 static int kbench_check_params(void)
 {
@@ -38,7 +42,9 @@ static int kbench_check_params(void)
 	    kbench_max_window_us > KBENCH_WINDOW_US_LIMIT ||
 	    kbench_max_run_ms < 1 || kbench_max_run_ms > KBENCH_RUN_MS_LIMIT ||
 	    kbench_duty_pct < 1 || kbench_duty_pct > 100 ||
-	    kbench_runs_kept < 1 || kbench_store_bytes_max < PAGE_SIZE) {
+	    kbench_runs_kept < 1 || kbench_store_bytes_max < PAGE_SIZE ||
+	    kbench_setup_bytes_max < PAGE_SIZE ||
+	    kbench_setup_bytes_max > LONG_MAX) {
 		pr_err("kbench: module parameter out of range\n");
 		return -EINVAL;
 	}

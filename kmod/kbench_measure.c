@@ -127,7 +127,7 @@ static int kbench_run_measure(struct kbench_run *run)
 	for (i = 0; i < run->nr_series; i++) {
 		s = &run->series[i];
 		s->eng.run = s->routine->run;
-		s->eng.data = s->routine->data;
+		s->eng.data = s->data;
 		s->eng.overhead = i == run->nr_routines;
 		e.series[i] = &s->eng;
 	}
@@ -184,14 +184,95 @@ static int kbench_finish(struct kbench_run *run)
 	return 0;
 }
 
+/*
+ * One routine's setup, on the run's CPU before its first window.  A
+ * failure leaves the routine's message (or none) in run->msg.
+ */
+static int kbench_series_setup(struct kbench_run *run, u32 i)
+{
+	struct kbench_series *s = &run->series[i];
+	const struct kbench_routine *r = s->routine;
+	struct kbench_setup ctx = {
+		.arg = s->arg,
+		.cpu = run->cpu,
+		.data = r->data,
+		.bytes_per_iter = r->bytes_per_iter,
+	};
+	int err;
+
+	s->data = r->data;
+	if (!r->setup && !r->setup_ctx)
+		return 0;
+	if (r->setup_ctx) {
+		err = r->setup_ctx(&ctx);
+	} else {
+		err = r->setup(ctx.arg, &ctx.data);
+		ctx.msg[0] = '\0';
+	}
+	/* a positive return is a bug of the routine's: still a failure */
+	if (WARN_ON_ONCE(err > 0))
+		err = -EINVAL;
+	if (err) {
+		run->setup_failed = i + 1;
+		ctx.msg[sizeof(ctx.msg) - 1] = '\0';
+		strscpy(run->msg, ctx.msg, sizeof(run->msg));
+		return err;
+	}
+	s->data = ctx.data;
+	s->bytes_per_iter = ctx.bytes_per_iter;
+	s->set_up = true;
+	return 0;
+}
+
+/*
+ * Set up every routine of @run, in order; stop at the first failure (or
+ * an abort: rmmod, a signal, the CPU going offline).  What was set up is
+ * torn down by kbench_run_teardown() in every case.
+ */
+static int kbench_run_setup(struct kbench_run *run)
+{
+	u32 i;
+	int err;
+
+	for (i = 0; i < run->nr_series; i++) {
+		err = atomic_read(&run->abort);
+		if (!err)
+			err = kbench_series_setup(run, i);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Exactly once for every setup that returned 0, whatever ended the run. */
+static void kbench_run_teardown(struct kbench_run *run)
+{
+	struct kbench_series *s;
+	u32 i;
+
+	for (i = run->nr_series; i-- > 0;) {
+		s = &run->series[i];
+		if (!s->set_up)
+			continue;
+		if (s->routine->teardown)
+			s->routine->teardown(s->data);
+		s->set_up = false;
+		s->data = NULL;
+	}
+}
+
 static int kbench_run_thread(void *arg)
 {
 	struct kbench_run *run = arg;
 	int err;
 
-	kbench_steal_start(run->cpu);
-	err = kbench_run_measure(run);
-	kbench_steal_stop(run->cpu);
+	err = kbench_run_setup(run);
+	if (!err) {
+		kbench_steal_start(run->cpu);
+		err = kbench_run_measure(run);
+		kbench_steal_stop(run->cpu);
+	}
+	kbench_run_teardown(run);
 	if (!err)
 		err = kbench_finish(run);
 	run->err = err;

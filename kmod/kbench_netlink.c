@@ -17,6 +17,52 @@
 #include "kbench_compat.h"
 #include "kbench_internal.h"
 
+#ifndef KBENCH_HAVE_EXTACK_FMT
+/*
+ * 6.1 keeps a pointer to the extack message and copies the text only when
+ * it builds the ack, after the handler returned: formatted messages live
+ * in this ring until KBENCH_EXTACK_RING more have been formatted.  The
+ * ring outlives every ack: genetlink holds cb_lock across a request and
+ * its ack, and unregistering the family at rmmod waits for it.
+ */
+#define KBENCH_EXTACK_RING	16
+static char kbench_extack_ring[KBENCH_EXTACK_RING][KBENCH_EXTACK_MSG_LEN];
+static atomic_t kbench_extack_next = ATOMIC_INIT(0);
+#endif
+
+/**
+ * kbench_extack_fmt() - a formatted extack message, on every kernel
+ * @extack: the request's extended ack (may be NULL)
+ * @attr: the attribute to blame, or NULL
+ * @fmt: printf format; the text is cut at KBENCH_EXTACK_MSG_LEN - 1
+ */
+void kbench_extack_fmt(struct netlink_ext_ack *extack,
+		       const struct nlattr *attr, const char *fmt, ...)
+{
+	char buf[KBENCH_EXTACK_MSG_LEN];
+	va_list ap;
+
+	if (!extack)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+#ifdef KBENCH_HAVE_EXTACK_FMT
+	NL_SET_ERR_MSG_FMT(extack, "%s", buf);
+#else
+	{
+		char *slot = kbench_extack_ring[(unsigned int)
+			atomic_inc_return(&kbench_extack_next) %
+			KBENCH_EXTACK_RING];
+
+		strscpy(slot, buf, KBENCH_EXTACK_MSG_LEN);
+		extack->_msg = slot;
+	}
+#endif
+	if (attr)
+		NL_SET_BAD_ATTR(extack, attr);
+}
+
 static bool kbench_may_measure(struct netlink_ext_ack *extack)
 {
 	if (perfmon_capable())
@@ -78,7 +124,11 @@ static int kbench_info_fill(struct sk_buff *msg, const void *arg)
 			      kbench_store_bytes(), KBENCH_A_INFO_PAD) ||
 	    nla_put_u32(msg, KBENCH_A_INFO_NR_CPUS, nr_cpu_ids) ||
 	    nla_put_string(msg, KBENCH_A_INFO_KERNEL, utsname()->release) ||
-	    nla_put_u32(msg, KBENCH_A_INFO_EVENTS_MAX, KBENCH_EVENTS_MAX))
+	    nla_put_u32(msg, KBENCH_A_INFO_EVENTS_MAX, KBENCH_EVENTS_MAX) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_INFO_SETUP_BYTES_MAX,
+			      kbench_setup_bytes_max, KBENCH_A_INFO_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_INFO_SETUP_BYTES,
+			      kbench_builtin_setup_bytes(), KBENCH_A_INFO_PAD))
 		return -EMSGSIZE;
 	return kbench_env_put(msg);
 }
@@ -166,7 +216,10 @@ static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
 	    nla_put_u32(msg, KBENCH_A_RESULT_FLAGS, sum->flags) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_BYTES_PER_ITER,
 			s->bytes_per_iter) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_EVENT, sum->excluded[6]))
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_EVENT, sum->excluded[6]) ||
+	    (s->has_arg &&
+	     nla_put_u64_64bit(msg, KBENCH_A_RESULT_ARG, s->arg,
+			       KBENCH_A_RESULT_PAD)))
 		goto out_cancel;
 	for (x = 0; x < run->nr_events; x++)
 		if (kbench_put_event_summary(msg, x, run, s))
@@ -231,6 +284,10 @@ static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 			      KBENCH_A_RUN_PAD) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, run->status))
 		return -EMSGSIZE;
+	for (i = 0; i < run->nr_args; i++)
+		if (nla_put_u64_64bit(msg, KBENCH_A_RUN_ARG, run->args[i],
+				      KBENCH_A_RUN_PAD))
+			return -EMSGSIZE;
 	for (i = 0; i < run->nr_routines; i++)
 		if (kbench_put_result(msg, KBENCH_A_RUN_RESULT, i, run,
 				      &run->series[i]))
@@ -316,14 +373,45 @@ static int kbench_run_lookup_events(struct kbench_run *run,
 	return 0;
 }
 
-/* Collect the ROUTINE attributes in order: at most 4, no duplicates. */
-static int kbench_run_names(struct genl_info *info,
-			    const struct nlattr **names)
+/* The routines of a RUN request and their arguments, in order. */
+struct kbench_run_req {
+	const struct nlattr *names[KBENCH_RUN_ROUTINES_MAX];
+	const struct nlattr *args[KBENCH_RUN_ROUTINES_MAX];
+	int nr, nargs;
+};
+
+/*
+ * The same routine twice only at two arguments: the same code at two
+ * sizes is two series with their own setup and data.
+ */
+static bool kbench_run_twice(const struct kbench_run_req *q, int i, int k)
+{
+	return !strcmp(nla_data(q->names[i]), nla_data(q->names[k])) &&
+	       (q->nargs != q->nr ||
+		nla_get_u64(q->args[i]) == nla_get_u64(q->args[k]));
+}
+
+/*
+ * Collect the ROUTINE attributes in order (1 to 4) and the ARG ones: none,
+ * one for all routines, or one per routine.
+ */
+static int kbench_run_req(struct genl_info *info, struct kbench_run_req *q)
 {
 	const struct nlattr *nla;
-	int rem, nr = 0, i;
+	int rem, i, k;
 
+	q->nr = 0;
+	q->nargs = 0;
 	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) == KBENCH_A_RUN_ARG) {
+			if (q->nargs == KBENCH_RUN_ROUTINES_MAX) {
+				NL_SET_ERR_MSG_ATTR(info->extack, nla,
+						    "arg given more often than routine");
+				return -EINVAL;
+			}
+			q->args[q->nargs++] = nla;
+			continue;
+		}
 		if (nla_type(nla) != KBENCH_A_RUN_ROUTINE)
 			continue;
 		if (!kbench_nla_strz(nla)) {
@@ -331,21 +419,33 @@ static int kbench_run_names(struct genl_info *info,
 					    "routine name is not NUL-terminated");
 			return -EINVAL;
 		}
-		if (nr == KBENCH_RUN_ROUTINES_MAX) {
+		if (q->nr == KBENCH_RUN_ROUTINES_MAX) {
 			NL_SET_ERR_MSG_ATTR(info->extack, nla,
 					    "at most 4 routines per run");
 			return -EINVAL;
 		}
-		for (i = 0; i < nr; i++) {
-			if (!strcmp(nla_data(names[i]), nla_data(nla))) {
-				NL_SET_ERR_MSG_ATTR(info->extack, nla,
-						    "routine given twice");
-				return -EINVAL;
-			}
-		}
-		names[nr++] = nla;
+		q->names[q->nr++] = nla;
 	}
-	return nr;
+	if (q->nargs > 1 && q->nargs != q->nr) {
+		kbench_extack_fmt(info->extack, q->args[q->nargs - 1],
+				  "arg given %d times: once, or once per routine (%d)",
+				  q->nargs, q->nr);
+		return -EINVAL;
+	}
+	for (k = 1; k < q->nr; k++) {
+		for (i = 0; i < k; i++) {
+			if (!kbench_run_twice(q, i, k))
+				continue;
+			if (q->nargs == q->nr)
+				NL_SET_ERR_MSG_ATTR(info->extack, q->names[k],
+						    "routine given twice with the same arg");
+			else
+				NL_SET_ERR_MSG_ATTR(info->extack, q->names[k],
+						    "routine given twice");
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 static void kbench_run_put_routines(struct kbench_run *run)
@@ -359,19 +459,49 @@ static void kbench_run_put_routines(struct kbench_run *run)
 	}
 }
 
+/*
+ * The argument of routine @s in this run: the request's (@arg), within the
+ * routine's range, or the routine's default.
+ */
+static int kbench_series_arg(struct kbench_series *s, const struct nlattr *arg,
+			     struct netlink_ext_ack *extack)
+{
+	const struct kbench_arg *a = &s->routine->arg;
+	u64 v;
+
+	s->has_arg = a->name;
+	s->arg = a->def;
+	if (!arg)
+		return 0;
+	if (!a->name) {
+		kbench_extack_fmt(extack, arg, "routine '%s' takes no argument",
+				  s->name);
+		return -EINVAL;
+	}
+	v = nla_get_u64(arg);
+	if (v < a->min || v > a->max) {
+		kbench_extack_fmt(extack, arg, "routine '%s' takes %llu..%llu %s",
+				  s->name, a->min, a->max, a->name);
+		return -ERANGE;
+	}
+	s->arg = v;
+	return 0;
+}
+
 static int kbench_run_get_routines(struct kbench_run *run,
-				   const struct nlattr **names,
+				   const struct kbench_run_req *q,
 				   struct netlink_ext_ack *extack)
 {
 	struct kbench_series *s;
+	int err;
 	u32 i;
 
 	for (i = 0; i < run->nr_series; i++) {
 		s = &run->series[i];
 		if (i < run->nr_routines) {
-			s->routine = kbench_routine_get(nla_data(names[i]));
+			s->routine = kbench_routine_get(nla_data(q->names[i]));
 			if (!s->routine) {
-				NL_SET_ERR_MSG_ATTR(extack, names[i],
+				NL_SET_ERR_MSG_ATTR(extack, q->names[i],
 						    "unknown routine");
 				return -ENOENT;
 			}
@@ -383,6 +513,13 @@ static int kbench_run_get_routines(struct kbench_run *run,
 		}
 		strscpy(s->name, s->routine->name, sizeof(s->name));
 		s->bytes_per_iter = s->routine->bytes_per_iter;
+		if (i < run->nr_routines) {
+			err = kbench_series_arg(s, q->nargs ?
+						q->args[q->nargs > 1 ? i : 0] :
+						NULL, extack);
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }
@@ -427,7 +564,19 @@ static void kbench_run_explain(struct genl_info *info,
 			       const struct kbench_run *run, int err)
 {
 	struct nlattr **tb = info->attrs;
+	const struct kbench_series *s;
 
+	if (run->setup_failed) {
+		/* the routine's own words when it gave some */
+		s = &run->series[run->setup_failed - 1];
+		if (run->msg[0])
+			kbench_extack_fmt(info->extack, NULL, "%s: %s", s->name,
+					  run->msg);
+		else
+			kbench_extack_fmt(info->extack, NULL,
+					  "%s: setup failed (%d)", s->name, err);
+		return;
+	}
 	switch (err) {
 	case -ERANGE:
 		if (run->window_probe)
@@ -464,20 +613,20 @@ static void kbench_run_explain(struct genl_info *info,
 
 int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	const struct nlattr *names[KBENCH_RUN_ROUTINES_MAX];
 	const struct nlattr *events[KBENCH_EVENTS_MAX];
 	struct nlattr **tb = info->attrs;
+	struct kbench_run_req q;
 	struct kbench_run *run;
 	u32 cpu, samples;
-	int nr, nr_events, err;
+	int i, nr_events, err;
 
 	if (!kbench_may_measure(info->extack))
 		return -EPERM;
 	if (GENL_REQ_ATTR_CHECK(info, KBENCH_A_RUN_ROUTINE))
 		return -EINVAL;
-	nr = kbench_run_names(info, names);
-	if (nr < 0)
-		return nr;
+	err = kbench_run_req(info, &q);
+	if (err)
+		return err;
 	nr_events = kbench_run_event_attrs(info, events);
 	if (nr_events < 0)
 		return nr_events;
@@ -487,11 +636,11 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	samples = tb[KBENCH_A_RUN_SAMPLES] ?
 		  nla_get_u32(tb[KBENCH_A_RUN_SAMPLES]) :
 		  min(KBENCH_SAMPLES_DEFAULT, kbench_max_samples);
-	err = kbench_run_check(info, cpu, samples, nr, nr_events);
+	err = kbench_run_check(info, cpu, samples, q.nr, nr_events);
 	if (err)
 		return err;
 
-	run = kbench_run_alloc(nr, nr_events, samples);
+	run = kbench_run_alloc(q.nr, nr_events, samples);
 	if (!run) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SAMPLES],
 				    "cannot allocate the sample buffers");
@@ -510,11 +659,14 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	run->warmup = tb[KBENCH_A_RUN_WARMUP] ?
 		      nla_get_u32(tb[KBENCH_A_RUN_WARMUP]) :
 		      KBENCH_WARMUP_DEFAULT;
+	run->nr_args = q.nargs;
+	for (i = 0; i < q.nargs; i++)
+		run->args[i] = nla_get_u64(q.args[i]);
 
 	err = kbench_run_lookup_events(run, events, info->extack);
 	if (err)
 		goto out_put_run;
-	err = kbench_run_get_routines(run, names, info->extack);
+	err = kbench_run_get_routines(run, &q, info->extack);
 	if (err)
 		goto out_put_routines;
 	err = kbench_events_open(run, events, info->extack);

@@ -46,6 +46,40 @@ static struct kbench_routine *kbench_routine_find(const char *name)
 	return NULL;
 }
 
+/* A unit name: 1 to KBENCH_ARG_NAME_MAX printable characters. */
+static bool kbench_arg_name_valid(const char *name)
+{
+	size_t len = strnlen(name, KBENCH_ARG_NAME_MAX + 1);
+
+	if (len == 0 || len > KBENCH_ARG_NAME_MAX)
+		return false;
+	for (; *name; name++)
+		if (!isprint(*name))
+			return false;
+	return true;
+}
+
+/*
+ * The argument, setup and teardown of @r go together: an argument has a
+ * unit, def within [min, max] and a setup to hand it to run(); without a
+ * unit everything is 0; one kind of setup at most; teardown only after a
+ * setup.
+ */
+static bool kbench_routine_hooks_valid(const struct kbench_routine *r)
+{
+	const struct kbench_arg *a = &r->arg;
+	bool setup = r->setup || r->setup_ctx;
+
+	if (r->setup && r->setup_ctx)
+		return false;
+	if (r->teardown && !setup)
+		return false;
+	if (!a->name)
+		return !a->min && !a->max && !a->def;
+	return kbench_arg_name_valid(a->name) && a->min <= a->def &&
+	       a->def <= a->max && setup;
+}
+
 /**
  * __kbench_register_routine() - make a routine available to kbench
  * @r: the routine; name, desc, run and data set by the caller
@@ -53,20 +87,23 @@ static struct kbench_routine *kbench_routine_find(const char *name)
  *
  * Use the kbench_register_routine() wrapper.
  *
- * Return: 0, -EEXIST if the name is taken, -EINVAL for a bad name or a NULL
- * run().
+ * Return: 0, -EEXIST if the name is taken, -EINVAL for a bad name, a NULL
+ * run() or an argument, setup and teardown that do not go together.
  */
 int __kbench_register_routine(struct kbench_routine *r, struct module *owner)
 {
 	int err = 0;
 
-	if (!r || !r->run || !kbench_name_valid(r->name))
+	if (!r || !r->run || !kbench_name_valid(r->name) ||
+	    !kbench_routine_hooks_valid(r))
 		return -EINVAL;
 
 	r->owner = owner;
 	atomic_set(&r->users, 0);
 	if (owner == THIS_MODULE)
 		r->flags |= KBENCH_ROUTINE_F_BUILTIN;
+	if (r->setup || r->setup_ctx)
+		r->flags |= KBENCH_ROUTINE_F_SETUP;
 
 	mutex_lock(&kbench_routines_lock);
 	if (kbench_routine_find(r->name)) {
@@ -79,6 +116,51 @@ int __kbench_register_routine(struct kbench_routine *r, struct module *owner)
 	return err;
 }
 EXPORT_SYMBOL_GPL(__kbench_register_routine);
+
+/**
+ * __kbench_register_routines() - register an array of routines, all or none
+ * @r: the first of @n routines
+ * @n: how many
+ * @owner: the module that owns them (THIS_MODULE of the caller)
+ *
+ * Use the kbench_register_routines() wrapper or module_kbench_routines().
+ *
+ * Return: 0, or the first error of __kbench_register_routine(); the
+ * routines registered before it are unregistered again.
+ */
+int __kbench_register_routines(struct kbench_routine *r, unsigned int n,
+			       struct module *owner)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = __kbench_register_routine(&r[i], owner);
+		if (err)
+			goto out_unregister;
+	}
+	return 0;
+
+out_unregister:
+	kbench_unregister_routines(r, i);
+	return err;
+}
+EXPORT_SYMBOL_GPL(__kbench_register_routines);
+
+/**
+ * kbench_unregister_routines() - withdraw an array of routines
+ * @r: the first of @n routines registered together
+ * @n: how many
+ *
+ * Unregisters them in reverse order; returns when no measurement uses any
+ * of them (see kbench_unregister_routine()).
+ */
+void kbench_unregister_routines(struct kbench_routine *r, unsigned int n)
+{
+	while (n--)
+		kbench_unregister_routine(&r[n]);
+}
+EXPORT_SYMBOL_GPL(kbench_unregister_routines);
 
 /**
  * kbench_unregister_routine() - withdraw a routine
@@ -145,12 +227,23 @@ static int kbench_routine_fill(struct sk_buff *skb,
 			   r->owner ? module_name(r->owner) : "kernel") ||
 	    nla_put_u32(skb, KBENCH_A_ROUTINE_BYTES_PER_ITER,
 			r->bytes_per_iter) ||
-	    nla_put_u32(skb, KBENCH_A_ROUTINE_FLAGS, r->flags)) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
+	    nla_put_u32(skb, KBENCH_A_ROUTINE_FLAGS, r->flags))
+		goto out_cancel;
+	if (r->arg.name &&
+	    (nla_put_string(skb, KBENCH_A_ROUTINE_ARG_NAME, r->arg.name) ||
+	     nla_put_u64_64bit(skb, KBENCH_A_ROUTINE_ARG_MIN, r->arg.min,
+			       KBENCH_A_ROUTINE_PAD) ||
+	     nla_put_u64_64bit(skb, KBENCH_A_ROUTINE_ARG_MAX, r->arg.max,
+			       KBENCH_A_ROUTINE_PAD) ||
+	     nla_put_u64_64bit(skb, KBENCH_A_ROUTINE_ARG_DEF, r->arg.def,
+			       KBENCH_A_ROUTINE_PAD)))
+		goto out_cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
+
+out_cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
 }
 
 /* ROUTINE_GET dump; the cursor is the index of the next routine. */

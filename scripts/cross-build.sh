@@ -48,7 +48,7 @@ step() { # name cmd...: output only on failure (with --quiet)
 }
 
 step kmod make -C "$top/kmod" KDIR="$XKDIR" ARCH="$XKARCH" \
-	CROSS_COMPILE="$XCROSS" OUT="$dir/kmod"
+	CROSS_COMPILE="$XCROSS" OUT="$dir/kmod" KBENCH_TEST_MODULES=m
 
 # user/ (and user/lib/, libkbench) builds in its own directory with
 # ../include: give it a private copy of its sources next to a link to that.

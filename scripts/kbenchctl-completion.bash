@@ -82,6 +82,11 @@ _kbenchctl()
 	--fail-on)
 		mapfile -t COMPREPLY < <(compgen -W "regressed changed" -- "$cur")
 		return 0 ;;
+	--fit)
+		mapfile -t COMPREPLY < <(compgen -W "auto 1 logn n nlogn n2 n3" -- "$cur")
+		return 0 ;;
+	--arg)
+		return 0 ;;	# a value or a sweep (kbenchctl list)
 	--match)
 		return 0 ;;
 	--cpu)

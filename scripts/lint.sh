@@ -3,7 +3,8 @@
 #
 # Lint the kernel-side code and print the results as TAP (one line per
 # check), so that make check counts them:
-#   - checkpatch.pl --strict --no-tree -f on kmod/*.[ch], kmod/examples/*.c
+#   - checkpatch.pl --strict --no-tree -f on kmod/*.[ch], kmod/examples/*.c,
+#     kmod/tests/*.c
 #     and include/**/*.h (checkpatch.pl from Debian's linux-source-6.1,
 #     extracted by scripts/kselftest-headers.sh); any ERROR/WARNING/CHECK
 #     fails the file;
@@ -51,7 +52,7 @@ src=$("$top/scripts/kselftest-headers.sh") || { notok "lint: kernel source files
 checkpatch=$src/scripts/checkpatch.pl
 
 shopt -s nullglob globstar
-files=(kmod/*.c kmod/*.h kmod/examples/*.c include/**/*.h)
+files=(kmod/*.c kmod/*.h kmod/examples/*.c kmod/tests/*.c include/**/*.h)
 for f in "${files[@]}"; do
 	case "$f" in *.mod.c) continue ;; esac	# kbuild output of in-tree builds
 	out=$(perl "$checkpatch" --strict --no-tree --no-summary --show-types \
@@ -91,7 +92,7 @@ kbuild() { # name make-args...
 
 if [ "$build" = 1 ]; then
 	for k in "${kvers[@]}"; do
-		kbuild "kmod-W1-$k" KVER="$k" W=1
+		kbuild "kmod-W1-$k" KVER="$k" W=1 KBENCH_TEST_MODULES=m
 	done
 	if [ "$sparse" = 1 ]; then
 		k=${kvers[0]:-}
@@ -101,7 +102,7 @@ if [ "$build" = 1 ]; then
 		if ! command -v sparse >/dev/null; then
 			notok "kmod-sparse: sparse not installed (scripts/deps.sh)"
 		elif [ -n "$k" ]; then
-			kbuild "kmod-sparse-$k" KVER="$k" C=2
+			kbuild "kmod-sparse-$k" KVER="$k" C=2 KBENCH_TEST_MODULES=m
 		fi
 	fi
 fi

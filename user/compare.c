@@ -18,6 +18,7 @@
 #include "run.h"
 #include "runopts.h"
 #include "svg.h"
+#include "sweep.h"
 #include "twin.h"
 
 /* --save: the run(s) with their request, as measured. */
@@ -131,6 +132,8 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 	tq.warmup = k.warmup;
 	tq.target_ns = k.target_ns;
 	tq.counter_hz = k.counter_hz;
+	tq.nargs = o->q.nargs;
+	memcpy(tq.args, o->q.args, sizeof(tq.args));
 	memcpy(tq.events, o->q.events, sizeof(tq.events));
 	tq.nevents = o->q.nevents;
 	err = kb_twin_run(&tq, &u);
@@ -196,13 +199,18 @@ int compare_main(const struct subcommand *sc, int argc, char *argv[])
 	if (err)
 		return kb_exit_status(err);
 	if (o.kvu && !kb_twin_find(o.q.names[0]))
-		return kb_exit_status(kb_arg_error(sc->name, "no userspace twin for '%s' (twins: empty, add_chain, mul_chain, load_l1)",
+		return kb_exit_status(kb_arg_error(sc->name, "no userspace twin for '%s' (twins: " KB_TWIN_NAMES ")",
 						   o.q.names[0]));
 	err = kb_pmu_check_events(sc->name, o.q.events, o.q.nevents);
-	if (!err && !o.user)
-		err = kb_run_opts_check_module(&o, sc->opts_in);
+	if (!err)
+		err = o.user ? kb_run_opts_check_twins(&o, sc->name) :
+			       kb_run_opts_check_module(&o, sc);
+	if (!err && o.kvu)
+		err = kb_run_opts_check_twins(&o, sc->name);
 	if (err)
 		return kb_exit_status(err);
+	if (kb_sweep_is_sweep(&o.sweep))
+		return kb_sweep_compare(sc, &o, argc, argv);
 	err = o.kvu ? compare_kvu(&o, argc, argv) : compare_two(&o, argc, argv);
 	return kb_exit_status(err);
 }

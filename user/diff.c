@@ -134,23 +134,47 @@ static bool same_key(const struct kb_saved_run *a, const struct kb_saved_run *b)
 	       (!a->has_arg || a->arg == b->arg);
 }
 
-/* The first result of @rf keyed like @s with @name, or NULL. */
+/*
+ * The argument a result ran with: its sweep value, else its own (a routine
+ * with an argument run without --arg, or NAME:ARG).  false: none.
+ */
+static bool arg_of(const struct kb_saved_run *s, const struct kb_result *r,
+		   uint64_t *v)
+{
+	if (s->has_arg)
+		*v = s->arg;
+	else if (r->has_arg)
+		*v = r->arg;
+	return s->has_arg || r->has_arg;
+}
+
+/*
+ * The first result of @rf keyed like @s (side, sweep value) with @name and
+ * the argument of @key, or NULL.
+ */
 static const struct kb_result *find(const struct kb_resfile *rf,
 				    const struct kb_saved_run *s,
 				    const char *name,
+				    const struct kb_result *key,
 				    const struct kb_saved_run **in)
 {
+	const struct kb_result *r;
+	uint64_t a = 0, b = 0;
+	bool has = arg_of(s, key, &a);
 	size_t i;
 	unsigned int k;
 
 	for (i = 0; i < rf->nruns; i++) {
 		if (!same_key(&rf->runs[i], s))
 			continue;
-		for (k = 0; k < rf->runs[i].run.nres; k++)
-			if (!strcmp(rf->runs[i].run.res[k].routine, name)) {
-				*in = &rf->runs[i];
-				return &rf->runs[i].run.res[k];
-			}
+		for (k = 0; k < rf->runs[i].run.nres; k++) {
+			r = &rf->runs[i].run.res[k];
+			if (strcmp(r->routine, name) ||
+			    arg_of(&rf->runs[i], r, &b) != has || a != b)
+				continue;
+			*in = &rf->runs[i];
+			return r;
+		}
 	}
 	return NULL;
 }
@@ -393,6 +417,7 @@ struct cells {
 static void row_cells(const struct row *w, const char *metric, struct cells *c)
 {
 	bool na = w->verdict == ROW_NA;
+	uint64_t a = 0;
 
 	label(w->os, w->o, c->lbl, sizeof(c->lbl));
 	format_med(w, metric, w->old_med, c->om, sizeof(c->om));
@@ -401,9 +426,8 @@ static void row_cells(const struct row *w, const char *metric, struct cells *c)
 	format_pct(na ? NAN : w->c.ci_lo_pct, c->lo, sizeof(c->lo));
 	format_pct(na ? NAN : w->c.ci_hi_pct, c->hi, sizeof(c->hi));
 	format_p(na ? NAN : w->c.p, c->p, sizeof(c->p));
-	if (w->os->has_arg)
-		snprintf(c->arg, sizeof(c->arg), "%llu",
-			 (unsigned long long)w->os->arg);
+	if (arg_of(w->os, w->o, &a))
+		snprintf(c->arg, sizeof(c->arg), "%llu", (unsigned long long)a);
 	else
 		snprintf(c->arg, sizeof(c->arg), "-");
 }
@@ -484,14 +508,15 @@ static void print_rows_json(const struct row *rows, size_t nrows,
 	for (i = 0; i < nrows; i++) {
 		const struct row *w = &rows[i];
 		bool na = w->verdict == ROW_NA;
+		uint64_t a = 0;
 
 		out_open_object(NULL);
 		out_string("routine", NULL, w->o->routine);
 		if (strcmp(w->o->routine, w->n->routine))
 			out_string("new_routine", NULL, w->n->routine);
 		out_string("side", NULL, w->os->run.user ? "user" : "kernel");
-		if (w->os->has_arg)
-			out_uint("arg", NULL, w->os->arg);
+		if (arg_of(w->os, w->o, &a))
+			out_uint("arg", NULL, a);
 		else
 			out_null("arg");
 		out_string("compared_in", NULL, metric ? metric :
@@ -521,6 +546,7 @@ static void only_list(const char *key, const char *text,
 {
 	size_t i, shown = 0;
 	unsigned int k;
+	uint64_t a = 0;
 
 	out_open_array(key);
 	for (i = 0; i < rf->nruns; i++) {
@@ -531,15 +557,15 @@ static void only_list(const char *key, const char *text,
 			if (used[i][k])
 				continue;
 			label(s, &s->run.res[k], lbl, sizeof(lbl));
-			if (s->has_arg)
+			if (arg_of(s, &s->run.res[k], &a))
 				snprintf(lbl + strlen(lbl), sizeof(lbl) - strlen(lbl),
-					 " (arg %llu)", (unsigned long long)s->arg);
+					 " (arg %llu)", (unsigned long long)a);
 			out_text("%s%s", shown++ ? ", " : text, lbl);
 			out_open_object_inline(NULL);
 			out_string("routine", NULL, s->run.res[k].routine);
 			out_string("side", NULL, s->run.user ? "user" : "kernel");
-			if (s->has_arg)
-				out_uint("arg", NULL, s->arg);
+			if (arg_of(s, &s->run.res[k], &a))
+				out_uint("arg", NULL, a);
 			else
 				out_null("arg");
 			out_close_object();
@@ -644,13 +670,14 @@ static int match_rows(const char *old_name, struct kb_resfile *old,
 			size_t ni;
 
 			/* a routine twice on one side: the first one counts */
-			if (find(old, os, o_res->routine, &first_in) != o_res) {
+			if (find(old, os, o_res->routine, o_res, &first_in) != o_res) {
 				note_add(note, "%s appears more than once in %s: compared the first",
 					 o_res->routine, old_name);
 				used_old[i][k] = true;
 				continue;
 			}
-			n_res = find(new, os, new_name_of(o, o_res->routine), &ns);
+			n_res = find(new, os, new_name_of(o, o_res->routine), o_res,
+				     &ns);
 			if (!n_res)
 				continue;
 			used_old[i][k] = true;
@@ -682,7 +709,7 @@ static int match_rows(const char *old_name, struct kb_resfile *old,
 			const struct kb_saved_run *first_in;
 			const struct kb_result *r = &new->runs[i].run.res[k];
 
-			if (find(new, &new->runs[i], r->routine, &first_in) != r) {
+			if (find(new, &new->runs[i], r->routine, r, &first_in) != r) {
 				note_add(note, "%s appears more than once in %s: compared the first",
 					 r->routine, new_name);
 				used_new[i][k] = true;
@@ -707,6 +734,7 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 	size_t i, nrows = 0, counts[4] = { 0 };
 	struct row *rows = NULL;
 	int err = -ENOMEM, status;
+	uint64_t a;
 
 	*regressed = false;
 	if (!warn || !note || !used_old || !used_new)
@@ -718,7 +746,7 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 		       used_old, used_new, warn, note))
 		goto out_nomem;
 	for (i = 0; i < nrows; i++)
-		any_arg |= rows[i].os->has_arg;
+		any_arg |= arg_of(rows[i].os, rows[i].o, &a);
 
 	*regressed = counts[ROW_REGRESSED] ||
 		     (o->fail_on == KB_DIFF_FAIL_CHANGED && counts[ROW_IMPROVED]);

@@ -113,6 +113,16 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	out_uint("bytes_max", "  cap:            %llu bytes\n",
 		 kb_u64(tb[KBENCH_A_INFO_STORE_BYTES_MAX], 0));
 	out_close_object();
+	/* a module older than routines with setups has neither */
+	if (tb[KBENCH_A_INFO_SETUP_BYTES_MAX]) {
+		out_text("built-in routines' setup memory:\n");
+		out_open_object("setup");
+		out_uint("bytes", "  in use:         %llu bytes\n",
+			 kb_u64(tb[KBENCH_A_INFO_SETUP_BYTES], 0));
+		out_uint("bytes_max", "  cap:            %llu bytes\n",
+			 kb_u64(tb[KBENCH_A_INFO_SETUP_BYTES_MAX], 0));
+		out_close_object();
+	}
 
 	/* a run without --cpu goes where its request is handled: here */
 	cpu = o->has_cpu ? (int)o->cpu : sched_getcpu();

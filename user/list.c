@@ -11,6 +11,36 @@
 #include "opts.h"
 #include "output.h"
 #include "runopts.h"
+#include "sweep.h"
+
+/* "bytes 4K..256M (1M)": the unit, the range and the default */
+static void list_arg(struct nlattr **tb)
+{
+	char lo[24], hi[24], def[24], text[96];
+	bool bytes;
+
+	if (!tb[KBENCH_A_ROUTINE_ARG_NAME]) {
+		out_null("arg");
+		out_text("%-26s ", "-");
+		return;
+	}
+	bytes = !strcmp(kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], ""), "bytes");
+	kb_sweep_format(kb_u64(tb[KBENCH_A_ROUTINE_ARG_MIN], 0), bytes, lo,
+			sizeof(lo));
+	kb_sweep_format(kb_u64(tb[KBENCH_A_ROUTINE_ARG_MAX], 0), bytes, hi,
+			sizeof(hi));
+	kb_sweep_format(kb_u64(tb[KBENCH_A_ROUTINE_ARG_DEF], 0), bytes, def,
+			sizeof(def));
+	snprintf(text, sizeof(text), "%s %s..%s (%s)",
+		 kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], "?"), lo, hi, def);
+	out_text("%-26s ", text);
+	out_open_object("arg");
+	out_string("unit", NULL, kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], "?"));
+	out_uint("min", NULL, kb_u64(tb[KBENCH_A_ROUTINE_ARG_MIN], 0));
+	out_uint("max", NULL, kb_u64(tb[KBENCH_A_ROUTINE_ARG_MAX], 0));
+	out_uint("default", NULL, kb_u64(tb[KBENCH_A_ROUTINE_ARG_DEF], 0));
+	out_close_object();
+}
 
 static int list_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
@@ -23,17 +53,34 @@ static int list_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	out_open_object(NULL);
 	out_string("name", "%-20s ", kb_str(tb[KBENCH_A_ROUTINE_NAME], NULL));
 	out_string("module", "%-16s ", kb_str(tb[KBENCH_A_ROUTINE_MODULE], NULL));
+	list_arg(tb);
 	out_uint("bytes_per_iter", "%10llu  ",
 		 kb_u32(tb[KBENCH_A_ROUTINE_BYTES_PER_ITER], 0));
-	out_text("%-18s ", buf[0] ? buf : "-");
+	out_text("%-23s ", buf[0] ? buf : "-");
 	kb_flags_json("flags", kb_routine_flag_names, flags);
 	out_string("description", "%s\n", kb_str(tb[KBENCH_A_ROUTINE_DESC], ""));
 	out_close_object();
 	return 0;
 }
 
+static void routine_info(struct nlattr **tb, struct kb_routine_info *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->found = true;
+	in->flags = kb_u32(tb[KBENCH_A_ROUTINE_FLAGS], 0);
+	in->has_arg = tb[KBENCH_A_ROUTINE_ARG_NAME] != NULL;
+	if (!in->has_arg)
+		return;
+	snprintf(in->arg_name, sizeof(in->arg_name), "%s",
+		 kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], "?"));
+	in->arg_min = kb_u64(tb[KBENCH_A_ROUTINE_ARG_MIN], 0);
+	in->arg_max = kb_u64(tb[KBENCH_A_ROUTINE_ARG_MAX], 0);
+	in->arg_def = kb_u64(tb[KBENCH_A_ROUTINE_ARG_DEF], 0);
+}
+
 struct routine_check {
 	const char *const *want;
+	struct kb_routine_info *info;	/* [nwant], or NULL */
 	unsigned int nwant, count;
 	bool seen[KBENCH_RUN_ROUTINES_MAX];
 	unsigned int best_d[KBENCH_RUN_ROUTINES_MAX];
@@ -51,6 +98,8 @@ static int check_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	for (i = 0; i < c->nwant; i++) {
 		if (!strcmp(name, c->want[i])) {
 			c->seen[i] = true;
+			if (c->info)
+				routine_info(tb, &c->info[i]);
 			continue;
 		}
 		d = kb_edit_distance(c->want[i], name);
@@ -63,9 +112,9 @@ static int check_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 }
 
 int kb_routines_check(struct kb_nl *nl, const char *const *names,
-		      unsigned int n)
+		      unsigned int n, struct kb_routine_info *info)
 {
-	struct routine_check c = { .want = names, .nwant = n };
+	struct routine_check c = { .want = names, .info = info, .nwant = n };
 	unsigned int i;
 	int err;
 
@@ -99,8 +148,8 @@ int list_main(const struct subcommand *sc, int argc, char *argv[])
 	err = opts_none_open(sc, argc, argv, &nl);
 	if (err)
 		return kb_exit_status(err);
-	out_text("%-20s %-16s %10s  %-18s %s\n", "ROUTINE", "MODULE",
-		 "BYTES/ITER", "FLAGS", "DESCRIPTION");
+	out_text("%-20s %-16s %-26s %10s  %-23s %s\n", "ROUTINE", "MODULE",
+		 "ARGUMENT (DEFAULT)", "BYTES/ITER", "FLAGS", "DESCRIPTION");
 	out_open_array(NULL);
 	err = kb_nl_request(&nl, kb_nl_msg(&nl, KBENCH_CMD_ROUTINE_GET, true),
 			    KBENCH_A_ROUTINE_MAX, list_cb, NULL);

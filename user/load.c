@@ -925,6 +925,23 @@ static bool load_env(struct jp *j, struct kb_meta *m)
 	return ok && r == 0;
 }
 
+/* The request's arguments: one for every routine, or one each. */
+static bool load_args(struct jp *j, struct kb_run_req *q)
+{
+	bool first = true, ok = true;
+	int r;
+
+	q->nargs = 0;
+	while (ok && (r = jp_arr_next(j, &first)) == 1) {
+		if (q->nargs == KBENCH_RUN_ROUTINES_MAX) {
+			jp_error(j, "more than %d args", KBENCH_RUN_ROUTINES_MAX);
+			return false;
+		}
+		ok = jp_u64(j, UINT64_MAX, &q->args[q->nargs++]);
+	}
+	return ok && r == 0;
+}
+
 static bool load_request(struct jp *j, struct kb_saved_run *s)
 {
 	struct kb_run_req *q = &s->req;
@@ -953,6 +970,8 @@ static bool load_request(struct jp *j, struct kb_saved_run *s)
 		} else if (!strcmp(key, "routines")) {
 			/* names are kept by the routines themselves */
 			ok = jp_skip(j);
+		} else if (!strcmp(key, "args")) {
+			ok = load_args(j, q);
 		} else {
 			ok = jp_skip(j);
 		}
@@ -1244,6 +1263,10 @@ static bool load_routine(struct jp *j, struct kb_run *run,
 			ok = jp_bool(j, &overhead);
 		else if (!strcmp(key, "bytes_per_iter"))
 			ok = jp_u32(j, &tmp.bytes_per_iter);
+		else if (!strcmp(key, "arg")) {
+			ok = jp_u64(j, UINT64_MAX, &tmp.arg);
+			tmp.has_arg = ok;
+		}
 		else if (!strcmp(key, "flags"))
 			ok = flag_array(j, kb_result_flag_names, &tmp.flags);
 		else if (!strcmp(key, "summary"))

@@ -39,6 +39,7 @@ const struct kb_flag_name kb_result_flag_names[] = {
 const struct kb_flag_name kb_routine_flag_names[] = {
 	{ KBENCH_ROUTINE_F_BUILTIN, "builtin" },
 	{ KBENCH_ROUTINE_F_USER_TWIN, "user_twin" },
+	{ KBENCH_ROUTINE_F_SETUP, "setup" },
 	{ 0, NULL }
 };
 

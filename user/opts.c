@@ -67,7 +67,7 @@ int kb_opt_error(const struct kb_opt *o, const char *arg, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return kb_arg_error(cur_sub, "--%s%s%s: %s", o->name, arg ? " " : "",
-			    arg ? arg : "", msg);
+			    arg ? (*arg ? arg : "''") : "", msg);
 }
 
 static bool is_int_kind(const struct kb_opt *o)

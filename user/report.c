@@ -26,7 +26,7 @@ void kb_result_stability(const struct kb_run *r, const struct kb_result *res,
 		     r->counter_constant, r->status == KBENCH_RUN_TIMEOUT, v);
 }
 
-static void rate_text(uint64_t hz, char *buf, size_t len)
+void kb_rate_text(uint64_t hz, char *buf, size_t len)
 {
 	if (hz >= 1000000000)
 		snprintf(buf, len, "%.3f GHz", (double)hz / 1e9);
@@ -40,7 +40,7 @@ void kb_report_header(const struct kb_run *r, const char *what)
 {
 	char rate[32];
 
-	rate_text(r->counter_hz, rate, sizeof(rate));
+	kb_rate_text(r->counter_hz, rate, sizeof(rate));
 	if (what)
 		out_text("%s", what);
 	else if (r->user)
@@ -92,7 +92,7 @@ static void events_lines(const struct kb_run *r, const struct kb_result *res)
 	if (!isnan(d.ipc))
 		out_text("IPC %.3f", d.ipc);
 	if (!isnan(d.hz)) {
-		rate_text((uint64_t)(d.hz + 0.5), rate, sizeof(rate));
+		kb_rate_text((uint64_t)(d.hz + 0.5), rate, sizeof(rate));
 		out_text("%seffective frequency %s", isnan(d.ipc) ? "" : ", ",
 			 rate);
 	}
@@ -135,7 +135,10 @@ void kb_report_result(const struct kb_run *r, const struct kb_result *res)
 {
 	const struct kb_stats *s = &res->st;
 
-	out_text("%s\n", res->routine);
+	out_text("%s", res->routine);
+	if (res->has_arg)
+		out_text(", arg %llu", (unsigned long long)res->arg);
+	out_text("\n");
 	if (res->have_stats && s->count) {
 		figure(r, "median", s->median);
 		out_text("   95%% CI [%.3f, %.3f]\n", s->ci_lo, s->ci_hi);
@@ -196,51 +199,84 @@ static const char *verdict_color(const struct kb_compare *c)
  * Comparison of b against a, printed: in full (-v; JSON "comparison") or
  * the difference of the medians and the verdict, last.
  */
+int kb_compare_compute(const struct kb_result *a, const struct kb_result *b,
+		       double threshold, uint64_t seed, struct kb_compare *c,
+		       double *u)
+{
+	const struct kb_stats *sa = &a->st, *sb = &b->st;
+
+	memset(c, 0, sizeof(*c));
+	c->threshold_pct = threshold;
+	*u = NAN;
+	if (no_samples(a, "") || no_samples(b, ""))
+		return -ENODATA;
+	c->rel_median_pct = (sb->median - sa->median) / sa->median * 100;
+	if (kb_bootstrap_rel_median_ci(a->sorted, sa->count, b->sorted,
+				       sb->count, KB_BOOTSTRAP_RESAMPLES, seed,
+				       &c->ci_lo_pct, &c->ci_hi_pct) ||
+	    kb_mann_whitney(a->sorted, sa->count, b->sorted, sb->count, u,
+			    &c->p)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return -ENOMEM;
+	}
+	kb_compare_decide(c);
+	return 0;
+}
+
+void kb_result_label(const struct kb_result *res, const struct kb_result *other,
+		     char *buf, size_t len)
+{
+	if (res->has_arg && other && other->has_arg &&
+	    !strcmp(res->routine, other->routine))
+		snprintf(buf, len, "%s:%llu", res->routine,
+			 (unsigned long long)res->arg);
+	else
+		snprintf(buf, len, "%s", res->routine);
+}
+
 int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 		      const struct kb_result *b, double threshold,
 		      uint64_t seed, bool full)
 {
 	const struct kb_stats *sa = &a->st, *sb = &b->st;
-	struct kb_compare c = { .threshold_pct = threshold };
-	double u = NAN, d;
-	char text[256];
+	char text[256], la[KB_LABEL_MAX], lb[KB_LABEL_MAX];
+	struct kb_compare c;
+	double u, d;
+	int err;
 
-	if (no_samples(a, "") || no_samples(b, ""))
-		return -ENODATA;
-	c.rel_median_pct = (sb->median - sa->median) / sa->median * 100;
-	if (kb_bootstrap_rel_median_ci(a->sorted, sa->count, b->sorted,
-				       sb->count, KB_BOOTSTRAP_RESAMPLES, seed,
-				       &c.ci_lo_pct, &c.ci_hi_pct) ||
-	    kb_mann_whitney(a->sorted, sa->count, b->sorted, sb->count, &u,
-			    &c.p)) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return -ENOMEM;
-	}
-	kb_compare_decide(&c);
-	kb_compare_text(&c, a->routine, b->routine, text, sizeof(text));
+	err = kb_compare_compute(a, b, threshold, seed, &c, &u);
+	if (err)
+		return err;
+	kb_result_label(a, b, la, sizeof(la));
+	kb_result_label(b, a, lb, sizeof(lb));
+	kb_compare_text(&c, la, lb, text, sizeof(text));
 	if (!full) {
 		d = sb->median - sa->median;
 		if (r->metric[0])
 			out_text("%s - %s: %+.3f %s/iter (medians)\n",
-				 b->routine, a->routine, d, r->metric);
+				 lb, la, d, r->metric);
 		else
 			out_text("%s - %s: %+.3f cycles/iter = %+.3f ns/iter (medians)\n",
-				 b->routine, a->routine, d, kb_run_ns(r, d));
+				 lb, la, d, kb_run_ns(r, d));
 		out_text("%s%s%s\n", verdict_color(&c), text,
 			 kb_color_end(out_file()));
 		return 0;
 	}
 
-	out_text("\ncomparison (%s - %s, %s/iter):\n", b->routine, a->routine,
-		 kb_run_unit(r));
+	out_text("\ncomparison (%s - %s, %s/iter):\n", lb, la, kb_run_unit(r));
 	out_open_object("comparison");
 	out_string("a", NULL, a->routine);
 	out_string("b", NULL, b->routine);
+	if (a->has_arg)
+		out_uint("a_arg", NULL, a->arg);
+	if (b->has_arg)
+		out_uint("b_arg", NULL, b->arg);
 	d = sb->median - sa->median;
 	out_double("median_diff_cycles", "  median diff  %+12.3f", d);
 	out_text(" %s", kb_run_unit(r));
 	out_double("median_diff_ns", " %+12.3f ns", kb_run_ns(r, d));
-	out_double("median_rel_diff_pct", " %+8.3f%%\n", c.rel_median_pct);
+	out_double("median_rel_diff_pct", " %+8.3f%%", c.rel_median_pct);
+	out_double("median_ratio", ", ratio %.4f\n", sb->median / sa->median);
 	d = sb->mean - sa->mean;
 	out_double("mean_diff_cycles", "  mean diff    %+12.3f", d);
 	out_text(" %s", kb_run_unit(r));

@@ -17,12 +17,32 @@ void kb_result_stability(const struct kb_run *r, const struct kb_result *res,
 void kb_result_print_extras(const struct kb_run *r, const struct kb_result *res,
 			    unsigned int flags);
 
+/* A counter's rate: "999.999 MHz", "1.000 GHz". */
+void kb_rate_text(uint64_t hz, char *buf, size_t len);
 /* The run's first line: id, side, CPU, samples x iterations, counter. */
 void kb_report_header(const struct kb_run *r, const char *what);
 /* One routine: median (95% CI), min, corrected, samples, verdict. */
 void kb_report_result(const struct kb_run *r, const struct kb_result *res);
 /* A whole run; @flags: KB_PRINT_HIST/LOG/RAW after each routine. */
 void kb_report_run(const struct kb_run *r, unsigned int flags);
+
+/*
+ * The figures of the comparison of @b against @a (bootstrap CI of the
+ * relative difference of the medians, Mann-Whitney U in @u, the verdict),
+ * without printing them.  0, or -ENODATA when a side has no valid sample
+ * (printed), -ENOMEM.
+ */
+int kb_compare_compute(const struct kb_result *a, const struct kb_result *b,
+		       double threshold, uint64_t seed, struct kb_compare *c,
+		       double *u);
+
+/*
+ * A routine as reports name it: "add_n:64" when @other is the same routine
+ * at another argument (compare add_n:64 add_n:128), else its name.
+ */
+#define KB_LABEL_MAX	(KBENCH_NAME_MAX + 22)
+void kb_result_label(const struct kb_result *res, const struct kb_result *other,
+		     char *buf, size_t len);
 
 /*
  * Comparison of @b against @a (bootstrap CI, Mann-Whitney U, verdict):

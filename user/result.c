@@ -320,6 +320,8 @@ static void parse_result(struct nlattr *nest, struct kb_result *res)
 	res->corr_median_milli = kb_s64(tb[KBENCH_A_RESULT_CORR_MEDIAN_MILLI], 0);
 	res->flags = kb_u32(tb[KBENCH_A_RESULT_FLAGS], 0);
 	res->bytes_per_iter = kb_u32(tb[KBENCH_A_RESULT_BYTES_PER_ITER], 0);
+	res->has_arg = tb[KBENCH_A_RESULT_ARG] != NULL;
+	res->arg = kb_u64(tb[KBENCH_A_RESULT_ARG], 0);
 	/* EVENT is a multi-attr: each event's summary, by its index */
 	nla_for_each_nested(a, nest, rem) {
 		struct nlattr *eb[KBENCH_A_EVENT_SUMMARY_MAX + 1];
@@ -551,6 +553,9 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 	    (q->has_target && nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, q->target_ns) < 0) ||
 	    (q->has_warmup && nla_put_u32(msg, KBENCH_A_RUN_WARMUP, q->warmup) < 0))
 		goto out_nomem;
+	for (i = 0; i < q->nargs; i++)
+		if (nla_put_u64(msg, KBENCH_A_RUN_ARG, q->args[i]) < 0)
+			goto out_nomem;
 	for (i = 0; i < q->nevents; i++)
 		if (nla_put_string(msg, KBENCH_A_RUN_EVENT, q->events[i]) < 0)
 			goto out_nomem;
@@ -561,6 +566,8 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 		err = kb_nl_request(nl, msg, KBENCH_A_RUN_MAX, run_reply_cb, r);
 	if (err)
 		return err;
+	r->has_arg = q->nargs == 1;
+	r->arg = q->nargs == 1 ? q->args[0] : 0;
 	kb_run_stamp(r);
 	kb_run_env(r);
 	err = kb_run_fetch_samples(nl, r->run_id, r);
@@ -740,6 +747,12 @@ static void print_events(const struct kb_run *r, const struct kb_result *res,
 
 void kb_run_print_header(const struct kb_run *r)
 {
+	/*
+	 * A run of one routine is one JSON object with the result's members,
+	 * whose "arg" says it: the run's would be the same key twice.
+	 */
+	if (r->has_arg && !(r->nres == 1 && r->res[0].has_arg))
+		out_uint("arg", "arg %llu: ", r->arg);
 	out_string("side", NULL, r->user ? "user" : "kernel");
 	out_uint("run_id", r->user ? "userspace: " : "run %llu: ", r->run_id);
 	out_uint("cpu", "cpu %llu, ", r->cpu);
@@ -936,6 +949,8 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 
 	out_string("routine", "%s", res->routine);
 	out_uint("index", " [%llu]", res->index);
+	if (res->has_arg)
+		out_uint("arg", ", arg %llu", res->arg);
 	out_text(res == &r->overhead ? " (overhead)\n" : "\n");
 	out_uint("samples_taken", "  samples: %llu taken", res->samples);
 	out_uint("valid", ", %llu valid", res->valid);
@@ -1004,9 +1019,15 @@ void kb_result_print_extras(const struct kb_run *r, const struct kb_result *res,
 void kb_run_print_object(const char *key, const struct kb_run *r,
 			 unsigned int flags)
 {
+	out_open_object(key);
+	kb_run_print_members(r, flags);
+	out_close_object();
+}
+
+void kb_run_print_members(const struct kb_run *r, unsigned int flags)
+{
 	unsigned int i;
 
-	out_open_object(key);
 	if (r->has_env) {
 		kb_env_print(&r->env, KB_ENV_VIEW_ALL);
 		out_text("\n");
@@ -1030,7 +1051,6 @@ void kb_run_print_object(const char *key, const struct kb_run *r,
 		kb_result_print(r, &r->overhead, KB_PRINT_BRIEF);
 		out_close_object();
 	}
-	out_close_object();
 }
 
 void kb_run_print(const struct kb_run *r, unsigned int flags)
@@ -1110,9 +1130,11 @@ int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 			.target_ns = q->has_target ? q->target_ns :
 				     KB_RUN_DEFAULT_TARGET_NS,
 			.warmup = q->has_warmup ? q->warmup : KB_RUN_DEFAULT_WARMUP,
+			.nargs = q->nargs,
 		};
 
 		memcpy(tq.names, q->names, sizeof(tq.names));
+		memcpy(tq.args, q->args, sizeof(tq.args));
 		memcpy(tq.events, q->events, sizeof(tq.events));
 		tq.nevents = q->nevents;
 		err = kb_twin_run(&tq, r);
@@ -1120,6 +1142,8 @@ int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 			kb_run_free(r);
 			return err;
 		}
+		r->has_arg = q->nargs == 1;
+		r->arg = q->nargs == 1 ? q->args[0] : 0;
 		kb_run_stamp(r);
 		kb_run_env(r);
 		return 0;

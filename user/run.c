@@ -16,6 +16,7 @@
 #include "run.h"
 #include "runopts.h"
 #include "svg.h"
+#include "sweep.h"
 
 /*
  * The run (short, or in full with -v and --json), then the diff against
@@ -60,10 +61,13 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 	if (o.raw)
 		pflags |= KB_PRINT_RAW;
 	err = kb_pmu_check_events(sc->name, o.q.events, o.q.nevents);
-	if (!err && !o.user)
-		err = kb_run_opts_check_module(&o, sc->opts_in);
+	if (!err)
+		err = o.user ? kb_run_opts_check_twins(&o, sc->name) :
+			       kb_run_opts_check_module(&o, sc);
 	if (err)
 		return kb_exit_status(err);
+	if (kb_sweep_is_sweep(&o.sweep))
+		return kb_sweep_run(sc, &o, argc, argv);
 	/* a bad baseline fails before the measurement, not after it */
 	if (o.baseline) {
 		err = kb_baseline_load(sc->name, o.baseline, &base);

@@ -60,6 +60,8 @@ struct kb_result {
 	int64_t corr_min_milli, corr_median_milli;
 	bool has_corr;
 	uint32_t flags, bytes_per_iter;
+	bool has_arg;		/* the routine took an argument ... */
+	uint64_t arg;		/* ... this one */
 
 	/* raw samples in time order (SAMPLES_GET or the twin) */
 	int64_t *net;
@@ -87,6 +89,8 @@ struct kb_run {
 	struct kb_result overhead;
 	bool has_overhead;
 	bool counter_constant;
+	bool has_arg;		/* one argument for every routine (a sweep's) */
+	uint64_t arg;
 	char kernel[80];	/* release, for plot titles */
 	char date[40];
 	unsigned int nevents;	/* hardware events counted */
@@ -108,6 +112,9 @@ struct kb_run_req {
 	unsigned int n;
 	bool has_cpu, has_samples, has_iterations, has_target, has_warmup;
 	uint32_t cpu, samples, iterations, target_ns, warmup;
+	/* arguments: none, one for every routine, or one per routine (n) */
+	unsigned int nargs;
+	uint64_t args[KBENCH_RUN_ROUTINES_MAX];
 	bool progress;		/* show progress on stderr when a tty */
 	const char *events[KBENCH_EVENTS_MAX];	/* hardware events to count */
 	unsigned int nevents;
@@ -192,6 +199,8 @@ void kb_run_print(const struct kb_run *r, unsigned int flags);
 /* The same as the object @key of the current one, not finished. */
 void kb_run_print_object(const char *key, const struct kb_run *r,
 			 unsigned int flags);
+/* Its members, into the object the caller opened. */
+void kb_run_print_members(const struct kb_run *r, unsigned int flags);
 /* CSV of every sample: index,routine,net_cycles,flags. */
 void kb_run_print_csv(const struct kb_run *r, FILE *f);
 

@@ -11,11 +11,13 @@
 
 #include <kbench/events.h>
 
+#include "fit.h"
 #include "kbenchctl.h"
 #include "nl.h"
 #include "opts.h"
 #include "runopts.h"
 #include "sysfs.h"
+#include "twin.h"
 
 #define KB_STR_(x)	#x
 #define KB_STR(x)	KB_STR_(x)
@@ -183,6 +185,19 @@ const struct kb_opt kb_run_table[] = {
 	  KB_OPT_FIELD(struct kb_run_opts, q),
 	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_EVENT,
 	  .help = "hardware events to count next to the counter, comma-separated: instructions, cycles, ref-cycles, branch-misses, cache-misses, ... or raw:0xNN ('kbenchctl events' lists this machine's)" },
+	{ .name = "arg", .kind = KB_OPT_STRING, .metavar = "SPEC",
+	  .in = KB_IN_MEASURE, .parse = kb_sweep_opt_parse,
+	  KB_OPT_FIELD(struct kb_run_opts, sweep),
+	  KB_OPT_GIVEN(struct kb_run_opts, has_sweep),
+	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_ARG,
+	  .help = "the routines' argument (kbenchctl list): V; or a sweep, one run per value: V,V,.. or A..B:xK (geometric) or A..B:+S (arithmetic); K, M, G multiply by 1024^1..3; at most " KB_STR(KB_SWEEP_MAX) " values",
+	  .def = "each routine's own" },
+	{ .name = "fit", .kind = KB_OPT_CHOICE, .metavar = "WHICH",
+	  .in = KB_IN_MEASURE, .choices = kb_fit_choices,
+	  KB_OPT_FIELD(struct kb_run_opts, fit),
+	  KB_OPT_GIVEN(struct kb_run_opts, has_fit),
+	  .help = "with a sweep: the complexity fitted to the corrected median, or the best",
+	  .def = "auto" },
 	{ .name = "user", .kind = KB_OPT_FLAG, .in = KB_IN_MEASURE,
 	  KB_OPT_FIELD(struct kb_run_opts, user),
 	  .help = "time the userspace twins instead (no module needed)" },
@@ -263,11 +278,76 @@ static bool name_ok(const char *s)
 	return n && !s[n] && n <= KBENCH_NAME_MAX;
 }
 
+/*
+ * A routine positional argument: NAME, or NAME:ARG with one value of the
+ * routine's own (the same routine may then come twice, at two values).
+ */
+static int routine_arg(const char *sub, char *word, struct kb_run_opts *o)
+{
+	char *colon = strchr(word, ':'), err[256];
+	struct kb_sweep one;
+
+	if (colon) {
+		*colon = '\0';
+		if (kb_sweep_parse(colon + 1, &one, err, sizeof(err)))
+			return kb_arg_error(sub, "%s:%s: %s", word, colon + 1, err);
+		if (one.kind != KB_SWEEP_ONE)
+			return kb_arg_error(sub, "%s:%s: one value per routine (a sweep is --arg %s)",
+					    word, colon + 1, colon + 1);
+		o->q.args[o->q.n] = one.v[0];
+		o->routine_args = true;
+	}
+	if (!name_ok(word))
+		return kb_arg_error(sub, "bad routine name '%s' (names are 1 to %d of a-z, 0-9 and _; see '%s list')",
+				    word, KBENCH_NAME_MAX, prog);
+	o->q.names[o->q.n++] = word;
+	return colon ? 1 : 0;
+}
+
+/* How the arguments (--arg, NAME:ARG) go together with the rest. */
+static int check_args(const char *sub, bool run, struct kb_run_opts *o,
+		      unsigned int with_arg)
+{
+	unsigned int i, k;
+
+	/* the same routine twice: only at two arguments (two series) */
+	for (k = 1; k < o->q.n; k++)
+		for (i = 0; i < k; i++)
+			if (!strcmp(o->q.names[i], o->q.names[k]) &&
+			    (!with_arg || o->q.args[i] == o->q.args[k]))
+				return kb_arg_error(sub, "routine '%s' given twice: give the two their own arguments (%s:64 %s:128)",
+						    o->q.names[k], o->q.names[k],
+						    o->q.names[k]);
+	if (with_arg && with_arg != o->q.n)
+		return kb_arg_error(sub, "give every routine its argument (NAME:ARG), or none");
+	if (with_arg && o->has_sweep)
+		return kb_arg_error(sub, "--arg and NAME:ARG exclude each other: --arg is every routine's");
+	if (with_arg) {
+		o->q.nargs = o->q.n;
+		return 0;
+	}
+	if (o->has_fit && !kb_sweep_is_sweep(&o->sweep))
+		return kb_arg_error(sub, "--fit goes with a sweep (--arg A..B:xK, A..B:+S or V,V,...)");
+	if (!o->has_sweep)
+		return 0;
+	if (!kb_sweep_is_sweep(&o->sweep)) {
+		o->q.nargs = 1;
+		o->q.args[0] = o->sweep.v[0];
+		return 0;
+	}
+	if (o->kvu)
+		return kb_arg_error(sub, "--kernel-vs-user takes one --arg value, not a sweep");
+	if (run && (o->hist || o->raw))
+		return kb_arg_error(sub, "--hist and --raw show one run: not with a sweep (-v shows every run)");
+	return 0;
+}
+
 int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		      struct kb_run_opts *o)
 {
 	const char *sub = sc->name, *given;
 	bool run = sc->opts_in & KB_IN_RUN;
+	unsigned int with_arg = 0;
 	int first, err, i;
 
 	memset(o, 0, sizeof(*o));
@@ -284,10 +364,10 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		if (!run && o->q.n == 2)
 			return kb_arg_error(sub, "two routines only; '%s' is one too many",
 					    argv[i]);
-		if (!name_ok(argv[i]))
-			return kb_arg_error(sub, "bad routine name '%s' (names are 1 to %d of a-z, 0-9 and _; see '%s list')",
-					    argv[i], KBENCH_NAME_MAX, prog);
-		o->q.names[o->q.n++] = argv[i];
+		err = routine_arg(sub, argv[i], o);
+		if (err < 0)
+			return err;
+		with_arg += (unsigned int)err;
 	}
 	if (!o->q.n) {
 		usage_error(sub, run ? "which routine? (see '%s list')" :
@@ -319,7 +399,7 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		return kb_arg_error(sub, "--metric %s: --events has %d events already; add %s to them instead",
 				    o->diff.metric, KBENCH_EVENTS_MAX,
 				    o->diff.metric);
-	return 0;
+	return check_args(sub, run, o, with_arg);
 }
 
 int kb_run_req_add_event(struct kb_run_req *q, const char *name)
@@ -342,6 +422,72 @@ int kb_run_req_add_event(struct kb_run_req *q, const char *name)
 	return 0;
 }
 
+/*
+ * Every argument of the request, or of each sweep value, is within the
+ * routine's range, and given only to routines that take one: an error
+ * here costs no run.
+ */
+static int check_arg_ranges(const char *sub, const struct kb_run_opts *o)
+{
+	const struct kb_routine_info *in;
+	unsigned int i, k, nv;
+	const uint64_t *v;
+
+	if (o->q.nargs) {
+		v = o->q.args;
+		nv = o->q.nargs;
+	} else if (o->has_sweep) {
+		v = o->sweep.v;
+		nv = o->sweep.n;
+	} else {
+		return 0;
+	}
+	for (i = 0; i < o->q.n; i++) {
+		in = &o->info[i];
+		if (!in->has_arg)
+			return kb_arg_error(sub, "routine '%s' takes no argument ('%s list' shows the ones that do)",
+					    o->q.names[i], prog);
+		for (k = 0; k < nv; k++) {
+			/* NAME:ARG: each routine its own */
+			if (o->routine_args && k != i)
+				continue;
+			if (v[k] >= in->arg_min && v[k] <= in->arg_max)
+				continue;
+			return kb_arg_error(sub, "%s%llu: routine '%s' takes %llu..%llu %s",
+					    o->routine_args ? "" : "--arg ",
+					    (unsigned long long)v[k], o->q.names[i],
+					    (unsigned long long)in->arg_min,
+					    (unsigned long long)in->arg_max,
+					    in->arg_name);
+		}
+	}
+	return 0;
+}
+
+int kb_run_opts_check_twins(struct kb_run_opts *o, const char *sub)
+{
+	const struct kb_twin *tw;
+	unsigned int i;
+
+	for (i = 0; i < o->q.n; i++) {
+		tw = kb_twin_find(o->q.names[i]);
+		if (!tw)
+			continue;	/* the twin run names it */
+		o->info[i].found = true;
+		o->info[i].has_arg = tw->arg_name;
+		if (tw->arg_name)
+			snprintf(o->info[i].arg_name, sizeof(o->info[i].arg_name),
+				 "%s", tw->arg_name);
+		o->info[i].arg_min = tw->arg_min;
+		o->info[i].arg_max = tw->arg_max;
+		o->info[i].arg_def = tw->arg_def;
+	}
+	for (i = 0; i < o->q.n; i++)
+		if (!o->info[i].found)
+			return 0;
+	return check_arg_ranges(sub, o);
+}
+
 static int info_limits_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
 	uint32_t *v = arg;
@@ -354,7 +500,8 @@ static int info_limits_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-int kb_run_opts_check_module(const struct kb_run_opts *o, unsigned int in)
+int kb_run_opts_check_module(struct kb_run_opts *o,
+			     const struct subcommand *sc)
 {
 	uint32_t info[KBENCH_A_INFO_MAX + 1] = { 0 };
 	struct kb_nl nl;
@@ -366,10 +513,12 @@ int kb_run_opts_check_module(const struct kb_run_opts *o, unsigned int in)
 	err = kb_nl_request(&nl, kb_nl_msg(&nl, KBENCH_CMD_INFO, false),
 			    KBENCH_A_INFO_MAX, info_limits_cb, info);
 	if (!err)
-		err = kb_opts_check_info(kb_run_table, in, o, info,
+		err = kb_opts_check_info(kb_run_table, sc->opts_in, o, info,
 					 KBENCH_A_INFO_MAX + 1);
 	if (!err)
-		err = kb_routines_check(&nl, o->q.names, o->q.n);
+		err = kb_routines_check(&nl, o->q.names, o->q.n, o->info);
 	kb_nl_close(&nl);
+	if (!err)
+		err = check_arg_ranges(sc->name, o);
 	return err;
 }

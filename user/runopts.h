@@ -12,6 +12,7 @@
 
 #include "diff.h"
 #include "run.h"
+#include "sweep.h"
 
 /* the rows' .in: which of the subcommands takes them */
 #define KB_IN_RUN	0x1
@@ -23,8 +24,23 @@
 /* the userspace twins keep every sample in memory */
 #define KB_RUN_USER_SAMPLES_MAX	10000000
 
+/* What the module (ROUTINE_GET) or the twin table says of a routine. */
+struct kb_routine_info {
+	bool found;
+	bool has_arg;
+	char arg_name[KBENCH_ARG_NAME_MAX + 1];
+	uint64_t arg_min, arg_max, arg_def;
+	uint32_t flags;
+};
+
 struct kb_run_opts {
 	struct kb_run_req q;	/* routines, cpu, samples, iterations, ... */
+	struct kb_sweep sweep;	/* --arg */
+	bool has_sweep;
+	int fit;		/* --fit: index in kb_fit_choices */
+	bool has_fit;
+	bool routine_args;	/* NAME:ARG given: q.args are per routine */
+	struct kb_routine_info info[KBENCH_RUN_ROUTINES_MAX];
 	bool user, verbose;
 	bool hist, log, raw, csv;	/* run */
 	const char *svg;
@@ -46,19 +62,27 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		      struct kb_run_opts *o);
 
 /*
- * Before a kernel run: the routines are registered and the options within
- * the module's own limits (INFO).  0, or -errno after a message naming
- * the routine or the option (-ENOENT: the module or a routine missing).
+ * Before a kernel run: the routines are registered, the options within
+ * the module's own limits (INFO) and the arguments within the routines'
+ * ranges (ROUTINE_GET, into o->info).  0, or -errno after a message
+ * naming the routine or the option (-ENOENT: the module or a routine
+ * missing; -EINVAL: an argument out of range or for a routine without
+ * one).
  */
-int kb_run_opts_check_module(const struct kb_run_opts *o, unsigned int in);
+int kb_run_opts_check_module(struct kb_run_opts *o,
+			     const struct subcommand *sc);
+
+/* The same for the userspace twins (--user): o->info from their table. */
+int kb_run_opts_check_twins(struct kb_run_opts *o, const char *sub);
 
 /*
  * Are @names registered?  0, or -ENOENT after
  * "no routine 'x' (kbenchctl list shows 6)" (with a near name if any).
+ * @info (may be NULL): what ROUTINE_GET says of each.
  */
 struct kb_nl;
 int kb_routines_check(struct kb_nl *nl, const char *const *names,
-		      unsigned int n);
+		      unsigned int n, struct kb_routine_info *info);
 
 /*
  * Count event @name too, unless @q counts it already (perhaps by another

@@ -493,6 +493,8 @@ static int write_routine(struct wr *w, const struct kb_run *r,
 	kv_u64(w, 5, "index", res->index, &first);
 	kv_bool(w, 5, "overhead", overhead, &first);
 	kv_u64(w, 5, "bytes_per_iter", res->bytes_per_iter, &first);
+	if (res->has_arg)
+		kv_u64(w, 5, "arg", res->arg, &first);
 	wr_key(w, 5, "flags", false);
 	wr_flag_names(w, kb_result_flag_names, res->flags);
 	write_summary(w, res);
@@ -590,6 +592,16 @@ static int write_run(struct wr *w, const struct kb_saved_run *s, bool first_run)
 	kv_opt(w, 4, "target_ns", q->has_target, q->target_ns, &first);
 	kv_opt(w, 4, "warmup", q->has_warmup, q->warmup, &first);
 	write_names(w, "events", q->events, q->nevents, false);
+	if (q->nargs) {
+		wr_key(w, 4, "args", false);
+		wr_raw(w, "[", 1);
+		for (i = 0; i < q->nargs; i++) {
+			if (i)
+				wr_raw(w, ", ", 2);
+			wr_u64(w, q->args[i]);
+		}
+		wr_raw(w, "]", 1);
+	}
 	wr_s(w, "\n   }");
 	write_event_descs(w, r);
 

@@ -18,6 +18,7 @@
 #include "kbenchctl.h"
 #include "run.h"
 #include "svg.h"
+#include "sweep.h"
 
 #define W		960
 #define ML		84	/* left margin */
@@ -564,4 +565,293 @@ int kb_svg_write_runs(const char *path, const struct kb_run *const *runs,
 		 runs[0]->res[0].routine);
 	title_of(title, sizeof(title), runs[0], names);
 	return write_path(path, s, n, title, log_x);
+}
+
+/* --- sweeps: cycles per iteration against the argument ------------------- */
+
+#define SH		420	/* the sweep plot's height */
+#define SWEEP_XTICKS	12	/* at most this many labels on a log2 axis */
+
+struct sweep_axes {
+	struct axis x, y;
+	int top;		/* of the plot area */
+	bool bytes;		/* the argument is in bytes: 4K, 1M */
+};
+
+static double sx(const struct sweep_axes *a, double v)
+{
+	return ML + ax_frac(&a->x, v) * PW;
+}
+
+static double sy(const struct sweep_axes *a, double v)
+{
+	return a->top + SH - ax_frac(&a->y, v) * SH;
+}
+
+/* x: the arguments (log2: from a quarter octave below to above); y: 0 up */
+static void sweep_range(const struct kb_svg_curve *c, unsigned int n,
+			bool log_x, struct sweep_axes *a)
+{
+	double xlo = INFINITY, xhi = -INFINITY, yhi = 0, r;
+	unsigned int k;
+	size_t i;
+
+	for (k = 0; k < n; k++) {
+		for (i = 0; i < c[k].n; i++) {
+			if (!log_x || c[k].x[i] > 0) {
+				xlo = fmin(xlo, c[k].x[i]);
+				xhi = fmax(xhi, c[k].x[i]);
+			}
+			yhi = fmax(yhi, fmax(c[k].ci_hi[i],
+					     fmax(c[k].median[i], c[k].min[i])));
+		}
+	}
+	if (!isfinite(xlo)) {
+		xlo = 1;
+		xhi = 2;
+	}
+	a->x.log = log_x;
+	if (log_x) {
+		a->x.lo = xlo / pow(2, 0.25);
+		a->x.hi = xhi * pow(2, 0.25);
+	} else {
+		r = xhi > xlo ? xhi - xlo : fabs(xlo) + 1;
+		a->x.lo = xlo - 0.03 * r;
+		a->x.hi = xhi + 0.03 * r;
+	}
+	a->y.log = false;
+	a->y.lo = 0;
+	if (!(yhi > 0) || !isfinite(yhi))
+		yhi = 1;
+	r = nice_step(yhi * 1.08, 6);
+	a->y.hi = ceil(yhi * 1.08 / r) * r;
+}
+
+/* The x labels: powers of two on a log2 axis (every other when crowded). */
+static int sweep_xticks(const struct sweep_axes *a, double *t, int *dec)
+{
+	double p, e0, e1;
+	int n = 0, step = 1;
+
+	if (!a->x.log)
+		return ticks(&a->x, 8, t, dec);
+	*dec = 0;
+	e0 = ceil(log2(a->x.lo));
+	e1 = floor(log2(a->x.hi));
+	while ((e1 - e0) / step + 1 > SWEEP_XTICKS)
+		step *= 2;
+	for (p = e0; p <= e1 && n < MAXTICKS; p += step)
+		t[n++] = exp2(p);
+	return n;
+}
+
+static void sweep_xlabel(const struct sweep_axes *a, double v, int dec,
+			 char *buf, size_t len)
+{
+	if (v >= 0 && v < 1e19 && v == floor(v))
+		kb_sweep_format((uint64_t)v, a->bytes, buf, len);
+	else
+		snprintf(buf, len, "%.*f", dec, v);
+}
+
+static void sweep_axes(FILE *f, const struct sweep_axes *a, const char *xlabel)
+{
+	double t[MAXTICKS];
+	char buf[48];
+	int nt, dec, j;
+
+	nt = sweep_xticks(a, t, &dec);
+	for (j = 0; j < nt; j++) {
+		double x = sx(a, t[j]);
+
+		line(f, "grid", x, a->top, x, a->top + SH);
+		line(f, "axis", x, a->top + SH, x, a->top + SH + 4);
+		sweep_xlabel(a, t[j], dec, buf, sizeof(buf));
+		text(f, x, a->top + SH + 18, "middle", buf);
+	}
+	nt = ticks(&a->y, 6, t, &dec);
+	for (j = 0; j < nt; j++) {
+		double y = sy(a, t[j]);
+
+		if (j)
+			line(f, "grid", ML, y, W - MR, y);
+		snprintf(buf, sizeof(buf), "%.*f", dec, t[j]);
+		text(f, ML - 8, y + 4, "end", buf);
+	}
+	line(f, "axis", ML, a->top + SH, W - MR, a->top + SH);
+	line(f, "axis", ML, a->top, ML, a->top + SH);
+	fprintf(f, "<text class=\"caption\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+		ML + PW / 2, a->top + SH + 40);
+	xml_text(f, xlabel);
+	fprintf(f, "%s</text>\n", a->x.log ? " (log2 scale)" : "");
+	fprintf(f, "<text class=\"caption\" transform=\"translate(%d %d) rotate(-90)\" text-anchor=\"middle\">cycles per iteration</text>\n",
+		ML - 52, a->top + SH / 2);
+}
+
+/* @c's points in ascending order of the argument (a list may be in any) */
+static size_t *sweep_order(const struct kb_svg_curve *c, bool log_x)
+{
+	size_t *o = malloc((c->n ? c->n : 1) * sizeof(*o)), i, j, t, m = 0;
+
+	if (!o)
+		return NULL;
+	for (i = 0; i < c->n; i++)
+		if (!log_x || c->x[i] > 0)
+			o[m++] = i;
+	for (i = 1; i < m; i++)		/* insertion sort: at most 128 */
+		for (j = i; j > 0 && c->x[o[j - 1]] > c->x[o[j]]; j--) {
+			t = o[j];
+			o[j] = o[j - 1];
+			o[j - 1] = t;
+		}
+	if (m < c->n)
+		o[m] = (size_t)-1;
+	return o;
+}
+
+static void polyline(FILE *f, const struct sweep_axes *a, const char *cls,
+		     const char *color, const char *extra,
+		     const struct kb_svg_curve *c, const size_t *o,
+		     const double *y)
+{
+	size_t i;
+
+	fprintf(f, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\"%s points=\"",
+		cls, color, extra);
+	for (i = 0; i < c->n && o[i] != (size_t)-1; i++)
+		fprintf(f, "%s%.1f,%.1f", i ? " " : "", sx(a, c->x[o[i]]),
+			sy(a, y[o[i]]));
+	fputs("\"/>\n", f);
+}
+
+static void sweep_curve(FILE *f, const struct sweep_axes *a,
+			const struct kb_svg_curve *c, unsigned int k)
+{
+	size_t *o = sweep_order(c, a->x.log), i, m;
+	char buf[64];
+
+	if (!o)
+		return;
+	for (m = 0; m < c->n && o[m] != (size_t)-1; m++)
+		;
+	fprintf(f, "<g class=\"curve\" id=\"curve-%u\">\n", k);
+	/* the CI band: along the upper bounds, back along the lower ones */
+	fprintf(f, "<path class=\"ci\" fill=\"%s\" fill-opacity=\"0.2\" stroke=\"none\" d=\"",
+		colors[k]);
+	for (i = 0; i < m; i++)
+		fprintf(f, "%c%.1f %.1f", i ? 'L' : 'M', sx(a, c->x[o[i]]),
+			sy(a, c->ci_hi[o[i]]));
+	for (i = m; i-- > 0;)
+		fprintf(f, "L%.1f %.1f", sx(a, c->x[o[i]]), sy(a, c->ci_lo[o[i]]));
+	fputs("Z\"/>\n", f);
+	polyline(f, a, "min", colors[k],
+		 " stroke-width=\"1.6\" stroke-dasharray=\"7 4\"", c, o, c->min);
+	polyline(f, a, "median", colors[k], " stroke-width=\"2.2\"", c, o,
+		 c->median);
+	for (i = 0; i < m; i++) {
+		fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\" fill=\"%s\"><title>",
+			sx(a, c->x[o[i]]), sy(a, c->median[o[i]]), colors[k]);
+		xml_text(f, c->name);
+		sweep_xlabel(a, c->x[o[i]], 3, buf, sizeof(buf));
+		fprintf(f, " at %s: median ", buf);
+		fmt_val(buf, sizeof(buf), c->median[o[i]]);
+		fprintf(f, "%s, min ", buf);
+		fmt_val(buf, sizeof(buf), c->min[o[i]]);
+		fprintf(f, "%s cycles/iter</title></circle>\n", buf);
+	}
+	fputs("</g>\n", f);
+	free(o);
+}
+
+static void sweep_legend(FILE *f, const struct kb_svg_curve *c, unsigned int k,
+			 double y)
+{
+	fprintf(f, "<g class=\"legend\" fill=\"#222\" stroke=\"%s\">\n", colors[k]);
+	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke-width=\"2.2\"/>\n",
+		ML, y - 4, ML + 24, y - 4);
+	fprintf(f, "<text x=\"%d\" y=\"%.1f\" stroke=\"none\" font-weight=\"bold\">",
+		ML + 32, y);
+	xml_text(f, c->name);
+	fprintf(f, "</text>\n<text x=\"%d\" y=\"%.1f\" stroke=\"none\">", ML + 260,
+		y);
+	xml_text(f, c->note ? c->note : "");
+	fputs("</text>\n</g>\n", f);
+}
+
+int kb_svg_write_sweep(FILE *f, const struct kb_svg_curve *c, unsigned int n,
+		       const char *title, const char *xlabel, bool log_x)
+{
+	struct sweep_axes a = { .bytes = xlabel && !strcmp(xlabel, "bytes") };
+	int height, key;
+	unsigned int k;
+
+	if (n > MAXSERIES)
+		n = MAXSERIES;
+	sweep_range(c, n, log_x, &a);
+	key = 62 + 22 * (int)n + 10;
+	a.top = key + 30;
+	height = a.top + SH + 60;
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
+		W, height, W, height);
+	write_title(f, title, false);
+	fputs("<style>.axis{stroke:#333;stroke-width:1}.grid{stroke:#e6e6e6;stroke-width:1}"
+	      ".caption{fill:#333;font-size:13px}</style>\n", f);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, height);
+	write_title(f, title, true);
+	for (k = 0; k < n; k++)
+		sweep_legend(f, &c[k], k, 62 + 22 * (int)k + 12);
+	/* what the three marks of every routine are */
+	fprintf(f, "<g class=\"key\" fill=\"#333\" stroke=\"#555\">\n"
+		   "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2.2\"/><text x=\"%d\" y=\"%d\" stroke=\"none\">median</text>\n"
+		   "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"1.6\" stroke-dasharray=\"7 4\"/><text x=\"%d\" y=\"%d\" stroke=\"none\">min</text>\n"
+		   "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"10\" fill=\"#555\" fill-opacity=\"0.2\" stroke=\"none\"/><text x=\"%d\" y=\"%d\" stroke=\"none\">95%% CI of the median</text>\n"
+		   "</g>\n",
+		ML, key - 4, ML + 24, key - 4, ML + 30, key,
+		ML + 110, key - 4, ML + 134, key - 4, ML + 140, key,
+		ML + 200, key - 10, ML + 230, key);
+	fputs("<g id=\"sweep\">\n", f);
+	sweep_axes(f, &a, xlabel ? xlabel : "argument");
+	for (k = 0; k < n; k++)
+		sweep_curve(f, &a, &c[k], k);
+	fputs("</g>\n</svg>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+int kb_svg_write_sweep_file(const char *path, const struct kb_svg_curve *c,
+			    unsigned int n, const char *title,
+			    const char *xlabel, bool log_x)
+{
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	err = kb_svg_write_sweep(f, c, n, title, xlabel, log_x);
+	if (fclose(f) || err) {
+		fprintf(stderr, "%s: %s: write error\n", prog, path);
+		return -1;
+	}
+	return 0;
+}
+
+void kb_svg_sweep_title(char *buf, size_t len, const struct kb_run *first,
+			const char *const *names, unsigned int n, bool compare,
+			const char *spec)
+{
+	char what[4 * (KBENCH_NAME_MAX + 6) + 80];
+	size_t used = 0;
+	unsigned int k;
+
+	what[0] = '\0';
+	for (k = 0; k < n && used < sizeof(what); k++)
+		used += (size_t)snprintf(what + used, sizeof(what) - used,
+					 "%s%s", k ? (compare ? " vs " : ", ") : "",
+					 names[k]);
+	if (used < sizeof(what))
+		snprintf(what + used, sizeof(what) - used, " over --arg %s", spec);
+	title_of(buf, len, first, what);
 }

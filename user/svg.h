@@ -33,4 +33,29 @@ int kb_svg_write_file(const char *path, const struct kb_run *r, bool log_x);
 int kb_svg_write_runs(const char *path, const struct kb_run *const *runs,
 		      const char *const *labels, unsigned int n, bool log_x);
 
+/* One routine of a sweep: its figures at each argument, ascending or not. */
+struct kb_svg_curve {
+	const char *name;
+	size_t n;
+	const double *x;		/* the argument */
+	const double *min, *median;	/* cycles per iteration */
+	const double *ci_lo, *ci_hi;	/* the median's 95% CI */
+	const char *note;		/* after the name in the legend, or "" */
+};
+
+/*
+ * A sweep's line plot: cycles per iteration against the argument, per
+ * routine the median (solid, with points), the minimum (dashed) and the
+ * median's CI as a band; @log_x: a log2 axis (geometric sweeps).
+ */
+int kb_svg_write_sweep(FILE *f, const struct kb_svg_curve *c, unsigned int n,
+		       const char *title, const char *xlabel, bool log_x);
+int kb_svg_write_sweep_file(const char *path, const struct kb_svg_curve *c,
+			    unsigned int n, const char *title,
+			    const char *xlabel, bool log_x);
+/* "add_n over adds 1..64:x2 -- kernel" and the run's conditions below */
+void kb_svg_sweep_title(char *buf, size_t len, const struct kb_run *first,
+			const char *const *names, unsigned int n, bool compare,
+			const char *spec);
+
 #endif /* KBENCHCTL_SVG_H */

@@ -40,15 +40,25 @@ static void twin_load_l1(unsigned int n, void *data)
 	kbench_body_load_l1(n, data);
 }
 
+/* The argument travels as the data, as in kbench.ko's add_n. */
+static void twin_add_n(unsigned int n, void *data)
+{
+	kbench_body_add_n(n, (unsigned int)(uintptr_t)data);
+}
+
 const struct kb_twin kb_twins[] = {
-	{ "empty", "empty loop (overhead)", twin_empty, KBENCH_INSNS_EMPTY },
-	{ "add_chain", "4 dependent register adds", twin_add_chain,
-	  KBENCH_INSNS_ADD_CHAIN },
-	{ "mul_chain", "4 dependent multiplies", twin_mul_chain,
-	  KBENCH_INSNS_MUL_CHAIN },
-	{ "load_l1", "4 dependent L1 loads (pointer chase)", twin_load_l1,
-	  KBENCH_INSNS_LOAD_L1 },
-	{ NULL, NULL, NULL, 0 }
+	{ .name = "empty", .desc = "empty loop (overhead)", .run = twin_empty,
+	  .insns = KBENCH_INSNS_EMPTY },
+	{ .name = "add_chain", .desc = "4 dependent register adds",
+	  .run = twin_add_chain, .insns = KBENCH_INSNS_ADD_CHAIN },
+	{ .name = "mul_chain", .desc = "4 dependent multiplies",
+	  .run = twin_mul_chain, .insns = KBENCH_INSNS_MUL_CHAIN },
+	{ .name = "load_l1", .desc = "4 dependent L1 loads (pointer chase)",
+	  .run = twin_load_l1, .insns = KBENCH_INSNS_LOAD_L1 },
+	{ .name = "add_n", .desc = "arg dependent adds", .run = twin_add_n,
+	  .insns = KBENCH_INSNS_ADD_N(0), .arg_name = "adds", .arg_min = 1,
+	  .arg_max = KBENCH_ADD_N_MAX, .arg_def = 64 },
+	{ .name = NULL }
 };
 
 const struct kb_twin *kb_twin_find(const char *name)
@@ -200,15 +210,24 @@ int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 	kbench_request_init(&req);
 	req.nr_routines = q->n;
 	for (i = 0; i < q->n; i++) {
+		uint64_t arg;
+
 		tw = kb_twin_find(q->names[i]);
 		if (!tw) {
-			fprintf(stderr, "%s: no userspace twin for '%s' (twins: empty, add_chain, mul_chain, load_l1)\n",
-				prog, q->names[i]);
+			fprintf(stderr, "%s: no userspace twin for '%s' (twins: %s)\n",
+				prog, q->names[i], KB_TWIN_NAMES);
 			return -ENOENT;
 		}
 		req.routine[i].name = tw->name;
 		req.routine[i].run = tw->run;
 		req.routine[i].data = ring;
+		if (!tw->arg_name)
+			continue;
+		/* the checks of kb_run_opts_check_twins(): in range */
+		arg = q->nargs ? q->args[q->nargs > 1 ? i : 0] : tw->arg_def;
+		req.routine[i].data = (void *)(uintptr_t)arg;
+		r->res[i].has_arg = true;
+		r->res[i].arg = arg;
 	}
 	if (kb_user_counter(&ci))
 		return -ENOENT;	/* a usage error: the environment names no counter */

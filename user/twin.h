@@ -16,10 +16,15 @@ struct kb_twin {
 	const char *name;
 	const char *desc;
 	void (*run)(unsigned int iterations, void *data);
-	unsigned int insns;	/* instructions per iteration */
+	unsigned int insns;	/* instructions per iteration (+ the argument) */
+	/* its argument, as the kernel routine's (NULL: none) */
+	const char *arg_name;
+	uint64_t arg_min, arg_max, arg_def;
 };
 
 extern const struct kb_twin kb_twins[];
+/* their names, for messages */
+#define KB_TWIN_NAMES	"empty, add_chain, mul_chain, load_l1, add_n"
 const struct kb_twin *kb_twin_find(const char *name);
 
 struct kb_twin_req {
@@ -33,6 +38,8 @@ struct kb_twin_req {
 	uint64_t counter_hz;	/* 0: the counter's own rate */
 	const char *events[KBENCH_EVENTS_MAX];	/* hardware events */
 	unsigned int nevents;
+	unsigned int nargs;	/* 0, 1 (every routine) or n (each its own) */
+	uint64_t args[4];
 };
 
 /*

@@ -15,9 +15,12 @@
  *   add_chain  4 dependent add; dec; jnz           6
  *   mul_chain  4 dependent imul; dec; jnz          6
  *   load_l1    4 dependent loads (ring); dec; jnz  6
+ *   chase      1 dependent load; dec; jnz          3
+ *   add_n      jmp *reg; @adds dependent add; loop adds + 2 (x86_64)
  *
  * arm64 uses add/mul/ldr and the loop subs; b.ne, powerpc64 add/mulld/ld
- * and addic.; bne: the same counts on every architecture.
+ * and addic.; bne: the same counts on every architecture, but for add_n
+ * (below): adds + 3 on arm64, adds + 2 on powerpc64.
  *
  * Under qemu -icount shift=0 one TSC tick is one instruction, so the net
  * cycles per iteration equal these numbers exactly; with the `empty`
@@ -35,6 +38,44 @@
 #define KBENCH_INSNS_ADD_CHAIN	6
 #define KBENCH_INSNS_MUL_CHAIN	6
 #define KBENCH_INSNS_LOAD_L1	6
+#define KBENCH_INSNS_CHASE	3
+
+/*
+ * add_n: @adds dependent adds per iteration, 1 .. KBENCH_ADD_N_MAX, in one
+ * iteration count that varies per call.  An unrolled block of
+ * KBENCH_ADD_N_MAX adds is entered @adds adds before its end, so the back
+ * edge of the loop needs a computed (indirect) branch; what it costs per
+ * iteration, on top of the adds:
+ *
+ *   x86_64     2  jmp *reg (to the entry); loop (dec rcx and branch in one)
+ *   arm64      3  ret reg (to the entry); subs; b.ne
+ *   powerpc64  2  blr (to the entry, held in LR); bdnz (dec CTR and branch)
+ *
+ * arm64 has no decrement-and-branch instruction, hence its 3.  The
+ * indirect branches are of the kinds that need no landing pad: a RET
+ * (arm64: BTI checks BR and BLR only) and BLR (powerpc64).  The x86 JMP
+ * does need one, an ENDBR64, where the kernel enforces IBT: there
+ * kbench.ko uses kbench_body_add_n_endbr() instead, an ENDBR64 before
+ * every add (2 x @adds + 2 instructions).
+ */
+#define KBENCH_ADD_N_MAX	1024
+#if defined(__aarch64__)
+#define KBENCH_INSNS_ADD_N(adds)	((adds) + 3)
+#else
+#define KBENCH_INSNS_ADD_N(adds)	((adds) + 2)
+#endif
+
+#define __KBENCH_STR(x)		#x
+#define KBENCH_STR(x)		__KBENCH_STR(x)
+
+/*
+ * Marks add_n's indirect jump for the kernel's objtool (the kernel defines
+ * it to ANNOTATE_RETPOLINE_SAFE before including this header: the jump's
+ * target is one of the block's own instructions); nothing in userspace.
+ */
+#ifndef KBENCH_BODY_INDIRECT_OK
+#define KBENCH_BODY_INDIRECT_OK	""
+#endif
 
 /* load_l1: a ring of pointers, small enough to stay in L1. */
 #define KBENCH_L1_RING_WORDS	64
@@ -96,6 +137,69 @@ static inline void kbench_body_load_l1(unsigned int n, void *ring)
 		     : "+r" (n), "+r" (p) : : "cc", "memory");
 }
 
+/* @p: a cyclic chain of pointers; returns where the chase stopped. */
+static inline void *kbench_body_chase(unsigned int n, void *p)
+{
+	if (!n)
+		return p;
+	asm volatile("1:	mov (%1), %1\n\t"
+		     "	dec %0\n\t"
+		     "	jnz 1b\n\t"
+		     : "+r" (n), "+r" (p) : : "cc", "memory");
+	return p;
+}
+
+/*
+ * add_n (see the top).  The block is entered through a conditional jump
+ * that is always taken, so that it is also reachable by falling through:
+ * objtool follows every instruction of a kernel function.  Each add is
+ * the same 3 bytes (explicit registers, no REX choice left to the
+ * compiler), so the entry is the block's end minus 3 x @adds.  `loop`
+ * decrements the whole rcx: @n is zero-extended into it.
+ */
+#define KBENCH_BODY_ADD_N_X86(n, adds, insn, size)			\
+do {									\
+	unsigned long __cnt = (n), __acc = 0, __entry;			\
+									\
+	asm volatile("	lea 3f(%%rip), %[entry]\n\t"			\
+		     "	sub %[off], %[entry]\n\t"			\
+		     "	test %[cnt], %[cnt]\n\t"			\
+		     "	jnz 4f\n\t"					\
+		     "	.rept " KBENCH_STR(KBENCH_ADD_N_MAX) "\n\t"	\
+		     insn						\
+		     "	.endr\n\t"					\
+		     "3:	loop 4f\n\t"				\
+		     "	jmp 5f\n\t"					\
+		     "4:\n\t"						\
+		     KBENCH_BODY_INDIRECT_OK "\n\t"			\
+		     "	jmp *%[entry]\n\t"				\
+		     "5:\n\t"						\
+		     : [cnt] "+c" (__cnt), "+a" (__acc),		\
+		       [entry] "=&r" (__entry)				\
+		     : "d" (1UL), [off] "r" ((unsigned long)(size) * (adds)) \
+		     : "cc");						\
+} while (0)
+
+static inline void kbench_body_add_n(unsigned int n, unsigned int adds)
+{
+	if (!n || !adds || adds > KBENCH_ADD_N_MAX)
+		return;
+	KBENCH_BODY_ADD_N_X86(n, adds, "	add %%rdx, %%rax\n\t", 3);
+}
+
+/*
+ * The same where kernel IBT is enforced: every possible entry is an
+ * ENDBR64 (4 bytes; a NOP elsewhere), so each iteration runs 2 x @adds + 2
+ * instructions.
+ */
+static inline void kbench_body_add_n_endbr(unsigned int n, unsigned int adds)
+{
+	if (!n || !adds || adds > KBENCH_ADD_N_MAX)
+		return;
+	KBENCH_BODY_ADD_N_X86(n, adds,
+			      "	endbr64\n\t	add %%rdx, %%rax\n\t", 7);
+}
+
 #elif defined(__aarch64__)
 
 static inline void kbench_body_empty(unsigned int n)
@@ -150,6 +254,44 @@ static inline void kbench_body_load_l1(unsigned int n, void *ring)
 		     "	subs %w0, %w0, #1\n\t"
 		     "	b.ne 1b\n\t"
 		     : "+r" (n), "+r" (p) : : "cc", "memory");
+}
+
+static inline void *kbench_body_chase(unsigned int n, void *p)
+{
+	if (!n)
+		return p;
+	asm volatile("1:	ldr %1, [%1]\n\t"
+		     "	subs %w0, %w0, #1\n\t"
+		     "	b.ne 1b\n\t"
+		     : "+r" (n), "+r" (p) : : "cc", "memory");
+	return p;
+}
+
+/*
+ * add_n (see the top): the back edge is `ret entry`, an indirect branch
+ * that BTI does not check (a BR would need a BTI landing pad on every add
+ * where the kernel enforces BTI).  Each add is 4 bytes.
+ */
+static inline void kbench_body_add_n(unsigned int n, unsigned int adds)
+{
+	unsigned long acc = 0, inc = 1, entry;
+
+	if (!n || !adds || adds > KBENCH_ADD_N_MAX)
+		return;
+	asm volatile("	adr %[entry], 3f\n\t"
+		     "	sub %[entry], %[entry], %[off]\n\t"
+		     "	b 4f\n\t"
+		     "	.rept " KBENCH_STR(KBENCH_ADD_N_MAX) "\n\t"
+		     "	add %[acc], %[acc], %[inc]\n\t"
+		     "	.endr\n\t"
+		     "3:	subs %w[cnt], %w[cnt], #1\n\t"
+		     "	b.ne 4f\n\t"
+		     "	b 5f\n\t"
+		     "4:	ret %[entry]\n\t"
+		     "5:\n\t"
+		     : [cnt] "+r" (n), [acc] "+r" (acc), [entry] "=&r" (entry)
+		     : [inc] "r" (inc), [off] "r" (4UL * adds)
+		     : "cc");
 }
 
 #elif defined(__powerpc64__)
@@ -214,6 +356,50 @@ static inline void kbench_body_load_l1(unsigned int n, void *ring)
 		     "	addic. %0, %0, -1\n\t"
 		     "	bne 1b\n\t"
 		     : "+r" (cnt), "+b" (p) : : "cr0", "xer", "memory");
+}
+
+static inline void *kbench_body_chase(unsigned int n, void *p)
+{
+	unsigned long cnt = n;
+
+	if (!n)
+		return p;
+	asm volatile("1:	ld %1, 0(%1)\n\t"
+		     "	addic. %0, %0, -1\n\t"
+		     "	bne 1b\n\t"
+		     : "+r" (cnt), "+b" (p) : : "cr0", "xer", "memory");
+	return p;
+}
+
+/*
+ * add_n (see the top): CTR counts the iterations (bdnz), LR holds the
+ * entry (blr); bcl 20,31 is the form of "branch and link to the next
+ * instruction" that leaves the return-address predictor alone.  Each add
+ * is 4 bytes.  "b": addi reads r0 as 0, so the entry is not in r0.
+ */
+static inline void kbench_body_add_n(unsigned int n, unsigned int adds)
+{
+	unsigned long cnt = n, acc = 0, inc = 1, entry;
+
+	if (!n || !adds || adds > KBENCH_ADD_N_MAX)
+		return;
+	asm volatile("	mtctr %[cnt]\n\t"
+		     "	bcl 20, 31, 1f\n\t"
+		     "1:	mflr %[entry]\n\t"
+		     "	addi %[entry], %[entry], 3f - 1b\n\t"
+		     "	subf %[entry], %[off], %[entry]\n\t"
+		     "	mtlr %[entry]\n\t"
+		     "	b 4f\n\t"
+		     "	.rept " KBENCH_STR(KBENCH_ADD_N_MAX) "\n\t"
+		     "	add %[acc], %[acc], %[inc]\n\t"
+		     "	.endr\n\t"
+		     "3:	bdnz 4f\n\t"
+		     "	b 5f\n\t"
+		     "4:	blr\n\t"
+		     "5:\n\t"
+		     : [acc] "+r" (acc), [entry] "=&b" (entry)
+		     : [cnt] "r" (cnt), [inc] "r" (inc), [off] "r" (4UL * adds)
+		     : "lr", "ctr");
 }
 
 #else

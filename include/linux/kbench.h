@@ -8,24 +8,100 @@
  * sleeping locks, allocate or print.  Fixed costs (the call, loop set-up)
  * cancel out: kbench times run(2) and run(N + 2) and keeps the difference.
  *
+ * A routine may take an argument (struct kbench_arg: a size, a count)
+ * that each run chooses within the routine's range, and prepare and
+ * release what run() works on around every run: setup() before it, in
+ * process context, and teardown() after it, whatever ended the run.
+ *
  * See Documentation/kbench.rst, kmod/examples/kbench_example.c and
  * kmod/examples/kbench_measure_example.c.
  */
 #ifndef _LINUX_KBENCH_H
 #define _LINUX_KBENCH_H
 
+#include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
 #include <uapi/linux/kbench.h>
 
+/* Room for a setup's message (struct kbench_setup), with the NUL. */
+#define KBENCH_SETUP_MSG_MAX	64
+
+/**
+ * struct kbench_arg - the argument a routine takes
+ * @name: its unit, 1 to KBENCH_ARG_NAME_MAX printable characters ("bytes",
+ *	"adds", "nodes"); NULL (and everything else 0): no argument
+ * @min: the smallest value a run may ask for
+ * @max: the largest; min <= def <= max
+ * @def: the value of a run that asks for none
+ *
+ * kbench refuses a value outside [@min, @max] before setup is called
+ * (-ERANGE), and any value for a routine without an argument (-EINVAL).
+ */
+struct kbench_arg {
+	const char *name;
+	u64 min, max, def;
+};
+
+/**
+ * struct kbench_setup - one run's preparation of a routine (setup_ctx())
+ * @arg: the run's argument: the request's, else the routine's arg.def
+ *	(0 for a routine without an argument)
+ * @cpu: the CPU the run measures on; setup runs there
+ * @data: out: what run() and teardown() get in this run; kbench presets
+ *	it to the routine's data
+ * @bytes_per_iter: out: bytes per iteration for the throughput of this
+ *	run (memcpy of @arg bytes: @arg); preset to the routine's
+ *	bytes_per_iter
+ * @msg: out, optional: why setup failed, one line without the routine's
+ *	name, which kbench adds ("above the setup_bytes_max parameter");
+ *	kbench hands it to the requester with the error
+ */
+struct kbench_setup {
+	u64 arg;
+	unsigned int cpu;
+	void *data;
+	u32 bytes_per_iter;
+	char msg[KBENCH_SETUP_MSG_MAX];
+};
+
+/**
+ * struct kbench_routine - a piece of code kbench measures
+ * @name: unique, [a-z0-9_]{1,31}
+ * @desc: one line
+ * @run: executes its body exactly @iterations times, irqs off (see above)
+ * @data: passed to run(), unless a setup replaces it for a run
+ * @bytes_per_iter: throughput: bytes per iteration, 0 = operations
+ * @arg: the argument it takes; all zero: none
+ * @setup: optional; before every run that measures the routine, in
+ *	process context on the run's CPU, where it may sleep and allocate:
+ *	prepares what run() works on for @arg (the run's argument, else
+ *	@arg.def) and stores it in *@data (preset to the routine's @data).
+ *	0, or -errno: the run fails with it and teardown() is not called.
+ * @setup_ctx: the same with everything in @s: the argument, the CPU,
+ *	bytes_per_iter for this argument and a message on failure.  At most
+ *	one of @setup and @setup_ctx.
+ * @teardown: optional, only with a setup: after every run whose setup
+ *	returned 0 - completed, failed, aborted by a signal, by rmmod kbench
+ *	or by the CPU going offline - exactly once, in process context on
+ *	the run's CPU, with the data the setup stored
+ *
+ * Concurrent runs (on different CPUs) each call setup() and get their own
+ * data.  A run holds a reference on the owner module from before setup()
+ * until after teardown().
+ */
 struct kbench_routine {
-	const char *name;		/* unique, [a-z0-9_]{1,31} */
-	const char *desc;		/* one line */
+	const char *name;
+	const char *desc;
 	void (*run)(unsigned int iterations, void *data);
-	void *data;			/* passed to run() */
-	u32 bytes_per_iter;		/* throughput: bytes per iteration, 0 = ops */
+	void *data;
+	u32 bytes_per_iter;
+	struct kbench_arg arg;
+	int (*setup)(u64 arg, void **data);
+	int (*setup_ctx)(struct kbench_setup *s);
+	void (*teardown)(void *data);
 
 	/* private to kbench after this point */
 	struct module *owner;
@@ -36,15 +112,55 @@ struct kbench_routine {
 
 int __kbench_register_routine(struct kbench_routine *r, struct module *owner);
 void kbench_unregister_routine(struct kbench_routine *r);
+int __kbench_register_routines(struct kbench_routine *r, unsigned int n,
+			       struct module *owner);
+void kbench_unregister_routines(struct kbench_routine *r, unsigned int n);
 
 /**
  * kbench_register_routine() - make a routine available to kbench
  * @r: the routine; must stay valid until kbench_unregister_routine()
  *
- * Return: 0, -EEXIST if the name is taken, -EINVAL for a bad name or a NULL
- * run().  The calling module is pinned while a measurement uses @r.
+ * Return: 0, -EEXIST if the name is taken, -EINVAL for a bad name, a NULL
+ * run() or an inconsistent argument, setup or teardown (see struct
+ * kbench_routine).  The calling module is pinned while a measurement uses
+ * @r.
  */
 #define kbench_register_routine(r) __kbench_register_routine((r), THIS_MODULE)
+
+/**
+ * kbench_register_routines() - register @n routines, all or none
+ * @r: an array of @n routines
+ * @n: how many
+ *
+ * Return: 0, or the first error of kbench_register_routine(), with the
+ * routines registered before it unregistered again.
+ */
+#define kbench_register_routines(r, n) \
+	__kbench_register_routines((r), (n), THIS_MODULE)
+
+/**
+ * module_kbench_routines() - a module that only registers routines
+ * @__routines: a static array of struct kbench_routine
+ *
+ * Defines the module's init and exit: init registers every routine of the
+ * array (unwinding on failure), exit unregisters them in reverse order.
+ * A module with more to do at load calls kbench_register_routines() and
+ * kbench_unregister_routines() from its own init and exit instead.
+ */
+#define module_kbench_routines(__routines)				\
+static typeof(__routines) *const __routines##_kbench = &(__routines);	\
+static int __init __routines##_kbench_init(void)			\
+{									\
+	return kbench_register_routines(*__routines##_kbench,		\
+					ARRAY_SIZE(*__routines##_kbench)); \
+}									\
+module_init(__routines##_kbench_init);					\
+static void __exit __routines##_kbench_exit(void)			\
+{									\
+	kbench_unregister_routines(*__routines##_kbench,		\
+				   ARRAY_SIZE(*__routines##_kbench));	\
+}									\
+module_exit(__routines##_kbench_exit)
 
 /* Excluded samples are counted by reason: one slot per sample flag bit. */
 #define KBENCH_RESULT_REASONS	16

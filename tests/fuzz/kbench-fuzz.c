@@ -114,6 +114,11 @@ static const char *const routines[] = {
 };
 #define NR_ROUTINES	(sizeof(routines) / sizeof(routines[0]))
 
+/* Routines that take an argument: 1 .. 1024 suits all of them. */
+static const char *const arg_routines[] = { "add_n", "memcpy", "memset" };
+#define NR_ARG_ROUTINES	(sizeof(arg_routines) / sizeof(arg_routines[0]))
+#define CHEAP_ARG_MAX	1024
+
 static const char *const bad_names[] = {
 	"", "no_such_routine", "ADD_CHAIN", "add-chain", "add_chain ",
 	" add_chain", "add_chain\n", "foo", "../add_chain", "%s%s%s%n",
@@ -194,6 +199,7 @@ struct fuzz_msg {
 	const char *attr;	/* the attribute mutated, if one (run_attrs[]) */
 	unsigned int nroutine, routine_base;	/* valid_routine() */
 	unsigned int nevent;			/* valid_event() */
+	bool with_arg;		/* valid_routine() picks from arg_routines */
 	/* raw bytes to send instead of req (truncated headers) */
 	unsigned char raw[256];
 	size_t raw_len;
@@ -242,7 +248,7 @@ static void put_routines(int n)
  * cheap (cheap_max; 0 = every accepted value is cheap).  The generators
  * below mutate rows by kind; C_EVERY_ATTR sends every row at once.
  */
-enum attr_kind { K_U32, K_STR };
+enum attr_kind { K_U32, K_U64, K_STR };
 
 struct run_attr {
 	uint16_t type;
@@ -260,13 +266,29 @@ static void put_u32_valid(const struct run_attr *a, uint32_t v)
 	knl_put_u32(&m.req, a->type, v);
 }
 
-/* Distinct names within a message: successive ones from a random start. */
+/*
+ * Distinct names within a message: successive ones from a random start;
+ * routines that take an argument when the message gives one.
+ */
 static void valid_routine(const struct run_attr *a)
 {
+	const char *const *names = m.with_arg ? arg_routines : routines;
+	unsigned int nr = m.with_arg ? NR_ARG_ROUTINES : NR_ROUTINES;
+
 	if (!m.nroutine)
-		m.routine_base = rnd_below(NR_ROUTINES);
-	knl_put_str(&m.req, a->type,
-		    routines[(m.routine_base + m.nroutine++) % NR_ROUTINES]);
+		m.routine_base = rnd_below(nr);
+	knl_put_str(&m.req, a->type, names[(m.routine_base + m.nroutine++) % nr]);
+}
+
+/* One argument for every routine (all of them take 1 .. 1024). */
+static void valid_arg(const struct run_attr *a)
+{
+	knl_put_u64(&m.req, a->type, 1 + rnd_below(CHEAP_ARG_MAX));
+}
+
+static uint32_t limit_arg(void)
+{
+	return CHEAP_ARG_MAX;
 }
 
 /*
@@ -384,6 +406,9 @@ static const struct run_attr run_attrs[] = {
 	/* a pinned perf counter each; cheap, and absent is too */
 	{ .type = KBENCH_A_RUN_EVENT, .name = "event", .kind = K_STR,
 	  .multi = true, .put_valid = valid_event, .may_omit = true },
+	/* only with routines that take it (m.with_arg); once: for all */
+	{ .type = KBENCH_A_RUN_ARG, .name = "arg", .kind = K_U64,
+	  .put_valid = valid_arg, .limit = limit_arg },
 };
 #define NR_RUN_ATTRS	(sizeof(run_attrs) / sizeof(run_attrs[0]))
 
@@ -591,6 +616,25 @@ static void gen_extreme_int(void)
 		return;
 	}
 	start(KBENCH_CMD_RUN, do_flags());
+	if (rnd_below(6) == 0) {
+		/* an argument at and around its routines' limits, and beyond */
+		const uint64_t v64[] = { 0, 1, CHEAP_ARG_MAX, CHEAP_ARG_MAX + 1,
+					 4095, 4096, 1ULL << 32, UINT64_MAX - 1,
+					 UINT64_MAX, rnd() };
+
+		const struct run_attr *r = rnd_attr(K_STR);	/* routine */
+
+		a = rnd_attr(K_U64);
+		m.attr = a->name;
+		m.with_arg = true;
+		r->put_valid(r);
+		if (coin())
+			r->put_valid(r);
+		put_guard();
+		knl_put_u64(&m.req, a->type,
+			    v64[rnd_below(sizeof(v64) / sizeof(v64[0]))]);
+		return;
+	}
 	put_routines(1 + rnd_below(2));
 	/* every other costly attribute cheap (or absent), this one extreme */
 	a = rnd_attr(K_U32);
@@ -872,6 +916,7 @@ static void gen_every_attr(void)
 	unsigned int order[NR_RUN_ATTRS], i, j, t, n;
 
 	start(KBENCH_CMD_RUN, do_flags());
+	m.with_arg = true;
 	for (i = 0; i < NR_RUN_ATTRS; i++)
 		order[i] = i;
 	for (i = NR_RUN_ATTRS - 1; i > 0; i--) {

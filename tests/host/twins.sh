@@ -79,5 +79,42 @@ load_l1   kbench_run_load_l1    twin_load_l1    6
 empty     kbench_run_empty      kbench_lib_empty 2
 LIST
 
+# add_n: an unrolled block of KBENCH_ADD_N_MAX adds entered @adds adds
+# before its end (the entry is the block's end minus 3 bytes per add), then
+# `loop` and `jmp *reg` back to the entry: @adds + 2 instructions per
+# iteration.  The block as runs of identical instructions with their
+# bytes, then the back edge (the register of the indirect jump named REG).
+addn_block() { # FILE FUNCTION
+	"$objdump" -d "$1" | awk -F'\t' -v fn="<$2>:" '
+		$0 ~ fn"$" { on = 1; next }
+		on && NF == 0 { exit }
+		on && NF >= 3 {
+			b = $2; gsub(/ +$/, "", b)
+			s = $3; gsub(/ +/, " ", s)
+			if (s ~ /^add %rdx,%rax/) {
+				nb = split(b, x, " ")
+				adds++
+				if (nb != 3) odd++
+				next
+			}
+			if (adds && !done) {
+				printf "%d x add %%rdx,%%rax (%s)\n", adds,
+					odd ? "not all 3 bytes" : "3 bytes each"
+				done = 1
+			}
+			if (done && s ~ /^(loop|jmp \*)/) {
+				sub(/ [0-9a-f]+ <.*/, "", s)
+				sub(/\*%r[a-z0-9]+/, "*REG", s)
+				print s
+			}
+		}'
+}
+k=$(addn_block "$ko" kbench_run_add_n)
+u=$(addn_block "$ctl" twin_add_n)
+[ -n "$k" ] && [ "$k" = "$u" ]
+tap $? "add_n: the kernel block and the userspace twin's are the same ($(printf '%s' "$k" | tr '\n' ';'))"
+[ "$k" = "$(printf '1024 x add %%rdx,%%rax (3 bytes each)\nloop\njmp *REG')" ]
+tap $? "add_n: 1024 adds of 3 bytes, then loop and jmp *REG: arg + 2 instructions per iteration, as documented"
+
 echo "1..$n"
 exit $fail

@@ -4,8 +4,12 @@
 # kbenchctl against the module, in the VM (busybox sh): the exact error
 # messages and exit statuses of the paths that need the module (routines,
 # CPUs, the module's limits, the kernel's extended ack naming an option)
-# and the default report of a kernel run (exact under icount on x86_64).
-# The paths without a module are covered by tests/unit.  Prints TAP.
+# and the default report of a kernel run (exact under icount on x86_64);
+# arguments and sweeps: add_n's exact sweep and its O(n) fit (icount,
+# x86_64), the ratio of one routine at two arguments, where two curves
+# cross, a failing setup mid-sweep, the setup memory cap (-E2BIG, -ENOMEM)
+# and add_n's ENDBR64 variant (reloading kbench.ko).  The paths without a
+# module are covered by tests/unit.  Prints TAP.
 
 # shellcheck source=tests/selftests/kbench_lib.sh
 . "$(dirname "$0")/kbench_lib.sh"
@@ -26,7 +30,7 @@ expect() {
 
 
 echo "TAP version 13"
-echo "1..12"
+echo "1..29"
 
 info=$(kbenchctl --json info)
 routines=$(kbenchctl --json list | grep -c '"name"')
@@ -96,5 +100,169 @@ if grep -q kbench_icount=1 /proc/cmdline && [ "$(uname -m)" = x86_64 ]; then
 else
 	echo "ok $((n += 1)) # SKIP exact report needs --icount on x86_64"
 fi
+
+# ---- arguments and sweeps ----------------------------------------------
+x86_icount=0
+grep -q kbench_icount=1 /proc/cmdline && [ "$(uname -m)" = x86_64 ] && x86_icount=1
+icount=0
+grep -q kbench_icount=1 /proc/cmdline && icount=1
+# skip_tap WHY: one test skipped
+skip_tap() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+
+out=$(kbenchctl list)
+echo "$out" | grep -q '^add_n  *kbench  *adds 1\.\.1024 (64) ' &&
+	echo "$out" | grep -q '^chase  *kbench  *bytes 4K\.\.256M (1M) ' &&
+	echo "$out" | grep -q '^add_chain  *kbench  *- '
+tap $? "list: each routine's argument, its range and default"
+
+expect 2 "kbenchctl run: --arg 2000: routine 'add_n' takes 1..1024 adds" \
+	kbenchctl run add_n --arg 2000
+expect 2 "kbenchctl run: --arg 2048: routine 'add_n' takes 1..1024 adds" \
+	kbenchctl run add_n --arg 1..4096:x2
+expect 2 "kbenchctl run: routine 'mul_chain' takes no argument ('kbenchctl list' shows the ones that do)" \
+	kbenchctl run add_n mul_chain --arg 4
+
+# add_n's sweep under icount: arg + 2 cycles per iteration at every value,
+# exactly arg minus the empty loop, and the same on a second run
+if [ "$x86_icount" = 1 ]; then
+	csv1=$(kbenchctl run add_n --arg 1..64:x2 --csv --samples 50) &&
+	csv2=$(kbenchctl run add_n --arg 1..64:x2 --csv --samples 50) &&
+	echo "$csv1" | awk -F, 'NR > 1 { n++; a = $1 + 0
+		if ($2 != "add_n" || $3 != a + 2 || $4 != a + 2 || $7 != a || $12 != 0) bad++ }
+		END { exit !(n == 7 && !bad) }' &&
+	[ "$csv1" = "$csv2" ]
+	r=$?
+	[ $r = 0 ] || echo "$csv1" | sed 's/^/# /'
+	tap $r "run add_n --arg 1..64:x2 --csv: arg + 2 cycles/iter (corrected: arg) at 7 values, identical on rerun"
+
+	json=$(kbenchctl run add_n --arg 1..64:x2 --json --samples 50)
+	# each sweep object: the routine's figures, then the overhead's
+	got=$(echo "$json" | tr -d ' \n' |
+		grep -o '"net_cycles_per_iter":{"min":[0-9.]*,"median":[0-9.]*' |
+		awk -F'[:,]' 'NR % 2 == 1 { printf "%s/%s ", $3, $5 }')
+	fit=$(echo "$json" | tr -d ' \n' | grep -o '"fit":{"add_n":{[^[]*')
+	[ "$got" = "3/3 4/4 6/6 10/10 18/18 34/34 66/66 " ] &&
+		[ "$fit" = '"fit":{"add_n":{"quantity":"corrected_median_cycles_per_iter","points":7,"complexity":"n","big_o":"O(n)","coefficient":1,"rms":0,"candidates":' ]
+	r=$?
+	[ $r = 0 ] || echo "# got '$got' fit '$fit'"
+	tap $r "run add_n --arg 1..64:x2 --json: min = median = arg + 2, fit O(n) with coefficient 1 and RMS 0"
+
+	out=$(kbenchctl run add_n --arg 1..64:x2 --samples 50 2>&1)
+	echo "$out" | grep -qx 'fit of add_n (its corrected median, 7 values): O(n), 1.000 x n cycles/iter, RMS 0.00% (the best of O(1) .. O(n^3))' &&
+		echo "$out" | awk '$1 == 64 && $2 == "66.000" && $3 == "66.000" &&
+			$6 == "64.000" { found = 1 } END { exit !found }'
+	r=$?
+	[ $r = 0 ] || echo "$out" | sed 's/^/# /'
+	tap $r "run add_n --arg 1..64:x2: a row per value, the fit O(n), 1.000 x n"
+
+	out=$(kbenchctl compare add_n:64 add_n:128 --iterations 1000 --samples 50 2>&1)
+	echo "$out" | grep -q 'add_n:128 is 97.0% slower than add_n:64' &&
+		kbenchctl --json compare add_n:64 add_n:128 --iterations 1000 \
+			--samples 50 | grep -q '"median_ratio": 1.9696969696969697,'
+	r=$?
+	[ $r = 0 ] || echo "$out" | sed 's/^/# /'
+	tap $r "compare add_n:64 add_n:128: exactly 130/66 = 1.9697 (97.0% slower), interleaved in one run"
+else
+	skip_tap "exact sweep needs --icount on x86_64"
+	skip_tap "exact sweep JSON needs --icount on x86_64"
+	skip_tap "exact sweep table needs --icount on x86_64"
+	skip_tap "exact ratio needs --icount on x86_64"
+fi
+
+insmod /lib/kbench/kbench_setup_test.ko 2>/dev/null
+params=/sys/module/kbench_setup_test/parameters
+if [ "$x86_icount" = 1 ]; then
+	out=$(kbenchctl compare add_n add_half --arg 4..64:x2 --iterations 1000 --samples 50 2>&1)
+	echo "$out" | grep -qx 'add_n and add_half cross between adds 8 and 32 (equal at 16): add_n is faster below, add_half above'
+	r=$?
+	[ $r = 0 ] || echo "$out" | sed 's/^/# /'
+	tap $r "compare add_n add_half --arg 4..64:x2: they cross where arg + 2 = arg / 2 + 10"
+else
+	skip_tap "exact crossing needs --icount on x86_64"
+fi
+
+# a setup failing mid-sweep: the runs before it reported, its message, exit 1
+echo 28 > $params/fail_errno
+echo 4 > $params/fail_arg
+out=$(kbenchctl run setup_test --arg 1..8:x2 --samples 20 --iterations 10 2>&1)
+rc=$?
+echo 0 > $params/fail_errno
+echo -1 > $params/fail_arg
+[ $rc = 1 ] && echo "$out" | grep -q '^         2 ' &&
+	echo "$out" | grep -qx 'kbenchctl: setup_test: failing on purpose (fail_errno=28)' &&
+	echo "$out" | grep -qx 'kbenchctl run: the sweep stopped at --arg 4, value 3 of 4' &&
+	[ "$(cat $params/setups)" = "$(cat $params/teardowns)" ]
+r=$?
+[ $r = 0 ] || echo "$out" | sed 's/^/# /'
+tap $r "a setup failing at --arg 4 of a sweep: its message, exit 1, every setup torn down"
+
+# a sweep killed by a signal (SIGTERM: a background job ignores SIGINT):
+# every setup torn down by the time kbenchctl is gone
+kbenchctl run setup_test --arg 1..1000:+250 --samples 1000000 --iterations 1000 \
+	>/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc = 143 ] && [ "$(cat $params/setups)" -gt 0 ] &&
+	[ "$(cat $params/setups)" = "$(cat $params/teardowns)" ] &&
+	[ "$(cat $params/mismatches)" = 0 ]
+tap $? "a sweep killed (SIGTERM, exit $rc): $(cat $params/setups) setups, $(cat $params/teardowns) teardowns"
+rmmod kbench_setup_test
+
+# the built-ins' setup memory: a cap (setup_bytes_max, -E2BIG) and half of
+# what is available (-ENOMEM), never more; reload kbench.ko to set them
+ko=/lib/kbench/kbench.ko
+if rmmod kbench && insmod $ko setup_bytes_max=1048576; then
+	expect 1 "kbenchctl: chase: 2097152 bytes: above setup_bytes_max 1048576 (0 in use)
+kbenchctl run: the sweep stopped at --arg 2M, value 2 of 2" \
+		kbenchctl --json run chase --arg 512K,2M --samples 10 --iterations 10
+	expect 1 "kbenchctl: memcpy: 1048640 bytes: above setup_bytes_max 1048576 (0 in use)" \
+		kbenchctl run memcpy --arg 512K --samples 10 --iterations 1
+else
+	skip_tap "reload with setup_bytes_max failed"
+	skip_tap "reload with setup_bytes_max failed"
+fi
+if [ "$icount" = 0 ] && rmmod kbench && insmod $ko setup_bytes_max=1073741824; then
+	# fill a tmpfs until about 400 MiB are available
+	avail=$(awk '/^MemAvailable/ { print int($2 / 1024) }' /proc/meminfo)
+	fill=$((avail - 400))
+	mount -t tmpfs -o size=${avail}m tmpfs /mnt
+	[ $fill -gt 0 ] && dd if=/dev/zero of=/mnt/fill bs=1M count=$fill 2>/dev/null
+	out=$(kbenchctl run chase --arg 256M --samples 10 --iterations 10 2>&1)
+	rc=$?
+	rm -f /mnt/fill
+	umount /mnt
+	[ $rc = 1 ] && echo "$out" | grep -q '^kbenchctl: chase: 268435456 bytes: more than half the [0-9]* MiB available$'
+	r=$?
+	[ $r = 0 ] || echo "# exit $rc: $out"
+	tap $r "chase --arg 256M with ~400 MiB available: -ENOMEM, nothing taken"
+	kbenchctl --json info | tr -d ' \n' | grep -q '"setup":{"bytes":0,"bytes_max":1073741824}'
+	tap $? "info: no setup memory held after the refusals"
+else
+	skip_tap "the -ENOMEM test fills RAM: plain mode only"
+	skip_tap "the -ENOMEM test fills RAM: plain mode only"
+fi
+# add_n with an ENDBR64 before every add (what kernel IBT forces): 2 x arg + 2
+if rmmod kbench && insmod $ko add_n_endbr=1; then
+	if [ "$x86_icount" = 1 ]; then
+		out=$(kbenchctl run add_n --arg 8 --iterations 1000 --samples 100 2>&1)
+		echo "$out" | grep -q '^  median        18.000 cycles/iter' &&
+			kbenchctl list | grep -q '^add_n .* ENDBR64'
+		r=$?
+		[ $r = 0 ] || echo "$out" | sed 's/^/# /'
+		tap $r "add_n_endbr=1: add_n --arg 8 is 2 x 8 + 2 = 18 instructions per iteration"
+	else
+		kbenchctl run add_n --arg 8 --samples 20 >/dev/null 2>&1 ||
+			[ "$(uname -m)" != x86_64 ]
+		tap $? "add_n_endbr=1: add_n runs (its count is checked under icount)"
+	fi
+else
+	skip_tap "reload with add_n_endbr=1 failed ($(uname -m) has no such parameter)"
+fi
+rmmod kbench; insmod $ko
+lsmod | grep -q '^kbench '
+tap $? "kbench.ko back with its defaults"
 
 exit $failed

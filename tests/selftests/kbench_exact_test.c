@@ -498,6 +498,81 @@ TEST_F_TIMEOUT(kb, adaptive_deterministic, 180)
 	expect_same_result(_metadata, &o, &r1.result[0], &r2.result[0], 2);
 }
 
+/* One routine with an argument, fixed N. */
+static int run_arg(FIXTURE_DATA(kb) *self, const char *routine, uint64_t arg,
+		   uint32_t iters, struct kb_run *run, struct knl_result *res)
+{
+	struct kb_run_args a = {
+		.routines = { routine }, .nroutines = 1, .has_cpu = true,
+		.cpu = 0, .samples = SAMPLES, .iterations = iters,
+		.nargs = 1, .args = { arg },
+	};
+
+	return kb_run(&self->nl, &self->req, self->fam.id, &a, run, res);
+}
+
+/*
+ * add_n: exactly KBENCH_INSNS_ADD_N(arg) instructions per iteration - arg
+ * + 2 on x86_64 and ppc64, arg + 3 on arm64 - so, minus the empty loop,
+ * arg (arm64: arg + 1), at every argument.  1024 adds only on x86, where
+ * any N is exact: 100 iterations keep its window short.
+ */
+TEST_F_TIMEOUT(kb, add_n_exact, 300)
+{
+	static const uint32_t args[] = { 1, 2, 4, 8, 16, 32, 64, 1024 };
+	struct oracle o = ORACLE(self);
+	struct knl_result res;
+	struct kb_run run;
+	unsigned int i;
+	int64_t corr;
+
+	NEED_ICOUNT();
+	for (i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		uint32_t iters = args[i] > 64 ? 100 : ITERS;
+
+#if !defined(__x86_64__)
+		if (args[i] > 64)
+			continue;
+#endif
+		ASSERT_EQ(0, run_arg(self, "add_n", args[i], iters, &run, &res))
+			TH_LOG("RUN add_n --arg %u: %s", args[i], res.msg);
+		check_run(_metadata, &run, iters);
+		ASSERT_EQ(1, run.nresults);
+		EXPECT_EQ(args[i], KB_RES(&run.result[0], ARG));
+		check_exact(_metadata, &o, &run.result[0], &run.overhead, "add_n",
+			    KBENCH_INSNS_ADD_N(args[i]), SAMPLES, iters);
+		check_exact(_metadata, &o, &run.overhead, NULL, "empty",
+			    KBENCH_INSNS_EMPTY, SAMPLES, iters);
+		corr = (KBENCH_INSNS_ADD_N(args[i]) - KBENCH_INSNS_EMPTY) *
+		       1000 * o.num;
+		if (corr % o.den)
+			continue;	/* a fractional tick per iteration */
+		EXPECT_EQ(corr / o.den, KB_RES(&run.result[0], CORR_MIN_MILLI))
+			TH_LOG("add_n --arg %u", args[i]);
+		EXPECT_EQ(corr / o.den, KB_RES(&run.result[0], CORR_MEDIAN_MILLI));
+	}
+}
+
+/* chase: one load and the loop, whatever the size of the cycle. */
+TEST_F_TIMEOUT(kb, chase_exact, 180)
+{
+	static const uint64_t args[] = { 4096, 65536, 1 << 20 };
+	struct oracle o = ORACLE(self);
+	struct knl_result res;
+	struct kb_run run;
+	unsigned int i;
+
+	NEED_ICOUNT();
+	for (i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		ASSERT_EQ(0, run_arg(self, "chase", args[i], ITERS, &run, &res))
+			TH_LOG("RUN chase --arg %llu: %s",
+			       (unsigned long long)args[i], res.msg);
+		check_run(_metadata, &run, ITERS);
+		check_exact(_metadata, &o, &run.result[0], &run.overhead, "chase",
+			    KBENCH_INSNS_CHASE, SAMPLES, ITERS);
+	}
+}
+
 TEST_F_TIMEOUT(kb, window_too_long, 60)
 {
 	uint64_t hz = self->info.v[KBENCH_A_INFO_COUNTER_HZ];

@@ -843,6 +843,8 @@ void kb_build_run(struct knl_req *r, uint16_t family, struct kb_run_args *a)
 	for (i = 0; i < a->nevents && i < 16; i++)
 		a->offs_event[i] = knl_put_str(r, KBENCH_A_RUN_EVENT,
 					       a->events[i]);
+	for (i = 0; i < a->nargs && i < 8; i++)
+		a->offs_arg[i] = knl_put_u64(r, KBENCH_A_RUN_ARG, a->args[i]);
 }
 
 /* ---- utilities ------------------------------------------------------------ */

@@ -216,8 +216,11 @@ struct kb_run_args {
 	uint32_t samples, iterations, warmup;
 	const char *events[16];
 	int nevents;
+	int nargs;			/* ARG attributes, in order */
+	uint64_t args[8];
 	int offs_routine[8], offs_cpu, offs_samples, offs_iterations;
 	int offs_event[16];
+	int offs_arg[8];
 };
 void kb_build_run(struct knl_req *r, uint16_t family, struct kb_run_args *a);
 

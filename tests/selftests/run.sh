@@ -48,7 +48,7 @@ run_suite() {
 
 for t in kbench_family_test kbench_input_test kbench_exact_test kbench_event_test \
 	 kbench_samples_test kbench_concurrency_test kbench_engine_test \
-	 kbench_progress_test kbench_lib_test; do
+	 kbench_arg_test kbench_progress_test kbench_lib_test; do
 	if [ ! -x "$dir/$t" ]; then
 		echo "not ok 1 $t # binary missing"
 		failed=1

@@ -9,11 +9,17 @@
 #      vCPU at once, ended by max_run_ms with a partial result;
 #   3. SIGNALS long runs interrupted by SIGINT or SIGKILL at random points;
 #   4. rmmod kbench in the middle of runs;
+#   5. sweeps of a routine with setup and teardown (kbench_setup_test.ko)
+#      killed at random points: every setup torn down;
+#   6. rmmod kbench in the middle of sweeps of chase, whose setup allocates
+#      (kbench.ko warns at unload about setup memory not given back, and
+#      this VM panics on a warning);
 # then the module must still work and unload, and dmesg must be clean.
 # Prints TAP and a line counting what was injected and survived.
 #
 #   stress.sh [RELOADS [SIGNALS [RMMOD_MS]]]   (defaults 100, 50 and 2000:
-#                                   how long rmmod mid-run may take)
+#                                   how long rmmod mid-run may take; sweeps
+#                                   get SIGNALS / 5 signals)
 
 reloads=${1:-100}
 signals=${2:-50}
@@ -41,7 +47,7 @@ busy() {
 }
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..8"
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 
 # 1. load / run / unload
@@ -96,34 +102,63 @@ dir=$(dirname "$0")
 	--samples 1000000 --iterations 1000
 tap $? "signals: $signals runs killed by SIGINT/SIGKILL at random points, each gone within 1 s"
 
+# rmmod_mid WHAT KBENCHCTL-ARGS...: five times, start `kbenchctl ARGS
+# --cpu C` in the background, rmmod kbench once the run is busy, and
+# reload; ok counts the rmmods that returned within $rmmod_ms ms while
+# kbenchctl exited 1 saying why ("being unloaded")
+rmmod_mid() {
+	what=$1
+	shift
+	ok=0
+	i=0
+	while [ $i -lt 5 ]; do
+		kbenchctl "$@" --cpu $((i % ncpu)) >/dev/null 2>/tmp/rmmod.err &
+		pid=$!
+		busy $((i % ncpu)) || echo "# $what $i: the run did not start within 20 s"
+		t0=$(now_ms)
+		rmmod kbench
+		r1=$?
+		t1=$(now_ms)
+		wait $pid
+		r2=$?
+		if grep -q "being unloaded" /tmp/rmmod.err && [ $r1 = 0 ] &&
+			[ $r2 = 1 ] && [ $((t1 - t0)) -lt "$rmmod_ms" ]; then
+			ok=$((ok + 1))
+		else
+			echo "# $what $i: rmmod exit $r1 after $((t1 - t0)) ms; kbenchctl exit $r2: $(head -c 200 /tmp/rmmod.err)"
+		fi
+		insmod $ko || break
+		i=$((i + 1))
+	done
+}
+
 # 4. rmmod kbench while runs are in progress: the runs end within one
 # window (-ESHUTDOWN), rmmod returns promptly, and the module loads again
-ok=0
-i=0
-while [ $i -lt 5 ]; do
-	kbenchctl run add_chain --cpu $((i % ncpu)) --samples 1000000 \
-		--iterations 1000 >/dev/null 2>/tmp/rmmod.err &
-	pid=$!
-	busy $((i % ncpu)) || echo "# rmmod $i: the run did not start within 20 s"
-	t0=$(now_ms)
-	rmmod kbench
-	r1=$?
-	t1=$(now_ms)
-	wait $pid
-	r2=$?
-	if grep -q "being unloaded" /tmp/rmmod.err && [ $r1 = 0 ] && [ $r2 = 1 ] &&
-		[ $((t1 - t0)) -lt "$rmmod_ms" ]; then
-		ok=$((ok + 1))
-	else
-		echo "# rmmod $i: exit $r1 after $((t1 - t0)) ms; run exit $r2: $(head -c 200 /tmp/rmmod.err)"
-	fi
-	insmod $ko || break
-	i=$((i + 1))
-done
+rmmod_mid run run add_chain --samples 1000000 --iterations 1000
 [ $ok = 5 ]
 tap $? "rmmod_mid_run: $ok of 5 rmmods during a run returned within $rmmod_ms ms, the run said why"
 
-# 5. everything still works and unloads
+# 5. sweeps with setup and teardown, killed at random points
+sweep_signals=$((signals / 5 > 0 ? signals / 5 : 1))
+p=/sys/module/kbench_setup_test/parameters
+insmod /lib/kbench/kbench_setup_test.ko || exit 1
+"$dir/sigrun" "$sweep_signals" 900 1000 kbenchctl run setup_test \
+	--arg 1..1000:+100 --cpu 0 --samples 1000000 --iterations 1000
+r=$?
+setups=$(cat $p/setups)
+# a signal may land before a sweep's first run (kbenchctl still checking
+# its options with the module): no setup then, so at least one in all
+[ $r = 0 ] && [ "$setups" -ge 1 ] &&
+	[ "$setups" = "$(cat $p/teardowns)" ] && [ "$(cat $p/mismatches)" = 0 ]
+tap $? "sweep_signals: $sweep_signals sweeps killed, $setups setups, $(cat $p/teardowns) teardowns"
+rmmod kbench_setup_test || exit 1
+
+# 6. rmmod kbench during sweeps of chase: each setup's memory given back
+rmmod_mid sweep run chase --arg 64K..4M:x2 --samples 1000000 --iterations 1000
+[ $ok = 5 ]
+tap $? "rmmod_mid_sweep: $ok of 5 rmmods during a sweep of chase returned within $rmmod_ms ms, the sweep said why"
+
+# 7. everything still works and unloads
 out=$(kbenchctl --json run add_chain --samples 100 --iterations 100) &&
 	echo "$out" | grep -q '"status": "complete"' && rmmod kbench
 tap $? "after: a run completes and the module unloads"
@@ -134,5 +169,5 @@ bad=$(dmesg | grep -v -i 'command line' | grep -E "$pattern")
 [ -z "$bad" ]
 tap $? "dmesg_clean after the faults"
 
-echo "# injected: $reloads reloads, $ncpu max-parameter runs, $signals signals, 5 rmmods mid-run; failed checks: $failed"
+echo "# injected: $reloads reloads, $ncpu max-parameter runs, $signals signals, 5 rmmods mid-run, $sweep_signals signals mid-sweep, 5 rmmods mid-sweep; failed checks: $failed"
 exit $failed

@@ -41,34 +41,64 @@ fi
 have_chromium=0
 command -v "$chromium" >/dev/null 2>&1 && have_chromium=1
 
-# check.py SVG ROUTINES...: well-formed SVG with the expected elements
+# check_svg SVG VALUES ROUTINES...: well-formed SVG with the expected
+# elements.  VALUES 0: a run's plot (histogram bars with min/median/mode
+# markers per routine, the samples in time order); VALUES > 0: a sweep's
+# line plot (--arg): per routine a curve with the median and the min
+# through VALUES points equally spaced on the log2 axis, the CI band, a
+# point per value, the fit in the legend.  Both: the title names the
+# routines, CPU, kernel, counter and date (a sweep also --arg).
 check_svg() {
 	python3 - "$@" <<'EOF'
 import re, sys, xml.etree.ElementTree as ET
-path, routines = sys.argv[1], sys.argv[2:]
+path, values, routines = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 NS = '{http://www.w3.org/2000/svg}'
 root = ET.parse(path).getroot()
 assert root.tag == NS + 'svg', 'root is %s' % root.tag
 w, h = int(root.get('width')), int(root.get('height'))
 assert root.get('viewBox') == '0 0 %d %d' % (w, h), 'viewBox'
 ids = {e.get('id'): e for e in root.iter() if e.get('id')}
-for panel in ('histogram', 'timeline', 'title', 'subtitle'):
+panels = ('sweep',) if values else ('histogram', 'timeline')
+for panel in panels + ('title', 'subtitle'):
     assert panel in ids, 'no #' + panel
 def cls(c, under=root):
     return [e for e in under.iter() if c in (e.get('class') or '').split()]
-bars = cls('bar', ids['histogram'])
-assert len(bars) >= 2, '%d histogram bars' % len(bars)
-assert all(float(b.get('height')) > 0 and float(b.get('width')) > 0 for b in bars)
-for m in ('min', 'median', 'mode'):
-    lines = [e for e in cls(m, ids['histogram']) if e.tag == NS + 'line']
-    assert len(lines) == len(routines), '%d %s markers for %d routines' % (
-        len(lines), m, len(routines))
-    for l in lines:
-        assert 0 <= float(l.get('x1')) <= w and l.get('x1') == l.get('x2'), m
-series = cls('series', ids['histogram'])
-assert len(series) == len(routines), '%d series' % len(series)
-points = [e for e in ids['timeline'].iter() if e.tag == NS + 'circle']
-assert len(points) >= 100, '%d time-order points' % len(points)
+if values:
+    curves = cls('curve', ids['sweep'])
+    assert len(curves) == len(routines), '%d curves' % len(curves)
+    for cv in curves:
+        for m in ('median', 'min'):
+            pl = [e for e in cls(m, cv) if e.tag == NS + 'polyline']
+            assert len(pl) == 1, '%d %s lines' % (len(pl), m)
+            pts = [tuple(float(v) for v in p.split(','))
+                   for p in pl[0].get('points').split()]
+            assert len(pts) == values, '%s: %d points' % (m, len(pts))
+            assert all(0 <= x <= w and 0 <= y <= h for x, y in pts), m
+            xs = [x for x, y in pts]
+            steps = [b - a for a, b in zip(xs, xs[1:])]
+            assert min(steps) > 0 and max(steps) - min(steps) < 1, \
+                'x steps %r: not a log2 axis' % steps
+        assert len(cls('ci', cv)) == 1, 'no CI band'
+        assert len([e for e in cv.iter() if e.tag == NS + 'circle']) == values
+    axis = ' '.join(''.join(e.itertext()) for e in ids['sweep'].iter()
+                    if e.tag == NS + 'text')
+    assert 'log2 scale' in axis, 'x axis not marked log2'
+    what = '%d curves of %d values' % (len(curves), values)
+else:
+    bars = cls('bar', ids['histogram'])
+    assert len(bars) >= 2, '%d histogram bars' % len(bars)
+    assert all(float(b.get('height')) > 0 and float(b.get('width')) > 0 for b in bars)
+    for m in ('min', 'median', 'mode'):
+        lines = [e for e in cls(m, ids['histogram']) if e.tag == NS + 'line']
+        assert len(lines) == len(routines), '%d %s markers for %d routines' % (
+            len(lines), m, len(routines))
+        for l in lines:
+            assert 0 <= float(l.get('x1')) <= w and l.get('x1') == l.get('x2'), m
+    series = cls('series', ids['histogram'])
+    assert len(series) == len(routines), '%d series' % len(series)
+    points = [e for e in ids['timeline'].iter() if e.tag == NS + 'circle']
+    assert len(points) >= 100, '%d time-order points' % len(points)
+    what = '%d bars, %d points' % (len(bars), len(points))
 title = ''.join(ids['title'].itertext()) + ' ' + ''.join(ids['subtitle'].itertext())
 doc_title = root.find(NS + 'title').text
 for r in routines:
@@ -76,11 +106,14 @@ for r in routines:
 legend = ' '.join(''.join(g.itertext()) for g in cls('legend'))
 for r in routines:
     assert r in legend, 'routine %s not in the legend' % r
-for want in (r'\bCPU \d+', r'\bkernel \S+', r'\bcounter \S+ @ [0-9.]+ [GMk]?Hz',
-             r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'):
+wants = [r'\bCPU \d+', r'\bkernel \S+', r'\bcounter \S+ @ [0-9.]+ [GMk]?Hz',
+         r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ']
+if values:
+    assert 'fit O(' in legend, 'no fit in the legend %r' % legend
+    wants.append(r'--arg \S+')
+for want in wants:
     assert re.search(want, title), '%s not in title %r' % (want, title)
-print('# %s: %dx%d, %d bars, %d points; %s' % (path.split('/')[-1], w, h,
-      len(bars), len(points), title))
+print('# %s: %dx%d, %s; %s' % (path.split('/')[-1], w, h, what, title))
 EOF
 }
 
@@ -160,9 +193,29 @@ chrome() {
 blue=143,187,217	# #1f77b4 at 50% over white
 orange=255,191,135	# #ff7f0e at 50% over white
 
+# what the next plot() checks: a run's panels (histogram, timeline), or
+# with sweep_values > 0 a sweep's curves of that many values
+sweep_values=0
+
+has_ids() { # FILE ID...: FILE has an element of each ID
+	local f=$1 id
+	shift
+	for id in "$@"; do
+		grep -q "id=\"$id\"" "$f" || return 1
+	done
+}
+
 plot() { # NAME "ROUTINES" COLOURS KBENCHCTL-ARGS...
-	local name=$1 routines=$2 colours=$3 svg=$out/$1.svg w h
+	local name=$1 routines=$2 colours=$3 svg=$out/$1.svg w h what
+	local -a panels
 	shift 3
+	if [ "$sweep_values" = 0 ]; then
+		panels=(histogram timeline)
+		what="SVG root, two panels, bars, min/median/mode per routine, title (routine, CPU, kernel, counter, date)"
+	else
+		panels=(sweep)
+		what="SVG root, a curve per routine (median, min: $sweep_values points on a log2 axis; CI band), fit, title (routine, CPU, kernel, counter, date, --arg)"
+	fi
 	"$ctl" "$@" --svg "$svg" >"$out/$name.log" 2>&1
 	tap $? "kbenchctl $* --svg: exit 0" "$out/$name.log"
 	if command -v xmllint >/dev/null; then
@@ -172,10 +225,10 @@ plot() { # NAME "ROUTINES" COLOURS KBENCHCTL-ARGS...
 		skip "$name: xmllint" "xmllint not installed (python3's parser below)"
 	fi
 	# shellcheck disable=SC2086
-	check_svg "$svg" $routines >"$out/$name.check" 2>&1
+	check_svg "$svg" "$sweep_values" $routines >"$out/$name.check" 2>&1
 	rc=$?
 	grep '^#' "$out/$name.check"
-	tap $rc "$name: SVG root, two panels, bars, min/median/mode per routine, title (routine, CPU, kernel, counter, date)" "$out/$name.check"
+	tap $rc "$name: $what" "$out/$name.check"
 	if [ "$have_chromium" = 0 ]; then
 		skip "$name: Chromium --dump-dom" "chromium not installed (scripts/deps.sh)"
 		skip "$name: Chromium --screenshot" "chromium not installed (scripts/deps.sh)"
@@ -184,10 +237,9 @@ plot() { # NAME "ROUTINES" COLOURS KBENCHCTL-ARGS...
 	chrome --dump-dom "file://$svg" >"$out/$name.dom" 2>"$out/$name.chrome.log"
 	rc=$?
 	[ "$rc" = 0 ] && grep -q '<svg' "$out/$name.dom" &&
-		grep -q 'id="histogram"' "$out/$name.dom" &&
-		grep -q 'id="timeline"' "$out/$name.dom" &&
+		has_ids "$out/$name.dom" "${panels[@]}" &&
 		! grep -qi 'parsererror\|error on line' "$out/$name.dom"
-	tap $? "$name: Chromium parses it (--dump-dom: the svg, both panels, no parser error)" "$out/$name.chrome.log"
+	tap $? "$name: Chromium parses it (--dump-dom: the svg, ${panels[*]}, no parser error)" "$out/$name.chrome.log"
 	w=$(sed -n 's/.*<svg[^>]* width="\([0-9]*\)".*/\1/p' "$svg" | head -n1)
 	h=$(sed -n 's/.*<svg[^>]* height="\([0-9]*\)".*/\1/p' "$svg" | head -n1)
 	rm -f "$out/$name.png"
@@ -197,13 +249,19 @@ plot() { # NAME "ROUTINES" COLOURS KBENCHCTL-ARGS...
 		png_check "$out/$name.png" "$w" "$h" ${colours//:/ } >"$out/$name.pngcheck" 2>&1
 	rc=$?
 	grep '^#' "$out/$name.pngcheck" 2>/dev/null
-	tap $rc "$name: Chromium --screenshot ${w}x$h: title drawn, the series' bars in their colours" "$out/$name.pngcheck"
+	tap $rc "$name: Chromium --screenshot ${w}x$h: title drawn, the series in their colours" "$out/$name.pngcheck"
 }
 
 plot run add_chain "$blue" run add_chain --user --samples 300
 plot compare "add_chain mul_chain" "$blue:$orange" compare add_chain mul_chain --user
 plot run-log "add_chain mul_chain" "$blue:$orange" \
 	run add_chain mul_chain --user --samples 500 --log-x
+
+# a sweep (--arg, geometric: a log2 axis); its curve's lines in the full
+# colour (#1f77b4)
+sweep_values=7
+plot sweep add_n "31,119,180" run add_n --user --arg 1..64:x2 --samples 200
+sweep_values=0
 
 echo "# SVGs and screenshots: $out"
 echo "1..$n"

@@ -70,7 +70,10 @@ static bool have(const char *prog)
 	return system(cmd) == 0;
 }
 
-/* Check a JSON document with the python3 standard library (no numpy). */
+/*
+ * Check a JSON document with the python3 standard library (no numpy); a
+ * key given twice in one object fails the check.
+ */
 static void json_check(const char *args, const char *py, const char *what)
 {
 	char cmd[2048];
@@ -81,7 +84,10 @@ static void json_check(const char *args, const char *py, const char *what)
 		return;
 	}
 	snprintf(cmd, sizeof(cmd),
-		 "%s %s 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); %s' ",
+		 "%s %s 2>/dev/null | python3 -c 'import json,sys\n"
+		 "def u(p):\n"
+		 " k=[a for a, b in p]; assert len(k)==len(set(k)), \"duplicate keys %%r\" %% k; return dict(p)\n"
+		 "d=json.load(sys.stdin, object_pairs_hook=u); %s' ",
 		 kbenchctl_bin, args, py);
 	rc = system(cmd);
 	ok(rc == 0, "%s", what);
@@ -511,6 +517,109 @@ static void test_results_cli(void)
 	unsetenv("XDG_DATA_HOME");
 }
 
+/* --arg: one value, sweeps, NAME:ARG; the errors without a module */
+static void test_sweep_cli(void)
+{
+	char *out;
+	int rc;
+
+	expect_line("run add_n --user --arg 1..10", 2,
+		    "kbenchctl run: --arg 1..10: a range needs a step: 1..10:x2 (geometric) or 1..10:+1 (arithmetic)");
+	expect_line("run add_n --user --arg 64..32:x2", 2,
+		    "kbenchctl run: --arg 64..32:x2: the range 64..32 is reversed: the first value is the smallest");
+	expect_line("run add_n --user --arg 1..64:x1", 2,
+		    "kbenchctl run: --arg 1..64:x1: factor x1 never moves: at least x2");
+	expect_line("run add_n --user --arg 1..64:+0", 2,
+		    "kbenchctl run: --arg 1..64:+0: step +0 never moves: at least +1");
+	expect_line("compare add_n add_half --arg 1..64:+-2", 2,
+		    "kbenchctl compare: --arg 1..64:+-2: '-2' is negative: values are 0 or more");
+	expect_line("run add_n --user --arg 1..1000:+1", 2,
+		    "kbenchctl run: --arg 1..1000:+1: more than 128 values (a larger step, or a narrower range)");
+	expect_line("run add_n --user --arg 99999999999999999999", 2,
+		    "kbenchctl run: --arg 99999999999999999999: '99999999999999999999' is above 18446744073709551615");
+	expect_line("run add_n --user --arg ''", 2,
+		    "kbenchctl run: --arg '': empty: give a value (64), a list (1,3,7) or a range with a step (64..65536:x2, 0..100:+10)");
+	expect_line("run add_n --user --arg", 2, "kbenchctl run: --arg needs a value (--arg SPEC)");
+	expect_line("run add_n --user --arg 2000", 2,
+		    "kbenchctl run: --arg 2000: routine 'add_n' takes 1..1024 adds");
+	expect_line("run add_n --user --arg 1..2048:x2", 2,
+		    "kbenchctl run: --arg 2048: routine 'add_n' takes 1..1024 adds");
+	expect_line("run add_n --user --arg 0", 2,
+		    "kbenchctl run: --arg 0: routine 'add_n' takes 1..1024 adds");
+	expect_line("run add_chain --user --arg 5", 2,
+		    "kbenchctl run: routine 'add_chain' takes no argument ('kbenchctl list' shows the ones that do)");
+	expect_line("run add_n --user --fit n", 2,
+		    "kbenchctl run: --fit goes with a sweep (--arg A..B:xK, A..B:+S or V,V,...)");
+	expect_line("run add_n --user --arg 1,2 --fit x", 2,
+		    "kbenchctl run: --fit x: want auto, 1, logn, n, nlogn, n2 or n3");
+	expect_line("run add_n --user --arg 1,2 --hist", 2,
+		    "kbenchctl run: --hist and --raw show one run: not with a sweep (-v shows every run)");
+	expect_line("compare add_n:64 add_n --user", 2,
+		    "kbenchctl compare: give every routine its argument (NAME:ARG), or none");
+	expect_line("compare add_n:64 add_n:64 --user", 2,
+		    "kbenchctl compare: routine 'add_n' given twice: give the two their own arguments (add_n:64 add_n:128)");
+	expect_line("compare add_n:64 empty --user", 2,
+		    "kbenchctl compare: give every routine its argument (NAME:ARG), or none");
+	expect_line("compare add_n:64 add_n:x --user", 2,
+		    "kbenchctl compare: add_n:x: 'x' is not a whole number (digits, then K, M or G for 1024, 1024^2, 1024^3)");
+	expect_line("compare add_n:1..4:x2 add_n:2 --user", 2,
+		    "kbenchctl compare: add_n:1..4:x2: one value per routine (a sweep is --arg 1..4:x2)");
+	expect_line("compare add_n:4 add_n:8 --user --arg 3", 2,
+		    "kbenchctl compare: --arg and NAME:ARG exclude each other: --arg is every routine's");
+	expect_line("compare add_n --kernel-vs-user --arg 1,2", 2,
+		    "kbenchctl compare: --kernel-vs-user takes one --arg value, not a sweep");
+	expect_line("compare add_n:4 add_n:2000 --user", 2,
+		    "kbenchctl compare: 2000: routine 'add_n' takes 1..1024 adds");
+
+	expect("run add_n --user --arg 16 --samples 50", 0, "add_n, arg 16\n");
+	json_check("run add_n --user --arg 16 --samples 50 --json",
+		   "assert d[\"arg\"]==16 and d[\"routine\"]==\"add_n\" and d[\"overhead\"][\"routine\"]==\"empty\"",
+		   "run --arg 16 --json: the run and its result have the argument");
+	json_check("run add_n --user --arg 1..8:x2 --samples 50 --json",
+		   "s=d[\"sweep\"]; assert [r[\"arg\"] for r in s]==[1,2,4,8]; "
+		   "assert all(r[\"routine\"]==\"add_n\" and r[\"samples\"]==50 and \"stats\" in r for r in s); "
+		   "f=d[\"fit\"][\"add_n\"]; assert f[\"quantity\"]==\"corrected_median_cycles_per_iter\" and f[\"points\"]==4; "
+		   "assert [c[\"complexity\"] for c in f[\"candidates\"]]==[\"1\",\"logn\",\"n\",\"nlogn\",\"n2\",\"n3\"]; "
+		   "assert f[\"complexity\"] in [c[\"complexity\"] for c in f[\"candidates\"]] and f[\"rms\"]==min(c[\"rms\"] for c in f[\"candidates\"])",
+		   "run --arg 1..8:x2 --json: sweep of four runs with their argument, the fit with six candidates");
+	json_check("run add_n --user --arg 3,1,2 --samples 30 --fit n3 --json",
+		   "assert [r[\"arg\"] for r in d[\"sweep\"]]==[3,1,2] and d[\"fit\"][\"add_n\"][\"complexity\"]==\"n3\"",
+		   "--arg 3,1,2 keeps the order; --fit n3 fits n^3");
+	json_check("run add_n --user --arg 8..8:+1 --samples 30 --json",
+		   "assert d[\"fit\"][\"add_n\"] is None",
+		   "a sweep of one value: no fit (null)");
+	json_check("compare add_n:8 add_n:64 --user --samples 50 --iterations 1000 --json",
+		   "c=d[\"comparison\"]; assert c[\"a\"]==c[\"b\"]==\"add_n\" and c[\"a_arg\"]==8 and c[\"b_arg\"]==64; "
+		   "assert [r[\"arg\"] for r in d[\"routines\"]]==[8,64] and c[\"median_ratio\"]>1",
+		   "compare add_n:8 add_n:64: one run, each routine at its argument, the ratio");
+	expect_line("compare add_n add_n --user --arg 1..4:x2", 2,
+		    "kbenchctl compare: routine 'add_n' given twice: give the two their own arguments (add_n:64 add_n:128)");
+	rc = run("run add_n --user --arg 1,2,4 --samples 30 --csv", "2>/dev/null", &out);
+	ok(rc == 0 && !strncmp(out, "arg,routine,min_cycles,median_cycles,", 37) &&
+	   strstr(out, "\n1,add_n,") && strstr(out, "\n2,add_n,") && strstr(out, "\n4,add_n,"),
+	   "run --arg 1,2,4 --csv: a header and a row per value");
+	free(out);
+	rc = run("run add_n --user --arg 1..4:+1 --samples 30", "2>&1", &out);
+	ok(rc == 0 && strstr(out, "sweep of add_n over adds 1..4:+1 (4 values, arithmetic)") &&
+	   strstr(out, "\n         4 ") && strstr(out, "fit of add_n (its corrected median, 4 values): O("),
+	   "run --arg 1..4:+1: the header, a row per value, the fit");
+	free(out);
+	rc = run("run add_n --user --arg 1..64:x4 --samples 30 --svg unit-sweep.svg", "2>&1 >/dev/null", &out);
+	ok(rc == 0 && out[0] == '\0', "run --arg --svg writes quietly");
+	free(out);
+	if (have("xmllint"))
+		ok(system("xmllint --noout unit-sweep.svg && grep -q 'id=\"sweep\"' unit-sweep.svg && grep -q '(log2 scale)' unit-sweep.svg") == 0,
+		   "run --arg A..B:xK --svg: a well-formed SVG, log2 axis");
+	else
+		skip("no xmllint", "run --arg --svg: a well-formed SVG");
+	remove("unit-sweep.svg");
+	valgrind("run add_n --user --arg 1..16:x2 --samples 30 --json", 0);
+	valgrind("run add_n --user --arg 1,4 --samples 30 -v --svg /dev/null", 0);
+	valgrind("compare add_n:2 add_n:4 --user --samples 30", 0);
+	valgrind("run add_n --user --arg 1..1000:+1", 2);
+	valgrind("run add_n --user --arg 1..4096:x2", 2);
+}
+
 void test_cli(void)
 {
 	char *out;
@@ -577,11 +686,12 @@ void test_cli(void)
 	expect_line("samples 1 --csv --json", 2, "kbenchctl samples: --csv and --json exclude each other");
 	expect_line("clocks x", 2, "kbenchctl clocks: unexpected argument 'x' (clocks takes only options)");
 	expect_line("compare nosuch --kernel-vs-user", 2,
-		    "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1)");
+		    "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1, add_n)");
 	expect_line("samples 1 --routine 5", 2, "kbenchctl samples: --routine 5: at most 4");
 	expect_line("clocks --user --all", 2,
 		    "kbenchctl clocks: --user and --all exclude each other (--all includes the userspace clocks)");
 	expect_line("info extra", 2, "kbenchctl info: unexpected argument 'extra' (info takes no arguments)");
+	test_sweep_cli();
 
 	/* the module is absent on the build machine */
 	expect("info", 2, "kbenchctl: kbench module not loaded (try: modprobe kbench)");

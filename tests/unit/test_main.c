@@ -33,5 +33,6 @@ int main(int argc, char *argv[])
 	test_steal();
 	test_cli();
 	test_engine();
+	test_sweep();
 	return tap_done();
 }

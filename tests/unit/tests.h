@@ -19,6 +19,7 @@ void test_results_loader(void);
 void test_engine(void);
 /* Two results of "foo" with events: 6 then 7 instructions/iter, equal cycles. */
 void test_write_event_results(const char *old_path, const char *new_path);
+void test_sweep(void);
 void test_env(void);
 void test_steal(void);
 

@@ -12,6 +12,7 @@
 #define KBENCH_NAME_MAX		31
 #define KBENCH_RUN_ROUTINES_MAX	4
 #define KBENCH_EVENTS_MAX	8
+#define KBENCH_ARG_NAME_MAX	15
 
 /**
  * enum kbench_counter_flags - Properties of the CPU counter (info
@@ -79,10 +80,13 @@ enum kbench_result_flags {
  * @KBENCH_ROUTINE_F_BUILTIN: Part of kbench.ko.
  * @KBENCH_ROUTINE_F_USER_TWIN: kbenchctl has a userspace twin with the same
  *   loop body.
+ * @KBENCH_ROUTINE_F_SETUP: Has a setup, called before every run in process
+ *   context, and the teardown after it.
  */
 enum kbench_routine_flags {
 	KBENCH_ROUTINE_F_BUILTIN = 1,
 	KBENCH_ROUTINE_F_USER_TWIN = 2,
+	KBENCH_ROUTINE_F_SETUP = 4,
 };
 
 /**
@@ -215,6 +219,8 @@ enum kbench_info_attrs {
 	KBENCH_A_INFO_PAD,
 	KBENCH_A_INFO_EVENTS_MAX,
 	KBENCH_A_INFO_ENVIRONMENT,
+	KBENCH_A_INFO_SETUP_BYTES_MAX,
+	KBENCH_A_INFO_SETUP_BYTES,
 
 	__KBENCH_A_INFO_MAX,
 	KBENCH_A_INFO_MAX = (__KBENCH_A_INFO_MAX - 1)
@@ -242,6 +248,10 @@ enum kbench_routine_attrs {
 	KBENCH_A_ROUTINE_BYTES_PER_ITER,
 	KBENCH_A_ROUTINE_FLAGS,
 	KBENCH_A_ROUTINE_PAD,
+	KBENCH_A_ROUTINE_ARG_NAME,
+	KBENCH_A_ROUTINE_ARG_MIN,
+	KBENCH_A_ROUTINE_ARG_MAX,
+	KBENCH_A_ROUTINE_ARG_DEF,
 
 	__KBENCH_A_ROUTINE_MAX,
 	KBENCH_A_ROUTINE_MAX = (__KBENCH_A_ROUTINE_MAX - 1)
@@ -287,6 +297,7 @@ enum kbench_run_attrs {
 	KBENCH_A_RUN_PAD,
 	KBENCH_A_RUN_EVENT,
 	KBENCH_A_RUN_EVENT_INFO,
+	KBENCH_A_RUN_ARG,
 
 	__KBENCH_A_RUN_MAX,
 	KBENCH_A_RUN_MAX = (__KBENCH_A_RUN_MAX - 1)
@@ -318,6 +329,7 @@ enum kbench_result_attrs {
 	KBENCH_A_RESULT_EXCL_EVENT,
 	KBENCH_A_RESULT_EVENT,
 	KBENCH_A_RESULT_EXCL_STEAL,
+	KBENCH_A_RESULT_ARG,
 
 	__KBENCH_A_RESULT_MAX,
 	KBENCH_A_RESULT_MAX = (__KBENCH_A_RESULT_MAX - 1)

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbench_setup_test: routines for the test bed (built only there:
+ * KBENCH_TEST_MODULES=m).  `setup_test` counts and steers its setups and
+ * teardowns; `add_half` is a second cost line for compare sweeps.
+ *
+ * Routine `setup_test` takes an argument 0 .. 1000000 ("units"; run() does
+ * nothing with it).  Its setup allocates alloc_bytes, may sleep sleep_ms
+ * first, or fails with -fail_errno and a message; run() and teardown check
+ * that they run on the CPU the setup ran on with the setup's own data.
+ * Read-only counters in /sys/module/kbench_setup_test/parameters/:
+ *   setups, teardowns   setups that returned 0, teardowns: equal whenever
+ *                       no run is in progress
+ *   failures            setups that failed on purpose
+ *   mismatches          run() or teardown() saw another CPU or another
+ *                       run's data (must stay 0)
+ *   last_arg            the argument of the last setup
+ * and knobs (0644): fail_errno (with fail_arg: only for that argument;
+ * -1: any; fail_msg 0: without a message), sleep_ms, alloc_bytes.
+ *
+ * Routine `add_half` takes 1 .. 1024 "adds" and runs add_n's body with
+ * arg / 2 + 8 adds: arg / 2 + 10 instructions per iteration on x86_64
+ * (arg / 2 + 11 on arm64), which meets add_n's arg + 2 at 16 adds.
+ */
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/err.h>
+#include <linux/kbench.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/sizes.h>
+#include <linux/smp.h>
+#include <linux/sysfs.h>
+
+#ifdef CONFIG_X86_64
+#include <asm/cpufeature.h>
+#include <asm/nospec-branch.h>
+#define KBENCH_BODY_INDIRECT_OK	ANNOTATE_RETPOLINE_SAFE
+#endif
+#include <kbench/bodies.h>
+
+static atomic_t kbst_setups = ATOMIC_INIT(0);
+static atomic_t kbst_teardowns = ATOMIC_INIT(0);
+static atomic_t kbst_failures = ATOMIC_INIT(0);
+static atomic_t kbst_mismatches = ATOMIC_INIT(0);
+static atomic64_t kbst_last_arg = ATOMIC64_INIT(0);
+
+static int kbst_get_atomic(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(kp->arg));
+}
+
+static const struct kernel_param_ops kbst_counter_ops = {
+	.get = kbst_get_atomic,
+};
+
+static int kbst_get_atomic64(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(kp->arg));
+}
+
+static const struct kernel_param_ops kbst_counter64_ops = {
+	.get = kbst_get_atomic64,
+};
+
+module_param_cb(setups, &kbst_counter_ops, &kbst_setups, 0444);
+MODULE_PARM_DESC(setups, "setups that returned 0");
+module_param_cb(teardowns, &kbst_counter_ops, &kbst_teardowns, 0444);
+MODULE_PARM_DESC(teardowns, "teardowns");
+module_param_cb(failures, &kbst_counter_ops, &kbst_failures, 0444);
+MODULE_PARM_DESC(failures, "setups that failed on purpose");
+module_param_cb(mismatches, &kbst_counter_ops, &kbst_mismatches, 0444);
+MODULE_PARM_DESC(mismatches, "run() or teardown() with another CPU or run's data");
+module_param_cb(last_arg, &kbst_counter64_ops, &kbst_last_arg, 0444);
+MODULE_PARM_DESC(last_arg, "argument of the last setup");
+
+static int kbst_fail_errno;
+module_param_named(fail_errno, kbst_fail_errno, int, 0644);
+MODULE_PARM_DESC(fail_errno, "setup fails with -fail_errno (0: succeeds)");
+static long kbst_fail_arg = -1;
+module_param_named(fail_arg, kbst_fail_arg, long, 0644);
+MODULE_PARM_DESC(fail_arg, "fail only for this argument (-1: any)");
+static bool kbst_fail_msg = true;
+module_param_named(fail_msg, kbst_fail_msg, bool, 0644);
+MODULE_PARM_DESC(fail_msg, "a failing setup says why");
+static unsigned int kbst_sleep_ms;
+module_param_named(sleep_ms, kbst_sleep_ms, uint, 0644);
+MODULE_PARM_DESC(sleep_ms, "setup sleeps this long first");
+static unsigned int kbst_alloc_bytes = 4096;
+module_param_named(alloc_bytes, kbst_alloc_bytes, uint, 0644);
+MODULE_PARM_DESC(alloc_bytes, "setup allocates this much (<= 16 MiB)");
+
+#define KBST_MAGIC	0x6b627374
+
+struct kbst_data {
+	u32 magic;
+	unsigned int cpu;	/* where setup ran: the run's CPU */
+	u64 arg;
+	void *mem;
+};
+
+static int kbst_setup(struct kbench_setup *s)
+{
+	unsigned int bytes = min_t(unsigned int, READ_ONCE(kbst_alloc_bytes),
+				   SZ_16M);
+	int fail = READ_ONCE(kbst_fail_errno);
+	long fail_arg = READ_ONCE(kbst_fail_arg);
+	struct kbst_data *d;
+
+	if (fail > 0 && fail < MAX_ERRNO &&
+	    (fail_arg < 0 || (u64)fail_arg == s->arg)) {
+		atomic_inc(&kbst_failures);
+		if (READ_ONCE(kbst_fail_msg))
+			scnprintf(s->msg, sizeof(s->msg),
+				  "failing on purpose (fail_errno=%d)", fail);
+		return -fail;
+	}
+	if (READ_ONCE(kbst_sleep_ms))
+		msleep(READ_ONCE(kbst_sleep_ms));
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	d->mem = kvzalloc(bytes, GFP_KERNEL);
+	if (!d->mem) {
+		kfree(d);
+		return -ENOMEM;
+	}
+	d->magic = KBST_MAGIC;
+	d->cpu = raw_smp_processor_id();
+	d->arg = s->arg;
+	if (d->cpu != s->cpu)
+		atomic_inc(&kbst_mismatches);
+	atomic64_set(&kbst_last_arg, s->arg);
+	atomic_inc(&kbst_setups);
+	s->data = d;
+	s->bytes_per_iter = s->arg;
+	return 0;
+}
+
+static void kbst_teardown(void *data)
+{
+	struct kbst_data *d = data;
+
+	if (d->magic != KBST_MAGIC || d->cpu != raw_smp_processor_id())
+		atomic_inc(&kbst_mismatches);
+	d->magic = 0;
+	kvfree(d->mem);
+	kfree(d);
+	atomic_inc(&kbst_teardowns);
+}
+
+/* Irqs off: only compare and count. */
+static void kbst_run(unsigned int iterations, void *data)
+{
+	struct kbst_data *d = data;
+
+	if (d->magic != KBST_MAGIC || d->cpu != raw_smp_processor_id())
+		atomic_inc(&kbst_mismatches);
+	while (iterations--)
+		asm volatile("" : : "r" (d) : "memory");
+}
+
+/* add_half: the argument travels as the data, as add_n's */
+static int kbst_half_setup(u64 arg, void **data)
+{
+	*data = (void *)(unsigned long)(arg / 2 + 8);
+	return 0;
+}
+
+/* where kernel IBT is enforced, only the ENDBR64 variant may run */
+static void kbst_half_run(unsigned int iterations, void *data)
+{
+#ifdef CONFIG_X86_64
+	if (cpu_feature_enabled(X86_FEATURE_IBT)) {
+		kbench_body_add_n_endbr(iterations, (unsigned long)data);
+		return;
+	}
+#endif
+	kbench_body_add_n(iterations, (unsigned long)data);
+}
+
+static struct kbench_routine kbst_routines[] = {
+	{
+		.name = "setup_test",
+		.desc = "test bed: counts its setups and teardowns",
+		.run = kbst_run,
+		.arg = { .name = "units", .min = 0, .max = 1000000, .def = 1 },
+		.setup_ctx = kbst_setup,
+		.teardown = kbst_teardown,
+	},
+	{
+		.name = "add_half",
+		.desc = "test bed: add_n with arg / 2 + 8 adds",
+		.run = kbst_half_run,
+		.arg = { .name = "adds", .min = 1, .max = KBENCH_ADD_N_MAX,
+			 .def = 16 },
+		.setup = kbst_half_setup,
+	},
+};
+
+module_kbench_routines(kbst_routines);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("kbench test bed: a routine that counts its setups and teardowns");
