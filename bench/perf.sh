@@ -11,9 +11,13 @@
 #      a CSV and a JSON file, wall time in the VM (plain TCG: host-dependent);
 #   4. saved results (issue 13): a run of 1,000,000 samples saved, loaded and
 #      diffed, and its CSV export, each next to `cat` of the same file in
-#      the same VM boot (bench/timeit.c times them).
+#      the same VM boot (bench/timeit.c times them);
+#   5. the environment report and tune (issue 15): kbenchctl info (INFO, the
+#      user counter's probe and the report), tune --dry-run (reads all that
+#      tune reads), tune and tune --reset of CPU 1, with 2 vCPUs (plain
+#      TCG: host time, so only the order of magnitude means anything).
 # Prints Markdown tables.
-# Usage: bench/perf.sh [--kernel KVER] [--only efficiency|dump|results] [--icount]
+# Usage: bench/perf.sh [--kernel KVER] [--only efficiency|dump|results|env] [--icount]
 #   --icount: section 4 under -icount shift=0 (guest time = instructions:
 #   deterministic, immune to a busy host)
 set -euo pipefail
@@ -115,5 +119,29 @@ if want results; then
 	tests/vm/run "${kernel[@]}" "${icount[@]}" --timeout 1800 --add build/bench/timeit -- "$results_cmd" 2>/dev/null |
 	while read -r w i rb sv c l d cb x y; do
 		echo "| $w | $i | $rb | $sv | $c | $l | $d | $cb | $x | $y |"
+	done
+fi
+
+# 5. the environment report and tune: five rounds, one boot
+env_cmd='T=/extra/timeit
+for i in 1 2 3 4 5; do
+	a=$($T /dev/null kbenchctl info --cpu 1 2>&1)
+	b=$($T /dev/null kbenchctl tune --cpu 1 --dry-run 2>&1)
+	c=$($T /dev/null kbenchctl tune --cpu 1 2>&1)
+	d=$($T /dev/null kbenchctl tune --reset 2>&1)
+	e=$(ls -d /proc/irq/[0-9]* | wc -l)
+	echo "$i $e $a $b $c $d"
+done'
+
+if want env; then
+	mkdir -p build/bench
+	gcc -O2 -Wall -Wextra -Werror -o build/bench/timeit bench/timeit.c
+	echo "### The environment report and tune (plain TCG, 2 vCPUs, ms of wall time in the guest)"
+	echo
+	echo "| round | interrupts | info --cpu 1 | tune --cpu 1 --dry-run | tune --cpu 1 | tune --reset |"
+	echo "|---|---|---|---|---|---|"
+	tests/vm/run "${kernel[@]}" --add build/bench/timeit -- "$env_cmd" 2>/dev/null |
+	while read -r i e a b c d; do
+		echo "| $i | $e | $a | $b | $c | $d |"
 	done
 fi

@@ -17,13 +17,18 @@
  *   void kbench_arch_irq_off(void)      what local_irq_save() leaves out
  *   void kbench_arch_snap_begin(g)      interference counts (irqs off)
  *   void kbench_arch_snap_end(g)        KBENCH_SAMPLE_F_* since begin
+ *   u64 kbench_arch_steal_load(rec, f)  a field of the steal-time record
  * and in kbench_counter_<arch>.c the rows: kbench_counters[] and
- * kbench_nr_counters.
+ * kbench_nr_counters, and the steal-time record of the hypervisor:
+ *   int kbench_arch_steal_probe(void)   0 where the host keeps one
+ *   void *kbench_arch_steal_map(void)   this CPU's record, or NULL
+ *   void kbench_arch_steal_unmap(rec)
  */
 #ifndef _KBENCH_COUNTER_H
 #define _KBENCH_COUNTER_H
 
 #include <linux/irqflags.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/types.h>
@@ -38,6 +43,18 @@ extern struct kbench_counter kbench_counters[];
 extern const unsigned int kbench_nr_counters;
 
 int kbench_counter_init(void);
+
+/*
+ * The steal detector (include/kbench/steal.h): a run maps its CPU's
+ * steal-time record before its windows and unmaps it after; the windows
+ * of that CPU read it through this pointer (NULL: no detector).
+ */
+DECLARE_PER_CPU(const void *, kbench_steal_rec);
+void kbench_steal_start(unsigned int cpu);
+void kbench_steal_stop(unsigned int cpu);
+int kbench_arch_steal_probe(void);
+void *kbench_arch_steal_map(void);
+void kbench_arch_steal_unmap(void *rec);
 
 #if defined(CONFIG_X86_64)
 #include "kbench_counter_x86.h"
@@ -75,14 +92,21 @@ static __always_inline void kbench_cpu_check(struct kbench_guard *g)
 		g->flags |= KBENCH_SAMPLE_F_CPU_CHANGED;
 }
 
+/*
+ * The interference snapshot around a sample: CPU, the architecture's
+ * counts, and the steal-time record read last before and first after it.
+ */
 static __always_inline void kbench_snap_begin(struct kbench_guard *g)
 {
 	kbench_cpu_check(g);
 	kbench_arch_snap_begin(g);
+	kbench_steal_begin(kbench_arch_steal_load,
+			   this_cpu_read(kbench_steal_rec), &g->steal);
 }
 
 static __always_inline void kbench_snap_end(struct kbench_guard *g)
 {
+	g->flags |= kbench_steal_end(kbench_arch_steal_load, &g->steal);
 	kbench_arch_snap_end(g);
 	kbench_cpu_check(g);
 }

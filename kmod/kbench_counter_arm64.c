@@ -2,8 +2,11 @@
 /*
  * kbench: the arm64 counter table (the virtual counter).
  */
+#include <linux/arm-smccc.h>
+#include <linux/io.h>
 #include <linux/kernel.h>
 #include <asm/arch_timer.h>
+#include <asm/pvclock-abi.h>
 
 #include "kbench_internal.h"
 
@@ -50,3 +53,40 @@ struct kbench_counter kbench_counters[] = {
 };
 
 const unsigned int kbench_nr_counters = ARRAY_SIZE(kbench_counters);
+
+/*
+ * The steal detector on arm64: SMCCC PV time (DEN0057A), which KVM
+ * offers.  PV_TIME_ST returns the IPA of the calling vCPU's stolen-time
+ * record; the kernel maps it the same way for its own steal clock
+ * (arch/arm64/kernel/paravirt.c), whose readers are not exported.  The
+ * features are asked as the kernel asks them; without PV time (bare
+ * metal, qemu TCG) the detector is unavailable.
+ */
+int kbench_arch_steal_probe(void)
+{
+	struct arm_smccc_res res;
+
+	arm_smccc_1_1_invoke(ARM_SMCCC_ARCH_FEATURES_FUNC_ID,
+			     ARM_SMCCC_HV_PV_TIME_FEATURES, &res);
+	if (res.a0 != SMCCC_RET_SUCCESS)
+		return -ENODEV;
+	arm_smccc_1_1_invoke(ARM_SMCCC_HV_PV_TIME_FEATURES,
+			     ARM_SMCCC_HV_PV_TIME_ST, &res);
+	return res.a0 == SMCCC_RET_SUCCESS ? 0 : -ENODEV;
+}
+
+void *kbench_arch_steal_map(void)
+{
+	struct arm_smccc_res res;
+
+	arm_smccc_1_1_invoke(ARM_SMCCC_HV_PV_TIME_ST, &res);
+	if ((long)res.a0 < 0)
+		return NULL;
+	return memremap(res.a0, sizeof(struct pvclock_vcpu_stolen_time),
+			MEMREMAP_WB);
+}
+
+void kbench_arch_steal_unmap(void *rec)
+{
+	memunmap(rec);
+}

@@ -9,7 +9,10 @@
 #ifndef _KBENCH_COUNTER_ARM64_H
 #define _KBENCH_COUNTER_ARM64_H
 
+#include <linux/compiler.h>
 #include <asm/arch_timer.h>
+#include <asm/byteorder.h>
+#include <asm/pvclock-abi.h>
 
 /*
  * The kernel's erratum-aware precise read.  Some timers (Freescale
@@ -57,6 +60,21 @@ static __always_inline void kbench_arch_snap_begin(struct kbench_guard *g)
 
 static __always_inline void kbench_arch_snap_end(struct kbench_guard *g)
 {
+}
+
+/*
+ * A field of the PV time stolen-time record: one little-endian 64-bit
+ * value the host writes whole (single-copy atomic), so no version; read
+ * as the kernel's para_steal_clock() reads it.
+ */
+static __always_inline unsigned long long
+kbench_arch_steal_load(const void *rec, enum kbench_steal_field f)
+{
+	const struct pvclock_vcpu_stolen_time *st = rec;
+
+	if (f == KBENCH_STEAL_VERSION)
+		return 0;
+	return le64_to_cpu(READ_ONCE(st->stolen_time));
 }
 
 #endif /* _KBENCH_COUNTER_ARM64_H */

@@ -28,3 +28,21 @@ struct kbench_counter kbench_counters[] = {
 };
 
 const unsigned int kbench_nr_counters = ARRAY_SIZE(kbench_counters);
+
+/*
+ * No steal detector on powerpc yet: a shared-processor LPAR's lppaca
+ * yield_count would tell when the hypervisor dispatched the vCPU again.
+ */
+int kbench_arch_steal_probe(void)
+{
+	return -ENODEV;
+}
+
+void *kbench_arch_steal_map(void)
+{
+	return NULL;
+}
+
+void kbench_arch_steal_unmap(void *rec)
+{
+}

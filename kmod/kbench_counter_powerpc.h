@@ -58,4 +58,11 @@ static __always_inline void kbench_arch_snap_end(struct kbench_guard *g)
 {
 }
 
+/* No steal-time record on powerpc (kbench_arch_steal_probe() says so). */
+static __always_inline unsigned long long
+kbench_arch_steal_load(const void *rec, enum kbench_steal_field f)
+{
+	return 0;
+}
+
 #endif /* _KBENCH_COUNTER_POWERPC_H */

@@ -2,8 +2,10 @@
 /*
  * kbench: the x86 counter table (the TSC) and detector probing.
  */
+#include <linux/io.h>
 #include <linux/kernel.h>
 #include <asm/cpufeature.h>
+#include <asm/kvm_para.h>
 #include <asm/tsc.h>
 
 #include "kbench_internal.h"
@@ -44,3 +46,41 @@ struct kbench_counter kbench_counters[] = {
 };
 
 const unsigned int kbench_nr_counters = ARRAY_SIZE(kbench_counters);
+
+/*
+ * The steal detector on x86: KVM steal time.  The guest kernel registers
+ * a per-CPU struct kvm_steal_time with the host by writing its
+ * guest-physical address, with KVM_MSR_ENABLED, to MSR_KVM_STEAL_TIME;
+ * the host updates it each time the vCPU enters again.  The kernel's
+ * readers of it (paravirt_steal_clock(), the pv_steal_clock static call,
+ * kvm_steal_clock()) are not exported to modules on 6.1 or 6.12, and the
+ * steal time accounted in kernel_cpustat (exported) only moves at ticks,
+ * which wait for the end of an irq-off window.  So the MSR, read on the
+ * run's CPU, gives the record's address, and memremap() finds it in the
+ * kernel's direct map (it is RAM).  rdmsrl_safe(): without KVM steal
+ * time - bare metal, qemu TCG, KVM without the feature - the MSR read
+ * faults, and the detector is simply unavailable.
+ */
+int kbench_arch_steal_probe(void)
+{
+	u64 msr;
+
+	if (rdmsrl_safe(MSR_KVM_STEAL_TIME, &msr) || !(msr & KVM_MSR_ENABLED))
+		return -ENODEV;
+	return 0;
+}
+
+void *kbench_arch_steal_map(void)
+{
+	u64 msr;
+
+	if (rdmsrl_safe(MSR_KVM_STEAL_TIME, &msr) || !(msr & KVM_MSR_ENABLED))
+		return NULL;
+	return memremap(msr & KVM_STEAL_VALID_BITS,
+			sizeof(struct kvm_steal_time), MEMREMAP_WB);
+}
+
+void kbench_arch_steal_unmap(void *rec)
+{
+	memunmap(rec);
+}

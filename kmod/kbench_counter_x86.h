@@ -5,8 +5,11 @@
 #ifndef _KBENCH_COUNTER_X86_H
 #define _KBENCH_COUNTER_X86_H
 
+#include <linux/compiler.h>
 #include <linux/percpu.h>
+#include <asm/barrier.h>
 #include <asm/hardirq.h>
+#include <asm/kvm_para.h>
 #include <asm/msr.h>
 
 extern bool kbench_smi_available;
@@ -50,6 +53,23 @@ static __always_inline void kbench_arch_snap_end(struct kbench_guard *g)
 		smi = 0;
 	if (g->snap[1] != smi)
 		g->flags |= KBENCH_SAMPLE_F_SMI;
+}
+
+/*
+ * A field of the KVM steal-time record (struct kvm_steal_time), read as the
+ * kernel's own kvm_steal_clock() reads it: READ_ONCE, then virt_rmb().
+ */
+static __always_inline unsigned long long
+kbench_arch_steal_load(const void *rec, enum kbench_steal_field f)
+{
+	const struct kvm_steal_time *st = rec;
+	unsigned long long v;
+
+	v = f == KBENCH_STEAL_VERSION ? READ_ONCE(st->version) :
+					READ_ONCE(st->steal);
+	/* the record's next field is read after this one: see steal.h */
+	virt_rmb();
+	return v;
 }
 
 #endif /* _KBENCH_COUNTER_X86_H */

@@ -66,8 +66,19 @@ struct kbench_series {
 	u64 arg;			/* its value in this run */
 	void *data;			/* what run() gets: the routine's or setup's */
 	bool set_up;			/* setup returned 0: teardown is due */
-	struct kbench_engine_series eng;	/* the samples: net, flags, taken */
+	struct kbench_engine_series eng;	/* samples, events' too */
 	struct kbench_summary sum;	/* of the samples (kbench_summarize()) */
+	struct kbench_summary xsum[KBENCH_EVENTS_MAX];	/* each event's */
+};
+
+/* A hardware event of a run (kbench_event.c). */
+struct kbench_event {
+	char name[KBENCH_NAME_MAX + 1];	/* as requested */
+	u32 type;			/* perf_event_attr */
+	u64 config;
+	struct perf_event *pe;		/* while the run has it, else NULL */
+	char pmu[32];			/* the PMU that counted it */
+	u64 enabled_ns, running_ns;	/* perf's times over the run */
 };
 
 /* The series after the routines is the `empty` overhead routine. */
@@ -95,6 +106,8 @@ struct kbench_run {
 	u32 nr_routines;		/* series[0..nr) are routines */
 	u32 nr_series;			/* plus the overhead series */
 	struct kbench_series series[KBENCH_SERIES_MAX];
+	u32 nr_events;
+	struct kbench_event events[KBENCH_EVENTS_MAX];
 
 	u32 nr_args;			/* the request's args: 0, 1 or nr_routines */
 	u64 args[KBENCH_RUN_ROUTINES_MAX];
@@ -120,8 +133,9 @@ struct kbench_run {
 /* Measurement (kbench_measure.c). */
 int kbench_measure_init(void);
 void kbench_measure_exit(void);
-struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 samples);
-u64 kbench_run_bytes(u32 nr_routines, u32 samples);
+struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
+				    u32 samples);
+u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples);
 void kbench_run_put(struct kbench_run *run);
 int kbench_run_execute(struct kbench_run *run);
 void kbench_abort_all(int err);
@@ -133,8 +147,22 @@ bool kbench_store_has(struct kbench_run *run);
 u64 kbench_store_bytes(void);
 void kbench_store_exit(void);
 
+/* Hardware events (kbench_event.c). */
+extern const struct kbench_counter kbench_event_row;
+int kbench_event_lookup(const char *name, struct kbench_event *ev,
+			struct netlink_ext_ack *extack, const struct nlattr *nla);
+int kbench_events_open(struct kbench_run *run, const struct nlattr **nla,
+		       struct netlink_ext_ack *extack);
+int kbench_events_close(struct kbench_run *run, const struct nlattr **nla,
+			struct netlink_ext_ack *extack);
+void kbench_events_release(struct kbench_run *run);
+
 /* Clocks (kbench_clock.c). */
 int kbench_clock_dump(struct sk_buff *skb, struct netlink_callback *cb);
+
+/* The kernel's environment report (kbench_env.c). */
+void kbench_env_init(void);
+int kbench_env_put(struct sk_buff *msg);
 
 /* Netlink (kbench_netlink.c). */
 __printf(3, 4)

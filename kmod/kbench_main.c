@@ -63,6 +63,7 @@ static int __init kbench_init(void)
 		pr_err("kbench: no usable CPU counter\n");
 		return err;
 	}
+	kbench_env_init();
 	err = kbench_builtin_init();
 	if (err)
 		return err;

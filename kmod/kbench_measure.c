@@ -131,6 +131,12 @@ static int kbench_run_measure(struct kbench_run *run)
 		s->eng.overhead = i == run->nr_routines;
 		e.series[i] = &s->eng;
 	}
+	/* the events, read next to the counter (kbench_event.c) */
+	e.extra.nr = run->nr_events;
+	for (i = 0; i < run->nr_events; i++) {
+		e.extra.row[i] = &kbench_event_row;
+		e.extra.ctx[i] = run->events[i].pe;
+	}
 	world.t_start = ktime_get_ns();
 	world.next_progress = world.t_start + KBENCH_PROGRESS_NS;
 	run->deadline_ns = world.t_start +
@@ -156,7 +162,7 @@ static int kbench_finish(struct kbench_run *run)
 	struct kbench_series *ovh = &run->series[run->nr_routines];
 	struct kbench_series *s;
 	s64 *scratch;
-	u32 i;
+	u32 i, x;
 
 	scratch = kvmalloc_array(max_t(u32, run->samples, 1), sizeof(*scratch),
 				 GFP_KERNEL);
@@ -166,6 +172,11 @@ static int kbench_finish(struct kbench_run *run)
 		s = &run->series[i];
 		kbench_summarize(&s->sum, s->eng.net, s->eng.flags, s->eng.taken,
 				 run->iterations, scratch);
+		/* each event over the same valid samples, by the same code */
+		for (x = 0; x < run->nr_events; x++)
+			kbench_summarize(&s->xsum[x], s->eng.xnet[x],
+					 s->eng.flags, s->eng.taken,
+					 run->iterations, scratch);
 	}
 	for (i = 0; i < run->nr_routines; i++)
 		kbench_correct(&run->series[i].sum, &ovh->sum);
@@ -256,8 +267,11 @@ static int kbench_run_thread(void *arg)
 	int err;
 
 	err = kbench_run_setup(run);
-	if (!err)
+	if (!err) {
+		kbench_steal_start(run->cpu);
 		err = kbench_run_measure(run);
+		kbench_steal_stop(run->cpu);
+	}
 	kbench_run_teardown(run);
 	if (!err)
 		err = kbench_finish(run);
@@ -362,11 +376,15 @@ void kbench_abort_all(int err)
 static void kbench_run_release(struct kref *ref)
 {
 	struct kbench_run *run = container_of(ref, struct kbench_run, ref);
-	u32 i;
+	u32 i, x;
 
+	/* the RUN handler released them; an error path may not have */
+	kbench_events_release(run);
 	for (i = 0; i < run->nr_series; i++) {
 		kvfree(run->series[i].eng.net);
 		kvfree(run->series[i].eng.flags);
+		for (x = 0; x < run->nr_events; x++)
+			kvfree(run->series[i].eng.xnet[x]);
 	}
 	kfree(run);
 }
@@ -377,17 +395,23 @@ void kbench_run_put(struct kbench_run *run)
 		kref_put(&run->ref, kbench_run_release);
 }
 
-/* Bytes a run of @nr_routines routines and @samples samples keeps. */
-u64 kbench_run_bytes(u32 nr_routines, u32 samples)
+/*
+ * Bytes a run keeps: of @nr_routines routines (and the overhead routine),
+ * @nr_events events and @samples each, a net, flags and each event's net
+ * per sample of each series.
+ */
+u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples)
 {
 	return sizeof(struct kbench_run) +
-	       (u64)(nr_routines + 1) * samples * (sizeof(s64) + sizeof(u32));
+	       (u64)(nr_routines + 1) * samples *
+	       (sizeof(s64) + sizeof(u32) + (u64)nr_events * sizeof(s64));
 }
 
-struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 samples)
+struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
+				    u32 samples)
 {
 	struct kbench_run *run;
-	u32 i;
+	u32 i, x;
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
 	if (!run)
@@ -398,8 +422,9 @@ struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 samples)
 	atomic_set(&run->abort, 0);
 	run->nr_routines = nr_routines;
 	run->nr_series = nr_routines + 1;
+	run->nr_events = nr_events;
 	run->samples = samples;
-	run->mem_bytes = kbench_run_bytes(nr_routines, samples);
+	run->mem_bytes = kbench_run_bytes(nr_routines, nr_events, samples);
 	do {
 		run->id = atomic_inc_return(&kbench_next_id);
 	} while (!run->id);
@@ -413,6 +438,13 @@ struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 samples)
 					GFP_KERNEL);
 		if (!s->eng.net || !s->eng.flags)
 			goto out_free;
+		for (x = 0; x < nr_events; x++) {
+			s->eng.xnet[x] = kvmalloc_array(samples,
+							sizeof(*s->eng.xnet[x]),
+							GFP_KERNEL);
+			if (!s->eng.xnet[x])
+				goto out_free;
+		}
 	}
 	return run;
 
@@ -486,9 +518,9 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
 	    iterations > KBENCH_ITERATIONS_LIMIT || !samples ||
 	    samples > kbench_max_samples)
 		return -EINVAL;
-	if (kbench_run_bytes(1, samples) > kbench_store_bytes_max)
+	if (kbench_run_bytes(1, 0, samples) > kbench_store_bytes_max)
 		return -E2BIG;
-	r = kbench_run_alloc(1, samples);
+	r = kbench_run_alloc(1, 0, samples);
 	if (!r)
 		return -ENOMEM;
 	r->cpu = raw_smp_processor_id();

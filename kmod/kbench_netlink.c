@@ -73,17 +73,18 @@ static bool kbench_may_measure(struct netlink_ext_ack *extack)
 }
 
 /*
- * Reply to @info with one @cmd message that @fill fills from @arg: the
- * allocation, header and unwinding of every do-op's reply, written once.
+ * Reply to @info with one @cmd message of at most @size bytes of
+ * attributes that @fill fills from @arg: the allocation, header and
+ * unwinding of every do-op's reply, written once.
  */
-static int kbench_reply(struct genl_info *info, u8 cmd,
+static int kbench_reply(struct genl_info *info, u8 cmd, size_t size,
 			int (*fill)(struct sk_buff *msg, const void *arg),
 			const void *arg)
 {
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &kbench_genl_family, 0, cmd);
@@ -123,24 +124,62 @@ static int kbench_info_fill(struct sk_buff *msg, const void *arg)
 			      kbench_store_bytes(), KBENCH_A_INFO_PAD) ||
 	    nla_put_u32(msg, KBENCH_A_INFO_NR_CPUS, nr_cpu_ids) ||
 	    nla_put_string(msg, KBENCH_A_INFO_KERNEL, utsname()->release) ||
+	    nla_put_u32(msg, KBENCH_A_INFO_EVENTS_MAX, KBENCH_EVENTS_MAX) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_INFO_SETUP_BYTES_MAX,
 			      kbench_setup_bytes_max, KBENCH_A_INFO_PAD) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_INFO_SETUP_BYTES,
 			      kbench_builtin_setup_bytes(), KBENCH_A_INFO_PAD))
 		return -EMSGSIZE;
-	return 0;
+	return kbench_env_put(msg);
 }
 
 int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return kbench_reply(info, KBENCH_CMD_INFO, kbench_info_fill, NULL);
+	return kbench_reply(info, KBENCH_CMD_INFO, NLMSG_GOODSIZE,
+			    kbench_info_fill, NULL);
+}
+
+/* An EVENT_SUMMARY nest: event @x of the run summarized over series @s. */
+static int kbench_put_event_summary(struct sk_buff *msg, u32 x,
+				    const struct kbench_run *run,
+				    const struct kbench_series *s)
+{
+	const struct kbench_summary *sum = &s->xsum[x];
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, KBENCH_A_RESULT_EVENT);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, KBENCH_A_EVENT_SUMMARY_INDEX, x) ||
+	    nla_put_string(msg, KBENCH_A_EVENT_SUMMARY_NAME,
+			   run->events[x].name) ||
+	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_NET_MIN, sum->min,
+			KBENCH_A_EVENT_SUMMARY_PAD) ||
+	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_NET_MEDIAN, sum->median,
+			KBENCH_A_EVENT_SUMMARY_PAD) ||
+	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_NET_MAX, sum->max,
+			KBENCH_A_EVENT_SUMMARY_PAD) ||
+	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_NET_SUM, sum->sum,
+			KBENCH_A_EVENT_SUMMARY_PAD) ||
+	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_PER_ITER_MIN_MILLI,
+			sum->per_iter_min_milli, KBENCH_A_EVENT_SUMMARY_PAD) ||
+	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_PER_ITER_MEDIAN_MILLI,
+			sum->per_iter_median_milli,
+			KBENCH_A_EVENT_SUMMARY_PAD)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
 }
 
 static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
+			     const struct kbench_run *run,
 			     const struct kbench_series *s)
 {
 	const struct kbench_summary *sum = &s->sum;
 	struct nlattr *nest;
+	u32 x;
 
 	nest = nla_nest_start(msg, type);
 	if (!nest)
@@ -157,6 +196,7 @@ static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
 	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_WINDOW, sum->excluded[4]) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_REFERENCE,
 			sum->excluded[5]) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_STEAL, sum->excluded[7]) ||
 	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MIN, sum->min,
 			KBENCH_A_RESULT_PAD) ||
 	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MEDIAN, sum->median,
@@ -176,9 +216,40 @@ static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
 	    nla_put_u32(msg, KBENCH_A_RESULT_FLAGS, sum->flags) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_BYTES_PER_ITER,
 			s->bytes_per_iter) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_EVENT, sum->excluded[6]) ||
 	    (s->has_arg &&
 	     nla_put_u64_64bit(msg, KBENCH_A_RESULT_ARG, s->arg,
-			       KBENCH_A_RESULT_PAD))) {
+			       KBENCH_A_RESULT_PAD)))
+		goto out_cancel;
+	for (x = 0; x < run->nr_events; x++)
+		if (kbench_put_event_summary(msg, x, run, s))
+			goto out_cancel;
+	nla_nest_end(msg, nest);
+	return 0;
+
+out_cancel:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
+}
+
+/* An EVENT nest of the RUN reply: what event @ev counted, and how long. */
+static int kbench_put_event_info(struct sk_buff *msg,
+				 const struct kbench_event *ev)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, KBENCH_A_RUN_EVENT_INFO);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_string(msg, KBENCH_A_EVENT_NAME, ev->name) ||
+	    nla_put_u32(msg, KBENCH_A_EVENT_TYPE, ev->type) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_EVENT_CONFIG, ev->config,
+			      KBENCH_A_EVENT_PAD) ||
+	    nla_put_string(msg, KBENCH_A_EVENT_PMU, ev->pmu) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_EVENT_ENABLED_NS, ev->enabled_ns,
+			      KBENCH_A_EVENT_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_EVENT_RUNNING_NS, ev->running_ns,
+			      KBENCH_A_EVENT_PAD)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -218,11 +289,87 @@ static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 				      KBENCH_A_RUN_PAD))
 			return -EMSGSIZE;
 	for (i = 0; i < run->nr_routines; i++)
-		if (kbench_put_result(msg, KBENCH_A_RUN_RESULT, i,
+		if (kbench_put_result(msg, KBENCH_A_RUN_RESULT, i, run,
 				      &run->series[i]))
 			return -EMSGSIZE;
-	if (kbench_put_result(msg, KBENCH_A_RUN_OVERHEAD, i, &run->series[i]))
+	if (kbench_put_result(msg, KBENCH_A_RUN_OVERHEAD, i, run,
+			      &run->series[i]))
 		return -EMSGSIZE;
+	for (i = 0; i < run->nr_events; i++)
+		if (kbench_put_event_info(msg, &run->events[i]))
+			return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * The RUN reply's size: NLMSG_GOODSIZE holds the results without events;
+ * each event adds a summary per series and its description (each well
+ * under 256 bytes).
+ */
+static size_t kbench_run_reply_size(const struct kbench_run *run)
+{
+	return NLMSG_GOODSIZE + (size_t)run->nr_events *
+	       (run->nr_series + 1) * 256;
+}
+
+/*
+ * A request attribute with a NUL-terminated string: the policy of a
+ * multi-attr string is NLA_STRING, which does not require the NUL.
+ */
+static bool kbench_nla_strz(const struct nlattr *nla)
+{
+	return nla_len(nla) && memchr(nla_data(nla), '\0', nla_len(nla));
+}
+
+/* Collect the EVENT attributes in order: at most KBENCH_EVENTS_MAX. */
+static int kbench_run_event_attrs(struct genl_info *info,
+				  const struct nlattr **events)
+{
+	const struct nlattr *nla;
+	int rem, nr = 0;
+
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) != KBENCH_A_RUN_EVENT)
+			continue;
+		if (!kbench_nla_strz(nla)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "event name is not NUL-terminated");
+			return -EINVAL;
+		}
+		if (nr == KBENCH_EVENTS_MAX) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "at most 8 events per run");
+			return -EINVAL;
+		}
+		events[nr++] = nla;
+	}
+	return nr;
+}
+
+/* The events of @run by name: known, in range, distinct. */
+static int kbench_run_lookup_events(struct kbench_run *run,
+				    const struct nlattr **events,
+				    struct netlink_ext_ack *extack)
+{
+	struct kbench_event *ev;
+	u32 i, k;
+	int err;
+
+	for (i = 0; i < run->nr_events; i++) {
+		ev = &run->events[i];
+		err = kbench_event_lookup(nla_data(events[i]), ev, extack,
+					  events[i]);
+		if (err)
+			return err;
+		for (k = 0; k < i; k++) {
+			if (run->events[k].type == ev->type &&
+			    run->events[k].config == ev->config) {
+				NL_SET_ERR_MSG_ATTR(extack, events[i],
+						    "event given twice (perhaps by another name)");
+				return -EINVAL;
+			}
+		}
+	}
 	return 0;
 }
 
@@ -267,8 +414,7 @@ static int kbench_run_req(struct genl_info *info, struct kbench_run_req *q)
 		}
 		if (nla_type(nla) != KBENCH_A_RUN_ROUTINE)
 			continue;
-		/* the policy is NLA_STRING (multi-attr): the NUL is ours */
-		if (!nla_len(nla) || !memchr(nla_data(nla), '\0', nla_len(nla))) {
+		if (!kbench_nla_strz(nla)) {
 			NL_SET_ERR_MSG_ATTR(info->extack, nla,
 					    "routine name is not NUL-terminated");
 			return -EINVAL;
@@ -380,7 +526,7 @@ static int kbench_run_get_routines(struct kbench_run *run,
 
 /* The request's limits that depend on module parameters and the machine. */
 static int kbench_run_check(struct genl_info *info, u32 cpu, u32 samples,
-			    u32 nr)
+			    u32 nr, u32 nr_events)
 {
 	struct nlattr **tb = info->attrs;
 
@@ -406,7 +552,7 @@ static int kbench_run_check(struct genl_info *info, u32 cpu, u32 samples,
 				    "target above the max_window_us parameter");
 		return -ERANGE;
 	}
-	if (kbench_run_bytes(nr, samples) > kbench_store_bytes_max) {
+	if (kbench_run_bytes(nr, nr_events, samples) > kbench_store_bytes_max) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SAMPLES],
 				    "samples need more than store_bytes_max");
 		return -E2BIG;
@@ -467,11 +613,12 @@ static void kbench_run_explain(struct genl_info *info,
 
 int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct nlattr *events[KBENCH_EVENTS_MAX];
 	struct nlattr **tb = info->attrs;
 	struct kbench_run_req q;
 	struct kbench_run *run;
 	u32 cpu, samples;
-	int i, err;
+	int i, nr_events, err;
 
 	if (!kbench_may_measure(info->extack))
 		return -EPERM;
@@ -480,17 +627,20 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	err = kbench_run_req(info, &q);
 	if (err)
 		return err;
+	nr_events = kbench_run_event_attrs(info, events);
+	if (nr_events < 0)
+		return nr_events;
 
 	cpu = tb[KBENCH_A_RUN_CPU] ? nla_get_u32(tb[KBENCH_A_RUN_CPU]) :
 				     raw_smp_processor_id();
 	samples = tb[KBENCH_A_RUN_SAMPLES] ?
 		  nla_get_u32(tb[KBENCH_A_RUN_SAMPLES]) :
 		  min(KBENCH_SAMPLES_DEFAULT, kbench_max_samples);
-	err = kbench_run_check(info, cpu, samples, q.nr);
+	err = kbench_run_check(info, cpu, samples, q.nr, nr_events);
 	if (err)
 		return err;
 
-	run = kbench_run_alloc(q.nr, samples);
+	run = kbench_run_alloc(q.nr, nr_events, samples);
 	if (!run) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SAMPLES],
 				    "cannot allocate the sample buffers");
@@ -513,19 +663,36 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	for (i = 0; i < q.nargs; i++)
 		run->args[i] = nla_get_u64(q.args[i]);
 
+	err = kbench_run_lookup_events(run, events, info->extack);
+	if (err)
+		goto out_put_run;
 	err = kbench_run_get_routines(run, &q, info->extack);
-	if (!err) {
-		err = kbench_run_execute(run);
-		if (err)
-			kbench_run_explain(info, run, err);
-	}
+	if (err)
+		goto out_put_routines;
+	err = kbench_events_open(run, events, info->extack);
+	if (err)
+		goto out_put_routines;
+	err = kbench_run_execute(run);
 	run->requester = NULL;
+	if (err) {
+		kbench_run_explain(info, run, err);
+		goto out_release_events;
+	}
 	kbench_run_put_routines(run);
+	err = kbench_events_close(run, events, info->extack);
 	if (err)
 		goto out_put_run;
 
 	kbench_store_add(run);
-	err = kbench_reply(info, KBENCH_CMD_RUN, kbench_run_fill, run);
+	err = kbench_reply(info, KBENCH_CMD_RUN, kbench_run_reply_size(run),
+			   kbench_run_fill, run);
+	kbench_run_put(run);
+	return err;
+
+out_release_events:
+	kbench_events_release(run);
+out_put_routines:
+	kbench_run_put_routines(run);
 out_put_run:
 	kbench_run_put(run);
 	return err;
@@ -582,10 +749,41 @@ static int kbench_samples_begin(struct netlink_callback *cb,
 	return 0;
 }
 
-/* Samples per message: two arrays (s64 + u32 each) within NLMSG_GOODSIZE. */
-#define KBENCH_SAMPLES_PER_MSG \
-	((NLMSG_GOODSIZE - NLMSG_HDRLEN - GENL_HDRLEN - 128) / \
-	 (sizeof(s64) + sizeof(u32)))
+/*
+ * Samples per message within NLMSG_GOODSIZE: the arrays (an s64 and a u32
+ * per sample, an s64 more per event) after 128 bytes of the other
+ * attributes and each event's name and array header.
+ */
+static u32 kbench_samples_per_msg(const struct kbench_run *run)
+{
+	return (NLMSG_GOODSIZE - NLMSG_HDRLEN - GENL_HDRLEN - 128 -
+		run->nr_events * (NLA_HDRLEN +
+				  nla_total_size(KBENCH_NAME_MAX + 1))) /
+	       (sizeof(s64) + sizeof(u32) + run->nr_events * sizeof(s64));
+}
+
+/* The EVENT_NET arrays and EVENT_NAMEs of samples @first.. (@count). */
+static int kbench_put_event_samples(struct sk_buff *skb,
+				    const struct kbench_run *run,
+				    const struct kbench_series *s, u32 first,
+				    u32 count)
+{
+	struct nlattr *a;
+	u32 x;
+
+	for (x = 0; x < run->nr_events; x++) {
+		if (nla_put_string(skb, KBENCH_A_SAMPLES_EVENT_NAME,
+				   run->events[x].name))
+			return -EMSGSIZE;
+		a = nla_reserve(skb, KBENCH_A_SAMPLES_EVENT_NET,
+				count * sizeof(*s->eng.xnet[x]));
+		if (!a)
+			return -EMSGSIZE;
+		memcpy(nla_data(a), &s->eng.xnet[x][first],
+		       count * sizeof(*s->eng.xnet[x]));
+	}
+	return 0;
+}
 
 int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb)
@@ -615,7 +813,7 @@ int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
 			continue;
 		}
 		count = min_t(u32, s->eng.taken - ctx->next,
-			      KBENCH_SAMPLES_PER_MSG);
+			      kbench_samples_per_msg(run));
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &kbench_genl_family,
 				  NLM_F_MULTI, KBENCH_CMD_SAMPLES_GET);
@@ -639,6 +837,8 @@ int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
 		       count * sizeof(*s->eng.net));
 		memcpy(nla_data(flags), &s->eng.flags[ctx->next],
 		       count * sizeof(*s->eng.flags));
+		if (kbench_put_event_samples(skb, run, s, ctx->next, count))
+			goto out_cancel;
 		genlmsg_end(skb, hdr);
 		ctx->next += count;
 	}

@@ -35,6 +35,7 @@ static const struct nla_policy kbench_run_nl_policy[KBENCH_A_RUN_ARG + 1] = {
 	[KBENCH_A_RUN_ITERATIONS] = NLA_POLICY_FULL_RANGE(NLA_U32, &kbench_a_run_iterations_range),
 	[KBENCH_A_RUN_TARGET_NS] = NLA_POLICY_FULL_RANGE(NLA_U32, &kbench_a_run_target_ns_range),
 	[KBENCH_A_RUN_WARMUP] = NLA_POLICY_MAX(NLA_U32, KBENCH_WARMUP_LIMIT),
+	[KBENCH_A_RUN_EVENT] = { .type = NLA_STRING, .len = KBENCH_NAME_MAX, },
 	[KBENCH_A_RUN_ARG] = { .type = NLA_U64, },
 };
 

@@ -5,7 +5,8 @@
 # (scripts/cross-setup.sh), cross-build kbench (scripts/cross-build.sh),
 # check the module's disassembly (tests/host/arch-windows.sh), boot Debian's
 # kernel for it in qemu (tests/vm/run --arch) and run /selftests/run.sh in
-# each mode.  Meant to be called by scripts/check.sh
+# each mode; on arm64 without icount also tests/stress/events.sh (hardware
+# events under signals, rmmod and CPU offline).  Meant to be called by scripts/check.sh
 # once per architecture of `make check ARCHS="x86_64 arm64 ppc64le"`.
 #
 # Usage: scripts/check-arch.sh [--modes "icount plain"] ARCH [RUN.SH ARGS...]
@@ -57,6 +58,16 @@ for m in $modes; do
 	"$top/tests/vm/run" --arch "$arch" --no-build "${opt[@]}" -- \
 		/selftests/run.sh "$@" || rc=1
 	echo "# $arch $m: $(( $(date +%s) - t0 )) s"
+	# hardware events under signals, rmmod and CPU offline: needs a PMU
+	# (arm64's) and 2 vCPUs (no icount)
+	if [ "$arch" = arm64 ] && [ "$m" = plain ]; then
+		t0=$(date +%s)
+		stress=$top/build/cross/$arch/stress
+		echo "# ---- $arch $m: tests/stress/events.sh"
+		"$top/tests/vm/run" --arch "$arch" --no-build --add "$stress/sigrun" \
+			--add "$stress/events.sh" -- /extra/events.sh || rc=1
+		echo "# $arch events stress: $(( $(date +%s) - t0 )) s"
+	fi
 done
 echo "# $arch: $(( $(date +%s) - t_all )) s wall for: setup, build, $modes"
 exit $rc

@@ -9,6 +9,7 @@
 #                                            and libkbench
 #   selftests/                               static, as for x86 (and
 #                                            selftests-libkbench/, staged)
+#   stress/                                  sigrun and the stress scripts
 #
 # Usage: scripts/cross-build.sh [--quiet] ARCH      ARCH: arm64 | ppc64le
 set -euo pipefail
@@ -66,3 +67,5 @@ step kbenchctl env PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="/usr/lib/$XTRIPLET/pkgcon
 
 step selftests make -C "$top/tests/selftests" CC="${XCROSS}gcc" \
 	AR="${XCROSS}ar" OUT="$dir/selftests"
+
+step stress make -C "$top/tests/stress" CC="${XCROSS}gcc" OUT="$dir/stress"

@@ -29,6 +29,10 @@ instruction, and kbench times each sample with interrupts off as
 T(N+2) - T(2): the counter reads, the call and the loop's start cancel, so
 N iterations take exactly 6N ticks in every sample (min = median, a CI of
 width 0).  "corrected" subtracts the empty loop (dec/jnz, 2): the 4 adds.
+The warnings first are what on this machine could distort a measurement
+(here: a virtual machine, and a CPU that takes the device interrupts);
+`kbenchctl info` lists everything it checks, `kbenchctl tune` fixes what a
+running system can (governor, turbo, NMI watchdog, SMT sibling, interrupts).
 
 ==== 2. Is B slower than A? (compare: both interleaved in one run)
 

@@ -31,7 +31,7 @@ pkgs=(
 	build-essential gcc make pkg-config perl python3 git
 	xz-utils gzip cpio file kmod
 	libnl-3-dev libnl-genl-3-dev
-	valgrind sparse dkms
+	valgrind sparse dkms jq
 	clang libclang-rt-14-dev
 	chromium libxml2-utils openssl
 	qemu-system-x86 busybox-static

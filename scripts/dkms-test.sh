@@ -87,7 +87,9 @@ ${prefix#/}/share/bash-completion/completions/kbenchctl
 ${prefix#/}/share/kbench/kbench.mk
 ${prefix#/}/share/man/man3/kbench_counter_get.3
 ${prefix#/}/share/man/man3/kbench_counter_select.3
+${prefix#/}/share/man/man3/kbench_events_result_free.3
 ${prefix#/}/share/man/man3/kbench_measure.3
+${prefix#/}/share/man/man3/kbench_measure_events.3
 ${prefix#/}/share/man/man3/kbench_measure_net_cycles.3
 ${prefix#/}/share/man/man3/kbench_request_init.3
 ${prefix#/}/share/man/man3/kbench_result_free.3

@@ -72,7 +72,7 @@ _kbenchctl()
 	--color)
 		mapfile -t COMPREPLY < <(compgen -W 'auto never always' -- "$cur")
 		return 0 ;;
-	--svg)
+	--svg|--state)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		compopt -o filenames 2>/dev/null
 		return 0 ;;

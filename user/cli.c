@@ -35,8 +35,9 @@ const struct subcommand kb_global = {
 
 const struct subcommand subcommands[] = {
 	{ .name = "info", .fn = info_main,
-	  .description = "show the module, its counter and limits",
-	  .synopsis = "info [--json]" },
+	  .description = "show the module, its counter and limits, and what can distort a measurement",
+	  .synopsis = "info [--cpu N] [-v] [--json]",
+	  .opts = kb_info_table },
 	{ .name = "list", .fn = list_main,
 	  .description = "list the registered routines",
 	  .synopsis = "list [--json]" },
@@ -53,6 +54,10 @@ const struct subcommand subcommands[] = {
 	  .synopsis = "compare A B [options]\n"
 		      "   or: kbenchctl compare ROUTINE --kernel-vs-user [options]",
 	  .opts = kb_run_table, .opts_in = KB_IN_COMPARE },
+	{ .name = "events", .fn = events_main,
+	  .description = "list the hardware events of this machine's PMUs, per CPU type",
+	  .synopsis = "events [-v] [--json]",
+	  .opts = kb_events_table },
 	{ .name = "samples", .fn = samples_main,
 	  .description = "export the raw samples of a stored run",
 	  .synopsis = "samples RUN_ID [--routine INDEX] [--csv | --json]",
@@ -67,6 +72,17 @@ const struct subcommand subcommands[] = {
 		   "Exit status: 0 no regression, 1 a regression beyond the threshold (with\n"
 		   "--fail-on changed: any change), 2 a usage error or an unreadable or\n"
 		   "invalid result file.  The result format and the verdict rule: RESULTS.md.\n" },
+	{ .name = "tune", .fn = tune_main,
+	  .description = "prepare a CPU for measuring, show or undo it (root)",
+	  .synopsis = "tune --cpu N [--dry-run] [--state FILE] [-v] [--json]\n"
+		      "   or: kbenchctl tune --show [--cpu N] [--state FILE]\n"
+		      "   or: kbenchctl tune --reset [--dry-run] [--state FILE]",
+	  .opts = kb_tune_table,
+	  .notes = "tune --cpu N sets the cpufreq governor of N to performance, turns boost\n"
+		   "and the NMI watchdog off, takes N's SMT siblings offline and steers\n"
+		   "interrupts away from N; it saves what it changes to the state file\n"
+		   "first.  tune --reset restores exactly that.  Exit status: 0 ok, 1 a\n"
+		   "setting could not be saved, changed or restored, 2 usage.\n" },
 	{ .name = "new", .fn = new_main,
 	  .description = "write a benchmark module directory (Makefile, NAME.c, README)",
 	  .synopsis = "new NAME [DIR] [--force]",

@@ -13,6 +13,7 @@
 #include "kbenchctl.h"
 #include "nl.h"
 #include "output.h"
+#include "pmu.h"
 #include "report.h"
 #include "run.h"
 #include "runopts.h"
@@ -20,7 +21,7 @@
 #include "sweep.h"
 #include "twin.h"
 
-/* --save: the run(s) with their request, after the report. */
+/* --save: the run(s) with their request, as measured. */
 static int save_runs(const struct kb_run_opts *o, const struct kb_run *const *runs,
 		     unsigned int n, int argc, char *argv[])
 {
@@ -33,21 +34,37 @@ static int save_runs(const struct kb_run_opts *o, const struct kb_run *const *ru
 	return kb_results_save(o->save, &x);
 }
 
+/*
+ * --metric EVENT: after saving (the file keeps every figure), the event's
+ * counts take the counter's place in @n runs for the report.
+ */
+static void use_metric(const struct kb_run_opts *o, struct kb_run *const *runs,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; o->diff.metric && i < n; i++)
+		kb_run_use_metric(runs[i], o->diff.metric);
+}
+
 static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 {
 	struct kb_run r;
 	unsigned int i;
-	int err;
+	int err, saved;
 
 	err = kb_run_measure(&o->q, o->user, &r);
 	if (err)
 		return err;
+	saved = save_runs(o, &(const struct kb_run *){ &r }, 1, argc, argv);
+	use_metric(o, &(struct kb_run *){ &r }, 1);
 	if (kb_run_analyze(&r)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		kb_run_free(&r);
 		return -ENOMEM;
 	}
 	if (!opt_json && !o->verbose) {
+		kb_env_print(&r.env, KB_ENV_VIEW_WARNINGS);
 		kb_report_header(&r, NULL);
 		for (i = 0; i < 2; i++) {
 			out_text("\n");
@@ -58,6 +75,8 @@ static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 				       o->diff.seed, false);
 	} else {
 		out_open_object(NULL);
+		kb_env_print(&r.env, KB_ENV_VIEW_ALL);
+		out_text("\n");
 		kb_run_print_header(&r);
 		out_open_array("routines");
 		for (i = 0; i < 2; i++) {
@@ -81,7 +100,7 @@ static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 	/* the file could not be written (the message names it) */
 	if (o->svg && kb_svg_write_file(o->svg, &r, o->log_x) && !err)
 		err = -EIO;
-	if (save_runs(o, &(const struct kb_run *){ &r }, 1, argc, argv) && !err)
+	if (saved && !err)
 		err = -EIO;
 	kb_run_free(&r);
 	return err;
@@ -94,15 +113,13 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 	struct kb_twin_req tq = { .n = 1 };
 	struct kb_run k, u;
 	struct kb_nl nl;
-	int err;
+	int err, saved;
 
 	err = kb_nl_open(&nl);
 	if (err)
 		return err;
 	err = kb_run_kernel(&nl, &o->q, &k);
 	kb_nl_close(&nl);
-	if (!err && kb_run_analyze(&k))
-		err = -ENOMEM;
 	if (err) {
 		kb_run_free(&k);
 		return err;
@@ -117,8 +134,16 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 	tq.counter_hz = k.counter_hz;
 	tq.nargs = o->q.nargs;
 	memcpy(tq.args, o->q.args, sizeof(tq.args));
+	memcpy(tq.events, o->q.events, sizeof(tq.events));
+	tq.nevents = o->q.nevents;
 	err = kb_twin_run(&tq, &u);
-	if (!err && kb_run_analyze(&u))
+	if (!err) {
+		runs[0] = &k;
+		runs[1] = &u;
+		saved = save_runs(o, runs, 2, argc, argv);
+		use_metric(o, (struct kb_run *[]){ &k, &u }, 2);
+	}
+	if (!err && (kb_run_analyze(&k) || kb_run_analyze(&u)))
 		err = -ENOMEM;
 	if (err) {
 		kb_run_free(&k);
@@ -129,6 +154,7 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 	snprintf(u.date, sizeof(u.date), "%s", k.date);
 
 	if (!opt_json && !o->verbose) {
+		kb_env_print(&k.env, KB_ENV_VIEW_WARNINGS);
 		kb_report_header(&k, NULL);
 		out_text("\nin the kernel (irqs off): ");
 		kb_report_result(&k, &k.res[0]);
@@ -138,6 +164,8 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 		err = kb_report_kvu(&k, &u, false);
 	} else {
 		out_open_object(NULL);
+		kb_env_print(&k.env, KB_ENV_VIEW_ALL);
+		out_text("\n");
 		out_text("kernel side: ");
 		out_open_object("kernel");
 		kb_run_print_header(&k);
@@ -152,12 +180,10 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 		out_close_object();
 		out_finish();
 	}
-	runs[0] = &k;
-	runs[1] = &u;
 	if (o->svg && kb_svg_write_runs(o->svg, runs, labels, 2, o->log_x) &&
 	    !err)
 		err = -EIO;
-	if (save_runs(o, runs, 2, argc, argv) && !err)
+	if (saved && !err)
 		err = -EIO;
 	kb_run_free(&k);
 	kb_run_free(&u);
@@ -175,8 +201,10 @@ int compare_main(const struct subcommand *sc, int argc, char *argv[])
 	if (o.kvu && !kb_twin_find(o.q.names[0]))
 		return kb_exit_status(kb_arg_error(sc->name, "no userspace twin for '%s' (twins: " KB_TWIN_NAMES ")",
 						   o.q.names[0]));
-	err = o.user ? kb_run_opts_check_twins(&o, sc->name) :
-		       kb_run_opts_check_module(&o, sc);
+	err = kb_pmu_check_events(sc->name, o.q.events, o.q.nevents);
+	if (!err)
+		err = o.user ? kb_run_opts_check_twins(&o, sc->name) :
+			       kb_run_opts_check_module(&o, sc);
 	if (!err && o.kvu)
 		err = kb_run_opts_check_twins(&o, sc->name);
 	if (err)

@@ -2,8 +2,9 @@
 /*
  * The samples CSV (index,routine,net_cycles,flags), written a batch at a
  * time: the index is an ASCII counter incremented in place, the routine
- * name is copied once per batch, digits are written straight into a chunk
- * buffer.  A million rows cost about twice what copying the output does.
+ * name is copied once per batch, values below 10^8 come from a table of
+ * 4-digit groups, flag names are formatted once per flag value; all
+ * straight into a chunk buffer that goes out with write(2).
  */
 #ifndef KBENCHCTL_CSV_H
 #define KBENCHCTL_CSV_H
@@ -17,6 +18,9 @@ struct kb_csv {
 	uint64_t next;		/* the index the counter holds */
 	char idx[24];		/* its digits, from idx[0] */
 	size_t idx_len;
+	/* the names of flag values below 64, with the newline, once seen */
+	char fnames[64][48];
+	uint8_t flen[64];
 	size_t n;
 	char buf[1 << 18];
 };

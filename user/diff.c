@@ -15,6 +15,7 @@
 
 #include "color.h"
 #include "diff.h"
+#include "env.h"
 #include "kbenchctl.h"
 #include "opts.h"
 #include "output.h"
@@ -28,6 +29,9 @@ static const char *const row_verdict_name[] = {
 struct row {
 	const struct kb_saved_run *os, *ns;
 	const struct kb_result *o, *n;
+	/* what is compared: the counter's samples, or --metric's event's */
+	const double *osorted, *nsorted;
+	const struct kb_stats *ost, *nst;
 	bool ns_unit;			/* compared in ns (counters differ) */
 	double old_med, new_med;	/* per iteration, in the unit */
 	double old_med_ns, new_med_ns;
@@ -103,7 +107,7 @@ const char *kb_diff_opts_given(const struct kb_diff_opts *o)
 {
 	return o->has_threshold ? "--threshold" : o->has_seed ? "--seed" :
 	       o->has_fail_on ? "--fail-on" : o->markdown ? "--markdown" :
-	       o->nmatch ? "--match" : NULL;
+	       o->nmatch ? "--match" : o->metric ? "--metric" : NULL;
 }
 
 int kb_diff_exit_status(int err, bool regressed)
@@ -183,29 +187,55 @@ static bool hz_close(uint64_t a, uint64_t b)
 }
 
 /* Per-iteration values in ns: cycles scaled by the run's counter rate. */
-static double *to_ns(const struct kb_run *r, const struct kb_result *res)
+static double *to_ns(const struct kb_run *r, const double *sorted,
+		     const struct kb_stats *st)
 {
-	double *v = malloc((res->st.count ? res->st.count : 1) * sizeof(*v));
+	double *v = malloc((st->count ? st->count : 1) * sizeof(*v));
 	size_t i;
 
 	if (!v)
 		return NULL;
-	for (i = 0; i < res->st.count; i++)
-		v[i] = kb_run_ns(r, res->sorted[i]);
+	for (i = 0; i < st->count; i++)
+		v[i] = kb_run_ns(r, sorted[i]);
 	return v;
+}
+
+/*
+ * The samples of @res a row compares: the counter's, or with --metric
+ * EVENT that event's (false when the run did not count it).
+ */
+static bool metric_of(const struct kb_saved_run *s, const struct kb_result *res,
+		      const char *metric, const double **sorted,
+		      const struct kb_stats **st)
+{
+	int x;
+
+	*sorted = res->sorted;
+	*st = &res->st;
+	if (!metric)
+		return true;
+	x = kb_run_event_index(&s->run, metric);
+	if (x < 0 || !res->ev[x].sorted)
+		return false;
+	*sorted = res->ev[x].sorted;
+	*st = &res->ev[x].st;
+	return true;
 }
 
 static int compute_row(struct row *w, const struct kb_diff_opts *o,
 		       struct notes *warn, struct notes *note)
 {
 	const struct kb_run *or = &w->os->run, *nr = &w->ns->run;
-	const double *a = w->o->sorted, *b = w->n->sorted;
+	bool o_has = metric_of(w->os, w->o, o->metric, &w->osorted, &w->ost);
+	bool n_has = metric_of(w->ns, w->n, o->metric, &w->nsorted, &w->nst);
+	const double *a = w->osorted, *b = w->nsorted;
 	double *a2 = NULL, *b2 = NULL;
-	size_t na = w->o->st.count, nb = w->n->st.count;
+	size_t na = w->ost->count, nb = w->nst->count;
 	int err = 0;
 
-	w->ns_unit = strcmp(or->counter, nr->counter) ||
-		     !hz_close(or->counter_hz, nr->counter_hz);
+	/* an event's counts need no conversion between counters */
+	w->ns_unit = !o->metric && (strcmp(or->counter, nr->counter) ||
+				    !hz_close(or->counter_hz, nr->counter_hz));
 	if (w->ns_unit)
 		note_add(warn, "counters differ (%s @ %llu Hz, %s @ %llu Hz): comparing ns per iteration, which depends on the counter's calibration",
 			 or->counter, (unsigned long long)or->counter_hz,
@@ -222,16 +252,22 @@ static int compute_row(struct row *w, const struct kb_diff_opts *o,
 	if (or->status == KBENCH_RUN_TIMEOUT || nr->status == KBENCH_RUN_TIMEOUT)
 		note_add(warn, "%s: a run timed out: partial samples", w->o->routine);
 	w->verdict = ROW_NA;
-	w->old_med_ns = kb_run_ns(or, w->o->st.median);
-	w->new_med_ns = kb_run_ns(nr, w->n->st.median);
+	w->old_med_ns = o->metric ? NAN : kb_run_ns(or, w->ost->median);
+	w->new_med_ns = o->metric ? NAN : kb_run_ns(nr, w->nst->median);
+	if (!o_has || !n_has) {
+		w->old_med = w->new_med = NAN;
+		w->why_na = !o_has ? "the event was not counted in the old result" :
+				     "the event was not counted in the new result";
+		return 0;
+	}
 	if (!na || !nb) {
 		w->old_med = w->new_med = NAN;
 		w->why_na = "no valid samples";
 		return 0;
 	}
 	if (w->ns_unit) {
-		a = a2 = to_ns(or, w->o);
-		b = b2 = to_ns(nr, w->n);
+		a = a2 = to_ns(or, w->osorted, w->ost);
+		b = b2 = to_ns(nr, w->nsorted, w->nst);
 		if (!a2 || !b2) {
 			err = -ENOMEM;
 			goto out_free;
@@ -300,18 +336,25 @@ static void compare_meta(const struct kb_meta *a, const struct kb_meta *b,
 					 (unsigned long long)a->param[i].value,
 					 (unsigned long long)b->param[k].value);
 	for (i = 0; i < a->nenv; i++)
-		for (k = 0; k < b->nenv; k++)
-			if (!strcmp(a->env[i].key, b->env[k].key) &&
-			    strcmp(a->env[i].value, b->env[k].value)) {
-				if (strlen(a->env[i].value) > 40 ||
-				    strlen(b->env[k].value) > 40)
-					note_add(note, "environment %s differs (see the files)",
-						 a->env[i].key);
-				else
-					note_add(note, "environment %s differs: %s, %s",
-						 a->env[i].key, a->env[i].value,
-						 b->env[k].value);
-			}
+		for (k = 0; k < b->nenv; k++) {
+			const char *key = a->env[i].key;
+			/* what changes the code's cost is a warning (env.h) */
+			bool moves = kb_env_key_moves_figures(key);
+
+			if (strcmp(key, b->env[k].key) ||
+			    !strcmp(a->env[i].value, b->env[k].value))
+				continue;
+			if (strlen(a->env[i].value) > 40 ||
+			    strlen(b->env[k].value) > 40)
+				note_add(moves ? warn : note,
+					 "environment %s differs (see the files)",
+					 key);
+			else
+				note_add(moves ? warn : note,
+					 "environment %s differs: %s, %s%s", key,
+					 a->env[i].value, b->env[k].value,
+					 moves ? " (it changes what the code costs)" : "");
+		}
 }
 
 static void label(const struct kb_saved_run *s, const struct kb_result *r,
@@ -338,10 +381,12 @@ static void format_p(double p, char *buf, size_t len)
 		snprintf(buf, len, "%.3f", p);
 }
 
-static void format_med(const struct row *w, double v, char *buf, size_t len)
+static void format_med(const struct row *w, const char *metric, double v,
+		       char *buf, size_t len)
 {
 	if (isfinite(v))
-		snprintf(buf, len, "%.3f %s", v, w->ns_unit ? "ns" : "cyc");
+		snprintf(buf, len, "%.3f %s", v, metric ? "" :
+			 w->ns_unit ? "ns" : "cyc");
 	else
 		snprintf(buf, len, "-");
 }
@@ -369,14 +414,14 @@ struct cells {
 	char lbl[64], om[32], nm[32], ch[24], lo[24], hi[24], p[16], arg[24];
 };
 
-static void row_cells(const struct row *w, struct cells *c)
+static void row_cells(const struct row *w, const char *metric, struct cells *c)
 {
 	bool na = w->verdict == ROW_NA;
 	uint64_t a = 0;
 
 	label(w->os, w->o, c->lbl, sizeof(c->lbl));
-	format_med(w, w->old_med, c->om, sizeof(c->om));
-	format_med(w, w->new_med, c->nm, sizeof(c->nm));
+	format_med(w, metric, w->old_med, c->om, sizeof(c->om));
+	format_med(w, metric, w->new_med, c->nm, sizeof(c->nm));
 	format_pct(na ? NAN : w->c.rel_median_pct, c->ch, sizeof(c->ch));
 	format_pct(na ? NAN : w->c.ci_lo_pct, c->lo, sizeof(c->lo));
 	format_pct(na ? NAN : w->c.ci_hi_pct, c->hi, sizeof(c->hi));
@@ -396,22 +441,24 @@ static const char *verdict_color(enum row_verdict v)
 
 /* The p column only with -v (the verdict already says what p decided). */
 static void print_rows_table(const struct row *rows, size_t nrows,
-			     bool any_arg, bool full)
+			     bool any_arg, bool full, const char *metric)
 {
 	struct cells c;
-	char ci[56];
+	char ci[56], oh[48], nh[48];
 	size_t i;
 
+	snprintf(oh, sizeof(oh), "old %.20s/iter", metric ? metric : "");
+	snprintf(nh, sizeof(nh), "new %.20s/iter", metric ? metric : "");
 	out_text("%-24s %s%14s %14s %9s  %-20s", "routine",
-		 any_arg ? "       arg " : "", "old/iter", "new/iter", "change",
-		 "95% CI of change");
+		 any_arg ? "       arg " : "", metric ? oh : "old/iter",
+		 metric ? nh : "new/iter", "change", "95% CI of change");
 	if (full)
 		out_text(" %8s", "p");
 	out_text("  verdict\n");
 	for (i = 0; i < nrows; i++) {
 		const struct row *w = &rows[i];
 
-		row_cells(w, &c);
+		row_cells(w, metric, &c);
 		snprintf(ci, sizeof(ci), "%s .. %s", c.lo, c.hi);
 		out_text("%-24s ", c.lbl);
 		if (any_arg)
@@ -428,19 +475,20 @@ static void print_rows_table(const struct row *rows, size_t nrows,
 
 /* For a commit message or a review: never coloured. */
 static void print_rows_markdown(const struct row *rows, size_t nrows,
-				bool any_arg)
+				bool any_arg, const char *metric)
 {
 	struct cells c;
 	size_t i;
 
-	out_text("| routine |%s old/iter | new/iter | change | 95%% CI | p | verdict |\n",
-		 any_arg ? " arg |" : "");
+	out_text("| routine |%s old%s%s/iter | new%s%s/iter | change | 95%% CI | p | verdict |\n",
+		 any_arg ? " arg |" : "", metric ? " " : "", metric ? metric : "",
+		 metric ? " " : "", metric ? metric : "");
 	out_text("|:--|%s--:|--:|--:|:-:|--:|:--|\n", any_arg ? "--:|" : "");
 	for (i = 0; i < nrows; i++) {
 		const struct row *w = &rows[i];
 		bool na = w->verdict == ROW_NA;
 
-		row_cells(w, &c);
+		row_cells(w, metric, &c);
 		out_text("| `%s` |", c.lbl);
 		if (any_arg)
 			out_text(" %s |", c.arg);
@@ -451,7 +499,8 @@ static void print_rows_markdown(const struct row *rows, size_t nrows,
 			 w->why_na ? " (no samples)" : "");
 	}
 }
-static void print_rows_json(const struct row *rows, size_t nrows)
+static void print_rows_json(const struct row *rows, size_t nrows,
+			    const char *metric)
 {
 	size_t i;
 
@@ -470,13 +519,14 @@ static void print_rows_json(const struct row *rows, size_t nrows)
 			out_uint("arg", NULL, a);
 		else
 			out_null("arg");
-		out_string("compared_in", NULL, w->ns_unit ? "ns" : "cycles");
-		out_double("old_median_cycles", NULL, w->o->st.median);
-		out_double("new_median_cycles", NULL, w->n->st.median);
+		out_string("compared_in", NULL, metric ? metric :
+				     w->ns_unit ? "ns" : "cycles");
+		out_double("old_median_cycles", NULL, w->ost->median);
+		out_double("new_median_cycles", NULL, w->nst->median);
 		out_double("old_median_ns", NULL, w->old_med_ns);
 		out_double("new_median_ns", NULL, w->new_med_ns);
-		out_uint("old_samples", NULL, w->o->st.count);
-		out_uint("new_samples", NULL, w->n->st.count);
+		out_uint("old_samples", NULL, w->ost->count);
+		out_uint("new_samples", NULL, w->nst->count);
 		out_double("change_pct", NULL, na ? NAN : w->c.rel_median_pct);
 		out_double("change_ci95_lo_pct", NULL, na ? NAN : w->c.ci_lo_pct);
 		out_double("change_ci95_hi_pct", NULL, na ? NAN : w->c.ci_hi_pct);
@@ -728,12 +778,13 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 	print_notes("notes", "note", note, md, full, false);
 	if (o->full && !md)
 		out_text("\n");
+	out_string("metric", NULL, o->metric ? o->metric : "cycles");
 	if (md)
-		print_rows_markdown(rows, nrows, any_arg);
+		print_rows_markdown(rows, nrows, any_arg, o->metric);
 	else if (out_json())
-		print_rows_json(rows, nrows);
+		print_rows_json(rows, nrows, o->metric);
 	else
-		print_rows_table(rows, nrows, any_arg, o->full);
+		print_rows_table(rows, nrows, any_arg, o->full, o->metric);
 	if (md || o->full)
 		out_text("\n");
 	only_list("only_old", "only in old: ", old, used_old);
@@ -792,6 +843,8 @@ void kb_results_build(struct kb_results *x, const struct kb_run *const *runs,
 	}
 	kb_meta_collect(&x->rf.meta, n && !runs[0]->user,
 			n ? (int)runs[0]->cpu : -1, argc, argv);
+	if (n && runs[0]->has_env)
+		kb_meta_add_env(&x->rf.meta, &runs[0]->env);
 	x->rf.runs = x->s;
 	x->rf.nruns = n;
 }

@@ -32,6 +32,7 @@ struct kb_diff_opts {
 	int fail_on;			/* enum kb_diff_fail_on */
 	bool markdown;
 	bool full;			/* -v: every figure, the notes */
+	const char *metric;		/* --metric EVENT; NULL: cycles */
 	/* given on the command line (run: only with --baseline) */
 	bool has_threshold, has_seed, has_fail_on;
 	unsigned int nmatch;		/* --match OLD=NEW */

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbenchctl info: the module, its counter, detectors and limits; and the
- * counter userspace measurements (--user) use.
+ * kbenchctl info: the module, its counter, detectors and limits; the
+ * counter userspace measurements (--user) use; the hardware PMUs; and
+ * what on this machine can distort a measurement on a CPU (env.h).
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 
 #include <kbench.h>
 
+#include "env.h"
 #include "kbenchctl.h"
 #include "names.h"
 #include "nl.h"
 #include "opts.h"
 #include "output.h"
+#include "pmu.h"
 
 /* libkbench's counter: KBENCH_COUNTER's, or the first usable one. */
 static void print_user_counter(void)
@@ -30,12 +35,33 @@ static void print_user_counter(void)
 	out_uint("user_counter_hz", " @ %llu Hz\n", uc.hz);
 }
 
+struct info_opts {
+	uint32_t cpu;
+	bool has_cpu, verbose;
+};
+
+const struct kb_opt kb_info_table[] = {
+	{ .name = "cpu", .kind = KB_OPT_U32, .metavar = "N",
+	  .parse = kb_opt_parse_cpu,
+	  KB_OPT_FIELD(struct info_opts, cpu),
+	  KB_OPT_GIVEN(struct info_opts, has_cpu),
+	  .help = "the CPU whose environment to report",
+	  .def = "the current CPU, where a run without --cpu goes" },
+	{ .name = "verbose", .short_name = 'v', .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct info_opts, verbose),
+	  .help = "the effect of every environment item, not only of problems" },
+	{ NULL }
+};
+
 static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
+	const struct info_opts *o = arg;
+	struct kb_kernel_env k;
+	struct kb_env e;
 	char buf[128];
+	int cpu;
 
 	(void)nlh;
-	(void)arg;
 	out_open_object(NULL);
 	out_string("version", "version:          %s\n",
 		   kb_str(tb[KBENCH_A_INFO_VERSION], NULL));
@@ -62,6 +88,7 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	kb_flags_json("detectors", kb_sample_flag_names,
 		      kb_u32(tb[KBENCH_A_INFO_DETECTORS], 0));
 	print_user_counter();
+	kb_pmu_print_info();
 	out_text("limits:\n");
 	out_open_object("limits");
 	out_uint("max_samples", "  max samples:    %llu per routine and run\n",
@@ -76,6 +103,8 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		 kb_u32(tb[KBENCH_A_INFO_DUTY_PCT], 0));
 	out_uint("runs_kept", "  runs kept:      %llu\n",
 		 kb_u32(tb[KBENCH_A_INFO_RUNS_KEPT], 0));
+	out_uint("events_max", "  max events:     %llu per run\n",
+		 kb_u32(tb[KBENCH_A_INFO_EVENTS_MAX], 0));
 	out_close_object();
 	out_text("sample store:\n");
 	out_open_object("store");
@@ -94,20 +123,30 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 			 kb_u64(tb[KBENCH_A_INFO_SETUP_BYTES_MAX], 0));
 		out_close_object();
 	}
+
+	/* a run without --cpu goes where its request is handled: here */
+	cpu = o->has_cpu ? (int)o->cpu : sched_getcpu();
+	kb_kernel_env_parse(tb, &k);
+	kb_env_collect(&e, &k, cpu);
+	out_text("\n");
+	kb_env_print(&e, o->verbose ? KB_ENV_VIEW_VERBOSE : KB_ENV_VIEW_ALL);
 	out_close_object();
 	return 0;
 }
 
 int info_main(const struct subcommand *sc, int argc, char *argv[])
 {
+	struct info_opts o = { 0 };
 	struct kb_nl nl;
 	int err;
 
-	err = opts_none_open(sc, argc, argv, &nl);
+	err = kb_opts_parse_noargs(sc, argc, argv, &o);
+	if (!err)
+		err = kb_nl_open(&nl);
 	if (err)
 		return kb_exit_status(err);
 	err = kb_nl_request(&nl, kb_nl_msg(&nl, KBENCH_CMD_INFO, false),
-			    KBENCH_A_INFO_MAX, info_cb, NULL);
+			    KBENCH_A_INFO_MAX, info_cb, &o);
 	out_finish();
 	kb_nl_close(&nl);
 	return kb_exit_status(err);

@@ -63,8 +63,19 @@ int clocks_main(const struct subcommand *sc, int argc, char *argv[]);
 int run_main(const struct subcommand *sc, int argc, char *argv[]);
 int compare_main(const struct subcommand *sc, int argc, char *argv[]);
 int samples_main(const struct subcommand *sc, int argc, char *argv[]);
+int events_main(const struct subcommand *sc, int argc, char *argv[]);
 int diff_main(const struct subcommand *sc, int argc, char *argv[]);
 int new_main(const struct subcommand *sc, int argc, char *argv[]);
+int tune_main(const struct subcommand *sc, int argc, char *argv[]);
+
+/* First line of @path without its newline, or "" (absent, unreadable). */
+void kb_read_line(const char *path, char *buf, size_t len);
+/*
+ * The hypervisor this runs under (x86: CPUID's vendor, "KVMKVMKVM",
+ * "TCGTCGTCGTCG"; else /sys/hypervisor/type or the device tree), "" if
+ * none is seen.
+ */
+void kb_hypervisor(char *buf, size_t len);
 
 /* Strict number parsing: whole string, base 10, within range. 0 or -1. */
 int parse_u32(const char *s, uint32_t *out);

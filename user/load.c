@@ -5,7 +5,9 @@
  * and the key path ("runs[0].routines[1].net[17]") and says what was
  * expected; nothing a file holds can make it crash, loop or allocate more
  * than the file's size in samples.  Unknown keys are skipped (newer files
- * of the same version add keys), unknown versions refused.
+ * of the same version add keys), unknown versions refused.  Versions 1
+ * (integer arrays as JSON arrays) and 2 (long ones in base64) differ only
+ * in the arrays, and jp_ints reads both forms wherever it meets them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "b64.h"
 #include "kbenchctl.h"
 #include "names.h"
 #include "resfile.h"
@@ -569,10 +572,132 @@ static bool ints_grow(struct jp *j, int64_t **v, size_t *cap)
 	return true;
 }
 
+#define KEY_MAX 48
+
+/* The values of a decoded array within [min, max]; else an error. */
+static bool ints_in_range(struct jp *j, const int64_t *v, size_t n,
+			  int64_t min, int64_t max)
+{
+	size_t i;
+
+	if (min == INT64_MIN && max == INT64_MAX)
+		return true;
+	for (i = 0; i < n; i++) {
+		if (v[i] < min || v[i] > max) {
+			jp_error(j, "value [%zu] = %lld out of range %lld..%lld",
+				 i, (long long)v[i], (long long)min,
+				 (long long)max);
+			return false;
+		}
+	}
+	return true;
+}
+
 /*
- * An array of integers within [min, max].  @hint (a count the file claimed
- * earlier) presizes the array, bounded by the bytes left ("1," per value):
- * the file bounds the allocation, not its claims.
+ * An array in base64: {"encoding": "base64", "width": 4|8, "data": "..."}
+ * (RESULTS.md), its keys in any order, unknown keys skipped.  The data is
+ * decoded where it lies in the file, into an array of exactly the size it
+ * holds.  Errors point at the object, or at the bad character of the data.
+ */
+static bool jp_ints_b64(struct jp *j, int64_t **out, size_t *count,
+			int64_t min, int64_t max)
+{
+	const char *start = j->p, *data = NULL, *data_end = NULL, *obj_end;
+	char key[KEY_MAX], enc[16] = "";
+	bool first = true, ok = true, has_enc = false;
+	uint64_t width = 0;
+	size_t bad, len;
+	long long n;
+	int64_t *v;
+	int r;
+
+	while (ok && (r = jp_obj_next(j, &first, key, sizeof(key))) == 1) {
+		jp_push(j, key, 0);
+		if (!strcmp(key, "encoding")) {
+			ok = jp_string(j, enc, sizeof(enc));
+			has_enc = ok;
+		} else if (!strcmp(key, "width")) {
+			ok = jp_u64(j, UINT64_MAX, &width);
+		} else if (!strcmp(key, "data")) {
+			jp_ws(j);
+			if (j->p >= j->end || *j->p != '"') {
+				jp_error(j, "expected a string, found %s",
+					 jp_found(j));
+				ok = false;
+			} else {
+				data = j->p + 1;
+				/* an escape in the data is caught as a bad character */
+				data_end = memchr(data, '"', (size_t)(j->end - data));
+				if (!data_end) {
+					jp_error(j, "unterminated string (truncated?)");
+					ok = false;
+				} else {
+					j->p = data_end + 1;
+				}
+			}
+		} else {
+			ok = jp_skip(j);
+		}
+		jp_pop(j);
+	}
+	if (!ok || r != 0)
+		return false;
+	obj_end = j->p;
+	j->p = start;
+	if (!has_enc || !width || !data) {
+		jp_error(j, "an array of integers is [...] or {\"encoding\": \"base64\", \"width\": 4 or 8, \"data\": \"...\"}; this object has no \"%s\"",
+			 !has_enc ? "encoding" : !width ? "width" : "data");
+		return false;
+	}
+	if (strcmp(enc, "base64")) {
+		jp_error(j, "encoding '%s': this kbenchctl reads 'base64'", enc);
+		return false;
+	}
+	if (width != 4 && width != 8) {
+		jp_error(j, "width %llu: integers of 4 or 8 bytes",
+			 (unsigned long long)width);
+		return false;
+	}
+	len = (size_t)(data_end - data);
+	n = kb_b64_count(data, len, (unsigned int)width);
+	v = n < 0 ? NULL : malloc(n ? (size_t)n * sizeof(*v) : 1);
+	if (n >= 0 && !v) {
+		jp_error(j, "out of memory");
+		return false;
+	}
+	if (v)
+		prefault(v, (size_t)n * sizeof(*v));
+	if (!v || kb_b64_decode_ints(v, data, len, (unsigned int)width,
+				     &bad) != n) {
+		if (!v)
+			bad = kb_b64_bad(data, len);
+		j->p = bad == len ? data : data + bad;
+		if (bad == len)
+			jp_error(j, "base64 data of %zu characters is not whole %u-byte integers (truncated or edited?)",
+				 len, (unsigned int)width);
+		else if (data[bad] >= 0x20 && data[bad] < 0x7f)
+			jp_error(j, "'%c' in base64 data", data[bad]);
+		else
+			jp_error(j, "byte 0x%02x in base64 data",
+				 (unsigned char)data[bad]);
+		free(v);
+		return false;
+	}
+	if (!ints_in_range(j, v, (size_t)n, min, max)) {
+		free(v);
+		return false;
+	}
+	j->p = obj_end;
+	*out = v;
+	*count = (size_t)n;
+	return true;
+}
+
+/*
+ * An array of integers within [min, max]: a JSON array, or the base64
+ * object above.  @hint (a count the file claimed earlier) presizes a JSON
+ * array, bounded by the bytes left ("1," per value): the file bounds the
+ * allocation, not its claims.
  */
 static bool jp_ints(struct jp *j, int64_t **out, size_t *count, int64_t min,
 		    int64_t max, uint64_t hint)
@@ -581,6 +706,9 @@ static bool jp_ints(struct jp *j, int64_t **out, size_t *count, int64_t min,
 	int64_t *v;
 
 	cap = hint > 16 ? (hint < left ? (size_t)hint : left) : 16;
+	jp_ws(j);
+	if (j->p < j->end && *j->p == '{')
+		return jp_ints_b64(j, out, count, min, max);
 	if (!jp_expect(j, '[', "an array"))
 		return false;
 	v = malloc(cap * sizeof(*v));
@@ -669,8 +797,6 @@ out:
 }
 
 /* --- schema --- */
-
-#define KEY_MAX 48
 
 static bool load_str_field(struct jp *j, char *out, size_t cap)
 {
@@ -856,8 +982,6 @@ static bool load_request(struct jp *j, struct kb_saved_run *s)
 
 static bool load_summary(struct jp *j, struct kb_result *res)
 {
-	static const char *const excl_key[KB_EXCL_N] = {
-		"cpu_changed", "backwards", "nmi", "smi", "window", "reference" };
 	char key[KEY_MAX];
 	bool first = true, ok = true;
 	int r;
@@ -894,7 +1018,7 @@ static bool load_summary(struct jp *j, struct kb_result *res)
 
 			while (ok && (r2 = jp_obj_next(j, &f2, ek, sizeof(ek))) == 1) {
 				for (i = 0; i < KB_EXCL_N; i++)
-					if (!strcmp(ek, excl_key[i]))
+					if (!strcmp(ek, kb_excl_key[i]))
 						break;
 				jp_push(j, ek, 0);
 				ok = i < KB_EXCL_N ? jp_u32(j, &res->excl[i]) :
@@ -907,6 +1031,174 @@ static bool load_summary(struct jp *j, struct kb_result *res)
 		jp_pop(j);
 	}
 	return ok && r == 0;
+}
+
+/* A routine's events by name, until the run's list orders them. */
+struct ev_names {
+	unsigned int n;
+	char name[KBENCH_EVENTS_MAX][KBENCH_NAME_MAX + 1];
+	const char *at[KBENCH_EVENTS_MAX];	/* for messages */
+};
+
+/* One event of a routine: {"summary": {...}, "net": [...]} into @ev. */
+static bool load_event(struct jp *j, struct kb_ev_result *ev)
+{
+	char key[KEY_MAX];
+	bool first = true, ok = true;
+	int r;
+
+	while (ok && (r = jp_obj_next(j, &first, key, sizeof(key))) == 1) {
+		jp_push(j, key, 0);
+		if (!strcmp(key, "summary")) {
+			bool f2 = true;
+			char sk[KEY_MAX];
+			int r2;
+
+			while (ok && (r2 = jp_obj_next(j, &f2, sk, sizeof(sk))) == 1) {
+				const struct { const char *k; int64_t *v; } f[] = {
+					{ "net_min", &ev->net_min },
+					{ "net_median", &ev->net_median },
+					{ "net_max", &ev->net_max },
+					{ "net_sum", &ev->net_sum },
+					{ "per_iter_min_milli", &ev->per_iter_min_milli },
+					{ "per_iter_median_milli", &ev->per_iter_median_milli },
+					{ "corr_min_milli", &ev->corr_min_milli },
+					{ "corr_median_milli", &ev->corr_median_milli },
+				};
+				size_t i;
+
+				jp_push(j, sk, 0);
+				for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+					if (!strcmp(sk, f[i].k))
+						break;
+				ok = i < sizeof(f) / sizeof(f[0]) ?
+				     jp_s64(j, f[i].v) : jp_skip(j);
+				jp_pop(j);
+			}
+			ok = ok && r2 == 0;
+		} else if (!strcmp(key, "net") && !ev->net) {
+			ok = jp_ints(j, &ev->net, &ev->n, INT64_MIN, INT64_MAX, 0);
+			ev->cap = ev->n;
+		} else {
+			ok = jp_skip(j);
+		}
+		jp_pop(j);
+	}
+	return ok && r == 0;
+}
+
+/* "events": {"NAME": {...}, ...} of a routine into @res->ev[], @names. */
+static bool load_events(struct jp *j, struct kb_result *res,
+			struct ev_names *names)
+{
+	char key[KEY_MAX];
+	bool first = true, ok = true;
+	int r;
+
+	while (ok && (r = jp_obj_next(j, &first, key, sizeof(key))) == 1) {
+		jp_push(j, key, 0);
+		if (names->n == KBENCH_EVENTS_MAX) {
+			jp_error(j, "more than %d events", KBENCH_EVENTS_MAX);
+			ok = false;
+		} else if (strlen(key) > KBENCH_NAME_MAX) {
+			jp_error(j, "an event name longer than %d characters",
+				 KBENCH_NAME_MAX);
+			ok = false;
+		} else {
+			names->at[names->n] = j->p;
+			snprintf(names->name[names->n], sizeof(names->name[0]),
+				 "%s", key);
+			ok = load_event(j, &res->ev[names->n]);
+			names->n++;
+		}
+		jp_pop(j);
+	}
+	return ok && r == 0;
+}
+
+/* "events": [{"name": ..., ...}, ...] of a run into @r->events. */
+static bool load_event_descs(struct jp *j, struct kb_run *r)
+{
+	bool first = true, ok = true;
+	int r1;
+
+	while (ok && (r1 = jp_arr_next(j, &first)) == 1) {
+		struct kb_event_desc *e = &r->events[r->nevents];
+		char key[KEY_MAX];
+		bool f2 = true;
+		int r2;
+
+		jp_push(j, NULL, r->nevents);
+		if (r->nevents == KBENCH_EVENTS_MAX) {
+			jp_error(j, "more than %d events", KBENCH_EVENTS_MAX);
+			return false;
+		}
+		memset(e, 0, sizeof(*e));
+		while (ok && (r2 = jp_obj_next(j, &f2, key, sizeof(key))) == 1) {
+			jp_push(j, key, 0);
+			if (!strcmp(key, "name"))
+				ok = jp_string(j, e->name, sizeof(e->name));
+			else if (!strcmp(key, "type"))
+				ok = jp_u32(j, &e->type);
+			else if (!strcmp(key, "config"))
+				ok = jp_u64(j, UINT64_MAX, &e->config);
+			else if (!strcmp(key, "pmu"))
+				ok = load_str_field(j, e->pmu, sizeof(e->pmu));
+			else if (!strcmp(key, "read"))
+				ok = load_str_field(j, e->read, sizeof(e->read));
+			else if (!strcmp(key, "enabled_ns"))
+				ok = jp_u64(j, UINT64_MAX, &e->enabled_ns);
+			else if (!strcmp(key, "running_ns"))
+				ok = jp_u64(j, UINT64_MAX, &e->running_ns);
+			else
+				ok = jp_skip(j);
+			jp_pop(j);
+		}
+		ok = ok && r2 == 0;
+		if (ok && !e->name[0]) {
+			jp_error(j, "an event without a \"name\"");
+			ok = false;
+		}
+		r->nevents++;
+		jp_pop(j);
+	}
+	return ok && r1 == 0;
+}
+
+/*
+ * The events each routine of @r named, put in the order of the run's
+ * event list; each must be one of the run's, with a sample per sample.
+ */
+static bool order_events(struct jp *j, struct kb_run *r,
+			 struct ev_names *names, unsigned int nroutines)
+{
+	struct kb_ev_result tmp[KBENCH_EVENTS_MAX];
+	unsigned int k, e, x;
+
+	for (k = 0; k < nroutines; k++) {
+		struct kb_result *res = k < r->nres ? &r->res[k] : &r->overhead;
+		int idx;
+
+		memcpy(tmp, res->ev, sizeof(tmp));
+		memset(res->ev, 0, sizeof(res->ev));
+		for (e = 0; e < names[k].n; e++) {
+			idx = kb_run_event_index(r, names[k].name[e]);
+			x = (unsigned int)idx;
+			if (idx < 0 || res->ev[x].net ||
+			    (tmp[e].net && tmp[e].n != res->n)) {
+				j->p = names[k].at[e];
+				jp_error(j, idx < 0 ? "routine '%s': event '%s' is not one of the run's \"events\"" :
+					 res->ev[x].net ? "routine '%s': event '%s' given twice" :
+					 "routine '%s': event '%s' has not one sample per sample",
+					 res->routine, names[k].name[e]);
+				for (; e < names[k].n; e++)
+					free(tmp[e].net);
+				return false;
+			}
+			res->ev[x] = tmp[e];
+		}
+	}
+	return true;
 }
 
 /* sample_flags: {"index": [...], "value": [...]} -> res->sflags */
@@ -943,8 +1235,11 @@ static bool valid_name(const char *s)
 	return true;
 }
 
-static bool load_routine(struct jp *j, struct kb_run *run)
+static bool load_routine(struct jp *j, struct kb_run *run,
+			 struct ev_names *names_routines,
+			 struct ev_names *names_overhead)
 {
+	struct ev_names names = { 0 };
 	struct kb_result tmp = { 0 }, *res;
 	int64_t *net = NULL, *fidx = NULL, *fval = NULL;
 	size_t nnet = 0, nidx = 0, nval = 0, i;
@@ -984,6 +1279,8 @@ static bool load_routine(struct jp *j, struct kb_run *run)
 				     has_n ? n : 0);
 		} else if (!strcmp(key, "sample_flags") && !flags_at)
 			ok = load_flags(j, &fidx, &nidx, &fval, &nval, &flags_at);
+		else if (!strcmp(key, "events") && !names.n)
+			ok = load_events(j, &tmp, &names);
 		else
 			ok = jp_skip(j);
 		jp_pop(j);
@@ -1039,6 +1336,11 @@ static bool load_routine(struct jp *j, struct kb_run *run)
 		for (i = 0; ok && i < nidx; i++)
 			res->sflags[fidx[i]] = (uint32_t)fval[i];
 		net = NULL;
+		*(overhead ? names_overhead : &names_routines[run->nres - 1]) =
+			names;
+	} else {
+		for (i = 0; i < KBENCH_EVENTS_MAX; i++)
+			free(tmp.ev[i].net);
 	}
 	free(net);
 	free(fidx);
@@ -1050,10 +1352,12 @@ static bool load_run(struct jp *j, struct kb_saved_run *s)
 {
 	struct kb_run *r = &s->run;
 	char key[KEY_MAX], side[16] = "kernel", status[16] = "complete";
+	struct ev_names names[KBENCH_RUN_ROUTINES_MAX + 1];
 	bool first = true, ok = true;
 	size_t ri = 0;
 	int r1;
 
+	memset(names, 0, sizeof(names));
 	while (ok && (r1 = jp_obj_next(j, &first, key, sizeof(key))) == 1) {
 		struct { const char *k; uint32_t *v; } u32s[] = {
 			{ "run_id", &r->run_id }, { "cpu", &r->cpu },
@@ -1091,7 +1395,7 @@ static bool load_run(struct jp *j, struct kb_saved_run *s)
 			if (s->has_arg)
 				ok = jp_u64(j, UINT64_MAX, &s->arg);
 		} else if (!strcmp(key, "adaptive")) {
-			bool b;
+			bool b = false;	/* jp_bool() leaves it alone on error */
 
 			ok = jp_bool(j, &b);
 			r->adaptive = b;
@@ -1113,17 +1417,25 @@ static bool load_run(struct jp *j, struct kb_saved_run *s)
 
 			while (ok && (r2 = jp_arr_next(j, &f2)) == 1) {
 				jp_push(j, NULL, ri);
-				ok = load_routine(j, r);
+				ok = load_routine(j, r, names,
+						  &names[KBENCH_RUN_ROUTINES_MAX]);
 				ri++;
 				jp_pop(j);
 			}
 			ok = ok && r2 == 0;
-		} else
+		} else if (!strcmp(key, "events") && !r->nevents)
+			ok = load_event_descs(j, r);
+		else
 			ok = jp_skip(j);
 		jp_pop(j);
 	}
 	if (!ok || r1 != 0)
 		return false;
+	if (r->has_overhead)
+		names[r->nres] = names[KBENCH_RUN_ROUTINES_MAX];
+	if (!order_events(j, r, names, r->nres + r->has_overhead))
+		return false;
+	kb_run_correct_events(r);
 	if (!strcmp(side, "user"))
 		r->user = true;
 	else if (strcmp(side, "kernel")) {
@@ -1135,6 +1447,9 @@ static bool load_run(struct jp *j, struct kb_saved_run *s)
 	for (ri = 0; ri < r->nres; ri++)
 		s->req.names[ri] = r->res[ri].routine;
 	s->req.n = r->nres;
+	for (ri = 0; ri < r->nevents; ri++)
+		s->req.events[ri] = r->events[ri].name;
+	s->req.nevents = r->nevents;
 	return true;
 }
 
@@ -1174,7 +1489,7 @@ static bool load_top(struct jp *j, struct kb_resfile *rf)
 			has_version = ok;
 			if (ok && (version > KB_RESFILE_VERSION || version < 1)) {
 				j->p = at;
-				jp_error(j, "result format version %llu; this kbenchctl (%s) reads version %d%s",
+				jp_error(j, "result format version %llu; this kbenchctl (%s) reads versions 1 to %d%s",
 					 (unsigned long long)version,
 					 KBENCHCTL_VERSION, KB_RESFILE_VERSION,
 					 version > KB_RESFILE_VERSION ?

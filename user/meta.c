@@ -18,12 +18,12 @@
 #endif
 
 #include <kbench/method.h>
+#include "env.h"
 #include "kbenchctl.h"
 #include "nl.h"
 #include "resfile.h"
 
-/* First line of @path without its newline, or "" (absent, unreadable). */
-static void read_line(const char *path, char *buf, size_t len)
+void kb_read_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
 
@@ -75,7 +75,7 @@ static void cpu_model(char *buf, size_t len)
 		snprintf(buf, len, "implementer %s part %s", impl, part);
 }
 
-static void hypervisor(char *buf, size_t len)
+void kb_hypervisor(char *buf, size_t len)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned int a, b, c, d;
@@ -93,9 +93,9 @@ static void hypervisor(char *buf, size_t len)
 		return;
 	}
 #endif
-	read_line("/sys/hypervisor/type", buf, len);
+	kb_read_line("/sys/hypervisor/type", buf, len);
 	if (!buf[0])
-		read_line("/proc/device-tree/hypervisor/compatible", buf, len);
+		kb_read_line("/proc/device-tree/hypervisor/compatible", buf, len);
 }
 
 static void env_add(struct kb_meta *m, const char *key, const char *value)
@@ -113,7 +113,7 @@ static void env_file(struct kb_meta *m, const char *key, const char *path)
 {
 	char buf[1024];
 
-	read_line(path, buf, sizeof(buf));
+	kb_read_line(path, buf, sizeof(buf));
 	env_add(m, key, buf);
 }
 
@@ -135,6 +135,31 @@ static void environment(struct kb_meta *m, int cpu)
 	env_file(m, "cpufreq_boost", "/sys/devices/system/cpu/cpufreq/boost");
 	env_file(m, "intel_pstate_no_turbo",
 		 "/sys/devices/system/cpu/intel_pstate/no_turbo");
+}
+
+void kb_meta_add_env(struct kb_meta *m, const struct kb_env *e)
+{
+	char buf[256];
+	size_t used = 0;
+	unsigned int i;
+
+	if (e->cpu < 0)
+		return;
+	snprintf(buf, sizeof(buf), "%d", e->cpu);
+	env_add(m, "cpu", buf);
+	buf[0] = '\0';
+	for (i = 0; i < KB_ENV_N; i++) {
+		if (!e->item[i].known)
+			continue;
+		env_add(m, kb_env_key(i), e->item[i].value);
+		/* 14 short keys fit; a truncated list stays a truncated list */
+		if (e->item[i].problem && used < sizeof(buf))
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used,
+						 "%s%s", used ? "," : "",
+						 kb_env_key(i));
+	}
+	/* env_add() keeps no empty value: none is "" */
+	env_add(m, "problems", used ? buf : "none");
 }
 
 static void param(struct kb_meta *m, const char *name, struct nlattr *a,
@@ -201,7 +226,7 @@ void kb_meta_collect(struct kb_meta *m, bool kernel, int cpu, int argc,
 		}
 	}
 	cpu_model(m->cpu_model, sizeof(m->cpu_model));
-	hypervisor(m->hypervisor, sizeof(m->hypervisor));
+	kb_hypervisor(m->hypervisor, sizeof(m->hypervisor));
 	if (gethostname(m->hostname, sizeof(m->hostname)))
 		m->hostname[0] = '\0';
 	m->hostname[sizeof(m->hostname) - 1] = '\0';

@@ -25,6 +25,8 @@ const struct kb_flag_name kb_sample_flag_names[] = {
 	{ KBENCH_SAMPLE_F_SMI, "smi" },
 	{ KBENCH_SAMPLE_F_WINDOW, "window" },
 	{ KBENCH_SAMPLE_F_REFERENCE, "reference" },
+	{ KBENCH_SAMPLE_F_EVENT, "event" },
+	{ KBENCH_SAMPLE_F_STEAL, "steal" },
 	{ 0, NULL }
 };
 

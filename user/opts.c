@@ -546,18 +546,26 @@ bool kb_opts_name_attr(uint8_t cmd, uint16_t attr, const void *data,
 	return false;
 }
 
-int opts_none_open(const struct subcommand *sc, int argc, char *argv[],
-		   struct kb_nl *nl)
+int kb_opts_parse_noargs(const struct subcommand *sc, int argc, char *argv[],
+			 void *target)
 {
 	int first, err;
 
-	err = kb_opts_parse(sc, argc, argv, NULL, &first);
+	err = kb_opts_parse(sc, argc, argv, target, &first);
 	if (err)
 		return err;
 	if (first < argc)
 		return kb_arg_error(sc->name, "unexpected argument '%s' (%s takes no arguments)",
 				    argv[first], sc->name);
-	return kb_nl_open(nl);
+	return 0;
+}
+
+int opts_none_open(const struct subcommand *sc, int argc, char *argv[],
+		   struct kb_nl *nl)
+{
+	int err = kb_opts_parse_noargs(sc, argc, argv, NULL);
+
+	return err ? err : kb_nl_open(nl);
 }
 
 int parse_u64(const char *s, uint64_t *out)

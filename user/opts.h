@@ -72,8 +72,11 @@ struct kb_opt {
 #define KB_OPT_GIVEN(type, flag)	.given = offsetof(type, flag) + 1
 
 /* the subcommands' tables */
+extern const struct kb_opt kb_info_table[];
 extern const struct kb_opt kb_clocks_table[];
 extern const struct kb_opt kb_samples_table[];
+extern const struct kb_opt kb_events_table[];
+extern const struct kb_opt kb_tune_table[];
 extern const struct kb_opt kb_run_table[];	/* run and compare */
 extern const struct kb_opt kb_new_table[];
 
@@ -102,6 +105,12 @@ void kb_opts_usage(FILE *f, const struct subcommand *sc);
 /* The kind's own parser (for .parse hooks that check more). */
 int kb_opt_parse_value(const struct kb_opt *o, const char *arg, void *field);
 
+/*
+ * A .parse hook for --cpu N (a uint32_t field): a number, and a CPU that
+ * is online here ("--cpu 7: no such CPU (online: 0-1)").
+ */
+int kb_opt_parse_cpu(const struct kb_opt *o, const char *arg, void *field);
+
 /* "kbenchctl SUB: --name ARG: <message>" on stderr; returns -EINVAL. */
 int kb_opt_error(const struct kb_opt *o, const char *arg, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -125,6 +134,13 @@ bool kb_opts_name_attr(uint8_t cmd, uint16_t attr, const void *data,
 
 /* Levenshtein distance (for "did you mean"), capped at 9. */
 unsigned int kb_edit_distance(const char *a, const char *b);
+
+/*
+ * For subcommands without positional arguments: kb_opts_parse() and an
+ * error for any argument left.  0, 1 after --help, or -EINVAL (printed).
+ */
+int kb_opts_parse_noargs(const struct subcommand *sc, int argc, char *argv[],
+			 void *target);
 
 /*
  * For subcommands that take only the common options: parse them and open

@@ -3,10 +3,12 @@
  * kbenchctl output layer: one call per value, table or JSON.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output.h"
 
@@ -39,10 +41,39 @@ FILE *out_file(void)
 	return out_f ? out_f : stdout;
 }
 
+size_t json_escape_char(char *dst, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+	char e = 0;
+
+	switch (c) {
+	case '"':  e = '"'; break;
+	case '\\': e = '\\'; break;
+	case '\b': e = 'b'; break;
+	case '\f': e = 'f'; break;
+	case '\n': e = 'n'; break;
+	case '\r': e = 'r'; break;
+	case '\t': e = 't'; break;
+	default:
+		if (c >= 0x20 && c != 0x7f) {
+			dst[0] = (char)c;
+			return 1;
+		}
+		memcpy(dst, "\\u00", 4);
+		dst[4] = hex[c >> 4];
+		dst[5] = hex[c & 15];
+		return 6;
+	}
+	dst[0] = '\\';
+	dst[1] = e;
+	return 2;
+}
+
 void json_write_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	const unsigned char *q;
+	char esc[6];
 
 	/* fast path: nothing to escape */
 	for (q = p; *q >= 0x20 && *q != '"' && *q != '\\' && *q != 0x7f; q++)
@@ -54,23 +85,30 @@ void json_write_string(FILE *f, const char *s)
 		return;
 	}
 	putc('"', f);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"':  fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\b': fputs("\\b", f); break;
-		case '\f': fputs("\\f", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(f, "\\u%04x", *p);
-			else
-				putc(*p, f);
-		}
-	}
+	for (; *p; p++)
+		fwrite(esc, 1, json_escape_char(esc, *p), f);
 	putc('"', f);
+}
+
+void kb_write_fd(FILE *f, const void *buf, size_t len)
+{
+	const char *p = buf;
+	int fd = fileno(f);
+
+	fflush(f);
+	while (fd >= 0 && len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		p += w;
+		len -= (size_t)w;
+	}
+	/* a stream without a descriptor, or the stream's error flag */
+	if (len)
+		fwrite_unlocked(p, 1, len, f);
 }
 
 void json_write_double(FILE *f, double v)

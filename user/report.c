@@ -52,17 +52,55 @@ void kb_report_header(const struct kb_run *r, const char *what)
 		 r->adaptive ? " (adaptive)" : "", r->counter, rate);
 }
 
-/* "cycles/iter" and ns/iter of one figure, aligned */
+/* "cycles/iter" and ns/iter of one figure, aligned (an event: no ns) */
 static void figure(const struct kb_run *r, const char *label, double cycles)
 {
-	out_text(LABEL "%9.3f cycles/iter %9.3f ns/iter", label, cycles,
-		 kb_run_ns(r, cycles));
+	if (r->metric[0])
+		out_text(LABEL "%9.3f %s/iter", label, cycles, r->metric);
+	else
+		out_text(LABEL "%9.3f cycles/iter %9.3f ns/iter", label, cycles,
+			 kb_run_ns(r, cycles));
+}
+
+/*
+ * The events of @res in a line: each one's median per iteration (the
+ * userspace statistics, else the kernel's lower median), then IPC and
+ * the effective frequency where instructions and cycles were counted.
+ */
+static void events_lines(const struct kb_run *r, const struct kb_result *res)
+{
+	struct kb_derived d;
+	unsigned int x;
+	char rate[32];
+
+	if (!r->nevents)
+		return;
+	out_text(LABEL, "events");
+	for (x = 0; x < r->nevents; x++) {
+		const struct kb_ev_result *ev = &res->ev[x];
+		double med = ev->have_stats && ev->st.count ? ev->st.median :
+			     (double)ev->per_iter_median_milli / 1000;
+
+		out_text("%s%s %.3f/iter", x ? ", " : "", r->events[x].name,
+			 med);
+	}
+	out_text(" (medians)\n");
+	kb_result_derived(r, res, &d);
+	if (isnan(d.ipc) && isnan(d.hz))
+		return;
+	out_text(LABEL, "derived");
+	if (!isnan(d.ipc))
+		out_text("IPC %.3f", d.ipc);
+	if (!isnan(d.hz)) {
+		kb_rate_text((uint64_t)(d.hz + 0.5), rate, sizeof(rate));
+		out_text("%seffective frequency %s", isnan(d.ipc) ? "" : ", ",
+			 rate);
+	}
+	out_text("\n");
 }
 
 static void excluded_line(const struct kb_result *res)
 {
-	static const char *const why[KB_EXCL_N] = {
-		"cpu_changed", "backwards", "nmi", "smi", "window", "reference" };
 	uint32_t excl = res->samples - res->valid;
 	unsigned int i, k = 0;
 
@@ -72,7 +110,8 @@ static void excluded_line(const struct kb_result *res)
 	out_text("%u excluded", excl);
 	for (i = 0; i < KB_EXCL_N; i++)
 		if (res->excl[i])
-			out_text("%s%s %u", k++ ? ", " : " (", why[i], res->excl[i]);
+			out_text("%s%s %u", k++ ? ", " : " (", kb_excl_key[i],
+				 res->excl[i]);
 	out_text("%s%s\n", k ? ")" : "", excl ? kb_color_end(out_file()) : "");
 }
 
@@ -119,6 +158,7 @@ void kb_report_result(const struct kb_run *r, const struct kb_result *res)
 		out_text("   (the median minus the %s loop)\n",
 			 r->has_overhead ? r->overhead.routine : "empty");
 	}
+	events_lines(r, res);
 	excluded_line(res);
 	if (res->have_stats)
 		verdict_line(r, res);
@@ -128,6 +168,8 @@ void kb_report_run(const struct kb_run *r, unsigned int flags)
 {
 	unsigned int i;
 
+	if (r->has_env)
+		kb_env_print(&r->env, KB_ENV_VIEW_WARNINGS);
 	kb_report_header(r, NULL);
 	for (i = 0; i < r->nres; i++) {
 		out_text("\n");
@@ -210,14 +252,18 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 	kb_compare_text(&c, la, lb, text, sizeof(text));
 	if (!full) {
 		d = sb->median - sa->median;
-		out_text("%s - %s: %+.3f cycles/iter = %+.3f ns/iter (medians)\n",
-			 lb, la, d, kb_run_ns(r, d));
+		if (r->metric[0])
+			out_text("%s - %s: %+.3f %s/iter (medians)\n",
+				 lb, la, d, r->metric);
+		else
+			out_text("%s - %s: %+.3f cycles/iter = %+.3f ns/iter (medians)\n",
+				 lb, la, d, kb_run_ns(r, d));
 		out_text("%s%s%s\n", verdict_color(&c), text,
 			 kb_color_end(out_file()));
 		return 0;
 	}
 
-	out_text("\ncomparison (%s - %s, cycles/iter):\n", lb, la);
+	out_text("\ncomparison (%s - %s, %s/iter):\n", lb, la, kb_run_unit(r));
 	out_open_object("comparison");
 	out_string("a", NULL, a->routine);
 	out_string("b", NULL, b->routine);
@@ -226,12 +272,14 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 	if (b->has_arg)
 		out_uint("b_arg", NULL, b->arg);
 	d = sb->median - sa->median;
-	out_double("median_diff_cycles", "  median diff  %+12.3f cycles", d);
+	out_double("median_diff_cycles", "  median diff  %+12.3f", d);
+	out_text(" %s", kb_run_unit(r));
 	out_double("median_diff_ns", " %+12.3f ns", kb_run_ns(r, d));
 	out_double("median_rel_diff_pct", " %+8.3f%%", c.rel_median_pct);
 	out_double("median_ratio", ", ratio %.4f\n", sb->median / sa->median);
 	d = sb->mean - sa->mean;
-	out_double("mean_diff_cycles", "  mean diff    %+12.3f cycles", d);
+	out_double("mean_diff_cycles", "  mean diff    %+12.3f", d);
+	out_text(" %s", kb_run_unit(r));
 	out_double("mean_diff_ns", " %+12.3f ns", kb_run_ns(r, d));
 	out_double("mean_rel_diff_pct", " %+8.3f%%\n", d / sa->mean * 100);
 	out_double("rel_diff_ci95_lo_pct", "  95%% CI of the relative median diff (bootstrap): %+.3f%%",
@@ -275,11 +323,12 @@ int kb_report_kvu(const struct kb_run *k, const struct kb_run *u, bool full)
 	infl_p99 = us->p99 * n - kmed;
 	infl_max = us->max * n - kmed;
 	if (!full) {
-		out_text("userspace samples above the kernel's max: %s%zu of %zu (%.2f%%)%s; inflation per sample (user - kernel median): median %+.1f, p99 %+.1f, max %+.1f cycles\n",
+		out_text("userspace samples above the kernel's max: %s%zu of %zu (%.2f%%)%s; inflation per sample (user - kernel median): median %+.1f, p99 %+.1f, max %+.1f %s\n",
 			 kb_color(out_file(), inflated ? KB_WARN : KB_GOOD),
 			 inflated, (size_t)us->count,
 			 (double)inflated / (double)us->count * 100,
-			 kb_color_end(out_file()), infl_med, infl_p99, infl_max);
+			 kb_color_end(out_file()), infl_med, infl_p99, infl_max,
+			 kb_run_unit(k));
 		return 0;
 	}
 
@@ -290,8 +339,9 @@ int kb_report_kvu(const struct kb_run *k, const struct kb_run *u, bool full)
 	out_double("min_cycles_per_iter", "  kernel baseline (irqs off): min %.3f",
 		   ks->min);
 	out_double("median_cycles_per_iter", ", median %.3f", ks->median);
-	out_double("max_cycles_per_iter", ", max %.3f cycles/iter\n", ks->max);
-	out_double("min_net_cycles", "  (net cycles per sample: min %.0f", ks->min * n);
+	out_double("max_cycles_per_iter", ", max %.3f", ks->max);
+	out_text(" %s/iter\n  (net %s per sample:", kb_run_unit(k), kb_run_unit(k));
+	out_double("min_net_cycles", " min %.0f", ks->min * n);
 	out_double("median_net_cycles", ", median %.0f", kmed);
 	out_double("max_net_cycles", ", max %.0f)\n", kmax);
 	out_close_object();
@@ -300,7 +350,8 @@ int kb_report_kvu(const struct kb_run *k, const struct kb_run *u, bool full)
 		   us->min);
 	out_double("median_cycles_per_iter", ", median %.3f", us->median);
 	out_double("p99_cycles_per_iter", ", p99 %.3f", us->p99);
-	out_double("max_cycles_per_iter", ", max %.3f cycles/iter\n", us->max);
+	out_double("max_cycles_per_iter", ", max %.3f", us->max);
+	out_text(" %s/iter\n", kb_run_unit(k));
 	out_close_object();
 	out_uint("inflated", "  inflated above the kernel max: %llu", inflated);
 	out_uint("user_samples", " of %llu", us->count);
@@ -308,11 +359,14 @@ int kb_report_kvu(const struct kb_run *k, const struct kb_run *u, bool full)
 		   (double)inflated / (double)us->count * 100);
 	out_open_object("inflation");
 	out_text("  inflation per sample (user - kernel median):\n");
-	out_double("median_cycles", "    median %12.1f cycles", infl_med);
+	out_double("median_cycles", "    median %12.1f", infl_med);
+	out_text(" %s", kb_run_unit(k));
 	out_double("median_ns", " %12.1f ns\n", kb_run_ns(k, infl_med));
-	out_double("p99_cycles", "    p99    %12.1f cycles", infl_p99);
+	out_double("p99_cycles", "    p99    %12.1f", infl_p99);
+	out_text(" %s", kb_run_unit(k));
 	out_double("p99_ns", " %12.1f ns\n", kb_run_ns(k, infl_p99));
-	out_double("max_cycles", "    max    %12.1f cycles", infl_max);
+	out_double("max_cycles", "    max    %12.1f", infl_max);
+	out_text(" %s", kb_run_unit(k));
 	out_double("max_ns", " %12.1f ns\n", kb_run_ns(k, infl_max));
 	out_close_object();
 	out_close_object();

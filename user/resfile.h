@@ -16,10 +16,21 @@
 #include "run.h"
 
 #define KB_RESFILE_FORMAT	"kbench-result"
-/* Raised only for changes an older reader would misread (RESULTS.md). */
-#define KB_RESFILE_VERSION	1
+/*
+ * Raised only for changes an older reader would misread (RESULTS.md):
+ * version 2 writes long integer arrays in base64, which a version 1 reader
+ * would take for a wrong type.  Every version from 1 on is read.
+ */
+#define KB_RESFILE_VERSION	2
 /* Larger files are refused before they are read (1M samples: ~10 MB). */
 #define KB_RESFILE_MAX_BYTES	(1ULL << 30)
+/*
+ * Integer arrays of at most this many values are written as JSON arrays,
+ * longer ones in base64 (RESULTS.md).  kb_resfile_text_max holds it; the
+ * unit tests change it to write either form.
+ */
+#define KB_RESFILE_TEXT_MAX	16
+extern size_t kb_resfile_text_max;
 
 #define KB_META_PARAMS_MAX	16
 #define KB_META_ENV_MAX		32
@@ -86,6 +97,14 @@ int kb_resfile_path(const char *arg, char *path, size_t len, bool *is_name,
  */
 void kb_meta_collect(struct kb_meta *m, bool kernel, int cpu, int argc,
 		     char *const *argv);
+
+/*
+ * Add the environment report of the run (env.h) to @m's environment: its
+ * CPU, every known item's value under the item's key, and "problems" (the
+ * keys of the problems, comma-separated, or "none").
+ */
+struct kb_env;
+void kb_meta_add_env(struct kb_meta *m, const struct kb_env *e);
 
 /*
  * Write @nruns runs to @path (FILE|NAME resolved by kb_resfile_path),

@@ -25,6 +25,11 @@
 #include "report.h"
 #include "run.h"
 
+const char *const kb_excl_key[KB_EXCL_N] = {
+	"cpu_changed", "backwards", "nmi", "smi", "window", "reference", "event",
+	"steal"
+};
+
 int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags)
 {
 	if (res->n == res->cap) {
@@ -44,6 +49,23 @@ int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags)
 	res->net[res->n] = net;
 	res->sflags[res->n] = flags;
 	res->n++;
+	return 0;
+}
+
+int kb_result_push_event(struct kb_result *res, unsigned int x, int64_t net)
+{
+	struct kb_ev_result *ev = &res->ev[x];
+
+	if (ev->n == ev->cap) {
+		size_t cap = ev->cap ? ev->cap * 2 : 1024;
+		int64_t *n2 = realloc(ev->net, cap * sizeof(*n2));
+
+		if (!n2)
+			return -ENOMEM;
+		ev->net = n2;
+		ev->cap = cap;
+	}
+	ev->net[ev->n++] = net;
 	return 0;
 }
 
@@ -79,24 +101,71 @@ void kb_result_summarize(struct kb_result *res, uint32_t iterations)
 
 double kb_run_ns(const struct kb_run *r, double cycles)
 {
+	if (r->metric[0])
+		return NAN;
 	return r->counter_hz ? cycles * 1e9 / (double)r->counter_hz : NAN;
+}
+
+const char *kb_run_unit(const struct kb_run *r)
+{
+	return r->metric[0] ? r->metric : "cycles";
+}
+
+int kb_run_event_index(const struct kb_run *r, const char *name)
+{
+	unsigned int x;
+
+	for (x = 0; x < r->nevents; x++)
+		if (!strcmp(r->events[x].name, name))
+			return (int)x;
+	return -1;
+}
+
+/*
+ * The valid ones of @n samples (@net, @flags) per iteration, sorted, into
+ * *@sorted (replaced), and their statistics.
+ */
+static int analyze_values(const int64_t *net, const uint32_t *flags, size_t n,
+			  uint32_t iterations, double **sorted,
+			  struct kb_stats *st)
+{
+	size_t i, k = 0;
+
+	free(*sorted);
+	*sorted = malloc((n ? n : 1) * sizeof(double));
+	if (!*sorted)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (!flags[i])
+			(*sorted)[k++] = (double)net[i] /
+					 (double)(iterations ? iterations : 1);
+	qsort(*sorted, k, sizeof(double), kb_cmp_double);
+	kb_stats_sorted(*sorted, k, st);
+	return 0;
 }
 
 int kb_result_analyze(struct kb_result *res, uint32_t iterations)
 {
-	size_t i, k = 0;
+	unsigned int x;
+	int err;
 
-	free(res->sorted);
-	res->sorted = malloc((res->n ? res->n : 1) * sizeof(double));
-	if (!res->sorted)
-		return -ENOMEM;
-	for (i = 0; i < res->n; i++)
-		if (!res->sflags[i])
-			res->sorted[k++] = (double)res->net[i] /
-					   (double)(iterations ? iterations : 1);
-	qsort(res->sorted, k, sizeof(double), kb_cmp_double);
-	kb_stats_sorted(res->sorted, k, &res->st);
+	err = analyze_values(res->net, res->sflags, res->n, iterations,
+			     &res->sorted, &res->st);
+	if (err)
+		return err;
 	res->have_stats = res->n > 0;
+	for (x = 0; x < KBENCH_EVENTS_MAX; x++) {
+		struct kb_ev_result *ev = &res->ev[x];
+
+		/* an event's samples are the result's, or it has none */
+		if (!ev->net || ev->n != res->n)
+			continue;
+		err = analyze_values(ev->net, res->sflags, ev->n, iterations,
+				     &ev->sorted, &ev->st);
+		if (err)
+			return err;
+		ev->have_stats = ev->n > 0;
+	}
 	return 0;
 }
 
@@ -112,18 +181,107 @@ int kb_run_analyze(struct kb_run *r)
 	return err;
 }
 
+void kb_run_correct_events(struct kb_run *r)
+{
+	struct kbench_summary s, o;
+	unsigned int i, x;
+
+	if (!r->has_overhead)
+		return;
+	for (i = 0; i < r->nres; i++) {
+		for (x = 0; x < r->nevents; x++) {
+			struct kb_ev_result *ev = &r->res[i].ev[x];
+
+			memset(&s, 0, sizeof(s));
+			memset(&o, 0, sizeof(o));
+			s.per_iter_min_milli = ev->per_iter_min_milli;
+			s.per_iter_median_milli = ev->per_iter_median_milli;
+			o.per_iter_min_milli = r->overhead.ev[x].per_iter_min_milli;
+			o.per_iter_median_milli =
+				r->overhead.ev[x].per_iter_median_milli;
+			kbench_correct(&s, &o);
+			ev->corr_min_milli = s.corr_min_milli;
+			ev->corr_median_milli = s.corr_median_milli;
+		}
+	}
+}
+
+static void ev_free(struct kb_ev_result *ev)
+{
+	free(ev->net);
+	free(ev->sorted);
+	memset(ev, 0, sizeof(*ev));
+}
+
+/* Event @x's figures in the counter's place in @res; the counter's go. */
+static void result_take_event(struct kb_result *res, int x)
+{
+	struct kb_ev_result ev = { 0 };
+	unsigned int k;
+
+	if (x >= 0) {
+		ev = res->ev[x];
+		memset(&res->ev[x], 0, sizeof(res->ev[x]));
+	}
+	for (k = 0; k < KBENCH_EVENTS_MAX; k++)
+		ev_free(&res->ev[k]);
+	free(res->net);
+	free(res->sorted);
+	res->net_min = ev.net_min;
+	res->net_median = ev.net_median;
+	res->net_max = ev.net_max;
+	res->net_sum = ev.net_sum;
+	res->per_iter_min_milli = ev.per_iter_min_milli;
+	res->per_iter_median_milli = ev.per_iter_median_milli;
+	res->corr_min_milli = ev.corr_min_milli;
+	res->corr_median_milli = ev.corr_median_milli;
+	res->net = ev.net;
+	res->sorted = NULL;
+	res->have_stats = false;
+	if (x < 0) {
+		/* no such event: no samples at all */
+		res->n = res->cap = 0;
+		res->valid = 0;
+		return;
+	}
+	res->cap = ev.cap;
+	if (ev.n != res->n)
+		res->n = 0;
+}
+
+void kb_run_use_metric(struct kb_run *r, const char *name)
+{
+	int x = kb_run_event_index(r, name);
+	unsigned int i;
+
+	kb_run_correct_events(r);
+	for (i = 0; i < r->nres; i++)
+		result_take_event(&r->res[i], x);
+	if (r->has_overhead)
+		result_take_event(&r->overhead, x);
+	snprintf(r->metric, sizeof(r->metric), "%s", name);
+	r->metric_missing = x < 0;
+	r->nevents = 0;
+}
+
+static void result_free(struct kb_result *res)
+{
+	unsigned int x;
+
+	free(res->net);
+	free(res->sflags);
+	free(res->sorted);
+	for (x = 0; x < KBENCH_EVENTS_MAX; x++)
+		ev_free(&res->ev[x]);
+}
+
 void kb_run_free(struct kb_run *r)
 {
 	unsigned int i;
 
-	for (i = 0; i < KBENCH_RUN_ROUTINES_MAX; i++) {
-		free(r->res[i].net);
-		free(r->res[i].sflags);
-		free(r->res[i].sorted);
-	}
-	free(r->overhead.net);
-	free(r->overhead.sflags);
-	free(r->overhead.sorted);
+	for (i = 0; i < KBENCH_RUN_ROUTINES_MAX; i++)
+		result_free(&r->res[i]);
+	result_free(&r->overhead);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -131,7 +289,8 @@ void kb_run_free(struct kb_run *r)
 
 static void parse_result(struct nlattr *nest, struct kb_result *res)
 {
-	struct nlattr *tb[KBENCH_A_RESULT_MAX + 1];
+	struct nlattr *tb[KBENCH_A_RESULT_MAX + 1], *a;
+	int rem;
 
 	if (nla_parse_nested(tb, KBENCH_A_RESULT_MAX, nest, NULL) < 0)
 		return;
@@ -147,6 +306,8 @@ static void parse_result(struct nlattr *nest, struct kb_result *res)
 	res->excl[KB_EXCL_WINDOW] = kb_u32(tb[KBENCH_A_RESULT_EXCL_WINDOW], 0);
 	res->excl[KB_EXCL_REFERENCE] =
 		kb_u32(tb[KBENCH_A_RESULT_EXCL_REFERENCE], 0);
+	res->excl[KB_EXCL_EVENT] = kb_u32(tb[KBENCH_A_RESULT_EXCL_EVENT], 0);
+	res->excl[KB_EXCL_STEAL] = kb_u32(tb[KBENCH_A_RESULT_EXCL_STEAL], 0);
 	res->net_min = kb_s64(tb[KBENCH_A_RESULT_NET_MIN], 0);
 	res->net_median = kb_s64(tb[KBENCH_A_RESULT_NET_MEDIAN], 0);
 	res->net_max = kb_s64(tb[KBENCH_A_RESULT_NET_MAX], 0);
@@ -161,6 +322,45 @@ static void parse_result(struct nlattr *nest, struct kb_result *res)
 	res->bytes_per_iter = kb_u32(tb[KBENCH_A_RESULT_BYTES_PER_ITER], 0);
 	res->has_arg = tb[KBENCH_A_RESULT_ARG] != NULL;
 	res->arg = kb_u64(tb[KBENCH_A_RESULT_ARG], 0);
+	/* EVENT is a multi-attr: each event's summary, by its index */
+	nla_for_each_nested(a, nest, rem) {
+		struct nlattr *eb[KBENCH_A_EVENT_SUMMARY_MAX + 1];
+		struct kb_ev_result *ev;
+		uint32_t x;
+
+		if (nla_type(a) != KBENCH_A_RESULT_EVENT ||
+		    nla_parse_nested(eb, KBENCH_A_EVENT_SUMMARY_MAX, a, NULL) < 0)
+			continue;
+		x = kb_u32(eb[KBENCH_A_EVENT_SUMMARY_INDEX], KBENCH_EVENTS_MAX);
+		if (x >= KBENCH_EVENTS_MAX)
+			continue;
+		ev = &res->ev[x];
+		ev->net_min = kb_s64(eb[KBENCH_A_EVENT_SUMMARY_NET_MIN], 0);
+		ev->net_median = kb_s64(eb[KBENCH_A_EVENT_SUMMARY_NET_MEDIAN], 0);
+		ev->net_max = kb_s64(eb[KBENCH_A_EVENT_SUMMARY_NET_MAX], 0);
+		ev->net_sum = kb_s64(eb[KBENCH_A_EVENT_SUMMARY_NET_SUM], 0);
+		ev->per_iter_min_milli =
+			kb_s64(eb[KBENCH_A_EVENT_SUMMARY_PER_ITER_MIN_MILLI], 0);
+		ev->per_iter_median_milli =
+			kb_s64(eb[KBENCH_A_EVENT_SUMMARY_PER_ITER_MEDIAN_MILLI], 0);
+	}
+}
+
+/* One EVENT_INFO nest of the RUN reply into @e. */
+static void parse_event_info(struct nlattr *nest, struct kb_event_desc *e)
+{
+	struct nlattr *tb[KBENCH_A_EVENT_MAX + 1];
+
+	if (nla_parse_nested(tb, KBENCH_A_EVENT_MAX, nest, NULL) < 0)
+		return;
+	snprintf(e->name, sizeof(e->name), "%s",
+		 kb_str(tb[KBENCH_A_EVENT_NAME], "?"));
+	snprintf(e->pmu, sizeof(e->pmu), "%s",
+		 kb_str(tb[KBENCH_A_EVENT_PMU], ""));
+	e->type = kb_u32(tb[KBENCH_A_EVENT_TYPE], 0);
+	e->config = kb_u64(tb[KBENCH_A_EVENT_CONFIG], 0);
+	e->enabled_ns = kb_u64(tb[KBENCH_A_EVENT_ENABLED_NS], 0);
+	e->running_ns = kb_u64(tb[KBENCH_A_EVENT_RUNNING_NS], 0);
 }
 
 static int run_reply_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
@@ -195,8 +395,12 @@ static int run_reply_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		else if (nla_type(a) == KBENCH_A_RUN_OVERHEAD) {
 			parse_result(a, &r->overhead);
 			r->has_overhead = true;
+		} else if (nla_type(a) == KBENCH_A_RUN_EVENT_INFO &&
+			   r->nevents < KBENCH_EVENTS_MAX) {
+			parse_event_info(a, &r->events[r->nevents++]);
 		}
 	}
+	kb_run_correct_events(r);
 	return 0;
 }
 
@@ -213,8 +417,10 @@ static int samples_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	uint32_t idx = kb_u32(tb[KBENCH_A_SAMPLES_ROUTINE], 0);
 	size_t n, i;
 	const unsigned char *net, *fl;
+	unsigned int x = 0;
+	struct nlattr *a;
+	int rem;
 
-	(void)nlh;
 	if (idx < f->r->nres)
 		res = &f->r->res[idx];
 	else if (idx == f->r->nres)
@@ -240,6 +446,26 @@ static int samples_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 			f->err = -ENOMEM;
 			return -1;
 		}
+	}
+	/* EVENT_NET: one array per event of the run, in its order */
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(a) != KBENCH_A_SAMPLES_EVENT_NET)
+			continue;
+		if (x < f->r->nevents &&
+		    (size_t)nla_len(a) / sizeof(int64_t) >= n) {
+			net = nla_data(a);
+			for (i = 0; i < n; i++) {
+				int64_t v;
+
+				memcpy(&v, net + i * sizeof(v), sizeof(v));
+				if (kb_result_push_event(res, x, v)) {
+					f->err = -ENOMEM;
+					return -1;
+				}
+			}
+		}
+		x++;
 	}
 	return 0;
 }
@@ -272,6 +498,7 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		 kb_str(tb[KBENCH_A_INFO_KERNEL], ""));
 	r->counter_constant = kb_u32(tb[KBENCH_A_INFO_COUNTER_FLAGS], 0) &
 			      KBENCH_COUNTER_F_CONSTANT;
+	kb_kernel_env_parse(tb, &r->kenv);
 	return 0;
 }
 
@@ -296,6 +523,12 @@ void kb_run_stamp(struct kb_run *r)
 		snprintf(r->kernel, sizeof(r->kernel), "%s", u.release);
 	gmtime_r(&now, &tm);
 	strftime(r->date, sizeof(r->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void kb_run_env(struct kb_run *r)
+{
+	kb_env_collect(&r->env, &r->kenv, (int)r->cpu);
+	r->has_env = true;
 }
 
 int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
@@ -323,6 +556,9 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 	for (i = 0; i < q->nargs; i++)
 		if (nla_put_u64(msg, KBENCH_A_RUN_ARG, q->args[i]) < 0)
 			goto out_nomem;
+	for (i = 0; i < q->nevents; i++)
+		if (nla_put_string(msg, KBENCH_A_RUN_EVENT, q->events[i]) < 0)
+			goto out_nomem;
 	if (q->progress)
 		err = kb_progress_request(nl, msg, KBENCH_A_RUN_MAX,
 					  run_reply_cb, r);
@@ -333,6 +569,7 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 	r->has_arg = q->nargs == 1;
 	r->arg = q->nargs == 1 ? q->args[0] : 0;
 	kb_run_stamp(r);
+	kb_run_env(r);
 	err = kb_run_fetch_samples(nl, r->run_id, r);
 	if (err)
 		fprintf(stderr, "%s: warning: samples of run %u unavailable; statistics from the kernel summary only\n",
@@ -345,6 +582,168 @@ out_nomem:
 }
 
 /* --- output --- */
+
+/* The run's events: what each counted, where, how long (-v, JSON). */
+static void print_event_descs(const struct kb_run *r)
+{
+	unsigned int x;
+
+	if (!r->nevents)
+		return;
+	out_open_array("events");
+	out_text("  events:");
+	for (x = 0; x < r->nevents; x++) {
+		const struct kb_event_desc *e = &r->events[x];
+
+		out_open_object_inline(NULL);
+		out_string("name", x ? "; %s" : " %s", e->name);
+		out_uint("type", " (type %llu", e->type);
+		out_uint("config", ", config 0x%llx", e->config);
+		if (e->pmu[0])
+			out_string("pmu", ", pmu %s", e->pmu);
+		if (e->read[0])
+			out_string("read", ", read by %s", e->read);
+		out_uint("enabled_ns", ", enabled %llu ns", e->enabled_ns);
+		out_uint("running_ns", ", running %llu ns)", e->running_ns);
+		out_close_object();
+	}
+	out_close_array();
+	out_text("\n");
+}
+
+/* Event @x of @r is perf's generic @config (by any of its names)? */
+static bool event_is(const struct kb_run *r, unsigned int x,
+		     unsigned long long config)
+{
+	return r->events[x].type == PERF_TYPE_HARDWARE &&
+	       r->events[x].config == config;
+}
+
+void kb_result_derived(const struct kb_run *r, const struct kb_result *res,
+		       struct kb_derived *d)
+{
+	int64_t insns = 0, cycles = 0;
+	bool has_i = false, has_c = false;
+	unsigned int x;
+
+	d->ipc = NAN;
+	d->hz = NAN;
+	if (r->metric[0] || !res->valid)
+		return;
+	for (x = 0; x < r->nevents; x++) {
+		if (event_is(r, x, PERF_COUNT_HW_INSTRUCTIONS)) {
+			insns = res->ev[x].net_sum;
+			has_i = true;
+		} else if (event_is(r, x, PERF_COUNT_HW_CPU_CYCLES)) {
+			cycles = res->ev[x].net_sum;
+			has_c = true;
+		}
+	}
+	if (has_i && has_c && cycles > 0)
+		d->ipc = (double)insns / (double)cycles;
+	if (has_c && res->net_sum > 0 && r->counter_hz)
+		d->hz = (double)cycles / (double)res->net_sum *
+			(double)r->counter_hz;
+}
+
+/*
+ * The kernel's summary of a series (the counter's or an event's), after
+ * the caller's labels: per sample {min, median, max, sum, mean} as @net,
+ * per iteration {min, median, max} as @per_iter, ending with @end.
+ */
+static void print_summary(const char *net, const char *per_iter,
+			  const char *per_iter_label, const char *end,
+			  int64_t min, int64_t median, int64_t max, int64_t sum,
+			  int64_t min_milli, int64_t median_milli,
+			  uint32_t valid, double it)
+{
+	char fmt[64];
+
+	out_open_object(net);
+	out_int("min", " min %lld", min);
+	out_int("median", ", median %lld", median);
+	out_int("max", ", max %lld", max);
+	out_int("sum", ", sum %lld", sum);
+	out_double("mean", ", mean %.3f\n",
+		   valid ? (double)sum / valid : NAN);
+	out_close_object();
+	out_open_object(per_iter);
+	out_text("%s", per_iter_label);
+	out_double("min", " min %.3f", (double)min_milli / 1000);
+	out_double("median", ", median %.3f", (double)median_milli / 1000);
+	snprintf(fmt, sizeof(fmt), ", max %%.3f%s", end);
+	out_double("max", fmt, (double)max / it);
+	out_close_object();
+}
+
+/* One event's summary and statistics in a routine (-v, JSON). */
+static void print_event(const struct kb_run *r, const struct kb_result *res,
+			unsigned int x, unsigned int flags)
+{
+	const struct kb_ev_result *ev = &res->ev[x];
+	const struct kb_stats *s = &ev->st;
+	double it = r->iterations ? (double)r->iterations : 1;
+
+	out_open_object(r->events[x].name);
+	out_text("    %s per sample:", r->events[x].name);
+	print_summary("net", "per_iter", "      per iteration:", "",
+		      ev->net_min, ev->net_median, ev->net_max, ev->net_sum,
+		      ev->per_iter_min_milli, ev->per_iter_median_milli,
+		      res->valid, it);
+	if (res->has_corr && res != &r->overhead) {
+		out_open_object("corrected_per_iter");
+		out_double("min", "; corrected (- empty): min %.3f",
+			   (double)ev->corr_min_milli / 1000);
+		out_double("median", ", median %.3f",
+			   (double)ev->corr_median_milli / 1000);
+		out_close_object();
+	}
+	out_text("\n");
+	if (ev->have_stats && !(flags & KB_PRINT_BRIEF)) {
+		out_open_object("stats");
+		out_uint("count", "      statistics of %llu valid samples per iteration:",
+			 s->count);
+		out_double("min", " min %.3f", s->min);
+		out_double("p1", ", p1 %.3f", s->p1);
+		out_double("p5", ", p5 %.3f", s->p5);
+		out_double("p25", ", p25 %.3f", s->p25);
+		out_double("median", ", median %.3f", s->median);
+		out_double("p75", ", p75 %.3f", s->p75);
+		out_double("p95", ", p95 %.3f", s->p95);
+		out_double("p99", ", p99 %.3f", s->p99);
+		out_double("max", ", max %.3f", s->max);
+		out_double("mean", ", mean %.3f", s->mean);
+		out_double("stddev", ", stddev %.3f", s->stddev);
+		out_double("mad", ", MAD %.3f", s->mad);
+		out_double("median_ci95_lo", ", median CI [%.3f", s->ci_lo);
+		out_double("median_ci95_hi", ", %.3f]", s->ci_hi);
+		out_double("cv", ", CV %.4f\n", s->cv);
+		out_close_object();
+	}
+	out_close_object();
+}
+
+/* A routine's events and the figures derived from them (-v, JSON). */
+static void print_events(const struct kb_run *r, const struct kb_result *res,
+			 unsigned int flags)
+{
+	struct kb_derived d;
+	unsigned int x;
+
+	if (!r->nevents)
+		return;
+	out_open_object("events");
+	out_text("  events:\n");
+	for (x = 0; x < r->nevents; x++)
+		print_event(r, res, x, flags);
+	kb_result_derived(r, res, &d);
+	out_open_object("derived");
+	out_double("ipc", "    IPC %.3f (instructions / cycles)", d.ipc);
+	out_double("effective_hz", ", effective frequency %.0f Hz (cycles / counter ticks x counter Hz)\n",
+		   d.hz);
+	out_close_object();
+	out_close_object();
+}
 
 void kb_run_print_header(const struct kb_run *r)
 {
@@ -384,6 +783,11 @@ void kb_run_print_header(const struct kb_run *r)
 		out_string("date", r->kernel[0] ? ", %s" : "  %s", r->date);
 	if (r->kernel[0] || r->date[0])
 		out_text("\n");
+	out_string("metric", NULL, kb_run_unit(r));
+	if (r->metric[0])
+		out_text("  every cycles figure below counts %s%s\n", r->metric,
+			 r->metric_missing ? " (not counted in this run)" : "");
+	print_event_descs(r);
 }
 
 /* A statistics row: label, cycles per iteration and ns per iteration. */
@@ -411,7 +815,7 @@ static void print_stats(const struct kb_run *r, const struct kb_result *res)
 	out_open_object("stats");
 	out_uint("count", "  statistics of %llu valid samples", s->count);
 	out_uint("excluded", " (%llu excluded; userspace):\n", excluded);
-	out_text("    %-14s %14s %14s\n", "", "cycles/iter", "ns/iter");
+	out_text("    %-14s %10s/iter %14s\n", "", kb_run_unit(r), "ns/iter");
 	stat_row(r, "min", "min", s->min);
 	stat_row(r, "p1", "p1", s->p1);
 	stat_row(r, "p5", "p5", s->p5);
@@ -434,7 +838,8 @@ static void print_stats(const struct kb_run *r, const struct kb_result *res)
 	out_uint("outliers_mild", "    Tukey outliers (kept): %llu mild", s->mild);
 	out_uint("outliers_severe", ", %llu severe\n", s->severe);
 
-	ops = s->median > 0 && r->counter_hz ?
+	/* the counter's rate turns cycles into time, not an event's counts */
+	ops = s->median > 0 && r->counter_hz && !r->metric[0] ?
 	      (double)r->counter_hz / s->median : NAN;
 	if (res->bytes_per_iter) {
 		kb_format_rate(ops * res->bytes_per_iter, true, rate, sizeof(rate));
@@ -493,13 +898,23 @@ static void print_hist(const struct kb_run *r, const struct kb_result *res,
 	kb_hist_free(&h);
 }
 
-static void print_raw(const struct kb_result *res)
+/* Event @x's net of sample @i of @res, 0 where it has none. */
+static int64_t ev_sample(const struct kb_result *res, unsigned int x, size_t i)
 {
-	char buf[96];
+	const struct kb_ev_result *ev = &res->ev[x];
+
+	return ev->net && i < ev->n ? ev->net[i] : 0;
+}
+
+static void print_raw(const struct kb_run *r, const struct kb_result *res)
+{
+	char buf[96], fmt[48];
+	unsigned int x;
 	size_t i;
 
 	out_open_array("raw");
-	out_text("  samples (index, routine, net cycles, flags):\n");
+	out_text("  samples (index, routine, net %s, flags%s):\n", kb_run_unit(r),
+		 r->nevents ? ", events" : "");
 	for (i = 0; i < res->n; i++) {
 		kb_flag_names(kb_sample_flag_names, res->sflags[i], "|", buf,
 			      sizeof(buf));
@@ -507,7 +922,18 @@ static void print_raw(const struct kb_result *res)
 		out_uint("index", "    %llu", i);
 		out_string("routine", " %s", res->routine);
 		out_int("net_cycles", " %lld", res->net[i]);
-		out_string("flags", " %s\n", buf);
+		out_string("flags", " %s", buf);
+		if (r->nevents) {
+			out_open_object("events");
+			for (x = 0; x < r->nevents; x++) {
+				snprintf(fmt, sizeof(fmt), " %.31s=%%lld",
+					 r->events[x].name);
+				out_int(r->events[x].name, fmt,
+					ev_sample(res, x, i));
+			}
+			out_close_object();
+		}
+		out_text("\n");
 		out_close_object();
 	}
 	out_close_array();
@@ -516,10 +942,8 @@ static void print_raw(const struct kb_result *res)
 void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 		     unsigned int flags)
 {
-	static const char *const excl_key[KB_EXCL_N] = {
-		"cpu_changed", "backwards", "nmi", "smi", "window", "reference" };
 	uint32_t excl = 0;
-	char buf[64];
+	char buf[64], label[64];
 	unsigned int i;
 	double it = r->iterations ? (double)r->iterations : 1;
 
@@ -538,8 +962,8 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 		char fmt[32];
 
 		snprintf(fmt, sizeof(fmt), "%s%s %%llu", i ? ", " : " (by reason: ",
-			 excl_key[i]);
-		out_uint(excl_key[i], fmt, res->excl[i]);
+			 kb_excl_key[i]);
+		out_uint(kb_excl_key[i], fmt, res->excl[i]);
 	}
 	out_text(")");
 	out_close_object();
@@ -549,21 +973,12 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 	out_uint("bytes_per_iter", "; %llu bytes/iter\n", res->bytes_per_iter);
 
 	out_text("  kernel summary%s:\n", r->user ? " (computed in userspace)" : "");
-	out_open_object("net_cycles");
-	out_int("min", "    net cycles/sample: min %lld", res->net_min);
-	out_int("median", ", median %lld", res->net_median);
-	out_int("max", ", max %lld", res->net_max);
-	out_int("sum", ", sum %lld", res->net_sum);
-	out_double("mean", ", mean %.3f\n",
-		   res->valid ? (double)res->net_sum / res->valid : NAN);
-	out_close_object();
-	out_open_object("net_cycles_per_iter");
-	out_double("min", "    cycles/iter:       min %.3f",
-		   (double)res->per_iter_min_milli / 1000);
-	out_double("median", ", median %.3f",
-		   (double)res->per_iter_median_milli / 1000);
-	out_double("max", ", max %.3f\n", (double)res->net_max / it);
-	out_close_object();
+	out_text("    net %s/sample:", kb_run_unit(r));
+	snprintf(label, sizeof(label), "    %s/iter:", kb_run_unit(r));
+	print_summary("net_cycles", "net_cycles_per_iter", label, "\n",
+		      res->net_min, res->net_median, res->net_max, res->net_sum,
+		      res->per_iter_min_milli, res->per_iter_median_milli,
+		      res->valid, it);
 	out_open_object("ns_per_iter");
 	out_double("min", "    ns/iter:           min %.3f",
 		   kb_run_ns(r, (double)res->per_iter_min_milli / 1000));
@@ -575,8 +990,9 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 		out_open_object("corrected_cycles_per_iter");
 		out_double("min", "    corrected (- empty): min %.3f",
 			   (double)res->corr_min_milli / 1000);
-		out_double("median", ", median %.3f cycles/iter",
+		out_double("median", ", median %.3f",
 			   (double)res->corr_median_milli / 1000);
+		out_text(" %s/iter", kb_run_unit(r));
 		out_close_object();
 		out_open_object("corrected_ns_per_iter");
 		out_double("min", " = min %.3f",
@@ -587,6 +1003,7 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 	}
 	if (res->have_stats && !(flags & KB_PRINT_BRIEF))
 		print_stats(r, res);
+	print_events(r, res, flags);
 	kb_result_print_extras(r, res, flags);
 }
 
@@ -596,7 +1013,7 @@ void kb_result_print_extras(const struct kb_run *r, const struct kb_result *res,
 	if (flags & KB_PRINT_HIST)
 		print_hist(r, res, flags);
 	if (flags & KB_PRINT_RAW)
-		print_raw(res);
+		print_raw(r, res);
 }
 
 void kb_run_print_object(const char *key, const struct kb_run *r,
@@ -611,6 +1028,10 @@ void kb_run_print_members(const struct kb_run *r, unsigned int flags)
 {
 	unsigned int i;
 
+	if (r->has_env) {
+		kb_env_print(&r->env, KB_ENV_VIEW_ALL);
+		out_text("\n");
+	}
 	kb_run_print_header(r);
 	if (r->nres == 1) {
 		kb_result_print(r, &r->res[0], flags);
@@ -638,11 +1059,43 @@ void kb_run_print(const struct kb_run *r, unsigned int flags)
 	out_finish();
 }
 
+/* The CSV of a run with events: a column per event after the flags. */
+static void print_csv_events(const struct kb_run *r, FILE *f)
+{
+	unsigned int k, x;
+	char buf[96];
+	size_t i;
+
+	fputs("index,routine,net_cycles,flags", f);
+	for (x = 0; x < r->nevents; x++)
+		fprintf(f, ",%s", r->events[x].name);
+	fputc('\n', f);
+	for (k = 0; k <= r->nres; k++) {
+		const struct kb_result *res = k < r->nres ? &r->res[k] :
+				     r->has_overhead ? &r->overhead : NULL;
+
+		for (i = 0; res && i < res->n; i++) {
+			kb_flag_names(kb_sample_flag_names, res->sflags[i], "|",
+				      buf, sizeof(buf));
+			fprintf(f, "%zu,%s,%lld,%s", i, res->routine,
+				(long long)res->net[i], buf);
+			for (x = 0; x < r->nevents; x++)
+				fprintf(f, ",%lld", (long long)ev_sample(res, x, i));
+			fputc('\n', f);
+		}
+	}
+}
+
 void kb_run_print_csv(const struct kb_run *r, FILE *f)
 {
-	struct kb_csv *c = malloc(sizeof(*c));
+	struct kb_csv *c;
 	unsigned int k;
 
+	if (r->nevents) {
+		print_csv_events(r, f);
+		return;
+	}
+	c = malloc(sizeof(*c));
 	if (!c)
 		return;
 	kb_csv_init(c, f);
@@ -682,6 +1135,8 @@ int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 
 		memcpy(tq.names, q->names, sizeof(tq.names));
 		memcpy(tq.args, q->args, sizeof(tq.args));
+		memcpy(tq.events, q->events, sizeof(tq.events));
+		tq.nevents = q->nevents;
 		err = kb_twin_run(&tq, r);
 		if (err) {
 			kb_run_free(r);
@@ -690,6 +1145,7 @@ int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 		r->has_arg = q->nargs == 1;
 		r->arg = q->nargs == 1 ? q->args[0] : 0;
 		kb_run_stamp(r);
+		kb_run_env(r);
 		return 0;
 	}
 	err = kb_nl_open(&nl);

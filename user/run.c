@@ -11,6 +11,7 @@
 #include "diff.h"
 #include "kbenchctl.h"
 #include "output.h"
+#include "pmu.h"
 #include "report.h"
 #include "run.h"
 #include "runopts.h"
@@ -59,8 +60,10 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 		pflags |= KB_PRINT_LOG;
 	if (o.raw)
 		pflags |= KB_PRINT_RAW;
-	err = o.user ? kb_run_opts_check_twins(&o, sc->name) :
-		       kb_run_opts_check_module(&o, sc);
+	err = kb_pmu_check_events(sc->name, o.q.events, o.q.nevents);
+	if (!err)
+		err = o.user ? kb_run_opts_check_twins(&o, sc->name) :
+			       kb_run_opts_check_module(&o, sc);
 	if (err)
 		return kb_exit_status(err);
 	if (kb_sweep_is_sweep(&o.sweep))
@@ -86,14 +89,19 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 		kb_results_build(&now, &(const struct kb_run *){ &r },
 				 &(const struct kb_run_req *){ &o.q }, 1, argc,
 				 argv);
-	if (o.csv)
+	if (o.csv) {
+		/* the CSV stays clean: the warnings go to stderr */
+		out_init(stderr, false);
+		kb_env_print(&r.env, KB_ENV_VIEW_WARNINGS);
+		out_init(stdout, false);
 		kb_run_print_csv(&r, stdout);
-	else if (o.baseline)
+	} else if (o.baseline) {
 		err = report_baseline(&o, &r, pflags, &base, &now.rf, &regressed);
-	else if (opt_json || o.verbose)
+	} else if (opt_json || o.verbose) {
 		kb_run_print(&r, pflags);
-	else
+	} else {
 		kb_report_run(&r, pflags);
+	}
 	kb_resfile_free(&base);
 	if (o.baseline)
 		ret = kb_diff_exit_status(err, regressed);

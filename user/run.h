@@ -11,12 +11,44 @@
 
 #include <linux/kbench.h>
 
+#include "env.h"
 #include "stats.h"
 
 struct kb_nl;
 
+/* excluded samples by reason: bit i of the sample flags is excl[i] */
 enum { KB_EXCL_CPU, KB_EXCL_BACKWARDS, KB_EXCL_NMI, KB_EXCL_SMI,
-       KB_EXCL_WINDOW, KB_EXCL_REFERENCE, KB_EXCL_N };
+       KB_EXCL_WINDOW, KB_EXCL_REFERENCE, KB_EXCL_EVENT,
+       KB_EXCL_STEAL, KB_EXCL_N };
+
+/* The names of the excluded-by-reason counts: the sample flags' names. */
+extern const char *const kb_excl_key[KB_EXCL_N];
+
+/*
+ * One hardware event's figures in a result: what the counter's are in
+ * struct kb_result, in counts of the event, over the same samples (the
+ * result's sflags say which are valid).
+ */
+struct kb_ev_result {
+	int64_t net_min, net_median, net_max, net_sum;
+	int64_t per_iter_min_milli, per_iter_median_milli;
+	int64_t corr_min_milli, corr_median_milli;	/* minus the overhead's */
+	int64_t *net;		/* raw net counts, time order */
+	size_t n, cap;
+	double *sorted;		/* valid samples per iteration, sorted */
+	struct kb_stats st;
+	bool have_stats;
+};
+
+/* One hardware event of a run (RUN's event-info, or the twin's). */
+struct kb_event_desc {
+	char name[KBENCH_NAME_MAX + 1];
+	uint32_t type;		/* perf_event_attr */
+	uint64_t config;
+	char pmu[32];		/* kernel: the PMU; userspace: "" */
+	char read[16];		/* userspace: "rdpmc" or "read"; kernel: "" */
+	uint64_t enabled_ns, running_ns;
+};
 
 struct kb_result {
 	char routine[KBENCH_NAME_MAX + 1];
@@ -40,6 +72,9 @@ struct kb_result {
 	double *sorted;
 	struct kb_stats st;
 	bool have_stats;
+
+	/* each event of the run (kb_run.events) over the same samples */
+	struct kb_ev_result ev[KBENCH_EVENTS_MAX];
 };
 
 struct kb_run {
@@ -58,6 +93,18 @@ struct kb_run {
 	uint64_t arg;
 	char kernel[80];	/* release, for plot titles */
 	char date[40];
+	unsigned int nevents;	/* hardware events counted */
+	struct kb_event_desc events[KBENCH_EVENTS_MAX];
+	/*
+	 * "": the figures are the counter's; else the event whose figures
+	 * took the counter's place (kb_run_use_metric())
+	 */
+	char metric[KBENCH_NAME_MAX + 1];
+	bool metric_missing;	/* the run did not count that event */
+	/* what could have distorted it (the module's INFO, sysfs, procfs) */
+	struct kb_kernel_env kenv;
+	struct kb_env env;
+	bool has_env;
 };
 
 struct kb_run_req {
@@ -69,6 +116,9 @@ struct kb_run_req {
 	unsigned int nargs;
 	uint64_t args[KBENCH_RUN_ROUTINES_MAX];
 	bool progress;		/* show progress on stderr when a tty */
+	const char *events[KBENCH_EVENTS_MAX];	/* hardware events to count */
+	unsigned int nevents;
+	char events_buf[KBENCH_EVENTS_MAX][KBENCH_NAME_MAX + 1];
 };
 
 /* Defaults of a run, as the kernel's (kmod/kbench_internal.h). */
@@ -88,6 +138,8 @@ void kb_run_fetch_info(struct kb_nl *nl, struct kb_run *r);
 
 /* Append one sample to @res. */
 int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags);
+/* Append one sample of event @x to @res. */
+int kb_result_push_event(struct kb_result *res, unsigned int x, int64_t net);
 /* Recompute the kernel-style integer summary from the samples. */
 void kb_result_summarize(struct kb_result *res, uint32_t iterations);
 /* Userspace statistics of the valid samples (cycles per iteration). */
@@ -97,8 +149,29 @@ int kb_result_analyze(struct kb_result *res, uint32_t iterations);
 
 /* Kernel release (uname when not known) and the date, for titles. */
 void kb_run_stamp(struct kb_run *r);
+/* The environment report of the run's CPU (after the run: r->cpu). */
+void kb_run_env(struct kb_run *r);
 
+/* @cycles of the run's counter in ns; NAN for an event's counts. */
 double kb_run_ns(const struct kb_run *r, double cycles);
+/* What the run's per-iteration figures count: "cycles" or the event. */
+const char *kb_run_unit(const struct kb_run *r);
+/* The index of event @name in @r, or -1. */
+int kb_run_event_index(const struct kb_run *r, const char *name);
+/*
+ * Make event @name the metric of @r: in each result its samples, summary
+ * and statistics take the counter's place, for good (the counter's and
+ * the other events' are freed), so that every statistic, comparison and
+ * report works on it (compare and diff --metric).  A run without the
+ * event keeps no samples and gets metric_missing.  The overhead
+ * correction of the event is kbench_correct()'s.  Before kb_run_analyze().
+ */
+void kb_run_use_metric(struct kb_run *r, const char *name);
+/*
+ * The kernel's overhead correction (kbench_correct()) of each event of
+ * @r's routines: their corr_* figures.
+ */
+void kb_run_correct_events(struct kb_run *r);
 
 /* Output of a run. */
 enum {
@@ -107,6 +180,14 @@ enum {
 	KB_PRINT_RAW = 1 << 2,
 	KB_PRINT_BRIEF = 1 << 3,	/* no userspace statistics */
 };
+
+/* Figures derived from a routine's events (NAN where not counted). */
+struct kb_derived {
+	double ipc;	/* instructions / cycles */
+	double hz;	/* effective frequency: cycles / counter ticks x Hz */
+};
+void kb_result_derived(const struct kb_run *r, const struct kb_result *res,
+		       struct kb_derived *d);
 
 /* The run-level fields (inside the current JSON object). */
 void kb_run_print_header(const struct kb_run *r);

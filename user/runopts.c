@@ -9,61 +9,37 @@
 
 #include <linux/kbench.h>
 
+#include <kbench/events.h>
+
 #include "fit.h"
 #include "kbenchctl.h"
 #include "nl.h"
 #include "opts.h"
 #include "runopts.h"
+#include "sysfs.h"
 #include "twin.h"
 
 #define KB_STR_(x)	#x
 #define KB_STR(x)	KB_STR_(x)
 
-/* Is @cpu in a sysfs CPU list ("0-3,5")?  -1 when @path cannot be read. */
-static int cpu_in_list(const char *path, unsigned int cpu, char *list,
-		       size_t len)
+int kb_opt_parse_cpu(const struct kb_opt *o, const char *arg, void *field)
 {
-	unsigned long lo, hi;
-	FILE *f = fopen(path, "r");
-	char *p, *end;
-	int found = 0;
-
-	if (!f)
-		return -1;
-	if (!fgets(list, (int)len, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	list[strcspn(list, "\n")] = '\0';
-	for (p = list; *p; p = *end ? end + 1 : end) {
-		lo = strtoul(p, &end, 10);
-		hi = *end == '-' ? strtoul(end + 1, &end, 10) : lo;
-		if (end == p)
-			break;
-		if (cpu >= lo && cpu <= hi)
-			found = 1;
-	}
-	return found;
-}
-
-/* --cpu: a number, and a CPU that is online here (kernel or twins). */
-static int parse_cpu(const struct kb_opt *o, const char *arg, void *field)
-{
-	char online[256], present[256];
+	struct kb_cpuset online, present;
+	char list[256];
 	uint32_t cpu;
 	int err;
 
 	err = kb_opt_parse_value(o, arg, &cpu);
 	if (err)
 		return err;
-	if (cpu_in_list("/sys/devices/system/cpu/online", cpu, online,
-			sizeof(online)) == 0) {
-		if (cpu_in_list("/sys/devices/system/cpu/present", cpu, present,
-				sizeof(present)) == 1)
+	if (!kb_cpulist_read("/sys/devices/system/cpu/online", &online) &&
+	    !kb_cpuset_has(&online, cpu)) {
+		kb_cpulist_format(&online, list, sizeof(list));
+		if (!kb_cpulist_read("/sys/devices/system/cpu/present", &present) &&
+		    kb_cpuset_has(&present, cpu))
 			return kb_opt_error(o, arg, "CPU %u is offline (online: %s)",
-					    cpu, online);
-		return kb_opt_error(o, arg, "no such CPU (online: %s)", online);
+					    cpu, list);
+		return kb_opt_error(o, arg, "no such CPU (online: %s)", list);
 	}
 	*(uint32_t *)field = cpu;
 	return 0;
@@ -82,6 +58,85 @@ static int parse_result_name(const struct kb_opt *o, const char *arg,
 	return 0;
 }
 
+/* Event @name's perf type and config, or -EINVAL after a message. */
+static int event_lookup(const struct kb_opt *o, const char *arg,
+			const char *name, unsigned int *type,
+			unsigned long long *config)
+{
+	switch (kbench_event_parse(name, type, config)) {
+	case 0:
+		return 0;
+	case -ERANGE:
+		return kb_opt_error(o, arg, "'%s': raw event code above %s, the widest event code of this architecture's PMUs",
+				    name, KBENCH_EVENT_RAW_MAX_STR);
+	case -EINVAL:
+		return kb_opt_error(o, arg, "'%s': a raw event is raw:0x and 1 to 16 hex digits",
+				    name);
+	default:
+		return kb_opt_error(o, arg, "unknown event '%s' (perf's generic hardware events: cycles, instructions, branches, branch-misses, cache-references, cache-misses, ref-cycles, ...; or raw:0xNN; '%s events' lists this machine's)",
+				    name, prog);
+	}
+}
+
+/*
+ * --events LIST: comma-separated names (include/kbench/events.h), at most
+ * KBENCH_EVENTS_MAX, distinct; the field is the request.  Given twice, the
+ * second list replaces the first.
+ */
+static int parse_events(const struct kb_opt *o, const char *arg, void *field)
+{
+	struct kb_run_req *q = field;
+	unsigned long long config[KBENCH_EVENTS_MAX], c;
+	unsigned int type[KBENCH_EVENTS_MAX], t, k;
+	const char *p = arg, *end;
+	char name[KBENCH_NAME_MAX + 1];
+	size_t len;
+
+	q->nevents = 0;
+	do {
+		end = strchr(p, ',');
+		len = end ? (size_t)(end - p) : strlen(p);
+		if (!len)
+			return kb_opt_error(o, arg, "an empty event name (the list is comma-separated: instructions,cycles)");
+		if (len > KBENCH_NAME_MAX)
+			return kb_opt_error(o, arg, "'%.*s': event names are at most %d characters",
+					    (int)len, p, KBENCH_NAME_MAX);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		if (event_lookup(o, arg, name, &t, &c))
+			return -EINVAL;
+		if (q->nevents == KBENCH_EVENTS_MAX)
+			return kb_opt_error(o, arg, "at most %d events per run; '%s' is one too many",
+					    KBENCH_EVENTS_MAX, name);
+		for (k = 0; k < q->nevents; k++)
+			if (type[k] == t && config[k] == c)
+				return kb_opt_error(o, arg, "'%s' counts what '%s' counts: give it once",
+						    name, q->events[k]);
+		type[q->nevents] = t;
+		config[q->nevents] = c;
+		memcpy(q->events_buf[q->nevents], name, len + 1);
+		q->events[q->nevents] = q->events_buf[q->nevents];
+		q->nevents++;
+		p = end ? end + 1 : NULL;
+	} while (p);
+	return 0;
+}
+
+/* --metric EVENT: a name --events would take. */
+static int parse_metric(const struct kb_opt *o, const char *arg, void *field)
+{
+	unsigned long long config;
+	unsigned int type;
+
+	if (strlen(arg) > KBENCH_NAME_MAX)
+		return kb_opt_error(o, arg, "event names are at most %d characters",
+				    KBENCH_NAME_MAX);
+	if (event_lookup(o, arg, arg, &type, &config))
+		return -EINVAL;
+	*(const char **)field = arg;
+	return 0;
+}
+
 /*
  * Ranges: the netlink policy's (Documentation/netlink/specs/kbench.yaml),
  * except --samples, whose 10000000 is the twins' bound; in the kernel the
@@ -89,7 +144,7 @@ static int parse_result_name(const struct kb_opt *o, const char *arg,
  */
 const struct kb_opt kb_run_table[] = {
 	{ .name = "cpu", .kind = KB_OPT_U32, .metavar = "N", .in = KB_IN_MEASURE,
-	  .parse = parse_cpu,
+	  .parse = kb_opt_parse_cpu,
 	  KB_OPT_FIELD(struct kb_run_opts, q.cpu),
 	  KB_OPT_GIVEN(struct kb_run_opts, q.has_cpu),
 	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_CPU,
@@ -125,6 +180,11 @@ const struct kb_opt kb_run_table[] = {
 	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_WARMUP,
 	  .help = "rounds taken and discarded first",
 	  .def = KB_STR(KB_RUN_DEFAULT_WARMUP) },
+	{ .name = "events", .kind = KB_OPT_STRING, .metavar = "LIST",
+	  .in = KB_IN_MEASURE, .parse = parse_events,
+	  KB_OPT_FIELD(struct kb_run_opts, q),
+	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_EVENT,
+	  .help = "hardware events to count next to the counter, comma-separated: instructions, cycles, ref-cycles, branch-misses, cache-misses, ... or raw:0xNN ('kbenchctl events' lists this machine's)" },
 	{ .name = "arg", .kind = KB_OPT_STRING, .metavar = "SPEC",
 	  .in = KB_IN_MEASURE, .parse = kb_sweep_opt_parse,
 	  KB_OPT_FIELD(struct kb_run_opts, sweep),
@@ -200,6 +260,10 @@ const struct kb_opt kb_run_table[] = {
 	  .in = KB_IN_RUN | KB_IN_DIFF, .parse = kb_diff_parse_match,
 	  KB_OPT_FIELD(struct kb_run_opts, diff),
 	  .help = "compare routine OLD with NEW of another name (repeatable)" },
+	{ .name = "metric", .kind = KB_OPT_STRING, .metavar = "EVENT",
+	  .in = KB_IN_ALL, .parse = parse_metric,
+	  KB_OPT_FIELD(struct kb_run_opts, diff.metric),
+	  .help = "compare the counts of a hardware event instead of cycles (compare: counted without --events too)" },
 	{ .name = "check", .kind = KB_OPT_FLAG, .in = KB_IN_DIFF,
 	  KB_OPT_FIELD(struct kb_run_opts, check),
 	  .help = "only load and validate each FILE" },
@@ -331,7 +395,31 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 	} else if (!run && o->q.n != 2) {
 		return kb_arg_error(sub, "needs two routines (or one with --kernel-vs-user)");
 	}
+	if (o->diff.metric && !run && kb_run_req_add_event(&o->q, o->diff.metric))
+		return kb_arg_error(sub, "--metric %s: --events has %d events already; add %s to them instead",
+				    o->diff.metric, KBENCH_EVENTS_MAX,
+				    o->diff.metric);
 	return check_args(sub, run, o, with_arg);
+}
+
+int kb_run_req_add_event(struct kb_run_req *q, const char *name)
+{
+	unsigned long long c, ci;
+	unsigned int t, ti, i;
+
+	if (kbench_event_parse(name, &t, &c))
+		return -EINVAL;
+	for (i = 0; i < q->nevents; i++)
+		if (!kbench_event_parse(q->events[i], &ti, &ci) && ti == t &&
+		    ci == c)
+			return 0;
+	if (q->nevents == KBENCH_EVENTS_MAX)
+		return -E2BIG;
+	snprintf(q->events_buf[q->nevents], sizeof(q->events_buf[0]), "%s",
+		 name);
+	q->events[q->nevents] = q->events_buf[q->nevents];
+	q->nevents++;
+	return 0;
 }
 
 /*

@@ -84,4 +84,10 @@ struct kb_nl;
 int kb_routines_check(struct kb_nl *nl, const char *const *names,
 		      unsigned int n, struct kb_routine_info *info);
 
+/*
+ * Count event @name too, unless @q counts it already (perhaps by another
+ * name).  0, -EINVAL (no event name), -E2BIG (KBENCH_EVENTS_MAX already).
+ */
+int kb_run_req_add_event(struct kb_run_req *q, const char *name);
+
 #endif /* KBENCHCTL_RUNOPTS_H */

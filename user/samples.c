@@ -29,7 +29,7 @@ const struct kb_opt kb_samples_table[] = {
 	  .help = "only the routine with this index, in run order; the overhead routine is last" },
 	{ .name = "csv", .kind = KB_OPT_FLAG,
 	  KB_OPT_FIELD(struct samples_opts, csv),
-	  .help = "CSV: index,routine,net_cycles,flags" },
+	  .help = "CSV: index,routine,net_cycles,flags (and a column per event)" },
 	{ NULL }
 };
 
@@ -37,7 +37,98 @@ struct stream {
 	bool csv;
 	uint64_t total;
 	struct kb_csv *out;	/* with csv */
+	bool events_header;	/* the CSV header with the events is out */
 };
+
+/* A message's event arrays (EVENT_NAME and EVENT_NET, in order). */
+struct msg_events {
+	unsigned int n;
+	const char *name[KBENCH_EVENTS_MAX];
+	const unsigned char *net[KBENCH_EVENTS_MAX];
+};
+
+static void msg_events(struct nlmsghdr *nlh, size_t samples,
+		       struct msg_events *e)
+{
+	unsigned int names = 0;
+	struct nlattr *a;
+	int rem;
+
+	e->n = 0;
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(a) == KBENCH_A_SAMPLES_EVENT_NAME &&
+		    names < KBENCH_EVENTS_MAX)
+			e->name[names++] = nla_get_string(a);
+		else if (nla_type(a) == KBENCH_A_SAMPLES_EVENT_NET &&
+			 e->n < KBENCH_EVENTS_MAX &&
+			 (size_t)nla_len(a) >= samples * sizeof(int64_t))
+			e->net[e->n++] = nla_data(a);
+	}
+	if (names < e->n)
+		e->n = names;
+}
+
+/* A sample's fields, table or JSON, in an object left open. */
+static void sample_fields(uint64_t index, const char *routine,
+			  uint32_t routine_index, int64_t net, const char *flags)
+{
+	out_open_object_inline(NULL);
+	out_uint("index", "%10llu", index);
+	out_string("routine", " %-20s", routine);
+	out_uint("routine_index", NULL, routine_index);
+	out_int("net_cycles", " %14lld", net);
+	out_string("flags", " %s", flags);
+}
+
+/*
+ * A sample of a run with events, each event's net count after the flags:
+ * CSV columns named by the events, "name=count" in the table, an
+ * "events" object in JSON.
+ */
+static void emit_with_events(struct stream *s, uint64_t index,
+			     const char *routine, uint32_t routine_index,
+			     int64_t net, uint32_t flags,
+			     const struct msg_events *e, size_t i)
+{
+	FILE *f = out_file();
+	char buf[96];
+	unsigned int x;
+	int64_t v;
+
+	kb_flag_names(kb_sample_flag_names, flags, "|", buf, sizeof(buf));
+	if (s->csv) {
+		if (!s->events_header) {
+			/* instead of the counter-only header kb_csv_init() set */
+			s->out->n = 0;
+			fputs("index,routine,net_cycles,flags", f);
+			for (x = 0; x < e->n; x++)
+				fprintf(f, ",%s", e->name[x]);
+			fputc('\n', f);
+			s->events_header = true;
+		}
+		fprintf(f, "%llu,%s,%lld,%s", (unsigned long long)index,
+			routine, (long long)net, buf);
+		for (x = 0; x < e->n; x++) {
+			memcpy(&v, e->net[x] + i * sizeof(v), sizeof(v));
+			fprintf(f, ",%lld", (long long)v);
+		}
+		fputc('\n', f);
+		return;
+	}
+	sample_fields(index, routine, routine_index, net, buf);
+	out_open_object("events");
+	for (x = 0; x < e->n; x++) {
+		char fmt[48];
+
+		memcpy(&v, e->net[x] + i * sizeof(v), sizeof(v));
+		snprintf(fmt, sizeof(fmt), " %.31s=%%lld", e->name[x]);
+		out_int(e->name[x], fmt, v);
+	}
+	out_close_object();
+	out_text("\n");
+	out_close_object();
+}
 
 /*
  * The header of the table: before the first sample, not before an error
@@ -111,12 +202,8 @@ void kb_sample_emit(bool csv, uint64_t index, const char *routine,
 		out_json_element(line, n);
 		return;
 	}
-	out_open_object_inline(NULL);
-	out_uint("index", "%10llu", index);
-	out_string("routine", " %-20s", routine);
-	out_uint("routine_index", NULL, routine_index);
-	out_int("net_cycles", " %14lld", net);
-	out_string("flags", " %s\n", buf);
+	sample_fields(index, routine, routine_index, net, buf);
+	out_text("\n");
 	out_close_object();
 }
 
@@ -127,9 +214,9 @@ static int stream_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	uint32_t first = kb_u32(tb[KBENCH_A_SAMPLES_FIRST], 0);
 	uint32_t ri = kb_u32(tb[KBENCH_A_SAMPLES_ROUTINE], 0);
 	const char *name = kb_str(tb[KBENCH_A_SAMPLES_NAME], "?");
+	struct msg_events ev;
 	size_t n, i;
 
-	(void)nlh;
 	if (!tb[KBENCH_A_SAMPLES_NET] || !tb[KBENCH_A_SAMPLES_FLAGS])
 		return 0;
 	n = (size_t)nla_len(tb[KBENCH_A_SAMPLES_NET]) / sizeof(int64_t);
@@ -139,7 +226,17 @@ static int stream_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	fl = nla_data(tb[KBENCH_A_SAMPLES_FLAGS]);
 	if (!s->total && n)
 		stream_header(s);
-	if (s->csv) {
+	msg_events(nlh, n, &ev);
+	if (ev.n) {
+		for (i = 0; i < n; i++) {
+			int64_t v;
+			uint32_t f;
+
+			memcpy(&v, net + i * sizeof(v), sizeof(v));
+			memcpy(&f, fl + i * sizeof(f), sizeof(f));
+			emit_with_events(s, first + i, name, ri, v, f, &ev, i);
+		}
+	} else if (s->csv) {
 		kb_csv_rows(s->out, name, first, net, fl, n);
 	} else {
 		for (i = 0; i < n; i++) {

@@ -2,8 +2,9 @@
 /*
  * Saving results: the JSON result file of user/RESULTS.md.  The small
  * parts are written one key per line (readable, diffable); the sample
- * arrays on one line each, formatted two digits at a time into a chunk
- * buffer, so a million samples cost about what copying the file does.
+ * arrays in base64 of fixed-width integers, encoded straight into a chunk
+ * buffer that goes to the file with write(2), so a million samples cost
+ * about what copying the file does.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "b64.h"
 #include "kbenchctl.h"
 #include "names.h"
 #include "output.h"
@@ -96,23 +98,34 @@ static int make_parent(const char *path)
 void kb_saved_run_init(struct kb_saved_run *s, const struct kb_run *r,
 		       const struct kb_run_req *q)
 {
+	unsigned int i;
+
 	memset(s, 0, sizeof(*s));
 	s->run = *r;
-	if (q)
-		s->req = *q;
+	if (!q)
+		return;
+	s->req = *q;
+	/* names --events copied into the request point into the copy now */
+	for (i = 0; i < q->nevents; i++)
+		if (q->events[i] == q->events_buf[i])
+			s->req.events[i] = s->req.events_buf[i];
 }
 
 /* --- writer --- */
 
+/* Arrays of more values are written in base64 (RESULTS.md); tests lower it. */
+size_t kb_resfile_text_max = KB_RESFILE_TEXT_MAX;
+
 struct wr {
 	FILE *f;
-	char chunk[1 << 16];
 	size_t n;
+	char chunk[1 << 18];
 };
 
+/* Straight to the file: a 10 MB result is not copied through stdio. */
 static void wr_flush(struct wr *w)
 {
-	fwrite_unlocked(w->chunk, 1, w->n, w->f);
+	kb_write_fd(w->f, w->chunk, w->n);
 	w->n = 0;
 }
 
@@ -121,7 +134,7 @@ static void wr_raw(struct wr *w, const char *s, size_t len)
 	if (w->n + len > sizeof(w->chunk))
 		wr_flush(w);
 	if (len > sizeof(w->chunk)) {
-		fwrite_unlocked(s, 1, len, w->f);
+		kb_write_fd(w->f, s, len);
 		return;
 	}
 	memcpy(w->chunk + w->n, s, len);
@@ -133,11 +146,18 @@ static void wr_s(struct wr *w, const char *s)
 	wr_raw(w, s, strlen(s));
 }
 
-/* A JSON string, escaped by the output layer's writer. */
+/* A JSON string, escaped as the output layer escapes it. */
 static void wr_str(struct wr *w, const char *s)
 {
-	wr_flush(w);
-	json_write_string(w->f, s);
+	const unsigned char *p = (const unsigned char *)s;
+
+	wr_raw(w, "\"", 1);
+	for (; *p; p++) {
+		if (w->n + 6 > sizeof(w->chunk))
+			wr_flush(w);
+		w->n += json_escape_char(w->chunk + w->n, *p);
+	}
+	wr_raw(w, "\"", 1);
 }
 
 /* Newline, indentation and "key": (after a comma unless @first). */
@@ -297,8 +317,6 @@ static void write_meta(struct wr *w, const struct kb_meta *m)
 
 static void write_summary(struct wr *w, const struct kb_result *res)
 {
-	static const char *const excl_key[KB_EXCL_N] = {
-		"cpu_changed", "backwards", "nmi", "smi", "window", "reference" };
 	bool first = true;
 	unsigned int i;
 
@@ -311,7 +329,7 @@ static void write_summary(struct wr *w, const struct kb_result *res)
 	for (i = 0; i < KB_EXCL_N; i++) {
 		if (i)
 			wr_raw(w, ", ", 2);
-		wr_str(w, excl_key[i]);
+		wr_str(w, kb_excl_key[i]);
 		wr_raw(w, ": ", 2);
 		wr_u64(w, res->excl[i]);
 	}
@@ -329,28 +347,144 @@ static void write_summary(struct wr *w, const struct kb_result *res)
 	wr_s(w, "\n     }");
 }
 
-/* The indexes (or the flag values) of the flagged samples, comma-separated. */
-static void write_flagged(struct wr *w, const struct kb_result *res,
-			  bool values)
+/*
+ * An array of integers: the one writer of every array of samples in the
+ * file, and of the arrays added later (call it for a new per-sample
+ * array).  Up to kb_resfile_text_max values as a JSON array, more as
+ *   {"encoding": "base64", "width": 4, "data": "..."}
+ * the values as little-endian integers of 4 bytes when all fit in int32,
+ * else 8 (RESULTS.md).  The base64 goes straight into the chunk, a piece
+ * of a multiple of 3 values at a time (no padding between pieces).
+ */
+static void wr_ints(struct wr *w, const int64_t *v, size_t n)
 {
-	bool first = true;
+	enum { PIECE = 3 * 1024 };
+	unsigned int width;
 	size_t i;
 
-	for (i = 0; i < res->n; i++) {
-		if (!res->sflags[i])
-			continue;
-		if (!first)
-			wr_raw(w, ",", 1);
-		first = false;
-		wr_u64(w, values ? res->sflags[i] : i);
+	if (n <= kb_resfile_text_max) {
+		wr_raw(w, "[", 1);
+		for (i = 0; i < n; i++) {
+			if (i)
+				wr_raw(w, ", ", 2);
+			wr_s64(w, v[i]);
+		}
+		wr_raw(w, "]", 1);
+		return;
 	}
+	width = kb_b64_width(v, n);
+	wr_s(w, width == 4 ?
+		"{\"encoding\": \"base64\", \"width\": 4, \"data\": \"" :
+		"{\"encoding\": \"base64\", \"width\": 8, \"data\": \"");
+	for (i = 0; i < n; i += PIECE) {
+		size_t k = n - i < PIECE ? n - i : PIECE;
+
+		if (w->n + kb_b64_len(k * width) > sizeof(w->chunk))
+			wr_flush(w);
+		w->n += kb_b64_encode_ints(w->chunk + w->n, v + i, k, width);
+	}
+	wr_raw(w, "\"}", 2);
 }
 
-static void write_routine(struct wr *w, const struct kb_result *res,
-			  bool overhead, bool first_routine)
+/*
+ * The routine's events, by name: each one's summary (the kernel's integer
+ * figures, in counts) and every sample's net counts.
+ */
+static void write_events(struct wr *w, const struct kb_run *r,
+			 const struct kb_result *res, bool overhead)
+{
+	bool first_ev = true;
+	unsigned int x;
+
+	wr_key(w, 5, "events", false);
+	wr_raw(w, "{", 1);
+	for (x = 0; x < r->nevents; x++) {
+		const struct kb_ev_result *ev = &res->ev[x];
+		bool first = true;
+
+		wr_key(w, 6, r->events[x].name, first_ev);
+		first_ev = false;
+		wr_raw(w, "{", 1);
+		wr_key(w, 7, "summary", true);
+		wr_raw(w, "{", 1);
+		kv_s64(w, 8, "net_min", ev->net_min, &first);
+		kv_s64(w, 8, "net_median", ev->net_median, &first);
+		kv_s64(w, 8, "net_max", ev->net_max, &first);
+		kv_s64(w, 8, "net_sum", ev->net_sum, &first);
+		kv_s64(w, 8, "per_iter_min_milli", ev->per_iter_min_milli, &first);
+		kv_s64(w, 8, "per_iter_median_milli", ev->per_iter_median_milli,
+		       &first);
+		if (res->has_corr && !overhead) {
+			kv_s64(w, 8, "corr_min_milli", ev->corr_min_milli, &first);
+			kv_s64(w, 8, "corr_median_milli", ev->corr_median_milli,
+			       &first);
+		}
+		wr_s(w, "\n       }");
+		wr_key(w, 7, "net", false);
+		wr_ints(w, ev->net, ev->net && ev->n == res->n ? ev->n : 0);
+		wr_s(w, "\n      }");
+	}
+	wr_s(w, "\n     }");
+}
+
+/* Nearly every sample has flags 0: one pass of ORs before counting. */
+static size_t count_flagged(const uint32_t *f, size_t n)
+{
+	uint64_t any = 0, x;
+	size_t i, c = 0;
+
+	/* two flags per load */
+	for (i = 0; i + 2 <= n; i += 2) {
+		memcpy(&x, f + i, sizeof(x));
+		any |= x;
+	}
+	if (i < n)
+		any |= f[i];
+	if (!any)
+		return 0;
+	for (i = 0; i < n; i++)
+		c += f[i] != 0;
+	return c;
+}
+
+/* sample_flags: the indexes and values of the flagged samples only. */
+static int write_flags(struct wr *w, const struct kb_result *res)
+{
+	size_t i, k = 0, nf = count_flagged(res->sflags, res->n);
+	int64_t *idx = NULL, *val = NULL;
+
+	if (nf) {
+		idx = malloc(nf * sizeof(*idx));
+		val = malloc(nf * sizeof(*val));
+		if (!idx || !val) {
+			free(idx);
+			free(val);
+			return -ENOMEM;
+		}
+		for (i = 0; i < res->n; i++) {
+			if (!res->sflags[i])
+				continue;
+			idx[k] = (int64_t)i;
+			val[k++] = res->sflags[i];
+		}
+	}
+	wr_key(w, 5, "sample_flags", false);
+	wr_s(w, "{\"index\": ");
+	wr_ints(w, idx, nf);
+	wr_s(w, ", \"value\": ");
+	wr_ints(w, val, nf);
+	wr_s(w, "}");
+	free(idx);
+	free(val);
+	return 0;
+}
+
+static int write_routine(struct wr *w, const struct kb_run *r,
+			 const struct kb_result *res, bool overhead,
+			 bool first_routine)
 {
 	bool first = true;
-	size_t i, flagged = 0;
+	int err;
 
 	if (!first_routine)
 		wr_raw(w, ",", 1);
@@ -366,36 +500,61 @@ static void write_routine(struct wr *w, const struct kb_result *res,
 	write_summary(w, res);
 	kv_u64(w, 5, "n", res->n, &first);
 	wr_key(w, 5, "net", false);
-	wr_raw(w, "[", 1);
-	for (i = 0; i < res->n; i++) {
-		char *o;
-
-		if (w->n + 24 > sizeof(w->chunk))
-			wr_flush(w);
-		o = w->chunk + w->n;
-		*o = ',';
-		o += i != 0;
-		w->n = (size_t)(o - w->chunk) + kb_put_s64(o, res->net[i]);
-		flagged += res->sflags[i] != 0;
-	}
-	wr_raw(w, "]", 1);
-	/* nearly every sample has flags 0: only the others, as two arrays */
-	wr_key(w, 5, "sample_flags", false);
-	wr_s(w, "{\"index\": [");
-	if (flagged)
-		write_flagged(w, res, false);
-	wr_s(w, "], \"value\": [");
-	if (flagged)
-		write_flagged(w, res, true);
-	wr_s(w, "]}\n    }");
+	wr_ints(w, res->net, res->n);
+	err = write_flags(w, res);
+	if (!err && r->nevents)
+		write_events(w, r, res, overhead);
+	wr_s(w, "\n    }");
+	return err;
 }
 
-static void write_run(struct wr *w, const struct kb_saved_run *s, bool first_run)
+/* The run's events: what each counted, where, for how long. */
+static void write_event_descs(struct wr *w, const struct kb_run *r)
+{
+	unsigned int x;
+
+	wr_key(w, 3, "events", false);
+	wr_raw(w, "[", 1);
+	for (x = 0; x < r->nevents; x++) {
+		const struct kb_event_desc *e = &r->events[x];
+		bool first = true;
+
+		wr_s(w, x ? ",\n    {" : "\n    {");
+		kv_str(w, 5, "name", e->name, &first);
+		kv_u64(w, 5, "type", e->type, &first);
+		kv_u64(w, 5, "config", e->config, &first);
+		kv_str(w, 5, "pmu", e->pmu, &first);
+		kv_str(w, 5, "read", e->read, &first);
+		kv_u64(w, 5, "enabled_ns", e->enabled_ns, &first);
+		kv_u64(w, 5, "running_ns", e->running_ns, &first);
+		wr_s(w, "\n    }");
+	}
+	wr_s(w, r->nevents ? "\n   ]" : "]");
+}
+
+/* A request's array of @n names, as key @key of depth 4. */
+static void write_names(struct wr *w, const char *key, const char *const *names,
+			unsigned int n, bool first)
+{
+	unsigned int i;
+
+	wr_key(w, 4, key, first);
+	wr_raw(w, "[", 1);
+	for (i = 0; i < n; i++) {
+		if (i)
+			wr_raw(w, ", ", 2);
+		wr_str(w, names[i]);
+	}
+	wr_raw(w, "]", 1);
+}
+
+static int write_run(struct wr *w, const struct kb_saved_run *s, bool first_run)
 {
 	const struct kb_run *r = &s->run;
 	const struct kb_run_req *q = &s->req;
 	bool first = true;
 	unsigned int i;
+	int err = 0;
 
 	if (!first_run)
 		wr_raw(w, ",", 1);
@@ -425,20 +584,14 @@ static void write_run(struct wr *w, const struct kb_saved_run *s, bool first_run
 
 	wr_key(w, 3, "request", false);
 	wr_raw(w, "{", 1);
-	wr_key(w, 4, "routines", true);
-	wr_raw(w, "[", 1);
-	for (i = 0; i < q->n; i++) {
-		if (i)
-			wr_raw(w, ", ", 2);
-		wr_str(w, q->names[i]);
-	}
-	wr_raw(w, "]", 1);
+	write_names(w, "routines", q->names, q->n, true);
 	first = false;
 	kv_opt(w, 4, "cpu", q->has_cpu, q->cpu, &first);
 	kv_opt(w, 4, "samples", q->has_samples, q->samples, &first);
 	kv_opt(w, 4, "iterations", q->has_iterations, q->iterations, &first);
 	kv_opt(w, 4, "target_ns", q->has_target, q->target_ns, &first);
 	kv_opt(w, 4, "warmup", q->has_warmup, q->warmup, &first);
+	write_names(w, "events", q->events, q->nevents, false);
 	if (q->nargs) {
 		wr_key(w, 4, "args", false);
 		wr_raw(w, "[", 1);
@@ -450,14 +603,16 @@ static void write_run(struct wr *w, const struct kb_saved_run *s, bool first_run
 		wr_raw(w, "]", 1);
 	}
 	wr_s(w, "\n   }");
+	write_event_descs(w, r);
 
 	wr_key(w, 3, "routines", false);
 	wr_raw(w, "[", 1);
-	for (i = 0; i < r->nres; i++)
-		write_routine(w, &r->res[i], false, i == 0);
-	if (r->has_overhead)
-		write_routine(w, &r->overhead, true, r->nres == 0);
+	for (i = 0; !err && i < r->nres; i++)
+		err = write_routine(w, r, &r->res[i], false, i == 0);
+	if (!err && r->has_overhead)
+		err = write_routine(w, r, &r->overhead, true, r->nres == 0);
 	wr_s(w, "\n   ]\n  }");
+	return err;
 }
 
 int kb_resfile_write(FILE *f, const struct kb_meta *m,
@@ -467,6 +622,7 @@ int kb_resfile_write(FILE *f, const struct kb_meta *m,
 	char created[64];
 	bool first = true;
 	size_t i;
+	int err = 0;
 
 	if (!w)
 		return -ENOMEM;
@@ -480,12 +636,12 @@ int kb_resfile_write(FILE *f, const struct kb_meta *m,
 	write_meta(w, m);
 	wr_key(w, 1, "runs", false);
 	wr_raw(w, "[", 1);
-	for (i = 0; i < nruns; i++)
-		write_run(w, &runs[i], i == 0);
+	for (i = 0; !err && i < nruns; i++)
+		err = write_run(w, &runs[i], i == 0);
 	wr_s(w, "\n ]\n}\n");
 	wr_flush(w);
 	free(w);
-	return ferror(f) ? -EIO : 0;
+	return err ? err : ferror(f) ? -EIO : 0;
 }
 
 static double now_ms(void)
@@ -528,7 +684,6 @@ int kb_resfile_save(const char *arg, const struct kb_meta *m,
 			strerror(-err));
 		return err;
 	}
-	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	err = kb_resfile_write(f, m, runs, nruns);
 	if (fclose(f) && !err)
 		err = -errno;

@@ -577,7 +577,7 @@ void kb_stability(const struct kb_stats *s, size_t excluded,
 			   (s->ci_hi - s->ci_lo) / fabs(s->median) * 100,
 			   KB_STABLE_CI_MAX * 100);
 	if (samples && excluded * 100 > samples)
-		add_reason(v, "%zu of %zu samples flagged (NMI/SMI/CPU change/window/reference) and excluded",
+		add_reason(v, "%zu of %zu samples flagged (NMI/SMI/CPU change/window/reference/steal) and excluded",
 			   excluded, samples);
 	if (iterations < KB_STABLE_ITER_MIN)
 		add_reason(v, "too few iterations per sample (%u < %d): counter reads and quantization dominate",

@@ -96,6 +96,72 @@ int kb_user_counter(struct kbench_counter_info *info)
 	return -err;
 }
 
+/* Move event @x of one series (@es) into @out, a kernel-style result. */
+static void twin_event(struct kb_ev_result *out, struct kbench_event_series *es,
+		       size_t n)
+{
+	out->net_min = es->net_min;
+	out->net_median = es->net_median;
+	out->net_max = es->net_max;
+	out->net_sum = es->net_sum;
+	out->per_iter_min_milli = es->per_iter_min_milli;
+	out->per_iter_median_milli = es->per_iter_median_milli;
+	out->net = es->net;
+	out->n = out->cap = n;
+	es->net = NULL;
+}
+
+/* The events of @ev (a twin run's) into @r, whose results are filled. */
+static void twin_events(struct kb_run *r, struct kbench_events_result *ev)
+{
+	unsigned int x, i;
+
+	r->nevents = ev->nr_events;
+	for (x = 0; x < ev->nr_events; x++) {
+		struct kbench_event_result *er = &ev->event[x];
+		struct kb_event_desc *d = &r->events[x];
+
+		snprintf(d->name, sizeof(d->name), "%s", er->name);
+		snprintf(d->read, sizeof(d->read), "%s", er->read);
+		d->type = er->type;
+		d->config = er->config;
+		d->enabled_ns = er->enabled_ns;
+		d->running_ns = er->running_ns;
+		for (i = 0; i < r->nres; i++)
+			twin_event(&r->res[i].ev[x], &er->routine[i],
+				   r->res[i].n);
+		twin_event(&r->overhead.ev[x], &er->overhead, r->overhead.n);
+	}
+	kb_run_correct_events(r);
+}
+
+/* What kbench_measure_events() said about the event at fault. */
+static void twin_event_error(int err, const char *name)
+{
+	const char *why;
+
+	switch (err) {
+	case ENOENT:
+	case EOPNOTSUPP:
+		why = "the PMU of this CPU does not count it";
+		break;
+	case ENOSPC:
+		why = "no free PMU counter for it (more events than the PMU has counters, or another perf user pins some)";
+		break;
+	case EACCES:
+	case EPERM:
+		why = "perf_event_open() is not allowed (kernel.perf_event_paranoid above 2? needs CAP_PERFMON)";
+		break;
+	case EIO:
+		why = "it stopped counting during the run";
+		break;
+	default:
+		why = strerror(err);
+		break;
+	}
+	fprintf(stderr, "%s: --user --events %s: %s\n", prog, name, why);
+}
+
 /* Move one series of @res into @out, a kernel-style result. */
 static void twin_result(struct kb_result *out, unsigned int index,
 			struct kbench_series_result *s)
@@ -110,6 +176,8 @@ static void twin_result(struct kb_result *out, unsigned int index,
 	out->excl[KB_EXCL_SMI] = s->excluded_by[3];
 	out->excl[KB_EXCL_WINDOW] = s->excluded_by[4];
 	out->excl[KB_EXCL_REFERENCE] = s->excluded_by[5];
+	out->excl[KB_EXCL_EVENT] = s->excluded_by[6];
+	out->excl[KB_EXCL_STEAL] = s->excluded_by[7];
 	out->net_min = s->net_min;
 	out->net_median = s->net_median;
 	out->net_max = s->net_max;
@@ -130,6 +198,8 @@ static void twin_result(struct kb_result *out, unsigned int index,
 int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 {
 	void *ring[KBENCH_L1_RING_WORDS] __attribute__((aligned(64)));
+	struct kbench_events_result *evres;
+	struct kbench_event_request evreq;
 	struct kbench_counter_info ci;
 	struct kbench_request req;
 	struct kbench_result res;
@@ -169,16 +239,30 @@ int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 	req.warmup = q->warmup;
 	req.counter = ci.name;
 	req.counter_hz = q->counter_hz;
-	if (kbench_measure(&req, &res)) {
+	memset(&evreq, 0, sizeof(evreq));
+	evreq.nr_events = q->nevents;
+	for (i = 0; i < q->nevents; i++)
+		evreq.name[i] = q->events[i];
+	evres = calloc(1, sizeof(*evres));
+	if (!evres)
+		return -ENOMEM;
+	if (kbench_measure_events(&req, &evreq, &res, evres)) {
 		int err = errno;
 
-		if (q->cpu >= 0 && err == EINVAL)
+		if (evres->failed >= 0)
+			twin_event_error(err, q->events[evres->failed]);
+		else if (q->cpu >= 0 && err == EINVAL)
 			fprintf(stderr, "%s: cannot pin to CPU %d: %s\n", prog,
 				q->cpu, strerror(err));
+		else if (err == EIO && q->nevents)
+			fprintf(stderr, "%s: --user: an event stopped counting during the run (perf's time running below time enabled)\n",
+				prog);
 		else
 			fprintf(stderr, "%s: userspace measurement failed: %s\n",
 				prog, strerror(err));
-		return -err;
+		free(evres);
+		/* an event the PMU cannot count is no usage error */
+		return err == ENOENT ? -EOPNOTSUPP : -err;
 	}
 
 	r->user = true;
@@ -203,8 +287,12 @@ int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 	}
 	twin_result(&r->overhead, res.nr_routines, &res.overhead);
 	r->has_overhead = true;
+	twin_events(r, evres);
 	r->mem_bytes = (uint64_t)(res.nr_routines + 1) * res.samples *
-		       (sizeof(int64_t) + sizeof(uint32_t));
+		       (sizeof(int64_t) + sizeof(uint32_t) +
+			(uint64_t)r->nevents * sizeof(int64_t));
 	kbench_result_free(&res);
+	kbench_events_result_free(evres);
+	free(evres);
 	return 0;
 }

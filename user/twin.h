@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <linux/kbench.h>
+
 struct kb_run;
 
 struct kb_twin {
@@ -34,6 +36,8 @@ struct kb_twin_req {
 	uint32_t target_ns;
 	uint32_t warmup;
 	uint64_t counter_hz;	/* 0: the counter's own rate */
+	const char *events[KBENCH_EVENTS_MAX];	/* hardware events */
+	unsigned int nevents;
 	unsigned int nargs;	/* 0, 1 (every routine) or n (each its own) */
 	uint64_t args[4];
 };

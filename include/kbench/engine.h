@@ -16,12 +16,17 @@
  *                     NMI/SMI counts)
  *     window          one sample with all of the above inlined, made by
  *                     KBENCH_DEFINE_WINDOW() from the four hooks
+ *   in a further counter (a hardware event: a row with per-run state,
+ *   read at the same four points as the run's counter):
+ *     read_ctx        its value, inside the window
+ *     check_ctx       is it counting on the run's CPU?  At both ends of
+ *                     every window; a window where it is not is flagged
  *   in the run (struct kbench_engine_ops):
  *     gap             what happens between two windows
  *     check           between rounds: abort, time limit, progress
  *
- * Only world.h, method.h and this file are included; no allocation, no
- * locking, no printing.  The samples phase writes into arrays the world
+ * Only world.h, method.h, steal.h and this file are included; no
+ * allocation, no locking, no printing.  The samples phase writes into arrays the world
  * allocated.
  */
 #ifndef _KBENCH_ENGINE_H
@@ -29,6 +34,7 @@
 
 #include "world.h"
 #include "method.h"
+#include "steal.h"
 
 /* Probe windows per series and step; their minimum rejects noise. */
 #define KBENCH_PROBE_REPEAT		3
@@ -48,6 +54,8 @@
 #define KBENCH_QUANTUM_READS		4096
 /* Series of one run: the routines and the overhead routine. */
 #define KBENCH_ENGINE_SERIES_MAX	(KBENCH_RUN_ROUTINES_MAX + 1)
+/* Further counters of one run: its hardware events. */
+#define KBENCH_EXTRA_MAX		KBENCH_EVENTS_MAX
 
 /* What one window found. */
 struct kbench_window {
@@ -56,26 +64,34 @@ struct kbench_window {
 	unsigned long long len;		/* t3 - t0: the timed part */
 	unsigned long long ref;		/* t1 - t0: the reference span T(2) */
 	unsigned int flags;		/* enum kbench_sample_flags */
+	long long xnet[KBENCH_EXTRA_MAX];	/* each further counter's net */
 };
 
 /* A world's state across one window. */
 struct kbench_guard {
 	unsigned long irqflags;		/* kernel: local_irq_save() */
 	unsigned long long snap[2];	/* interference counts at the start */
+	struct kbench_steal_snap steal;	/* the vCPU's steal record (steal.h) */
 	unsigned int cpu;		/* the CPU the window belongs to */
 	unsigned int flags;		/* enum kbench_sample_flags seen */
 };
 
+struct kbench_extra;
+
 typedef void (*kbench_guard_fn)(struct kbench_guard *g);
 typedef void (*kbench_window_fn)(kbench_method_run_t run, void *data,
 				 unsigned int n, unsigned int cpu,
+				 const struct kbench_extra *x,
 				 struct kbench_window *w);
 
 /*
  * A counter: one row of a world's table, in order of preference.  A
- * world may have several rows per architecture (the kernel's CPU counter
- * and, later, hardware events; userspace's counter instruction and
- * CLOCK_MONOTONIC_RAW); the engine only ever calls window() and read().
+ * world may have several rows per architecture (the kernel's CPU counter,
+ * userspace's counter instruction and CLOCK_MONOTONIC_RAW): the run's
+ * counter, whose window() and read() the engine calls.  A hardware event
+ * is a row too, read next to the run's counter at the same four points:
+ * one instance per run (a perf counter) in struct kbench_extra, read with
+ * read_ctx() and checked with check_ctx().
  */
 struct kbench_counter {
 	const char *name;		/* "tsc", "cntvct", ... */
@@ -90,27 +106,80 @@ struct kbench_counter {
 	kbench_guard_fn snap_end;	/* inside, after it */
 	kbench_window_fn window;	/* KBENCH_DEFINE_WINDOW() of the above */
 	int (*probe)(struct kbench_counter *c);	/* usable here? 0 or -errno */
+	/* a further counter: the value of instance @ctx, inside a window */
+	unsigned long long (*read_ctx)(void *ctx);
+	/*
+	 * is instance @ctx counting on @cpu now?  0, or the sample flags of a
+	 * window that began or ended while it was not; inside a window
+	 */
+	unsigned int (*check_ctx)(void *ctx, unsigned int cpu);
 };
+
+/* The further counters of a run (its hardware events), in order. */
+struct kbench_extra {
+	unsigned int nr;
+	const struct kbench_counter *row[KBENCH_EXTRA_MAX];
+	void *ctx[KBENCH_EXTRA_MAX];	/* each one's instance */
+};
+
+/*
+ * Read every further counter of @p (a struct kbench_extra) at @point
+ * (kbench_method_sample()): in order at the start of a span, in reverse
+ * at its end, so that the spans nest and the reads are the same code in
+ * both timed spans.
+ */
+static __always_inline void kbench_extra_read(const void *p, unsigned int point,
+					      unsigned long long (*xt)[4])
+{
+	const struct kbench_extra *x = p;
+	unsigned int i;
+
+	if (point & 1) {
+		for (i = x->nr; i-- > 0;)
+			xt[i][point] = x->row[i]->read_ctx(x->ctx[i]);
+	} else {
+		for (i = 0; i < x->nr; i++)
+			xt[i][point] = x->row[i]->read_ctx(x->ctx[i]);
+	}
+}
+
+/* At each end of a window: the flags of further counters not counting. */
+static __always_inline unsigned int kbench_extra_check(const struct kbench_extra *x,
+						       unsigned int cpu)
+{
+	unsigned int i, flags = 0;
+
+	for (i = 0; i < x->nr; i++)
+		flags |= x->row[i]->check_ctx(x->ctx[i], cpu);
+	return flags;
+}
 
 /*
  * One window: the sample (kbench_method_sample()) between the world's
  * hooks, all inlined: the counter read is the same instructions in both
- * timed spans and costs what it costs, nothing more.
+ * timed spans and costs what it costs, nothing more.  The further
+ * counters @x are read at the same four points and checked at both ends,
+ * inside the window; each gets the same differencing and the window's
+ * flags.
  */
 static __always_inline void
 kbench_window(kbench_method_read_t read, kbench_guard_fn irq_off,
 	      kbench_guard_fn irq_on, kbench_guard_fn snap_begin,
 	      kbench_guard_fn snap_end, kbench_method_run_t run, void *data,
-	      unsigned int n, unsigned int cpu, struct kbench_window *w)
+	      unsigned int n, unsigned int cpu, const struct kbench_extra *x,
+	      struct kbench_window *w)
 {
+	unsigned long long t[4], xt[KBENCH_EXTRA_MAX][4];
 	struct kbench_guard g;
-	unsigned long long t[4];
+	unsigned int i;
 
 	g.cpu = cpu;
 	g.flags = 0;
 	irq_off(&g);
 	snap_begin(&g);
-	kbench_method_sample(read, run, n, data, t);
+	g.flags |= kbench_extra_check(x, cpu);
+	kbench_method_sample(read, kbench_extra_read, x, run, n, data, t, xt);
+	g.flags |= kbench_extra_check(x, cpu);
 	snap_end(&g);
 	irq_on(&g);
 
@@ -121,16 +190,22 @@ kbench_window(kbench_method_read_t read, kbench_guard_fn irq_off,
 	w->start = t[0];
 	w->len = t[3] - t[0];
 	w->ref = t[1] - t[0];
+	for (i = 0; i < x->nr; i++) {
+		if (kbench_method_backwards(xt[i]))
+			w->flags |= KBENCH_SAMPLE_F_BACKWARDS;
+		w->xnet[i] = kbench_method_net(xt[i]);
+	}
 }
 
 /* A counter row's window function @fn, from its inline hooks. */
 #define KBENCH_DEFINE_WINDOW(fn, read, irq_off, irq_on, snap_begin,	\
 			     snap_end)					\
 static void fn(kbench_method_run_t run, void *data, unsigned int n,	\
-	       unsigned int cpu, struct kbench_window *w)		\
+	       unsigned int cpu, const struct kbench_extra *x,		\
+	       struct kbench_window *w)					\
 {									\
 	kbench_window(read, irq_off, irq_on, snap_begin, snap_end, run,	\
-		      data, n, cpu, w);					\
+		      data, n, cpu, x, w);				\
 }
 
 /*
@@ -237,6 +312,7 @@ struct kbench_engine_series {
 	void *data;
 	kbench_s64 *net;		/* [samples] net ticks, time order */
 	unsigned int *flags;		/* [samples] enum kbench_sample_flags */
+	kbench_s64 *xnet[KBENCH_EXTRA_MAX];	/* [samples] each event's */
 	unsigned int taken;		/* samples stored */
 	unsigned long long ref_min;	/* shortest clean reference span */
 	int overhead;			/* not counted in routine_ticks */
@@ -258,6 +334,7 @@ struct kbench_engine_ops {
 /* A run: the world fills the request part, kbench_engine_run() the rest. */
 struct kbench_engine {
 	const struct kbench_counter *counter;
+	struct kbench_extra extra;	/* further counters: events (nr 0: none) */
 	const struct kbench_engine_ops *ops;
 	void *ctx;			/* the world's, for its hooks */
 	struct kbench_engine_series *series[KBENCH_ENGINE_SERIES_MAX];
@@ -286,7 +363,7 @@ static inline void kbench_engine_take(struct kbench_engine *e,
 				      struct kbench_engine_series *s,
 				      unsigned int n, struct kbench_window *w)
 {
-	e->counter->window(s->run, s->data, n, e->cpu, w);
+	e->counter->window(s->run, s->data, n, e->cpu, &e->extra, w);
 	if (e->max_window && w->len > e->max_window)
 		w->flags |= KBENCH_SAMPLE_F_WINDOW;
 	w->flags |= kbench_reference_flags(&s->ref_min, w, e->step);
@@ -372,7 +449,7 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
  */
 static inline int kbench_engine_run(struct kbench_engine *e)
 {
-	unsigned int nr = e->nr_series, r, k, long_windows = 0;
+	unsigned int nr = e->nr_series, r, k, x, long_windows = 0;
 	unsigned long long first = 0, last = 0;
 	struct kbench_engine_series *s;
 	struct kbench_window w;
@@ -409,6 +486,8 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 			kbench_engine_take(e, s, e->iterations, &w);
 			s->net[s->taken] = w.net;
 			s->flags[s->taken] = w.flags;
+			for (x = 0; x < e->extra.nr; x++)
+				s->xnet[x][s->taken] = w.xnet[x];
 			s->taken++;
 			if (!e->done++)
 				first = w.start;

@@ -22,6 +22,13 @@
 
 typedef unsigned long long (*kbench_method_read_t)(void);
 typedef void (*kbench_method_run_t)(unsigned int iterations, void *data);
+/*
+ * Further counters (hardware events) read at the same four points: @xread
+ * reads them all at point @point (0..3: t0..t3) into @xt[i][@point], for
+ * the world's description of them @x.
+ */
+typedef void (*kbench_method_xread_t)(const void *x, unsigned int point,
+				      unsigned long long (*xt)[4]);
 
 /*
  * One sample: T(N + 2) - T(2).  Everything that is the same in both timed
@@ -33,10 +40,17 @@ typedef void (*kbench_method_run_t)(unsigned int iterations, void *data);
  * asm makes the trip count opaque, so the compiler cannot unroll the loop
  * and schedule the two halves differently (it did: one extra instruction
  * in the second span, seen exactly under qemu -icount).
+ *
+ * Further counters are read inside the counter's reads, after it at the
+ * start of a span and before it at the end (@xread), so their reads too
+ * are the same in both spans and cancel in every counter's net, and each
+ * further counter's four values come from the same four points.
  */
 static __always_inline void
-kbench_method_sample(kbench_method_read_t read_ctr, kbench_method_run_t run,
-		     unsigned int n, void *data, unsigned long long t[4])
+kbench_method_sample(kbench_method_read_t read_ctr, kbench_method_xread_t xread,
+		     const void *x, kbench_method_run_t run, unsigned int n,
+		     void *data, unsigned long long t[4],
+		     unsigned long long (*xt)[4])
 {
 	unsigned int arg[2] = { 2, n + 2 };
 	unsigned int k;
@@ -44,7 +58,9 @@ kbench_method_sample(kbench_method_read_t read_ctr, kbench_method_run_t run,
 	for (k = 0; k < 2; k++) {
 		asm volatile("" : "+r" (k));
 		t[2 * k] = read_ctr();
+		xread(x, 2 * k, xt);
 		run(arg[k], data);
+		xread(x, 2 * k + 1, xt);
 		t[2 * k + 1] = read_ctr();
 	}
 }

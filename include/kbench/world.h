@@ -4,11 +4,13 @@
  *
  * The headers under include/kbench/ are compiled into both kbench.ko and
  * the userspace library libkbench.  This is the only one of them that
- * includes anything: errno values, __always_inline and the 64-bit signed
+ * includes anything: errno values, NULL, __always_inline and the 64-bit signed
  * type of a sample's net ticks (s64 / int64_t: the arrays a world keeps
- * its samples in) from the kernel or the C library (glibc), and the netlink ABI's
- * flag values (by a relative path, so that no -I order can pick the
- * in-kernel <linux/kbench.h> instead).  Everything else uses plain C types.
+ * its samples in) from the kernel or the C library (glibc), perf's ABI
+ * (<linux/perf_event.h>: the event types and generic events of events.h),
+ * and the netlink ABI's flag values (by a relative path, so that no -I
+ * order can pick the in-kernel <linux/kbench.h> instead).  Everything
+ * else uses plain C types.
  */
 #ifndef _KBENCH_WORLD_H
 #define _KBENCH_WORLD_H
@@ -16,11 +18,14 @@
 #ifdef __KERNEL__
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/perf_event.h>
 #include <linux/types.h>
 
 #define kbench_s64	s64
 #else
 #include <errno.h>
+#include <linux/perf_event.h>
+#include <stddef.h>		/* NULL */
 #include <sys/cdefs.h>		/* __always_inline, as glibc defines it */
 
 /*

@@ -49,6 +49,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/perf_event.h>
+
 #include "kbench_nl.h"
 
 #define CHEAP_SAMPLES		50
@@ -124,6 +126,15 @@ static const char *const bad_names[] = {
 	"abcdefghijklmnopqrstuvwxyz012345",	/* 32: one too long */
 };
 
+/* Hardware event names, good (cheap to count) and bad. */
+static const char *const event_names[] = {
+	"cycles", "instructions", "cpu-cycles", "branch-misses", "ref-cycles",
+	"raw:0x8", "raw:0x11", "raw:0xffff", "raw:0x10000", "raw:0x",
+	"raw:0xzz", "raw:", "raw:0x11111111111111111", "", "CYCLES",
+	"cycles ", "no-such-event", "%s%n", "abcdefghijklmnopqrstuvwxyz01234",
+	"abcdefghijklmnopqrstuvwxyz012345",
+};
+
 static uint64_t rnd(void)
 {
 	/* xorshift64*: small, fast, and the same everywhere. */
@@ -187,6 +198,7 @@ struct fuzz_msg {
 	bool must_accept;	/* valid: only EPERM (unprivileged) may refuse */
 	const char *attr;	/* the attribute mutated, if one (run_attrs[]) */
 	unsigned int nroutine, routine_base;	/* valid_routine() */
+	unsigned int nevent;			/* valid_event() */
 	bool with_arg;		/* valid_routine() picks from arg_routines */
 	/* raw bytes to send instead of req (truncated headers) */
 	unsigned char raw[256];
@@ -279,6 +291,48 @@ static uint32_t limit_arg(void)
 	return CHEAP_ARG_MAX;
 }
 
+/*
+ * The generic events this machine's PMU counts (perf_event_open(2) of our
+ * own user mode): none without a PMU (x86 TCG), cycles but no
+ * instructions on arm64 qemu without -icount.
+ */
+static const char *valid_events[3];
+static unsigned int nvalid_events;
+
+static void probe_events(void)
+{
+	static const struct { const char *name; unsigned long long config; } ev[] = {
+		{ "cycles", PERF_COUNT_HW_CPU_CYCLES },
+		{ "instructions", PERF_COUNT_HW_INSTRUCTIONS },
+		{ "branch-misses", PERF_COUNT_HW_BRANCH_MISSES },
+	};
+	struct perf_event_attr attr;
+	unsigned int i;
+	long fd;
+
+	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.size = sizeof(attr);
+		attr.type = PERF_TYPE_HARDWARE;
+		attr.config = ev[i].config;
+		attr.exclude_kernel = 1;
+		attr.exclude_hv = 1;
+		attr.disabled = 1;
+		fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+		if (fd < 0)
+			continue;
+		close((int)fd);
+		valid_events[nvalid_events++] = ev[i].name;
+	}
+}
+
+/* Distinct events the PMU counts; none where there is no PMU. */
+static void valid_event(const struct run_attr *a)
+{
+	if (m.nevent < nvalid_events)
+		knl_put_str(&m.req, a->type, valid_events[m.nevent++]);
+}
+
 static void valid_cpu(const struct run_attr *a)
 {
 	uint32_t nr = info.v[KBENCH_A_INFO_NR_CPUS];
@@ -349,6 +403,9 @@ static const struct run_attr run_attrs[] = {
 	{ .type = KBENCH_A_RUN_WARMUP, .name = "warmup", .kind = K_U32,
 	  .put_valid = valid_warmup, .limit = limit_warmup,
 	  .cheap_max = CHEAP_WARMUP },
+	/* a pinned perf counter each; cheap, and absent is too */
+	{ .type = KBENCH_A_RUN_EVENT, .name = "event", .kind = K_STR,
+	  .multi = true, .put_valid = valid_event, .may_omit = true },
 	/* only with routines that take it (m.with_arg); once: for all */
 	{ .type = KBENCH_A_RUN_ARG, .name = "arg", .kind = K_U64,
 	  .put_valid = valid_arg, .limit = limit_arg },
@@ -599,7 +656,7 @@ static void gen_strings(void)
 	static char big[65000];
 	const struct run_attr *a = rnd_attr(K_STR);
 	size_t len;
-	uint32_t k = rnd_below(6);
+	uint32_t k = rnd_below(8), i, n;
 
 	start(KBENCH_CMD_RUN, do_flags());
 	m.attr = a->name;
@@ -632,6 +689,25 @@ static void gen_strings(void)
 		m.attr = a->name;
 		put_routines(1);
 		knl_put_str(&m.req, a->type, "10");
+		break;
+	case 6:		/* 0..10 events: known, unknown, repeated, too many */
+		put_routines(1);
+		n = rnd_below(11);
+		for (i = 0; i < n; i++)
+			knl_put_str(&m.req, KBENCH_A_RUN_EVENT,
+				    event_names[rnd_below(sizeof(event_names) /
+							  sizeof(event_names[0]))]);
+		break;
+	case 7:		/* an event name unterminated, oversized, binary */
+		put_routines(1);
+		len = coin() ? 1 + rnd_below(40) : rnd_below(coin() ? 64 : 60000);
+		if (coin()) {
+			memcpy(big, "instructionsinstructionsinstructionsinstr", 41);
+		} else {
+			rnd_bytes(big, len);
+			big[len] = '\0';
+		}
+		knl_put(&m.req, KBENCH_A_RUN_EVENT, big, len);
 		break;
 	}
 	put_guard();
@@ -1596,6 +1672,7 @@ int main(int argc, char **argv)
 
 	/* 1: setup; the module churner is forked while still root */
 	churning = churn_prepare();
+	probe_events();
 	err = 0;
 	if (opt.unpriv && geteuid() == 0)
 		err = kb_drop_privileges();

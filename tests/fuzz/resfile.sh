@@ -40,8 +40,13 @@ k=$top/user/kbenchctl
 	$k run add_chain --user --samples 20 --iterations 100 --save a.json
 	$k run add_chain mul_chain --user --samples 10 --iterations 50 --save b.json
 	$k compare add_chain load_l1 --user --samples 8 --iterations 20 --save c.json
+	# base64 arrays (more than 16 values) and JSON arrays (up to 16) above
+	$k run add_chain mul_chain --user --samples 60 --iterations 20 --save d.json
+	# version 1: the format before base64 arrays (JSON arrays of 200
+	# values), compacted by jq to fit in -max_len
+	jq -c . "$top/tests/unit/fixtures/result-v1.json" >e.json
 ) >/dev/null 2>&1
-"$out/resfile-fuzz" -runs="$runs" -seed=1 -max_len=4096 -timeout=10 \
+"$out/resfile-fuzz" -runs="$runs" -seed=1 -artifact_prefix="$out/" -max_len=4096 -timeout=10 \
 	-rss_limit_mb=1024 "$out/corpus" >"$out/fuzz.log" 2>&1
 rc=$?
 grep -E "^#[0-9]+ +DONE|^Done" "$out/fuzz.log" | sed 's/^/# /'

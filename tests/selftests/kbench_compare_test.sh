@@ -12,21 +12,9 @@
 # print backtraces on purpose (it checks dmesg itself, allowing only those).
 
 runs=${1:-20}
-n=0
-failed=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=1; fi
-}
-skip() {
-	n=$((n + 1))
-	echo "ok $n # SKIP $1"
-}
+# shellcheck source=tests/selftests/kbench_lib.sh
+. "$(dirname "$0")/kbench_lib.sh"
 
-# json_num KEY: the first number after "KEY": in the JSON on stdin
-json_num() {
-	tr -d '\n' | grep -o "\"$1\": [-0-9.e+]*" | head -n 1 | sed 's/.*: //'
-}
 
 echo "TAP version 13"
 echo "1..4"

@@ -170,7 +170,8 @@ TEST_F(kb, info_fields)
 #endif
 	/* The reasonableness test runs in the kernel too, on every arch. */
 	EXPECT_TRUE(in->v[KBENCH_A_INFO_DETECTORS] & KBENCH_SAMPLE_F_REFERENCE);
-	EXPECT_EQ(0, in->v[KBENCH_A_INFO_DETECTORS] & ~0x3fULL);
+	EXPECT_EQ(0, in->v[KBENCH_A_INFO_DETECTORS] &
+		  ~(KBENCH_SAMPLE_F_STEAL * 2ULL - 1));
 	EXPECT_EQ(0, in->v[KBENCH_A_INFO_COUNTER_FLAGS] & ~0xfULL);
 	/* Issue 3: up to 1,000,000 samples per run. */
 	EXPECT_GE(in->v[KBENCH_A_INFO_MAX_SAMPLES], 1000000);
@@ -186,6 +187,47 @@ TEST_F(kb, info_fields)
 		  in->v[KBENCH_A_INFO_STORE_BYTES_MAX]);
 	EXPECT_EQ(kb_possible_cpus(), (int)in->v[KBENCH_A_INFO_NR_CPUS]);
 	EXPECT_STREQ(u.release, in->kernel);
+}
+
+/*
+ * INFO's environment: every attribute but the vendor always, each within
+ * its enum, and the facts uname shows (PREEMPT_RT, PREEMPT_DYNAMIC).
+ */
+TEST_F(kb, info_environment)
+{
+	const struct kb_info *in = &self->info;
+	const uint32_t *e = in->env;
+	struct utsname u;
+	int i;
+
+	ASSERT_TRUE(in->has[KBENCH_A_INFO_ENVIRONMENT]);
+	for (i = KBENCH_A_ENV_DEBUG; i <= KBENCH_A_ENV_HYPERVISOR; i++)
+		EXPECT_TRUE(in->env_has[i]) TH_LOG("environment attribute %d missing", i);
+	/* what is in effect was compiled in */
+	EXPECT_EQ(0, e[KBENCH_A_ENV_DEBUG_ACTIVE] & ~e[KBENCH_A_ENV_DEBUG]);
+	EXPECT_EQ(0, e[KBENCH_A_ENV_DEBUG] & ~(2 * KBENCH_DEBUG_F_LOCK_STAT - 1));
+	EXPECT_EQ(0, e[KBENCH_A_ENV_FLAGS] &
+		  ~(KBENCH_ENV_F_PREEMPT_RT | KBENCH_ENV_F_PREEMPT_DYNAMIC));
+	EXPECT_LE(e[KBENCH_A_ENV_PREEMPT_MODEL], KBENCH_PREEMPT_LAZIEST);
+	EXPECT_LE(e[KBENCH_A_ENV_HYPERVISOR], KBENCH_HYPERVISOR_OTHER);
+	EXPECT_TRUE(e[KBENCH_A_ENV_HZ] == 100 || e[KBENCH_A_ENV_HZ] == 250 ||
+		    e[KBENCH_A_ENV_HZ] == 300 || e[KBENCH_A_ENV_HZ] == 1000)
+		TH_LOG("HZ %u", e[KBENCH_A_ENV_HZ]);
+	ASSERT_EQ(0, uname(&u));
+	EXPECT_EQ(!!strstr(u.version, "PREEMPT_RT"),
+		  !!(e[KBENCH_A_ENV_FLAGS] & KBENCH_ENV_F_PREEMPT_RT));
+	if (strstr(u.version, "PREEMPT_DYNAMIC"))
+		EXPECT_TRUE(e[KBENCH_A_ENV_FLAGS] & KBENCH_ENV_F_PREEMPT_DYNAMIC);
+	/* the vendor matches the hypervisor the kernel chose */
+	if (!strcmp(in->hypervisor_vendor, "TCGTCGTCGTCG"))
+		EXPECT_EQ(KBENCH_HYPERVISOR_OTHER, e[KBENCH_A_ENV_HYPERVISOR]);
+	if (!strcmp(in->hypervisor_vendor, "KVMKVMKVM"))
+		EXPECT_EQ(KBENCH_HYPERVISOR_KVM, e[KBENCH_A_ENV_HYPERVISOR]);
+	if (e[KBENCH_A_ENV_HYPERVISOR] == KBENCH_HYPERVISOR_NONE)
+		EXPECT_STREQ("", in->hypervisor_vendor);
+	/* a detector of steal time needs a hypervisor */
+	if (in->v[KBENCH_A_INFO_DETECTORS] & KBENCH_SAMPLE_F_STEAL)
+		EXPECT_NE(KBENCH_HYPERVISOR_NONE, e[KBENCH_A_ENV_HYPERVISOR]);
 }
 
 TEST_F(kb, routines_builtin)

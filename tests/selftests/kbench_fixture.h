@@ -67,4 +67,11 @@ static inline int kb_run(struct knl_sock *nl, struct knl_req *req,
 
 #define KB_RES(r, attr)		((int64_t)(r)->v[KBENCH_A_RESULT_##attr])
 
+/* The extack names the attribute at @off and carries a message. */
+#define EXPECT_EXTACK_AT(res, off) do {					\
+	EXPECT_TRUE((res).has_offs) TH_LOG("no NLMSGERR_ATTR_OFFS");	\
+	EXPECT_EQ((uint32_t)(off), (res).offs);				\
+	EXPECT_TRUE((res).has_msg) TH_LOG("no NLMSGERR_ATTR_MSG");	\
+} while (0)
+
 #endif /* _KBENCH_SELFTEST_FIXTURE_H */

@@ -16,13 +16,6 @@
 
 #include "kbench_fixture.h"
 
-/* The extack names the attribute at @off and carries a message. */
-#define EXPECT_EXTACK_AT(res, off) do {					\
-	EXPECT_TRUE((res).has_offs) TH_LOG("no NLMSGERR_ATTR_OFFS");	\
-	EXPECT_EQ((uint32_t)(off), (res).offs);				\
-	EXPECT_TRUE((res).has_msg) TH_LOG("no NLMSGERR_ATTR_MSG");	\
-} while (0)
-
 #define EXPECT_EINVAL_OR_ERANGE(err)					\
 	EXPECT_TRUE((err) == EINVAL || (err) == ERANGE)			\
 		TH_LOG("errno %d (%s), want EINVAL or ERANGE", (err),	\

@@ -4,8 +4,9 @@
  * staged (<kbench.h>, libkbench.a, kbench.pc), linked statically.  It times
  * a loop of its own of 5 instructions per iteration; under qemu -icount
  * (kbench_icount=1 on the kernel command line) one TSC tick is one
- * instruction, so on x86_64 that is exactly 5 ticks per iteration.
- * Prints TAP.
+ * instruction, so on x86_64 that is exactly 5 ticks per iteration; with a
+ * PMU (arm64 under qemu) kbench_measure_events() counts exactly 5
+ * instructions an iteration of it.  Prints TAP.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -108,6 +109,56 @@ static int net_ok(long long v, double hz, long long insns_per_iter,
 #endif
 }
 
+/*
+ * kbench_measure_events(): bad requests, and with a PMU the loop's own
+ * user-mode instructions, exactly (they are not time: interrupts add
+ * none), read with @flags.
+ */
+static void test_events(int exact, uint32_t flags)
+{
+	struct kbench_event_request ev = { .nr_events = 2,
+		.name = { "instructions", "nosuch" }, .flags = flags };
+	struct kbench_events_result evres;
+	const struct kbench_event_result *e;
+	struct kbench_request req;
+	struct kbench_result res;
+	int err;
+
+	kbench_request_init(&req);
+	req.routine[0].run = loop5;
+	req.iterations = ITERS;
+	req.samples = 20;
+	errno = 0;
+	err = kbench_measure_events(&req, &ev, &res, &evres);
+	ok(err && errno == EINVAL && evres.failed == 1,
+	   "measure_events: an unknown name: EINVAL, failed names it (%d)",
+	   evres.failed);
+	ev.nr_events = 1;
+	err = kbench_measure_events(&req, &ev, &res, &evres);
+	if (err) {
+		ok((errno == ENOENT || errno == EOPNOTSUPP) && evres.failed == 0,
+		   "measure_events: instructions not counted here (%s), failed names them",
+		   strerror(errno));
+		return;
+	}
+	e = &evres.event[0];
+	if (exact)
+		ok(evres.nr_events == 1 && !strcmp(e->name, "instructions") &&
+		   e->routine[0].net && res.routine[0].valid > 0 &&
+		   e->routine[0].net_min == INSNS * ITERS &&
+		   e->routine[0].per_iter_median_milli == INSNS * 1000 &&
+		   e->overhead.per_iter_median_milli == EMPTY_INSNS * 1000 &&
+		   e->enabled_ns == e->running_ns,
+		   "measure_events (%s): %lld instructions per sample = %d x %d, overhead %lld milli per iteration",
+		   e->read, (long long)e->routine[0].net_min, INSNS, ITERS,
+		   (long long)e->overhead.per_iter_median_milli);
+	else
+		ok(evres.nr_events == 1 && e->routine[0].net,
+		   "measure_events (%s): counted", e->read);
+	kbench_events_result_free(&evres);
+	kbench_result_free(&res);
+}
+
 int main(void)
 {
 	struct kbench_counter_info ci;
@@ -117,7 +168,7 @@ int main(void)
 	int exact = icount(), err;
 	double t;
 
-	printf("TAP version 13\n1..12\n");
+	printf("TAP version 13\n1..16\n");
 	unsetenv("KBENCH_COUNTER");
 	err = kbench_counter_select(NULL, &ci);
 	ok(!err && ci.usable && ci.hz > 0,
@@ -224,5 +275,7 @@ int main(void)
 	errno = 0;
 	t = kbench_measure_net_cycles(NULL, ITERS, NULL, SAMPLES);
 	ok(isnan(t) && errno == EINVAL, "no routine: NAN and EINVAL");
+	test_events(exact, 0);
+	test_events(exact, KBENCH_EVENT_F_READ);
 	return n_failed ? 1 : 0;
 }

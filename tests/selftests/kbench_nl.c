@@ -610,6 +610,37 @@ const struct kb_req *kb_req_find(uint8_t cmd, bool dump)
 	return NULL;
 }
 
+/*
+ * The attributes of @nest into @has/@v (integers; s64 as bits) by the
+ * spec's @table (@max its last type); its string @str_type into @str.
+ */
+static void fill_nest(const struct nlattr *nest, const struct ynl_policy_nest *pol,
+		      int max, bool *has, uint64_t *v, int str_type, char *str,
+		      size_t str_size)
+{
+	const struct nlattr *a;
+	int rem;
+
+	knl_for_each_attr(a, knl_data(nest), knl_len(nest), rem) {
+		int type = a->nla_type & NLA_TYPE_MASK;
+		uint32_t v32;
+
+		if (type > max)
+			continue;
+		if (type == str_type && knl_get_str(a)) {
+			snprintf(str, str_size, "%s", knl_get_str(a));
+			has[type] = true;
+		} else if (pol->table[type].type == YNL_PT_U32) {
+			if (knl_get_u32(a, &v32)) {
+				v[type] = v32;
+				has[type] = true;
+			}
+		} else if (pol->table[type].type == YNL_PT_U64) {
+			has[type] = knl_get_u64(a, &v[type]);
+		}
+	}
+}
+
 static void fill_result(struct kb_result *r, const struct nlattr *nest)
 {
 	const struct nlattr *a;
@@ -621,7 +652,17 @@ static void fill_result(struct kb_result *r, const struct nlattr *nest)
 
 		if (type > KBENCH_A_RESULT_MAX)
 			continue;
-		if (type == KBENCH_A_RESULT_ROUTINE) {
+		if (type == KBENCH_A_RESULT_EVENT) {
+			struct kb_event_sum *e = &r->ev[r->nevents];
+
+			if (r->nevents == KBENCH_EVENTS_MAX)
+				continue;
+			r->nevents++;
+			fill_nest(a, &kbench_event_summary_nest,
+				  KBENCH_A_EVENT_SUMMARY_MAX, e->has, e->v,
+				  KBENCH_A_EVENT_SUMMARY_NAME, e->name,
+				  sizeof(e->name));
+		} else if (type == KBENCH_A_RESULT_ROUTINE) {
 			if (knl_get_str(a)) {
 				snprintf(r->routine, sizeof(r->routine), "%s",
 					 knl_get_str(a));
@@ -680,6 +721,20 @@ int kb_run_cb(const struct nlmsghdr *nlh, void *arg)
 			if (type == KBENCH_A_RUN_OVERHEAD) {
 				fill_result(&run->overhead, a);
 				run->has_overhead = true;
+			} else if (type == KBENCH_A_RUN_EVENT_INFO) {
+				struct kb_event_info *e;
+
+				if (run->nevents == KBENCH_EVENTS_MAX) {
+					run->bad = "more EVENT_INFO nests than events allowed";
+					break;
+				}
+				e = &run->event[run->nevents++];
+				fill_nest(a, &kbench_event_nest, KBENCH_A_EVENT_MAX,
+					  e->has, e->v, KBENCH_A_EVENT_NAME,
+					  e->name, sizeof(e->name));
+				fill_nest(a, &kbench_event_nest, KBENCH_A_EVENT_MAX,
+					  e->has, e->v, KBENCH_A_EVENT_PMU,
+					  e->pmu, sizeof(e->pmu));
 			} else if (run->nresults < KB_RESULTS_MAX) {
 				fill_result(&run->result[run->nresults++], a);
 			} else {
@@ -691,6 +746,25 @@ int kb_run_cb(const struct nlmsghdr *nlh, void *arg)
 		}
 	}
 	return 0;
+}
+
+static void fill_env(struct kb_info *info, const struct nlattr *nest)
+{
+	const struct nlattr *a;
+	int rem;
+
+	knl_for_each_attr(a, knl_data(nest), knl_len(nest), rem) {
+		int type = a->nla_type & NLA_TYPE_MASK;
+
+		if (type > KBENCH_A_ENV_MAX)
+			continue;
+		if (kbench_environment_nest.table[type].type == YNL_PT_U32)
+			info->env_has[type] = knl_get_u32(a, &info->env[type]);
+		else if (type == KBENCH_A_ENV_HYPERVISOR_VENDOR && knl_get_str(a))
+			snprintf(info->hypervisor_vendor,
+				 sizeof(info->hypervisor_vendor), "%s",
+				 knl_get_str(a));
+	}
 }
 
 int kb_info_cb(const struct nlmsghdr *nlh, void *arg)
@@ -735,6 +809,11 @@ int kb_info_cb(const struct nlmsghdr *nlh, void *arg)
 			else if (i == KBENCH_A_INFO_KERNEL)
 				snprintf(info->kernel, sizeof(info->kernel), "%s", s);
 			break;
+		case YNL_PT_NEST:
+			info->has[i] = true;
+			if (i == KBENCH_A_INFO_ENVIRONMENT)
+				fill_env(info, tb[i]);
+			break;
 		default:
 			break;
 		}
@@ -761,6 +840,9 @@ void kb_build_run(struct knl_req *r, uint16_t family, struct kb_run_args *a)
 						 a->iterations);
 	if (a->warmup)
 		knl_put_u32(r, KBENCH_A_RUN_WARMUP, a->warmup);
+	for (i = 0; i < a->nevents && i < 16; i++)
+		a->offs_event[i] = knl_put_str(r, KBENCH_A_RUN_EVENT,
+					       a->events[i]);
 	for (i = 0; i < a->nargs && i < 8; i++)
 		a->offs_arg[i] = knl_put_u64(r, KBENCH_A_RUN_ARG, a->args[i]);
 }

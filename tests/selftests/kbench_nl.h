@@ -159,10 +159,25 @@ const struct kb_req *kb_req_find(uint8_t cmd, bool dump);
 
 /* kbench RUN reply, parsed. */
 #define KB_RESULTS_MAX	(KBENCH_RUN_ROUTINES_MAX + 1)
+/* One EVENT_SUMMARY nest of a result. */
+struct kb_event_sum {
+	char name[KBENCH_NAME_MAX + 2];
+	bool has[KBENCH_A_EVENT_SUMMARY_MAX + 1];
+	uint64_t v[KBENCH_A_EVENT_SUMMARY_MAX + 1];	/* s64 stored as bits */
+};
 struct kb_result {
 	char routine[KBENCH_NAME_MAX + 2];
 	bool has[KBENCH_A_RESULT_MAX + 1];
 	uint64_t v[KBENCH_A_RESULT_MAX + 1];	/* s64 stored as bits */
+	int nevents;
+	struct kb_event_sum ev[KBENCH_EVENTS_MAX];
+};
+/* One EVENT_INFO nest of the reply. */
+struct kb_event_info {
+	char name[KBENCH_NAME_MAX + 2];
+	char pmu[64];
+	bool has[KBENCH_A_EVENT_MAX + 1];
+	uint64_t v[KBENCH_A_EVENT_MAX + 1];
 };
 struct kb_run {
 	bool has[KBENCH_A_RUN_MAX + 1];
@@ -172,6 +187,8 @@ struct kb_run {
 	struct kb_result result[KB_RESULTS_MAX];
 	bool has_overhead;
 	struct kb_result overhead;
+	int nevents;
+	struct kb_event_info event[KBENCH_EVENTS_MAX];
 	int nmsgs;
 	const char *bad;	/* ABI violation, if any */
 };
@@ -181,6 +198,10 @@ struct kb_info {
 	bool has[KBENCH_A_INFO_MAX + 1];
 	uint64_t v[KBENCH_A_INFO_MAX + 1];
 	char version[64], arch[32], counter[32], kernel[128];
+	/* the environment nest: its u32 attributes and the vendor string */
+	bool env_has[KBENCH_A_ENV_MAX + 1];
+	uint32_t env[KBENCH_A_ENV_MAX + 1];
+	char hypervisor_vendor[64];
 	int nmsgs;
 	const char *bad;
 };
@@ -193,9 +214,12 @@ struct kb_run_args {
 	bool has_cpu;
 	uint32_t cpu;
 	uint32_t samples, iterations, warmup;
+	const char *events[16];
+	int nevents;
 	int nargs;			/* ARG attributes, in order */
 	uint64_t args[8];
 	int offs_routine[8], offs_cpu, offs_samples, offs_iterations;
+	int offs_event[16];
 	int offs_arg[8];
 };
 void kb_build_run(struct knl_req *r, uint16_t family, struct kb_run_args *a);

@@ -185,7 +185,8 @@ static void check_summary(struct __test_metadata *_metadata,
 	if (s->has_iterations)
 		EXPECT_EQ(iterations, s->iterations);
 	for (i = 0; i < s->n; i++)
-		EXPECT_EQ(0, s->flags[i] & ~0x3fu) TH_LOG("unknown sample flag");
+		EXPECT_EQ(0, s->flags[i] & ~(KBENCH_SAMPLE_F_STEAL * 2u - 1))
+			TH_LOG("unknown sample flag");
 	scratch = malloc(sizeof(*scratch) * (s->n + 1));
 	ASSERT_NE(NULL, scratch);
 	kbench_summarize(&sum, s->net, s->flags, s->n, iterations, scratch);
@@ -199,6 +200,10 @@ static void check_summary(struct __test_metadata *_metadata,
 	EXPECT_EQ(sum.excluded[4], KB_RES(r, EXCL_WINDOW));
 	EXPECT_TRUE(r->has[KBENCH_A_RESULT_EXCL_REFERENCE]);
 	EXPECT_EQ(sum.excluded[5], KB_RES(r, EXCL_REFERENCE));
+	/* each count under its own bit: event 6, steal 7 */
+	EXPECT_EQ(sum.excluded[6], KB_RES(r, EXCL_EVENT));
+	EXPECT_TRUE(r->has[KBENCH_A_RESULT_EXCL_STEAL]);
+	EXPECT_EQ(sum.excluded[7], KB_RES(r, EXCL_STEAL));
 	/* A bound kthread never changes CPU; the TSC never runs backwards. */
 	EXPECT_EQ(0, sum.excluded[0]);
 	EXPECT_EQ(0, sum.excluded[1]);

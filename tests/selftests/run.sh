@@ -46,7 +46,7 @@ run_suite() {
 	fi
 }
 
-for t in kbench_family_test kbench_input_test kbench_exact_test \
+for t in kbench_family_test kbench_input_test kbench_exact_test kbench_event_test \
 	 kbench_samples_test kbench_concurrency_test kbench_engine_test \
 	 kbench_arg_test kbench_progress_test kbench_lib_test; do
 	if [ ! -x "$dir/$t" ]; then
@@ -58,13 +58,15 @@ for t in kbench_family_test kbench_input_test kbench_exact_test \
 	run_suite "$t" "$dir/$t"
 done
 
-if [ -x "$dir/kbench_cli_test.sh" ]; then
-	run_suite "kbench_cli_test" "$dir/kbench_cli_test.sh"
-else
-	echo "not ok 1 kbench_cli_test # script missing"
-	failed=1
-	suites="$suites kbench_cli_test"
-fi
+for t in kbench_cli_test kbench_event_cli_test kbench_env_test; do
+	if [ -x "$dir/$t.sh" ]; then
+		run_suite "$t" "$dir/$t.sh"
+	else
+		echo "not ok 1 $t # script missing"
+		failed=1
+		suites="$suites $t"
+	fi
+done
 
 if [ -x "$dir/kbench-fuzz" ]; then
 	run_suite "kbench-fuzz" "$dir/kbench-fuzz" --count "$fuzz_count"

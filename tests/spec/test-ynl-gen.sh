@@ -94,7 +94,7 @@ edit "$spec" $'    name: warmup-limit\n    scope: kernel\n    value: 10000' \
 expect 1 "a spec change without regenerating fails" check
 
 fresh
-# appended as the run set's last attribute, whichever that is
+# the run set's last attribute, whichever it is: the set before `result'
 edit "$spec" $'\n  -\n    name: result\n' \
 	$'\n      -\n        name: extra\n        type: u32\n  -\n    name: result\n'
 regen

@@ -310,6 +310,81 @@ static void valgrind_loader(void)
 	free(out);
 }
 
+/* --events, --metric, events: the paths without a module. */
+static void test_events_cli(void)
+{
+	char old[] = "/tmp/kbench-ev-old-XXXXXX.json", new[] = "/tmp/kbench-ev-new-XXXXXX.json";
+	char args[256], *out;
+	bool no_pmu;
+	int rc, fd;
+
+	expect("run add_chain --events bogus", 2,
+	       "kbenchctl run: --events bogus: unknown event 'bogus' (perf's generic hardware events: cycles, instructions, ");
+	expect_line("run add_chain --events instructions,,cycles", 2,
+		    "kbenchctl run: --events instructions,,cycles: an empty event name (the list is comma-separated: instructions,cycles)");
+	expect_line("run add_chain --events raw:0x10000", 2,
+		    "kbenchctl run: --events raw:0x10000: 'raw:0x10000': raw event code above 0xffff, the widest event code of this architecture's PMUs");
+	expect_line("compare a b --events raw:0xzz", 2,
+		    "kbenchctl compare: --events raw:0xzz: 'raw:0xzz': a raw event is raw:0x and 1 to 16 hex digits");
+	expect_line("run add_chain --events cycles,cpu-cycles", 2,
+		    "kbenchctl run: --events cycles,cpu-cycles: 'cpu-cycles' counts what 'cycles' counts: give it once");
+	expect("run add_chain --events cycles,instructions,raw:0x1,raw:0x2,raw:0x3,raw:0x4,raw:0x5,raw:0x6,raw:0x7",
+	       2, "at most 8 events per run; 'raw:0x7' is one too many");
+	expect("run add_chain --metric instructions", 2,
+	       "--metric is an option of the diff against a saved result: it goes with --baseline");
+	expect("compare a b --metric bogus", 2, "--metric bogus: unknown event 'bogus'");
+	expect("diff a b --metric nope", 2, "--metric nope: unknown event 'nope'");
+	expect_line("events extra", 2,
+		    "kbenchctl events: unexpected argument 'extra' (events takes no arguments)");
+	expect("events --help", 0, "--verbose");
+	expect("help run", 0, "--events LIST");
+
+	/* this machine: its PMUs, or none and why, in one line */
+	rc = run("events", NULL, &out);
+	no_pmu = strstr(out, "no hardware PMU: ") != NULL;
+	ok(rc == 0 && (no_pmu ? !strchr(strchr(out, '\n') + 1, '\n') :
+		       strstr(out, "generic:") != NULL),
+	   "events: %s", no_pmu ? "no PMU, said in one line" : "the PMUs and their events");
+	free(out);
+	json_check("events --json",
+		   "assert isinstance(d[\"pmus\"], list); "
+		   "assert (d[\"pmus\"] and d[\"no_pmu\"] is None) or d[\"no_pmu\"].startswith(\"no hardware PMU: \")",
+		   "events --json: the PMUs, or why there is none");
+	if (no_pmu) {
+		expect("run add_chain --user --events instructions", 1,
+		       "kbenchctl run: --events instructions: no hardware PMU: ");
+		expect("compare add_chain --kernel-vs-user --metric instructions", 1,
+		       "kbenchctl compare: --events instructions: no hardware PMU: ");
+		valgrind("run add_chain --user --events instructions,cycles", 1);
+	} else {
+		skip("this machine has a PMU", "run --user --events without a PMU");
+		skip("this machine has a PMU", "compare --metric without a PMU");
+		skip("this machine has a PMU", "valgrind run --user --events");
+	}
+	valgrind("events -v", 0);
+	valgrind("--json events -v", 0);
+
+	/* saved results with events, and diff --metric */
+	fd = mkstemps(old, 5);
+	if (fd >= 0)
+		close(fd);
+	fd = mkstemps(new, 5);
+	if (fd >= 0)
+		close(fd);
+	test_write_event_results(old, new);
+	snprintf(args, sizeof(args), "diff %s %s", old, new);
+	expect(args, 0, "no change");
+	snprintf(args, sizeof(args), "diff %s %s --metric instructions", old, new);
+	expect(args, 1, "+16.67%");
+	valgrind(args, 1);
+	snprintf(args, sizeof(args), "--json diff %s %s --metric instructions -v", old, new);
+	valgrind(args, 1);
+	snprintf(args, sizeof(args), "diff --check %s %s", old, new);
+	expect(args, 0, "ok, 1 run, 1 routine, 200 samples");
+	unlink(old);
+	unlink(new);
+}
+
 static char xdg_dir[] = "/tmp/kbench-xdg-XXXXXX";
 
 /* run --save / --baseline and diff through the binary (--user: no module). */
@@ -420,6 +495,16 @@ static void test_results_cli(void)
 		valgrind(args, 2);
 	}
 	valgrind("run add_chain --user --samples 100 --iterations 1000 --baseline unitbase --threshold 100000 --save unit-v.json", 0);
+	{
+		/* a version 1 file (JSON arrays) against this kbenchctl's version 2 */
+		char args[768];
+
+		snprintf(args, sizeof(args), "diff --check %s/result-v1.json", fixtures_dir);
+		expect(args, 0, "result-v1.json: ok, 1 run, 1 routine, 200 samples");
+		snprintf(args, sizeof(args), "diff %s/result-v1.json unit-new.json --threshold 100000", fixtures_dir);
+		expect(args, 0, "1 no change");
+		valgrind(args, 0);
+	}
 	valgrind_loader();
 	remove("unit-new.json");
 	remove("unit-cmp.json");
@@ -547,7 +632,7 @@ void test_cli(void)
 	expect("--version", 0, "kbenchctl ");
 	expect("", 2, "Usage:");
 	expect("frobnicate", 2,
-	       "kbenchctl: unknown subcommand 'frobnicate' (subcommands: info, list, clocks, run, compare, samples, diff, new)");
+	       "kbenchctl: unknown subcommand 'frobnicate' (subcommands: info, list, clocks, run, compare, events, samples, diff, tune, new)");
 	expect("rnu add_chain", 2, "kbenchctl: unknown subcommand 'rnu' (did you mean 'run'?)");
 	expect("--frob", 2, "unknown option '--frob'");
 	expect("help run", 0, "--iterations N");
@@ -627,6 +712,7 @@ void test_cli(void)
 	ok(rc == 2 && out[0] == '\0', "errors go to stderr only");
 	free(out);
 	test_autoload();
+	test_events_cli();
 
 	/* --user: no module needed */
 	expect("clocks --user", 0, "CLOCK_MONOTONIC_RAW");

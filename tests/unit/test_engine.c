@@ -2,8 +2,9 @@
 /*
  * The shared engine (include/kbench/), natively: the one rounding rule, the
  * summary, the reasonableness test, the unit arithmetic of the gap (which
- * used to wrap), and a whole run against a synthetic counter whose every
- * window is known in advance (probe, warm-up, rotation, limits, timeout).
+ * used to wrap), a whole run against a synthetic counter whose every
+ * window is known in advance (probe, warm-up, rotation, limits, timeout),
+ * and the real window with further counters (events) on synthetic ones.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -224,12 +225,14 @@ static void fake_run(unsigned int n, void *data)
 }
 
 static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
-			unsigned int cpu, struct kbench_window *w)
+			unsigned int cpu, const struct kbench_extra *x,
+			struct kbench_window *w)
 {
 	struct fake *f = data;
 
 	(void)run;
 	(void)cpu;
+	(void)x;
 	f->calls++;
 	if (ntrace < 64)
 		trace[ntrace++] = f->id;
@@ -374,6 +377,140 @@ static void test_engine_run(void)
 	long_after = 0;
 }
 
+/*
+ * The real window (kbench_window()) with synthetic hooks: a clock whose
+ * read costs 1 tick, two events whose reads cost 1 count of every event
+ * and 2 ticks, a routine of 5 ticks, 3 and 7 counts an iteration.  Every
+ * read cancels: the nets are exactly the routine's.
+ */
+static unsigned long long w_clock, w_ev[2];
+static unsigned int w_order[8], w_nreads, w_bad_event, w_backwards;
+
+static unsigned long long w_read(void)
+{
+	return w_clock += 1;
+}
+
+static void w_run(unsigned int n, void *data)
+{
+	(void)data;
+	w_clock += 5ULL * n;
+	w_ev[0] += 3ULL * n;
+	w_ev[1] += 7ULL * n;
+}
+
+static unsigned long long w_ev_read(void *ctx)
+{
+	unsigned long long *c = ctx, v;
+
+	if (w_nreads < 8)
+		w_order[w_nreads] = (unsigned int)(c - w_ev);
+	w_nreads++;
+	w_clock += 2;
+	w_ev[0]++;
+	w_ev[1]++;
+	v = *c;
+	/* the second event goes backwards once, at its last read */
+	if (w_backwards && c == &w_ev[1] && w_nreads == 7)
+		v = 0;
+	return v;
+}
+
+static unsigned int w_ev_check(void *ctx, unsigned int cpu)
+{
+	(void)cpu;
+	return w_bad_event && ctx == &w_ev[1] ? KBENCH_SAMPLE_F_EVENT : 0;
+}
+
+static void w_guard(struct kbench_guard *g)
+{
+	(void)g;
+}
+
+KBENCH_DEFINE_WINDOW(w_window, w_read, w_guard, w_guard, w_guard, w_guard)
+
+static const struct kbench_counter w_event_row = {
+	.name = "fake_event", .read_ctx = w_ev_read, .check_ctx = w_ev_check,
+};
+
+static const struct kbench_counter w_counter = {
+	.name = "fake_clock", .read = w_read, .window = w_window,
+};
+
+static void w_extra(struct kbench_extra *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->nr = 2;
+	x->row[0] = &w_event_row;
+	x->row[1] = &w_event_row;
+	x->ctx[0] = &w_ev[0];
+	x->ctx[1] = &w_ev[1];
+}
+
+static void test_window_extra(void)
+{
+	static const unsigned int order[8] = { 0, 1, 1, 0, 0, 1, 1, 0 };
+	struct kbench_engine_series s = { 0 };
+	static kbench_s64 net[8], xnet[2][8];
+	static unsigned int fl[8];
+	struct kbench_extra x;
+	struct kbench_window w;
+	struct kbench_engine e;
+	unsigned int i, bad = 0;
+
+	w_extra(&x);
+	w_nreads = 0;
+	w_window(w_run, NULL, 10, 0, &x, &w);
+	ok(w.net == 50 && w.xnet[0] == 30 && w.xnet[1] == 70 && !w.flags,
+	   "window: events get their own T(N+2) - T(2), their reads cancel (net %lld, %lld, %lld)",
+	   w.net, w.xnet[0], w.xnet[1]);
+	ok(w_nreads == 8 && !memcmp(w_order, order, sizeof(order)),
+	   "window: events read after the counter at a span's start, before it (reversed) at its end");
+	ok(w.ref == 2 * 5 + 2 * 2 * 2 + 1,
+	   "window: the counter's reference span holds the event reads (%llu)",
+	   w.ref);
+
+	w_bad_event = 1;
+	w_window(w_run, NULL, 10, 0, &x, &w);
+	ok(w.flags == KBENCH_SAMPLE_F_EVENT,
+	   "window: an event not counting flags the window `event'");
+	w_bad_event = 0;
+	w_nreads = 0;
+	w_backwards = 1;
+	w_window(w_run, NULL, 10, 0, &x, &w);
+	ok(w.flags & KBENCH_SAMPLE_F_BACKWARDS,
+	   "window: an event read going backwards flags the window `backwards'");
+	w_backwards = 0;
+
+	x.nr = 0;
+	w_nreads = 0;
+	w_window(w_run, NULL, 10, 0, &x, &w);
+	ok(w.net == 50 && !w_nreads && !w.flags,
+	   "window: without events nothing else is read");
+
+	/* the engine stores each event's net next to the counter's */
+	memset(&e, 0, sizeof(e));
+	w_extra(&e.extra);
+	s.run = w_run;
+	s.net = net;
+	s.flags = fl;
+	s.xnet[0] = xnet[0];
+	s.xnet[1] = xnet[1];
+	e.counter = &w_counter;
+	e.ops = &fake_ops;
+	e.series[0] = &s;
+	e.nr_series = 1;
+	e.samples = 8;
+	e.iterations = 100;
+	e.iterations_limit = 1U << 24;
+	ok(!kbench_engine_run(&e) && s.taken == 8,
+	   "engine: a run with two events takes its 8 samples");
+	for (i = 0; i < 8; i++)
+		bad += net[i] != 500 || xnet[0][i] != 300 ||
+		       xnet[1][i] != 700 || fl[i];
+	ok(!bad, "engine: every sample has the counter's and each event's net");
+}
+
 void test_engine(void)
 {
 	test_rounding();
@@ -382,4 +519,5 @@ void test_engine(void)
 	test_reference();
 	test_units();
 	test_engine_run();
+	test_window_extra();
 }

@@ -29,6 +29,8 @@ int main(int argc, char *argv[])
 	test_opts();
 	test_report();
 	test_results();
+	test_env();
+	test_steal();
 	test_cli();
 	test_engine();
 	test_sweep();

@@ -15,7 +15,11 @@
 #include <unistd.h>
 
 #include <linux/kbench.h>
+#include <linux/perf_event.h>
 
+#include <kbench/summary.h>
+
+#include "b64.h"
 #include "diff.h"
 #include "kbenchctl.h"
 #include "output.h"
@@ -64,6 +68,53 @@ static void make_run(struct kb_run *r, unsigned int nres, const char *const *nam
 	}
 }
 
+/*
+ * Events instructions (@insns per iteration, exact) and cycles (the
+ * counter's net) on every result of @r, summarized as the kernel does.
+ */
+static void add_events(struct kb_run *r, const int64_t *insns)
+{
+	struct kbench_summary sum;
+	kbench_s64 *scratch;
+	unsigned int k, x;
+	size_t i;
+
+	r->nevents = 2;
+	snprintf(r->events[0].name, sizeof(r->events[0].name), "instructions");
+	r->events[0].type = PERF_TYPE_HARDWARE;
+	r->events[0].config = PERF_COUNT_HW_INSTRUCTIONS;
+	snprintf(r->events[0].pmu, sizeof(r->events[0].pmu), "armv8_pmuv3_0");
+	snprintf(r->events[1].name, sizeof(r->events[1].name), "cycles");
+	r->events[1].type = PERF_TYPE_HARDWARE;
+	r->events[1].config = PERF_COUNT_HW_CPU_CYCLES;
+	snprintf(r->events[1].read, sizeof(r->events[1].read), "rdpmc");
+	r->events[1].enabled_ns = r->events[1].running_ns = 123456789;
+	for (k = 0; k <= r->nres; k++) {
+		struct kb_result *res = k < r->nres ? &r->res[k] : &r->overhead;
+
+		if (k == r->nres && !r->has_overhead)
+			break;
+		scratch = malloc((res->n ? res->n : 1) * sizeof(*scratch));
+		for (i = 0; i < res->n; i++) {
+			kb_result_push_event(res, 0, insns[k] * r->iterations);
+			kb_result_push_event(res, 1, res->net[i]);
+		}
+		for (x = 0; x < 2; x++) {
+			kbench_summarize(&sum, res->ev[x].net, res->sflags,
+					 (unsigned int)res->n, r->iterations,
+					 scratch);
+			res->ev[x].net_min = sum.min;
+			res->ev[x].net_median = sum.median;
+			res->ev[x].net_max = sum.max;
+			res->ev[x].net_sum = sum.sum;
+			res->ev[x].per_iter_min_milli = sum.per_iter_min_milli;
+			res->ev[x].per_iter_median_milli = sum.per_iter_median_milli;
+		}
+		free(scratch);
+	}
+	kb_run_correct_events(r);
+}
+
 static void make_meta(struct kb_meta *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -94,13 +145,143 @@ static char *write_mem(const struct kb_meta *m, const struct kb_saved_run *s,
 	return buf;
 }
 
+static void buf_to_file(const char *path, const char *buf, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fwrite(buf, 1, len, f);
+		fclose(f);
+	}
+}
+
 static int parse(const char *buf, size_t len, struct kb_resfile *rf,
 		 char *err, size_t errlen)
 {
 	return kb_resfile_parse(buf, len, "t.json", rf, err, errlen);
 }
 
-static void test_roundtrip(void)
+/* Base64 the plain way, a bit at a time: the reference for b64.c. */
+static size_t ref_b64(char *d, const int64_t *v, size_t n, unsigned int width)
+{
+	static const char al[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t nbits = n * width * 8, bit, o = 0;
+	unsigned int acc = 0, k = 0;
+
+	for (bit = 0; bit < nbits; bit++) {
+		size_t byte = bit / 8;
+		uint64_t x = (uint64_t)v[byte / width];
+		unsigned int b = (unsigned int)(x >> (8 * (byte % width))) & 0xff;
+
+		acc = acc << 1 | ((b >> (7 - bit % 8)) & 1);
+		if (++k == 6) {
+			d[o++] = al[acc];
+			acc = k = 0;
+		}
+	}
+	if (k)
+		d[o++] = al[acc << (6 - k)];
+	while (o % 4)
+		d[o++] = '=';
+	return o;
+}
+
+static void test_b64(void)
+{
+	static const struct { int64_t v[3]; size_t n; unsigned int w; const char *s; } vec[] = {
+		{ { 1 }, 1, 4, "AQAAAA==" },
+		{ { -1 }, 1, 4, "/////w==" },
+		{ { 1, 2 }, 2, 4, "AQAAAAIAAAA=" },
+		{ { 1, 2, 3 }, 3, 4, "AQAAAAIAAAADAAAA" },
+		{ { 1 }, 1, 8, "AQAAAAAAAAA=" },
+		{ { INT64_MIN }, 1, 8, "AAAAAAAAAIA=" },
+		{ { 0 }, 0, 4, "" },
+	};
+	char a[2048], b[1024];
+	int64_t v[64], back[64];
+	struct kb_rng rng;
+	size_t i, n, k, la, lb, bad, wrong = 0, badpos = 0;
+	unsigned int w;
+	long long got;
+
+	for (i = 0; i < sizeof(vec) / sizeof(vec[0]); i++) {
+		la = kb_b64_encode_ints(a, vec[i].v, vec[i].n, vec[i].w);
+		got = kb_b64_decode_ints(back, vec[i].s, strlen(vec[i].s),
+					 vec[i].w, &bad);
+		if (la != strlen(vec[i].s) || memcmp(a, vec[i].s, la) ||
+		    got != (long long)vec[i].n ||
+		    memcmp(back, vec[i].v, vec[i].n * sizeof(*back)))
+			wrong++;
+	}
+	ok(!wrong, "base64: known vectors (1, -1, INT64_MIN; 0-3 values; padding)");
+
+	kb_rng_seed(&rng, 5);
+	wrong = 0;
+	for (w = 4; w <= 8; w += 4) {
+		for (n = 0; n <= 64; n++) {
+			for (i = 0; i < n; i++) {
+				uint64_t x = kb_rng_next(&rng);
+
+				v[i] = w == 4 ? (int32_t)(uint32_t)x : (int64_t)x;
+			}
+			if (n > 2 && w == 4) {
+				v[0] = INT32_MIN;
+				v[1] = INT32_MAX;
+			}
+			la = kb_b64_encode_ints(a, v, n, w);
+			lb = ref_b64(b, v, n, w);
+			/* in pieces of 3 values: the same text */
+			for (k = 0, i = 0; i < n; i += 3)
+				k += kb_b64_encode_ints(a + 1024 + k, v + i,
+							n - i < 3 ? n - i : 3, w);
+			memset(back, 0x55, sizeof(back));
+			got = kb_b64_decode_ints(back, a, la, w, &bad);
+			if (la != lb || memcmp(a, b, la) || k != la ||
+			    memcmp(a, a + 1024, la) || got != (long long)n ||
+			    kb_b64_count(a, la, w) != (long long)n ||
+			    memcmp(back, v, n * sizeof(*v)) ||
+			    (n && kb_b64_width(v, n) != w))
+				wrong++;
+		}
+	}
+	ok(!wrong, "base64: 0-64 random values of 4 and 8 bytes equal a bit-by-bit encoder and decode back");
+
+	/* every position of a 40-value text: a bad character is found there */
+	for (i = 0; i < 40; i++)
+		v[i] = (int64_t)i * 1000 - 7;
+	la = kb_b64_encode_ints(a, v, 40, 4);
+	wrong = 0;
+	for (i = 0; i < la; i++) {
+		static const char junk[] = "\"\\=\n -.\x80";
+		char c = a[i];
+
+		a[i] = junk[i % (sizeof(junk) - 1)];
+		got = kb_b64_decode_ints(back, a, la, 4, &bad);
+		/*
+		 * the padding replaced by itself is no error; the last '='
+		 * replaced leaves the one before it out of place
+		 */
+		if (a[i] != c && (got != -1 || (bad != i && i != la - 1) ||
+				  (i == la - 1 && bad != la - 2)) && !wrong++)
+			diag("bad character at %zu: %lld, found at %zu", i, got, bad);
+		a[i] = c;
+	}
+	badpos = wrong;
+	/* 13 steps of 16 characters: 39 values */
+	got = kb_b64_decode_ints(back, a, 208, 4, &bad);
+	ok(!badpos && got == 39 && !memcmp(back, v, 39 * sizeof(*v)) &&
+	   kb_b64_count(a, la - 1, 4) == -1 &&
+	   kb_b64_count(a, 208, 8) == -1 && kb_b64_count(a, la, 5) == -1,
+	   "base64: a bad character at each of %zu places is found where it is; wrong lengths and widths refused",
+	   la);
+	ok(kb_b64_width(v, 40) == 4 && (v[17] = (int64_t)INT32_MAX + 1, kb_b64_width(v, 40) == 8) &&
+	   (v[17] = (int64_t)INT32_MIN - 1, kb_b64_width(v, 40) == 8) &&
+	   (v[17] = INT32_MIN, kb_b64_width(v, 40) == 4),
+	   "base64: width 4 exactly when every value fits in int32");
+}
+
+static void test_roundtrip(size_t text_max, const char *form)
 {
 	static const char *const names[] = { "add_chain", "mul_chain" };
 	static const int64_t per[] = { 6, 8 };
@@ -129,9 +310,16 @@ static void test_roundtrip(void)
 	s[1].arg = 4096;
 	s[1].req.has_samples = true;
 	s[1].req.samples = 10;
+	kb_resfile_text_max = text_max;
 	buf = write_mem(&m, s, 2, &len);
+	kb_resfile_text_max = KB_RESFILE_TEXT_MAX;
+	ok(!!strstr(buf, "\"encoding\": \"base64\", \"width\": 8") ==
+	   (text_max == 0) &&
+	   !!strstr(buf, "\"encoding\": \"base64\", \"width\": 4") ==
+	   (text_max == 0),
+	   "round trip, %s: the arrays as asked (base64 of 4 and 8 bytes)", form);
 	if (!ok(parse(buf, len, &rf, err, sizeof(err)) == 0,
-		"round trip: the written file loads (%zu bytes)", len)) {
+		"round trip, %s: the written file loads (%zu bytes)", form, len)) {
 		diag("%s", err);
 		free(buf);
 		kb_run_free(&r1);
@@ -140,7 +328,7 @@ static void test_roundtrip(void)
 	}
 	ok(rf.nruns == 2 && rf.runs[0].run.nres == 2 && rf.runs[1].run.nres == 1 &&
 	   rf.runs[1].run.has_overhead && rf.runs[1].run.user && !rf.runs[0].run.user,
-	   "round trip: runs, routines, side and overhead");
+	   "round trip, %s: runs, routines, side and overhead", form);
 	for (i = 0; i < 300; i++) {
 		same &= rf.runs[0].run.res[0].net[i] == r1.res[0].net[i] &&
 			rf.runs[0].run.res[1].net[i] == r1.res[1].net[i] &&
@@ -148,25 +336,239 @@ static void test_roundtrip(void)
 			rf.runs[0].run.res[1].sflags[i] == r1.res[1].sflags[i];
 	}
 	ok(same && rf.runs[0].run.res[0].n == 300,
-	   "round trip: every sample and flag (INT64_MIN, INT64_MAX, 0xffffffff) exact");
+	   "round trip, %s: every sample and flag (INT64_MIN, INT64_MAX, 0xffffffff) exact", form);
 	ok(rf.runs[0].run.res[0].net_median == r1.res[0].net_median &&
 	   rf.runs[0].run.res[0].valid == r1.res[0].valid &&
 	   rf.runs[0].run.res[0].excl[KB_EXCL_NMI] == r1.res[0].excl[KB_EXCL_NMI] &&
 	   rf.runs[0].run.iterations == 100 && rf.runs[0].run.counter_hz == 1000000000 &&
 	   !strcmp(rf.runs[0].run.counter, "tsc"),
-	   "round trip: summary and run header");
+	   "round trip, %s: summary and run header", form);
 	ok(rf.runs[1].has_arg && rf.runs[1].arg == 4096 && !rf.runs[0].has_arg &&
 	   rf.runs[1].req.has_samples && rf.runs[1].req.samples == 10 &&
 	   !rf.runs[1].req.has_cpu,
-	   "round trip: sweep argument and request (null = default)");
+	   "round trip, %s: sweep argument and request (null = default)", form);
 	ok(!strcmp(rf.meta.cpu_model, m.cpu_model) && rf.meta.method_version == 1 &&
 	   rf.meta.nparams == 1 && rf.meta.param[0].value == 50 &&
 	   rf.meta.nenv == 1 && !strcmp(rf.meta.env[0].value, "quiet kbench_icount=1"),
-	   "round trip: metadata (escaped strings), module parameters, environment");
+	   "round trip, %s: metadata (escaped strings), module parameters, environment", form);
 	kb_resfile_free(&rf);
 	free(buf);
 	kb_run_free(&r1);
 	kb_run_free(&r2);
+}
+
+/* @file with a routine's "cycles" renamed "cyclez": refused, and why. */
+static bool refuses_renamed_event(const char *file, size_t len)
+{
+	char *m = malloc(len + 1), *p, err[512] = "";
+	struct kb_resfile rf;
+	bool refused = false;
+
+	memcpy(m, file, len);
+	m[len] = '\0';
+	p = strstr(m, "\"cycles\": {");
+	if (p) {
+		memcpy(p, "\"cyclez\"", 8);
+		if (!parse(m, len, &rf, err, sizeof(err)))
+			kb_resfile_free(&rf);
+		else
+			refused = strstr(err, "event 'cyclez' is not one of the run's \"events\"");
+		if (!refused)
+			diag("%s", err);
+	}
+	free(m);
+	return refused;
+}
+
+static void test_roundtrip_events(void)
+{
+	static const char *const names[] = { "add_chain", "mul_chain" };
+	static const int64_t per[] = { 6, 8 }, insns[] = { 6, 7, 2 };
+	struct kb_saved_run s;
+	struct kb_run r, *l;
+	struct kb_meta m;
+	struct kb_resfile rf;
+	char err[512], *buf;
+	size_t len, i;
+	unsigned int k, x;
+	bool same = true;
+
+	make_meta(&m);
+	make_run(&r, 2, names, per, 50, 100, 3);
+	snprintf(r.overhead.routine, sizeof(r.overhead.routine), "empty");
+	for (i = 0; i < 50; i++)
+		kb_result_push(&r.overhead, 200, 0);
+	kb_result_summarize(&r.overhead, 100);
+	r.has_overhead = true;
+	r.res[0].has_corr = r.res[1].has_corr = true;
+	add_events(&r, insns);
+	kb_saved_run_init(&s, &r, NULL);
+	buf = write_mem(&m, &s, 1, &len);
+	if (!ok(parse(buf, len, &rf, err, sizeof(err)) == 0,
+		"events: a result with events loads (%zu bytes)", len)) {
+		diag("%s", err);
+		free(buf);
+		kb_run_free(&r);
+		return;
+	}
+	l = &rf.runs[0].run;
+	ok(l->nevents == 2 && !strcmp(l->events[0].name, "instructions") &&
+	   !strcmp(l->events[1].name, "cycles") &&
+	   l->events[0].config == PERF_COUNT_HW_INSTRUCTIONS &&
+	   !strcmp(l->events[0].pmu, "armv8_pmuv3_0") &&
+	   !strcmp(l->events[1].read, "rdpmc") &&
+	   l->events[1].running_ns == 123456789 &&
+	   rf.runs[0].req.nevents == 2 &&
+	   !strcmp(rf.runs[0].req.events[1], "cycles"),
+	   "events: the run's events (name, config, pmu, read, times) and the request's");
+	for (k = 0; k < 3; k++) {
+		const struct kb_result *a = k < 2 ? &r.res[k] : &r.overhead;
+		const struct kb_result *b = k < 2 ? &l->res[k] : &l->overhead;
+
+		for (x = 0; x < 2; x++) {
+			same &= b->ev[x].n == a->n &&
+				b->ev[x].net_median == a->ev[x].net_median &&
+				b->ev[x].per_iter_min_milli ==
+				a->ev[x].per_iter_min_milli &&
+				b->ev[x].corr_median_milli ==
+				a->ev[x].corr_median_milli;
+			for (i = 0; same && i < a->n; i++)
+				same &= b->ev[x].net[i] == a->ev[x].net[i];
+		}
+	}
+	ok(same, "events: every event sample and summary of every routine exact");
+	ok(l->res[1].ev[0].corr_median_milli == 5000,
+	   "events: the overhead correction of an event (7 - 2 instructions)");
+	kb_resfile_free(&rf);
+
+	ok(refuses_renamed_event(buf, len),
+	   "events: a routine's event not among the run's is refused");
+	free(buf);
+	kb_run_free(&r);
+}
+
+/* Write the small file's arrays in base64 (else as JSON arrays). */
+static bool small_b64;
+
+/*
+ * The Python reader of RESULTS.md, as printed there, on files kbenchctl
+ * wrote in both forms (base64 of 4 and 8 bytes, JSON arrays): it must see
+ * every sample and flag.  /usr/bin/python3 (the one Debian ships).
+ */
+static void test_python_reader(void)
+{
+	static const char *const names[] = { "add_chain", "mul_chain" };
+	static const int64_t per[] = { 6, 8 };
+	char dir[] = "/tmp/kbench-pyread-XXXXXX", path[256], md[512], cmd[1024];
+	char line[512], expect[2][512], *code = NULL, *p;
+	size_t code_len = 0, i, k, form;
+	struct kb_saved_run sr;
+	struct kb_meta m;
+	struct kb_run r;
+	bool in = false;
+	FILE *f, *py;
+
+	if (access("/usr/bin/python3", X_OK)) {
+		skip("no /usr/bin/python3", "RESULTS.md's Python reader reads what kbenchctl writes");
+		return;
+	}
+	snprintf(md, sizeof(md), "%s", kbenchctl_bin);
+	p = strrchr(md, '/');
+	snprintf(p ? p + 1 : md, sizeof(md) - (size_t)(p ? p + 1 - md : 0),
+		 "RESULTS.md");
+	f = fopen(md, "r");
+	if (!f || !mkdtemp(dir)) {
+		ok(0, "RESULTS.md's Python reader: cannot read %s", md);
+		if (f)
+			fclose(f);
+		return;
+	}
+	/* the first ```python block */
+	while (fgets(line, sizeof(line), f)) {
+		if (!in) {
+			in = !strncmp(line, "```python", 9);
+			continue;
+		}
+		if (!strncmp(line, "```", 3))
+			break;
+		code = realloc(code, code_len + strlen(line) + 1);
+		memcpy(code + code_len, line, strlen(line) + 1);
+		code_len += strlen(line);
+	}
+	fclose(f);
+
+	make_meta(&m);
+	make_run(&r, 2, names, per, 300, 100, 3);
+	r.res[0].net[7] = INT64_MIN;	/* width 8 for this routine */
+	r.res[1].net[9] = -5;
+	r.res[1].sflags[10] = 0xffffffffu;
+	kb_saved_run_init(&sr, &r, NULL);
+	/* what the reader must print: per routine n, sum, flags, valid */
+	for (form = 0; form < 2; form++) {
+		size_t o = 0;
+
+		for (k = 0; k < 2; k++) {
+			const struct kb_result *res = &r.res[k];
+			long long sum = 0, fsum = 0, nf = 0, nv = 0;
+
+			for (i = 0; i < res->n; i++) {
+				/* wraps like Python's ints do not: sums of halves */
+				sum += res->net[i] / 2;
+				nf += res->sflags[i] != 0;
+				fsum += res->sflags[i];
+				nv += !res->sflags[i];
+			}
+			o += (size_t)snprintf(expect[form] + o, sizeof(expect[0]) - o,
+					      "%s %zu %lld %lld %lld %lld\n",
+					      res->routine, res->n, sum, nf, fsum, nv);
+		}
+	}
+	for (form = 0; form < 2; form++) {
+		char *out = NULL, got[512] = "";
+		size_t len;
+
+		snprintf(path, sizeof(path), "%s/before.json", dir);
+		kb_resfile_text_max = form ? SIZE_MAX : 0;
+		out = write_mem(&m, &sr, 1, &len);
+		buf_to_file(path, out, len);
+		kb_resfile_text_max = KB_RESFILE_TEXT_MAX;
+		free(out);
+		snprintf(path, sizeof(path), "%s/reader.py", dir);
+		f = fopen(path, "w");
+		fputs(code ? code : "", f);
+		fputs("assert len(valid) == 300 - len(flags)\n"
+		      "for r in run[\"routines\"]:\n"
+		      "    f = dict(zip(ints(r[\"sample_flags\"][\"index\"]), ints(r[\"sample_flags\"][\"value\"])))\n"
+		      "    net = ints(r[\"net\"])\n"
+		      "    print(r[\"routine\"], len(net), sum(int(v / 2) for v in net), len(f), sum(f.values()), len(net) - len(f))\n",
+		      f);
+		fclose(f);
+		snprintf(cmd, sizeof(cmd), "cd %s && /usr/bin/python3 reader.py 2>&1", dir);
+		py = popen(cmd, "r");
+		len = py ? fread(got, 1, sizeof(got) - 1, py) : 0;
+		got[len] = '\0';
+		if (py)
+			pclose(py);
+		if (!ok(code && !strcmp(got, expect[form]),
+			"RESULTS.md's Python reader reads every sample and flag kbenchctl writes (%s)",
+			form ? "JSON arrays" : "base64 of 4 and 8 bytes"))
+			diag("expected:\n%s# got:\n%s", expect[form], got);
+		if (form)
+			continue;
+		if (system("command -v jq >/dev/null 2>&1")) {
+			skip("no jq", "jq reads the file with base64 arrays");
+			continue;
+		}
+		snprintf(cmd, sizeof(cmd),
+			 "jq -e '.format == \"kbench-result\" and .runs[0].routines[0].net.width == 8 and .runs[0].routines[1].net.width == 4 and .runs[0].routines[1].summary.samples == 300' %s/before.json >/dev/null",
+			 dir);
+		ok(system(cmd) == 0, "jq reads the file with base64 arrays (widths 8 and 4, the summary)");
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		diag("cannot remove %s", dir);
+	free(code);
+	kb_run_free(&r);
 }
 
 /* The small file every mutation starts from. */
@@ -182,7 +584,9 @@ static char *small_file(size_t *len)
 	make_meta(&m);
 	make_run(&r, 2, names, per, 12, 10, 1);
 	kb_saved_run_init(&s, &r, NULL);
+	kb_resfile_text_max = small_b64 ? 0 : KB_RESFILE_TEXT_MAX;
 	buf = write_mem(&m, &s, 1, len);
+	kb_resfile_text_max = KB_RESFILE_TEXT_MAX;
 	kb_run_free(&r);
 	return buf;
 }
@@ -234,14 +638,14 @@ static void test_fuzz(void)
 		}
 		free(t);
 	}
-	ok(!bad, "loader: each of the %zu truncations is refused with 'file: byte N' (no crash)",
-	   len);
+	ok(!bad, "loader, %s arrays: each of the %zu truncations is refused with 'file: byte N' (no crash)",
+	   small_b64 ? "base64" : "JSON", len);
 
 	kb_rng_seed(&rng, 13);
 	bad = 0;
 	for (i = 0; i < rounds; i++) {
 		size_t nflip = 1 + (size_t)kb_rng_below(&rng, 4), f;
-		static const char junk[] = "\"{}[],:-0123456789eE.tfn\\ \x01\xff";
+		static const char junk[] = "\"{}[],:-0123456789eE.tfn\\ \x01\xff=+/AQw";
 
 		memcpy(m, buf, len);
 		for (f = 0; f < nflip; f++) {
@@ -255,8 +659,8 @@ static void test_fuzz(void)
 			bad++;
 		loaded_n += loaded;
 	}
-	ok(!bad, "loader: %lu random byte mutations: each loads or fails cleanly (%zu loaded)",
-	   rounds, loaded_n);
+	ok(!bad, "loader, %s arrays: %lu random byte mutations: each loads or fails cleanly (%zu loaded)",
+	   small_b64 ? "base64" : "JSON", rounds, loaded_n);
 	free(m);
 	free(buf);
 }
@@ -315,13 +719,13 @@ static void test_errors(void)
 		    "not a kbench result file (no \"format\"", "'run --json' output");
 	expect_text("{\"format\": \"pyperf\", \"version\": 1, \"runs\": []}",
 		    "format 'pyperf', want 'kbench-result'", "another tool's file");
-	expect_error("\"version\": 1", "\"version\": 2",
-		     ", version: result format version 2; this kbenchctl (0.1) reads version 1: written by a newer kbenchctl",
+	expect_error("\"version\": 2", "\"version\": 3",
+		     ", version: result format version 3; this kbenchctl (0.1) reads versions 1 to 2: written by a newer kbenchctl",
 		     "a future version");
 	expect_error("\"n\": 12,", "\"n\": \"12\",",
 		     "runs[0].routines[0].n: expected an integer, found a string", "wrong type (string for a count)");
-	expect_error("\"net\": [", "\"net\": {\"a\": [",
-		     "runs[0].routines[0].net: expected an array, found an object", "wrong type (object for the samples)");
+	expect_error("\"net\": [", "\"net\": \"a\", \"x\": [",
+		     "runs[0].routines[0].net: expected an array, found a string", "wrong type (string for the samples)");
 	expect_error("\"routines\": [\n", "\"routines\": 7, \"x\": [\n",
 		     "runs[0].routines: expected an array, found a number", "wrong type (number for routines)");
 	expect_error("\"samples\": 12,", "\"samples\": 1.5,",
@@ -347,6 +751,37 @@ static void test_errors(void)
 		     "\"side\" is 'gpu'", "an unknown side");
 	expect_error("\"cpu_model\": \"Test", "\"cpu_model\": \"\\ud800Test",
 		     "unpaired surrogate", "a broken \\u escape");
+	/* the same file with its arrays in base64 */
+	small_b64 = true;
+	expect_error("\"n\": 12,", "\"n\": 13,",
+		     "\"n\" is 13 but \"net\" holds 12 samples", "base64: n and net disagree");
+	expect_error("\"net\": {\"encoding\": \"base64\", \"width\": 4, \"data\": \"",
+		     "\"net\": {\"encoding\": \"base64\", \"width\": 4, \"data\": \"A",
+		     "runs[0].routines[0].net: base64 data of 65 characters is not whole 4-byte integers",
+		     "base64: a character too many");
+	expect_error("\"net\": {\"encoding\": \"base64\", \"width\": 4, \"data\": \"",
+		     "\"net\": {\"encoding\": \"base64\", \"width\": 4, \"data\": \"A.A",
+		     "runs[0].routines[0].net: '.' in base64 data", "base64: a bad character");
+	expect_error("\"width\": 4, \"data\": \"",
+		     "\"width\": 8, \"data\": \"",
+		     "routine 'foo': \"n\" is 12 but \"net\" holds 6 samples",
+		     "base64: the wrong width");
+	expect_error("\"width\": 4,", "\"width\": 2,",
+		     "runs[0].routines[0].net: width 2: integers of 4 or 8 bytes", "base64: width 2");
+	expect_error("\"encoding\": \"base64\", \"width\": 4,", "\"encoding\": \"base85\", \"width\": 4,",
+		     "runs[0].routines[0].net: encoding 'base85': this kbenchctl reads 'base64'",
+		     "base64: another encoding");
+	expect_error("\"encoding\": \"base64\", \"width\": 4,", "\"width\": 4,",
+		     "runs[0].routines[0].net: an array of integers is [...] or {\"encoding\": \"base64\", \"width\": 4 or 8, \"data\": \"...\"}; this object has no \"encoding\"",
+		     "base64: no encoding");
+	expect_error("\"data\": \"", "\"data\": 7, \"x\": \"",
+		     "runs[0].routines[0].net.data: expected a string, found a number",
+		     "base64: data not a string");
+	expect_error("\"index\": {\"encoding\": \"base64\", \"width\": 4, \"data\": \"BQAAAA==\"}",
+		     "\"index\": {\"encoding\": \"base64\", \"width\": 4, \"data\": \"/////w==\"}",
+		     "runs[0].routines[0].sample_flags.index: value [0] = -1 out of range 0..9223372036854775807",
+		     "base64: a negative flag index");
+	small_b64 = false;
 	/* deep nesting in an unknown key: bounded, not a stack overflow */
 	deep = malloc(300100);
 	i = (size_t)sprintf(deep, "{\"format\": \"kbench-result\", \"x\": ");
@@ -374,9 +809,9 @@ static int diff_text(struct kb_resfile *a, struct kb_resfile *b,
 	return rc;
 }
 
-static void load_run(struct kb_resfile *rf, const char *const *names,
-		     const int64_t *per, unsigned int nres, uint64_t seed,
-		     const char *arch)
+static void load_run_events(struct kb_resfile *rf, const char *const *names,
+			    const int64_t *per, unsigned int nres, uint64_t seed,
+			    const char *arch, const int64_t *insns)
 {
 	struct kb_saved_run s;
 	struct kb_meta m;
@@ -387,12 +822,21 @@ static void load_run(struct kb_resfile *rf, const char *const *names,
 	make_meta(&m);
 	snprintf(m.arch, sizeof(m.arch), "%s", arch);
 	make_run(&r, nres, names, per, 200, 1000, seed);
+	if (insns)
+		add_events(&r, insns);
 	kb_saved_run_init(&s, &r, NULL);
 	buf = write_mem(&m, &s, 1, &len);
 	if (parse(buf, len, rf, err, sizeof(err)))
 		diag("%s", err);
 	free(buf);
 	kb_run_free(&r);
+}
+
+static void load_run(struct kb_resfile *rf, const char *const *names,
+		     const int64_t *per, unsigned int nres, uint64_t seed,
+		     const char *arch)
+{
+	load_run_events(rf, names, per, nres, seed, arch, NULL);
 }
 
 /* The --match row of the option table on @arg, quietly. */
@@ -507,6 +951,107 @@ static void test_diff(void)
 	kb_resfile_free(&c);
 }
 
+/* diff --metric EVENT: the event's counts are compared, not the cycles. */
+static void test_diff_metric(void)
+{
+	static const char *const one[] = { "foo" };
+	static const int64_t p7[] = { 7 }, i6[] = { 6 }, i7[] = { 7 };
+	struct kb_resfile a, b, c;
+	struct kb_diff_opts o;
+	char *t;
+	int rc;
+
+	kb_diff_opts_init(&o);
+	load_run_events(&a, one, p7, 1, 2, "x86_64", i6);
+	load_run_events(&b, one, p7, 1, 2, "x86_64", i7);
+	load_run(&c, one, p7, 1, 2, "x86_64");
+	rc = diff_text(&a, &b, &o, false, &t);
+	ok(rc == 0 && strstr(t, "no change"),
+	   "--metric: without it the cycles are compared (the same: no change)");
+	free(t);
+	o.metric = "instructions";
+	rc = diff_text(&a, &b, &o, false, &t);
+	if (!ok(rc == 1 && strstr(t, "old instructions/iter") &&
+		strstr(t, "6.000 ") && strstr(t, "+16.67%") &&
+		strstr(t, "regressed"),
+		"--metric instructions: 6 -> 7 instructions/iter regressed, exit 1"))
+		diag("%s", t);
+	free(t);
+	rc = diff_text(&a, &b, &o, true, &t);
+	ok(strstr(t, "\"metric\": \"instructions\"") &&
+	   strstr(t, "\"compared_in\": \"instructions\"") &&
+	   strstr(t, "\"old_median_ns\": null"),
+	   "--metric instructions --json: what was compared, no ns");
+	free(t);
+	rc = diff_text(&a, &c, &o, false, &t);
+	ok(rc == 0 && strstr(t, "the event was not counted in the new result") &&
+	   strstr(t, "1 not compared"),
+	   "--metric: a result without the event is not compared, and says why");
+	free(t);
+	o.metric = "branch-misses";
+	rc = diff_text(&a, &b, &o, false, &t);
+	ok(rc == 0 && strstr(t, "the event was not counted in the old result"),
+	   "--metric of an event neither counted: not compared");
+	free(t);
+	kb_resfile_free(&a);
+	kb_resfile_free(&b);
+	kb_resfile_free(&c);
+}
+
+void test_write_event_results(const char *old_path, const char *new_path)
+{
+	static const char *const one[] = { "foo" };
+	static const int64_t p7[] = { 7 }, i6[] = { 6 }, i7[] = { 7 };
+	const char *path[2] = { old_path, new_path };
+	const int64_t *ins[2] = { i6, i7 };
+	struct kb_saved_run s;
+	struct kb_meta m;
+	struct kb_run r;
+	unsigned int i;
+	FILE *f;
+
+	make_meta(&m);
+	for (i = 0; i < 2; i++) {
+		make_run(&r, 1, one, p7, 200, 1000, 2);
+		add_events(&r, ins[i]);
+		kb_saved_run_init(&s, &r, NULL);
+		f = fopen(path[i], "w");
+		if (f) {
+			kb_resfile_write(f, &m, &s, 1);
+			fclose(f);
+		}
+		kb_run_free(&r);
+	}
+}
+
+/* kb_run_use_metric(): the event takes the counter's place. */
+static void test_use_metric(void)
+{
+	static const char *const one[] = { "foo" };
+	static const int64_t p7[] = { 7 }, i6[] = { 6, 2 };
+	struct kb_run r;
+	size_t i;
+	bool same = true;
+
+	make_run(&r, 1, one, p7, 20, 100, 2);
+	add_events(&r, i6);
+	kb_run_use_metric(&r, "instructions");
+	kb_run_analyze(&r);
+	for (i = 0; i < r.res[0].n; i++)
+		same &= r.res[0].net[i] == 600;
+	ok(same && r.res[0].per_iter_median_milli == 6000 &&
+	   r.res[0].st.median == 6 && !strcmp(kb_run_unit(&r), "instructions") &&
+	   isnan(kb_run_ns(&r, 6)) && !r.nevents && !r.metric_missing,
+	   "use_metric: the event's samples, summary and statistics in the counter's place; no ns");
+	kb_run_free(&r);
+	make_run(&r, 1, one, p7, 20, 100, 2);
+	kb_run_use_metric(&r, "instructions");
+	kb_run_analyze(&r);
+	ok(r.metric_missing && !r.res[0].st.count,
+	   "use_metric: a run without the event has no samples of it");
+	kb_run_free(&r);
+}
+
 /* The O(1) order-statistic resample against the counting one. */
 static void test_bootstrap_large(void)
 {
@@ -537,16 +1082,111 @@ static void test_bootstrap_large(void)
 	free(b);
 }
 
+/* The sum of @res's valid (unflagged) samples, as its summary counts. */
+static int64_t sum_valid(const struct kb_result *res)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < res->n; i++)
+		sum += res->sflags[i] ? 0 : res->net[i];
+	return sum;
+}
+
+/* The indices of @res's flagged samples, "6:32 51:32" (value after ':'). */
+static void flagged(const struct kb_result *res, char *out, size_t len)
+{
+	size_t i, at = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < res->n && at < len; i++) {
+		if (res->sflags[i])
+			at += (size_t)snprintf(out + at, len - at, "%s%zu:%u",
+					       at ? " " : "", i, res->sflags[i]);
+	}
+}
+
+/*
+ * A version 1 file, from the kbenchctl before base64 arrays (main at
+ * cf97053: `kbenchctl run add_chain --user --samples 200 --iterations 100
+ * --save result-v1.json`, with environment.cmdline shortened): every
+ * array a JSON array of up to 200 values.  It loads; its samples agree
+ * with the summary that kbenchctl computed when it saved them; written
+ * again it becomes version 2 with base64 arrays and reads back the same.
+ */
+static void test_old_format(void)
+{
+	struct kb_resfile rf, rf2;
+	const struct kb_run *r;
+	char path[512], err[768], fl[2][128];
+	char *buf = NULL;
+	size_t len, i;
+	bool same = true;
+
+	snprintf(path, sizeof(path), "%s/result-v1.json", fixtures_dir);
+	if (!ok(kb_resfile_load(path, &rf, err, sizeof(err)) == 0,
+		"old format: a version 1 file (JSON arrays of 200 samples) loads")) {
+		diag("%s", err);
+		return;
+	}
+	r = &rf.runs[0].run;
+	ok(rf.nruns == 1 && r->nres == 1 && r->user && r->has_overhead &&
+	   r->iterations == 100 && !strcmp(r->res[0].routine, "add_chain") &&
+	   r->res[0].n == 200 && r->overhead.n == 200,
+	   "old format: one userspace run of add_chain and its overhead, 200 samples each");
+	flagged(&r->res[0], fl[0], sizeof(fl[0]));
+	flagged(&r->overhead, fl[1], sizeof(fl[1]));
+	if (!ok(!strcmp(fl[0], "6:32 51:32") && !strcmp(fl[1], "62:32"),
+		"old format: the flagged samples where the file lists them (add_chain 6, 51; empty 62)"))
+		diag("add_chain '%s', empty '%s'", fl[0], fl[1]);
+	if (!ok(sum_valid(&r->res[0]) == 55406 && r->res[0].net_sum == 55406 &&
+		sum_valid(&r->overhead) == 22074 && r->overhead.net_sum == 22074 &&
+		r->res[0].net_median == 260 && r->res[0].valid == 198,
+		"old format: the valid samples add up to the summary saved with them (net_sum 55406 and 22074)"))
+		diag("sums %lld %lld", (long long)sum_valid(&r->res[0]),
+		     (long long)sum_valid(&r->overhead));
+	buf = write_mem(&rf.meta, rf.runs, rf.nruns, &len);
+	ok(strstr(buf, "\"version\": 2,") && strstr(buf, "\"encoding\": \"base64\", \"width\": 4"),
+	   "old format: written again, it is version 2 with base64 arrays");
+	if (ok(parse(buf, len, &rf2, err, sizeof(err)) == 0,
+	       "old format: the version 2 file written from it loads")) {
+		const struct kb_run *r2 = &rf2.runs[0].run;
+
+		for (i = 0; i < 200; i++)
+			same &= r2->res[0].net[i] == r->res[0].net[i] &&
+				r2->res[0].sflags[i] == r->res[0].sflags[i] &&
+				r2->overhead.net[i] == r->overhead.net[i] &&
+				r2->overhead.sflags[i] == r->overhead.sflags[i];
+		ok(same && r2->res[0].n == 200 && r2->overhead.n == 200,
+		   "old format: version 2 holds every sample and flag of version 1");
+		kb_resfile_free(&rf2);
+	} else {
+		diag("%s", err);
+	}
+	free(buf);
+	kb_resfile_free(&rf);
+}
+
 void test_results_loader(void)
 {
-	test_roundtrip();
+	test_b64();
+	test_roundtrip(SIZE_MAX, "JSON arrays");
+	test_roundtrip(0, "base64 arrays");
+	test_roundtrip_events();
+	test_old_format();
 	test_errors();
 	test_fuzz();
+	small_b64 = true;
+	test_fuzz();
+	small_b64 = false;
 }
 
 void test_results(void)
 {
 	test_results_loader();
+	test_python_reader();
 	test_diff();
+	test_diff_metric();
+	test_use_metric();
 	test_bootstrap_large();
 }

@@ -17,7 +17,11 @@ void test_results(void);
 /* round trip, errors and fuzzing of the loader alone (valgrind run) */
 void test_results_loader(void);
 void test_engine(void);
+/* Two results of "foo" with events: 6 then 7 instructions/iter, equal cycles. */
+void test_write_event_results(const char *old_path, const char *new_path);
 void test_sweep(void);
+void test_env(void);
+void test_steal(void);
 
 /* |a - b| within a relative 1e-9 (absolute near 0), NaN == NaN */
 static inline bool close_to(double a, double b, double rel)

@@ -82,7 +82,7 @@ arch_qemu() {
 		;;
 	esac
 	qemu=("$qemu_bin" -machine "$mach" -accel tcg -cpu "$cpu_opt"
-		-smp "$smp" -m "$mem" -display none -monitor none -no-reboot
+		-smp "$smp_opt" -m "$mem" -display none -monitor none -no-reboot
 		-nodefaults -net none
 		-kernel "$vmlinuz" -initrd "$run/initramfs.cpio" -append "$cmdline"
 		-chardev "file,id=con,path=$run/console"

@@ -125,6 +125,68 @@ int kbench_measure(const struct kbench_request *req, struct kbench_result *res);
 /* Free the samples of @res (not @res itself). */
 void kbench_result_free(struct kbench_result *res);
 
+/* Hardware events counted next to the counter: kbench_measure_events(). */
+#define KBENCH_MEASURE_EVENTS_MAX	8
+
+/* struct kbench_event_request flags */
+enum kbench_event_flags {
+	/* read the events with read(2) even where user access (rdpmc) works */
+	KBENCH_EVENT_F_READ		= 1U << 0,
+};
+
+struct kbench_event_request {
+	uint32_t nr_events;		/* 0 .. KBENCH_MEASURE_EVENTS_MAX */
+	/* perf's generic hardware events ("instructions", "cycles", ...) or
+	 * "raw:0xNN", distinct */
+	const char *name[KBENCH_MEASURE_EVENTS_MAX];
+	uint32_t flags;			/* enum kbench_event_flags */
+};
+
+/* One event over one routine's samples: the counter's summary, in counts. */
+struct kbench_event_series {
+	int64_t net_min, net_median, net_max, net_sum;	/* valid samples */
+	int64_t per_iter_min_milli;	/* thousandths of a count, rounded */
+	int64_t per_iter_median_milli;	/* half away from zero */
+	int64_t *net;			/* [samples] net counts, time order */
+};
+
+struct kbench_event_result {
+	char name[32];			/* as requested */
+	uint32_t type;			/* perf_event_attr type and config */
+	uint64_t config;
+	char read[16];			/* how it was read: "rdpmc", "read" */
+	uint64_t enabled_ns, running_ns;	/* perf's times over the run */
+	struct kbench_event_series routine[KBENCH_MEASURE_ROUTINES_MAX];
+	struct kbench_event_series overhead;
+};
+
+struct kbench_events_result {
+	uint32_t nr_events;
+	int32_t failed;			/* after an error: the event at fault,
+					 * or -1 */
+	struct kbench_event_result event[KBENCH_MEASURE_EVENTS_MAX];
+};
+
+/*
+ * kbench_measure() that also counts the hardware events of @ev (NULL or
+ * none: kbench_measure() itself), each read at the same four points of
+ * every sample as the counter and summarized over the same valid samples
+ * into @evres (free its samples with kbench_events_result_free()).  The
+ * events are perf counters of the calling thread, pinned, user mode only.
+ * -1 with errno, besides kbench_measure()'s: EINVAL (a bad or repeated
+ * name), ENOENT or EOPNOTSUPP (the PMU has no such event, or there is no
+ * PMU), ENOSPC (no free counter for it), EACCES (perf_event_paranoid),
+ * EIO (an event stopped counting during the run); @evres->failed names
+ * the event at fault.
+ */
+int kbench_measure_events(const struct kbench_request *req,
+			  const struct kbench_event_request *ev,
+			  struct kbench_result *res,
+			  struct kbench_events_result *evres);
+
+/* Free the samples of @evres (not @evres itself). */
+void kbench_events_result_free(struct kbench_events_result *evres);
+
 /* A counter of the preference list. */
 struct kbench_counter_info {
 	const char *name;		/* what KBENCH_COUNTER= takes */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libkbench: kbench_measure() and kbench_measure_net_cycles() - the
- * engine of include/kbench/engine.h in userspace.  The world's hooks: the
- * counter table (counter.c), no gap between windows (interrupts are never
- * off here, so there is nothing to give back) and no abort check (a
- * signal ends the process as it would any other).
+ * libkbench: kbench_measure(), kbench_measure_events() and
+ * kbench_measure_net_cycles() - the engine of include/kbench/engine.h in
+ * userspace.  The world's hooks: the counter table (counter.c), the event
+ * rows (event.c), no gap between windows (interrupts are never off here,
+ * so there is nothing to give back) and no abort check (a signal ends the
+ * process as it would any other).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,7 +26,8 @@
 /* As the kernel's limits (kmod/kbench_internal.h) */
 #define KB_ITERATIONS_LIMIT	(1U << 24)
 #define KB_WARMUP_LIMIT		10000U
-/* Every sample is kept in memory: 12 bytes per sample and series. */
+/* Every sample is kept in memory: 12 bytes per sample and series (and 8
+ * per event). */
 #define KB_SAMPLES_LIMIT	10000000U
 
 /* The overhead routine: the loop alone, as kbench.ko's `empty'. */
@@ -87,6 +89,22 @@ KB_EXPORT void kbench_result_free(struct kbench_result *res)
 	free(res->overhead.sample_flags);
 	res->overhead.net = NULL;
 	res->overhead.sample_flags = NULL;
+}
+
+KB_EXPORT void kbench_events_result_free(struct kbench_events_result *evres)
+{
+	unsigned int x, i;
+
+	if (!evres)
+		return;
+	for (x = 0; x < KBENCH_MEASURE_EVENTS_MAX; x++) {
+		for (i = 0; i < KBENCH_MEASURE_ROUTINES_MAX; i++) {
+			free(evres->event[x].routine[i].net);
+			evres->event[x].routine[i].net = NULL;
+		}
+		free(evres->event[x].overhead.net);
+		evres->event[x].overhead.net = NULL;
+	}
 }
 
 static int kb_check_request(const struct kbench_request *req)
@@ -153,22 +171,83 @@ static void kb_fill(struct kbench_series_result *out, const char *name,
 	s->flags = NULL;
 }
 
+/* Event @x of series @s summarized into @out, whose samples it takes. */
+static void kb_fill_event(struct kbench_event_series *out,
+			  const struct kbench_summary *sum,
+			  struct kbench_engine_series *s, unsigned int x)
+{
+	out->net_min = sum->min;
+	out->net_median = sum->median;
+	out->net_max = sum->max;
+	out->net_sum = sum->sum;
+	out->per_iter_min_milli = sum->per_iter_min_milli;
+	out->per_iter_median_milli = sum->per_iter_median_milli;
+	out->net = s->xnet[x];
+	s->xnet[x] = NULL;
+}
+
+/* The events of @evs, summarized over each series' valid samples. */
+static void kb_fill_events(struct kbench_events_result *evres,
+			   const struct kb_event *evs, unsigned int nev,
+			   struct kbench_engine_series *series, unsigned int nr,
+			   unsigned int nr_routines, unsigned int iterations,
+			   kbench_s64 *scratch)
+{
+	struct kbench_event_result *er;
+	struct kbench_summary sum;
+	unsigned int x, i;
+
+	evres->nr_events = nev;
+	for (x = 0; x < nev; x++) {
+		er = &evres->event[x];
+		/* both 32 bytes, NUL-terminated by kb_events_open() */
+		memcpy(er->name, evs[x].name, sizeof(er->name));
+		er->type = evs[x].type;
+		er->config = evs[x].config;
+		snprintf(er->read, sizeof(er->read), "%s", evs[x].row->name);
+		er->enabled_ns = evs[x].enabled;
+		er->running_ns = evs[x].running;
+		for (i = 0; i < nr; i++) {
+			kbench_summarize(&sum, series[i].xnet[x],
+					 series[i].flags, series[i].taken,
+					 iterations, scratch);
+			kb_fill_event(i < nr_routines ? &er->routine[i] :
+				      &er->overhead, &sum, &series[i], x);
+		}
+	}
+}
+
 KB_EXPORT int kbench_measure(const struct kbench_request *req,
 			     struct kbench_result *res)
 {
+	return kbench_measure_events(req, NULL, res, NULL);
+}
+
+KB_EXPORT int kbench_measure_events(const struct kbench_request *req,
+				    const struct kbench_event_request *ev,
+				    struct kbench_result *res,
+				    struct kbench_events_result *evres)
+{
 	struct kbench_engine_series series[KBENCH_ENGINE_SERIES_MAX];
 	struct kbench_summary sum[KBENCH_ENGINE_SERIES_MAX];
+	struct kb_event evs[KBENCH_MEASURE_EVENTS_MAX];
+	unsigned int nev = ev ? ev->nr_events : 0;
 	const struct kbench_counter *row;
 	struct kbench_counter ctr;
 	struct kbench_engine e;
-	unsigned int i, nr, pinned = 0;
+	unsigned int i, x, nr, pinned = 0;
 	unsigned long long t0;
 	kbench_s64 *scratch = NULL;
 	char name[KBENCH_MEASURE_NAME_MAX + 1];
 	cpu_set_t old;
-	int err = 0;
+	int err = 0, failed = -1;
 
-	if (kb_check_request(req) || !res) {
+	if (evres) {
+		memset(evres, 0, sizeof(*evres));
+		evres->failed = -1;
+	}
+	if (kb_check_request(req) || !res || nev > KBENCH_MEASURE_EVENTS_MAX ||
+	    (nev && !evres)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -197,6 +276,12 @@ KB_EXPORT int kbench_measure(const struct kbench_request *req,
 					 sizeof(*series[i].flags));
 		if (!series[i].net || !series[i].flags)
 			goto out_nomem;
+		for (x = 0; x < nev; x++) {
+			series[i].xnet[x] = calloc(req->samples,
+						   sizeof(*series[i].xnet[x]));
+			if (!series[i].xnet[x])
+				goto out_nomem;
+		}
 		e.series[i] = &series[i];
 	}
 	scratch = calloc(req->samples, sizeof(*scratch));
@@ -217,10 +302,26 @@ KB_EXPORT int kbench_measure(const struct kbench_request *req,
 		goto out_free;
 	}
 	e.cpu = pinned;
+	if (nev) {
+		err = -kb_events_open(evs, nev, ev->name, ev->flags, &failed);
+		if (err) {
+			kb_events_release(evs, nev);
+			sched_setaffinity(0, sizeof(old), &old);
+			evres->failed = failed;
+			goto out_free;
+		}
+		e.extra.nr = nev;
+		for (x = 0; x < nev; x++) {
+			e.extra.row[x] = evs[x].row;
+			e.extra.ctx[x] = &evs[x];
+		}
+	}
 	t0 = kb_now_ns();
 	if (kbench_engine_run(&e))
 		err = EIO;	/* no limit or check here can fail a run */
 	res->elapsed_ns = kb_now_ns() - t0;
+	if (nev && kb_events_close(evs, nev) && !err)
+		err = EIO;	/* an event stopped counting */
 	sched_setaffinity(0, sizeof(old), &old);
 	if (err)
 		goto out_free;
@@ -246,6 +347,10 @@ KB_EXPORT int kbench_measure(const struct kbench_request *req,
 	res->routine_ticks = e.routine_ticks;
 	res->window_ticks = e.window_ticks;
 	res->nr_routines = req->nr_routines;
+	/* before kb_fill(), which moves the flags to the result */
+	if (nev)
+		kb_fill_events(evres, evs, nev, series, nr, req->nr_routines,
+			       e.iterations, scratch);
 	for (i = 0; i < req->nr_routines; i++) {
 		if (req->routine[i].name)
 			snprintf(name, sizeof(name), "%s", req->routine[i].name);
@@ -266,6 +371,8 @@ out_free:
 	for (i = 0; i < KBENCH_ENGINE_SERIES_MAX; i++) {
 		free(series[i].net);
 		free(series[i].flags);
+		for (x = 0; x < KBENCH_EXTRA_MAX; x++)
+			free(series[i].xnet[x]);
 	}
 	free(scratch);
 	if (err) {

@@ -11,6 +11,7 @@
 
 #define KBENCH_NAME_MAX		31
 #define KBENCH_RUN_ROUTINES_MAX	4
+#define KBENCH_EVENTS_MAX	8
 #define KBENCH_ARG_NAME_MAX	15
 
 /**
@@ -44,6 +45,12 @@ enum kbench_counter_flags {
  *   alike: the T(2) reference span was longer than twice the shortest clean
  *   one of the routine so far plus two steps of the counter (something landed
  *   in it and the sample's net is too small), or the net was negative.
+ * @KBENCH_SAMPLE_F_EVENT: A hardware event of the run was not counting on the
+ *   run's CPU at one end of the window (not active: in error, descheduled, or
+ *   its CPU's PMU taken away). Its counts of this window cannot be trusted.
+ * @KBENCH_SAMPLE_F_STEAL: The host ran something else on this virtual CPU
+ *   during the window: its paravirtual steal-time record (KVM steal time on
+ *   x86, PV time on arm64) changed between the start and the end.
  */
 enum kbench_sample_flags {
 	KBENCH_SAMPLE_F_CPU_CHANGED = 1,
@@ -52,6 +59,8 @@ enum kbench_sample_flags {
 	KBENCH_SAMPLE_F_SMI = 8,
 	KBENCH_SAMPLE_F_WINDOW = 16,
 	KBENCH_SAMPLE_F_REFERENCE = 32,
+	KBENCH_SAMPLE_F_EVENT = 64,
+	KBENCH_SAMPLE_F_STEAL = 128,
 };
 
 /**
@@ -78,6 +87,104 @@ enum kbench_routine_flags {
 	KBENCH_ROUTINE_F_BUILTIN = 1,
 	KBENCH_ROUTINE_F_USER_TWIN = 2,
 	KBENCH_ROUTINE_F_SETUP = 4,
+};
+
+/**
+ * enum kbench_kernel_debug - Debug options of the running kernel that add work
+ *   to kernel code, so that a routine costs more than on a production kernel
+ *   (environment debug and debug-active).
+ * @KBENCH_DEBUG_F_LOCKDEP: CONFIG_LOCKDEP (lock validation or statistics hook
+ *   every lock).
+ * @KBENCH_DEBUG_F_PROVE_LOCKING: CONFIG_PROVE_LOCKING (lockdep's dependency
+ *   checks).
+ * @KBENCH_DEBUG_F_DEBUG_ATOMIC_SLEEP: CONFIG_DEBUG_ATOMIC_SLEEP (might_sleep()
+ *   checks).
+ * @KBENCH_DEBUG_F_DEBUG_PREEMPT: CONFIG_DEBUG_PREEMPT (checked
+ *   smp_processor_id(), preempt counts).
+ * @KBENCH_DEBUG_F_KASAN: CONFIG_KASAN (every memory access checked).
+ * @KBENCH_DEBUG_F_KCSAN: CONFIG_KCSAN (watchpoints on memory accesses).
+ * @KBENCH_DEBUG_F_KMSAN: CONFIG_KMSAN (shadow of every byte).
+ * @KBENCH_DEBUG_F_UBSAN: CONFIG_UBSAN (undefined-behaviour checks).
+ * @KBENCH_DEBUG_F_KCOV: CONFIG_KCOV (coverage callbacks in instrumented code).
+ * @KBENCH_DEBUG_F_DEBUG_PAGEALLOC: CONFIG_DEBUG_PAGEALLOC; active when enabled
+ *   at boot (debug_pagealloc=on or CONFIG_DEBUG_PAGEALLOC_ENABLE_DEFAULT).
+ * @KBENCH_DEBUG_F_DEBUG_OBJECTS: CONFIG_DEBUG_OBJECTS (object life-cycle
+ *   tracking).
+ * @KBENCH_DEBUG_F_SLUB_DEBUG_ON: CONFIG_SLUB_DEBUG_ON: every slab cache
+ *   debugged unless the command line says slub_debug=-. The module cannot see
+ *   slub_debug itself (kbenchctl reads /sys/kernel/slab).
+ * @KBENCH_DEBUG_F_KMEMLEAK: CONFIG_DEBUG_KMEMLEAK (every allocation tracked).
+ * @KBENCH_DEBUG_F_DEBUG_SPINLOCK: CONFIG_DEBUG_SPINLOCK (checked, out-of-line
+ *   spin locks).
+ * @KBENCH_DEBUG_F_LOCK_STAT: CONFIG_LOCK_STAT (contention statistics of every
+ *   lock).
+ */
+enum kbench_kernel_debug {
+	KBENCH_DEBUG_F_LOCKDEP = 1,
+	KBENCH_DEBUG_F_PROVE_LOCKING = 2,
+	KBENCH_DEBUG_F_DEBUG_ATOMIC_SLEEP = 4,
+	KBENCH_DEBUG_F_DEBUG_PREEMPT = 8,
+	KBENCH_DEBUG_F_KASAN = 16,
+	KBENCH_DEBUG_F_KCSAN = 32,
+	KBENCH_DEBUG_F_KMSAN = 64,
+	KBENCH_DEBUG_F_UBSAN = 128,
+	KBENCH_DEBUG_F_KCOV = 256,
+	KBENCH_DEBUG_F_DEBUG_PAGEALLOC = 512,
+	KBENCH_DEBUG_F_DEBUG_OBJECTS = 1024,
+	KBENCH_DEBUG_F_SLUB_DEBUG_ON = 2048,
+	KBENCH_DEBUG_F_KMEMLEAK = 4096,
+	KBENCH_DEBUG_F_DEBUG_SPINLOCK = 8192,
+	KBENCH_DEBUG_F_LOCK_STAT = 16384,
+};
+
+/**
+ * enum kbench_env_flags - Properties of the running kernel (environment
+ *   flags).
+ * @KBENCH_ENV_F_PREEMPT_RT: CONFIG_PREEMPT_RT.
+ * @KBENCH_ENV_F_PREEMPT_DYNAMIC: CONFIG_PREEMPT_DYNAMIC: the preemption model
+ *   was chosen at boot (preempt=) or later, and preempt-model is the current
+ *   one.
+ */
+enum kbench_env_flags {
+	KBENCH_ENV_F_PREEMPT_RT = 1,
+	KBENCH_ENV_F_PREEMPT_DYNAMIC = 2,
+};
+
+/**
+ * enum kbench_preempt_model - The preemption model in effect.
+ * @KBENCH_PREEMPT_NONE: No forced preemption (server).
+ * @KBENCH_PREEMPT_VOLUNTARY: Preemption at might_resched() points (desktop).
+ * @KBENCH_PREEMPT_FULL: Preemptible everywhere but in atomic sections (low
+ *   latency).
+ * @KBENCH_PREEMPT_LAZY: Full preemption of the scheduler class, deferred for
+ *   others.
+ * @KBENCH_PREEMPT_LAZIEST: Lazy preemption, deferred even for the RT class.
+ */
+enum kbench_preempt_model {
+	KBENCH_PREEMPT_NONE,
+	KBENCH_PREEMPT_VOLUNTARY,
+	KBENCH_PREEMPT_FULL,
+	KBENCH_PREEMPT_LAZY,
+	KBENCH_PREEMPT_LAZIEST,
+};
+
+/**
+ * enum kbench_hypervisor - The hypervisor the kernel detected. On x86
+ *   x86_hyper_type; "other" when the CPU's hypervisor bit is set but the
+ *   kernel knows no driver for it (qemu TCG, bhyve, ...). On arm64 the SMCCC
+ *   vendor hypervisor service (KVM) or Xen; a hypervisor that offers neither
+ *   is not seen.
+ * @KBENCH_HYPERVISOR_NONE: No hypervisor seen.
+ * @KBENCH_HYPERVISOR_OTHER: Another hypervisor (hypervisor-vendor names it
+ *   where it can).
+ */
+enum kbench_hypervisor {
+	KBENCH_HYPERVISOR_NONE,
+	KBENCH_HYPERVISOR_KVM,
+	KBENCH_HYPERVISOR_XEN,
+	KBENCH_HYPERVISOR_HYPERV,
+	KBENCH_HYPERVISOR_VMWARE,
+	KBENCH_HYPERVISOR_OTHER,
 };
 
 /**
@@ -110,11 +217,27 @@ enum kbench_info_attrs {
 	KBENCH_A_INFO_NR_CPUS,
 	KBENCH_A_INFO_KERNEL,
 	KBENCH_A_INFO_PAD,
+	KBENCH_A_INFO_EVENTS_MAX,
+	KBENCH_A_INFO_ENVIRONMENT,
 	KBENCH_A_INFO_SETUP_BYTES_MAX,
 	KBENCH_A_INFO_SETUP_BYTES,
 
 	__KBENCH_A_INFO_MAX,
 	KBENCH_A_INFO_MAX = (__KBENCH_A_INFO_MAX - 1)
+};
+
+enum kbench_env_attrs {
+	KBENCH_A_ENV_UNSPEC,
+	KBENCH_A_ENV_DEBUG,
+	KBENCH_A_ENV_DEBUG_ACTIVE,
+	KBENCH_A_ENV_FLAGS,
+	KBENCH_A_ENV_PREEMPT_MODEL,
+	KBENCH_A_ENV_HZ,
+	KBENCH_A_ENV_HYPERVISOR,
+	KBENCH_A_ENV_HYPERVISOR_VENDOR,
+
+	__KBENCH_A_ENV_MAX,
+	KBENCH_A_ENV_MAX = (__KBENCH_A_ENV_MAX - 1)
 };
 
 enum kbench_routine_attrs {
@@ -172,6 +295,8 @@ enum kbench_run_attrs {
 	KBENCH_A_RUN_RESULT,
 	KBENCH_A_RUN_OVERHEAD,
 	KBENCH_A_RUN_PAD,
+	KBENCH_A_RUN_EVENT,
+	KBENCH_A_RUN_EVENT_INFO,
 	KBENCH_A_RUN_ARG,
 
 	__KBENCH_A_RUN_MAX,
@@ -201,10 +326,43 @@ enum kbench_result_attrs {
 	KBENCH_A_RESULT_BYTES_PER_ITER,
 	KBENCH_A_RESULT_PAD,
 	KBENCH_A_RESULT_EXCL_REFERENCE,
+	KBENCH_A_RESULT_EXCL_EVENT,
+	KBENCH_A_RESULT_EVENT,
+	KBENCH_A_RESULT_EXCL_STEAL,
 	KBENCH_A_RESULT_ARG,
 
 	__KBENCH_A_RESULT_MAX,
 	KBENCH_A_RESULT_MAX = (__KBENCH_A_RESULT_MAX - 1)
+};
+
+enum kbench_event_attrs {
+	KBENCH_A_EVENT_UNSPEC,
+	KBENCH_A_EVENT_NAME,
+	KBENCH_A_EVENT_TYPE,
+	KBENCH_A_EVENT_CONFIG,
+	KBENCH_A_EVENT_PMU,
+	KBENCH_A_EVENT_ENABLED_NS,
+	KBENCH_A_EVENT_RUNNING_NS,
+	KBENCH_A_EVENT_PAD,
+
+	__KBENCH_A_EVENT_MAX,
+	KBENCH_A_EVENT_MAX = (__KBENCH_A_EVENT_MAX - 1)
+};
+
+enum kbench_event_summary_attrs {
+	KBENCH_A_EVENT_SUMMARY_UNSPEC,
+	KBENCH_A_EVENT_SUMMARY_INDEX,
+	KBENCH_A_EVENT_SUMMARY_NAME,
+	KBENCH_A_EVENT_SUMMARY_NET_MIN,
+	KBENCH_A_EVENT_SUMMARY_NET_MEDIAN,
+	KBENCH_A_EVENT_SUMMARY_NET_MAX,
+	KBENCH_A_EVENT_SUMMARY_NET_SUM,
+	KBENCH_A_EVENT_SUMMARY_PER_ITER_MIN_MILLI,
+	KBENCH_A_EVENT_SUMMARY_PER_ITER_MEDIAN_MILLI,
+	KBENCH_A_EVENT_SUMMARY_PAD,
+
+	__KBENCH_A_EVENT_SUMMARY_MAX,
+	KBENCH_A_EVENT_SUMMARY_MAX = (__KBENCH_A_EVENT_SUMMARY_MAX - 1)
 };
 
 enum kbench_samples_attrs {
@@ -216,6 +374,8 @@ enum kbench_samples_attrs {
 	KBENCH_A_SAMPLES_NET,
 	KBENCH_A_SAMPLES_FLAGS,
 	KBENCH_A_SAMPLES_ITERATIONS,
+	KBENCH_A_SAMPLES_EVENT_NET,
+	KBENCH_A_SAMPLES_EVENT_NAME,
 
 	__KBENCH_A_SAMPLES_MAX,
 	KBENCH_A_SAMPLES_MAX = (__KBENCH_A_SAMPLES_MAX - 1)

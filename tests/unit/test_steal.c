@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The steal detector (include/kbench/steal.h), natively: the version
+ * protocol on scripted reads of a record (torn, odd, never settling), the
+ * flag of a window, and whole runs through the engine's own window
+ * (kbench_window() with snapshot hooks like the kernel's) over a fake
+ * KVM steal-time record that a "host" updates inside chosen windows: those
+ * samples, and only those, are flagged steal and excluded.
+ *
+ * The real record cannot be exercised here or under qemu TCG (no KVM steal
+ * time: the MSR faults and the module reports the detector unavailable).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include <kbench/engine.h>
+#include <kbench/summary.h>
+
+#include "tap.h"
+#include "tests.h"
+
+/* A scripted record: each load returns the next value of its field. */
+struct script {
+	unsigned long long version[16], steal[16];
+	unsigned int nv, ns, loads;
+};
+
+static unsigned long long script_load(const void *rec, enum kbench_steal_field f)
+{
+	struct script *s = (struct script *)rec;
+
+	s->loads++;
+	if (f == KBENCH_STEAL_VERSION)
+		return s->version[s->nv < 15 ? s->nv++ : 15];
+	return s->steal[s->ns < 15 ? s->ns++ : 15];
+}
+
+static void test_protocol(void)
+{
+	struct kbench_steal_snap a, b;
+	struct script s;
+
+	memset(&s, 0, sizeof(s));
+	s.version[0] = s.version[1] = 4;
+	s.steal[0] = 1000;
+	kbench_steal_read(script_load, &s, &a);
+	ok(a.ok && a.version == 4 && a.steal == 1000 && s.loads == 3,
+	   "steal: a settled record is read in 3 loads (version, steal, version)");
+
+	/* the host is writing: version odd, then done */
+	memset(&s, 0, sizeof(s));
+	s.version[0] = 5; s.version[1] = 5;
+	s.version[2] = 6; s.version[3] = 6;
+	s.steal[0] = 1000; s.steal[1] = 1500;
+	kbench_steal_read(script_load, &s, &a);
+	ok(a.ok && a.version == 6 && a.steal == 1500 && s.loads == 6,
+	   "steal: an odd version is read again; the second try gives 6, 1500");
+
+	/* torn: the version changed between the two reads */
+	memset(&s, 0, sizeof(s));
+	s.version[0] = 4; s.version[1] = 6;
+	s.version[2] = 6; s.version[3] = 6;
+	s.steal[0] = 1000; s.steal[1] = 1500;
+	kbench_steal_read(script_load, &s, &a);
+	ok(a.ok && a.version == 6 && a.steal == 1500,
+	   "steal: two different versions around the read: read again");
+
+	/* never settles: bounded, not ok */
+	memset(&s, 0, sizeof(s));
+	{
+		unsigned int i;
+
+		for (i = 0; i < 16; i++)
+			s.version[i] = 7;
+	}
+	kbench_steal_read(script_load, &s, &a);
+	ok(!a.ok && s.loads == 3 * KBENCH_STEAL_TRIES,
+	   "steal: a record that stays odd gives up after %d tries (%u loads)",
+	   KBENCH_STEAL_TRIES, s.loads);
+
+	/* the flag */
+	memset(&a, 0, sizeof(a));
+	a.rec = &s;
+	a.ok = 1;
+	a.version = 4;
+	a.steal = 1000;
+	b = a;
+	ok(!kbench_steal_flags(&a, &b), "steal: the same record at both ends: no flag");
+	b.steal = 1001;
+	ok(kbench_steal_flags(&a, &b) == KBENCH_SAMPLE_F_STEAL,
+	   "steal: steal time grew: flagged");
+	b = a;
+	b.version = 6;
+	ok(kbench_steal_flags(&a, &b) == KBENCH_SAMPLE_F_STEAL,
+	   "steal: the record was rewritten (version) with no steal: flagged");
+	b = a;
+	b.ok = 0;
+	ok(kbench_steal_flags(&a, &b) == KBENCH_SAMPLE_F_STEAL,
+	   "steal: an end that could not be read: flagged");
+	b = a;
+	a.ok = 0;
+	ok(kbench_steal_flags(&a, &b) == KBENCH_SAMPLE_F_STEAL,
+	   "steal: a start that could not be read: flagged");
+	a.rec = NULL;
+	ok(!kbench_steal_flags(&a, &b), "steal: no record: never flagged");
+}
+
+/*
+ * A fake KVM record and a host that "preempts" the vCPU in the windows
+ * listed in preempt_in[]: it bumps the version twice and adds to steal,
+ * as record_steal_time() does on the next entry.
+ */
+struct fake_record {
+	unsigned long long steal;
+	unsigned int version;
+};
+
+static struct fake_record rec;
+static const void *rec_ptr;		/* NULL: no record (like a NULL per-CPU) */
+static unsigned long long clock_now;
+static unsigned int windows, preempt_in[8], npreempt, rewrite_in;
+
+static unsigned long long rec_load(const void *r, enum kbench_steal_field f)
+{
+	const volatile struct fake_record *fr = r;
+
+	return f == KBENCH_STEAL_VERSION ? fr->version : fr->steal;
+}
+
+/* the kernel's snapshot hooks (kmod/kbench_counter.h), steal only */
+static __always_inline void fake_snap_begin(struct kbench_guard *g)
+{
+	kbench_steal_begin(rec_load, rec_ptr, &g->steal);
+}
+
+static __always_inline void fake_snap_end(struct kbench_guard *g)
+{
+	g->flags |= kbench_steal_end(rec_load, &g->steal);
+}
+
+static __always_inline void fake_irq(struct kbench_guard *g)
+{
+	(void)g;
+}
+
+static unsigned long long fake_read(void)
+{
+	return clock_now += 10;
+}
+
+/* the routine: the host may preempt the vCPU while it runs */
+static void fake_routine(unsigned int n, void *data)
+{
+	unsigned int i;
+
+	(void)data;
+	clock_now += n;
+	if (n <= 2)
+		return;		/* the reference span T(2) */
+	windows++;
+	if (rewrite_in && windows == rewrite_in) {
+		rec.version += 2;	/* back from userspace, no time lost */
+		return;
+	}
+	for (i = 0; i < npreempt; i++) {
+		if (windows == preempt_in[i]) {
+			rec.version += 2;
+			rec.steal += 123456;
+		}
+	}
+}
+
+KBENCH_DEFINE_WINDOW(fake_window, fake_read, fake_irq, fake_irq,
+		     fake_snap_begin, fake_snap_end)
+
+static void no_gap(struct kbench_engine *e, const struct kbench_window *w)
+{
+	(void)e;
+	(void)w;
+}
+
+static int no_check(struct kbench_engine *e)
+{
+	(void)e;
+	return 0;
+}
+
+static const struct kbench_engine_ops ops = { no_gap, no_check };
+static const struct kbench_counter counter = {
+	.name = "fake", .read = fake_read, .window = fake_window,
+};
+
+static void test_flagging(void)
+{
+	static kbench_s64 net[20], scratch[20];
+	static unsigned int fl[20];
+	struct kbench_engine_series s = {
+		.run = fake_routine, .net = net, .flags = fl,
+	};
+	struct kbench_engine e = {
+		.counter = &counter, .ops = &ops, .nr_series = 1,
+		.samples = 20, .iterations = 100,
+	};
+	struct kbench_summary sum;
+	unsigned int i, bad = 0, probe;
+	int err;
+
+	e.series[0] = &s;
+	/* how many windows the probe takes before the samples */
+	memset(&rec, 0, sizeof(rec));
+	rec_ptr = &rec;
+	windows = 0;
+	npreempt = 0;
+	rewrite_in = 0;
+	err = kbench_engine_run(&e);
+	probe = windows - 20;
+	bad = 0;
+	for (i = 0; i < 20; i++)
+		bad += fl[i] != 0;
+	ok(!err && !bad && probe == 24,
+	   "steal: a quiet host: no sample flagged (after %u probe windows)", probe);
+
+	/* preempt samples 3 and 11, rewrite the record in sample 7 */
+	windows = 0;
+	npreempt = 2;
+	preempt_in[0] = probe + 3;
+	preempt_in[1] = probe + 11;
+	rewrite_in = probe + 7;
+	err = kbench_engine_run(&e);
+	bad = 0;
+	for (i = 0; i < 20; i++) {
+		bool want = i + 1 == 3 || i + 1 == 7 || i + 1 == 11;
+
+		bad += !!(fl[i] & KBENCH_SAMPLE_F_STEAL) != want;
+	}
+	ok(!err && s.taken == 20 && !bad,
+	   "steal: through the engine's window, exactly samples 3, 7 and 11 flagged");
+	kbench_summarize(&sum, net, fl, s.taken, e.iterations, scratch);
+	ok(sum.valid == 17 && sum.excluded[7] == 3 &&
+	   (sum.flags & KBENCH_RESULT_F_EXCLUDED),
+	   "steal: the summary excludes them and counts 3 under bit 7 (%u)",
+	   sum.excluded[7]);
+
+	/* no record on this CPU: nothing flagged, whatever the host does */
+	rec_ptr = NULL;
+	windows = 0;
+	err = kbench_engine_run(&e);
+	bad = 0;
+	for (i = 0; i < 20; i++)
+		bad += !!(fl[i] & KBENCH_SAMPLE_F_STEAL);
+	ok(!err && !bad, "steal: without a record no sample is flagged steal");
+	npreempt = 0;
+	rewrite_in = 0;
+}
+
+void test_steal(void)
+{
+	test_protocol();
+	test_flagging();
+}
