@@ -19,9 +19,13 @@
 #                   kernel's ynl-gen-c: include/uapi/linux/kbench.h,
 #                   kmod/kbench_nl_gen.[ch] (scripts/ynl-gen.sh)
 #   make install    kbenchctl, man page, bash completion, headers, kbench.pc,
-#                   libkbench (PREFIX=/usr/local, DESTDIR), the modules into
-#                   /lib/modules/KVER/updates and depmod (not with DESTDIR)
+#                   libkbench (PREFIX=/usr/local, DESTDIR), the build kit
+#                   for benchmark modules (kbench.mk, kbench's Module.symvers
+#                   for KVER), the modules into /lib/modules/KVER/updates
+#                   and depmod (not with DESTDIR)
 #   make install-lib  only libkbench, its headers, man pages and kbench.pc
+#   make install-user  all but the modules and Module.symvers (kbench.ko
+#                   from DKMS: dkms.conf keeps its Module.symvers for the kit)
 #   make uninstall  remove exactly those files (same PREFIX/DESTDIR/KVER)
 #   make sign KEY=key.pem CERT=cert.der   sign kmod/*.ko (sha256, sign-file)
 #   make clean
@@ -71,10 +75,13 @@ gen:
 # kbenchctl, its man page and bash completion, the headers for module authors
 # and userspace (with kbench.pc), libkbench, and the modules through the
 # kernel's own modules_install into /lib/modules/KVER/updates (then depmod,
-# unless staged into DESTDIR).  The kbench headers keep the source tree's
-# layout under include/kbench/ so that neither lands in the shared
+# unless staged into DESTDIR), and the build kit for benchmark modules:
+# kbench.mk (DATADIR/kbench/) and kbench's Module.symvers for the kernel it
+# was built for (LIBDIR/kbench/KVER/).  The kbench headers keep the source
+# tree's layout under include/kbench/ so that neither lands in the shared
 # <linux/...> namespace:
-#   module authors:  ccflags-y += -I$(PREFIX)/include/kbench
+#   module authors:  include $$(pkg-config --variable=mkfile kbench)
+#                    (kbenchctl new NAME writes such a module)
 #   userspace:       $$(pkg-config --cflags kbench)  ->  #include <linux/kbench.h>
 #   libkbench:       $$(pkg-config --cflags --libs kbench)  ->  #include <kbench.h>
 PREFIX ?= /usr/local
@@ -84,6 +91,7 @@ MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
 LIBDIR ?= $(PREFIX)/lib
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DATADIR ?= $(PREFIX)/share
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL ?= install
 DEPMOD ?= depmod
@@ -114,10 +122,13 @@ install-lib:
 	$(INSTALL) -d $(DESTDIR)$(PKGCONFIGDIR)
 	sed -e 's,@PREFIX@,$(PREFIX),g' -e 's,@INCLUDEDIR@,$(INCLUDEDIR),g' \
 	    -e 's,@LIBDIR@,$(LIBDIR),g' -e 's,@VERSION@,$(KBENCH_VERSION),g' \
+	    -e 's,@DATADIR@,$(DATADIR),g' -e 's,@KVER@,$(INST_KVER),g' \
 	    kbench.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/kbench.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/kbench.pc
 
-install: all install-lib
+# Everything but the modules: kbenchctl, the headers and the build kit's
+# kbench.mk (kbench.ko and its Module.symvers come from `install` or DKMS).
+install-user: user install-lib
 	$(INSTALL) -D -m 755 user/kbenchctl $(DESTDIR)$(BINDIR)/kbenchctl
 	$(INSTALL) -D -m 644 Documentation/kbenchctl.8 \
 		$(DESTDIR)$(MANDIR)/man8/kbenchctl.8
@@ -125,6 +136,16 @@ install: all install-lib
 		$(DESTDIR)$(INCLUDEDIR)/kbench/linux/kbench.h
 	$(INSTALL) -D -m 644 scripts/kbenchctl-completion.bash \
 		$(DESTDIR)$(BASHCOMPDIR)/kbenchctl
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/kbench
+	sed -e 's,@MKFILE@,$(DATADIR)/kbench/kbench.mk,g' \
+	    -e 's,@KBUILD_INCLUDE@,$(INCLUDEDIR)/kbench,g' \
+	    -e 's,@SYMVERSDIR@,$(LIBDIR)/kbench,g' \
+	    kbench.mk.in >$(DESTDIR)$(DATADIR)/kbench/kbench.mk
+	chmod 644 $(DESTDIR)$(DATADIR)/kbench/kbench.mk
+
+install: all install-user
+	$(INSTALL) -D -m 644 kmod/Module.symvers \
+		$(DESTDIR)$(LIBDIR)/kbench/$(INST_KVER)/Module.symvers
 	@# CONFIG_MODULE_SIG_ALL= : the distribution's signing key is not in
 	@# its headers; sign with `make sign` first (the signed .ko is copied).
 	$(MAKE) -C $(INST_KDIR) M=$(CURDIR)/kmod KBENCH_INCLUDE=$(CURDIR)/include \
@@ -138,7 +159,11 @@ uninstall:
 		$(DESTDIR)$(INCLUDEDIR)/kbench/linux/kbench.h \
 		$(DESTDIR)$(INCLUDEDIR)/kbench/uapi/linux/kbench.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/kbench.pc $(DESTDIR)$(BASHCOMPDIR)/kbenchctl \
+		$(DESTDIR)$(DATADIR)/kbench/kbench.mk \
+		$(DESTDIR)$(LIBDIR)/kbench/$(INST_KVER)/Module.symvers \
 		$(MOD_INSTALLED)
+	-rmdir $(DESTDIR)$(DATADIR)/kbench $(DESTDIR)$(LIBDIR)/kbench/$(INST_KVER) \
+		$(DESTDIR)$(LIBDIR)/kbench 2>/dev/null
 	-rmdir $(DESTDIR)$(INCLUDEDIR)/kbench/uapi/linux \
 		$(DESTDIR)$(INCLUDEDIR)/kbench/uapi $(DESTDIR)$(INCLUDEDIR)/kbench/linux \
 		$(DESTDIR)$(INCLUDEDIR)/kbench \
@@ -176,5 +201,5 @@ clean:
 	-$(MAKE) -C tests/selftests OUT=$(CURDIR)/build/selftests clean
 	rm -rf build
 
-.PHONY: all kmod user deps demo check check-debug lint gen install install-lib \
+.PHONY: all kmod user deps demo check check-debug lint gen install install-lib install-user \
 	uninstall sign clean

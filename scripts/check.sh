@@ -14,7 +14,7 @@
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
 #                         [--modes "icount plain"]
-#                         [--skip lint,unit,spec,vm,ynl,results,fuzz,smt,...] [--selftest-args "..."]
+#                         [--skip lint,unit,spec,vm,ynl,results,fuzz,smt,kit,...] [--selftest-args "..."]
 #   --kernels debug --skip lint,unit,spec,host,dkms,svg,arch   (make
 #   check-debug): only the debug kernel; it is built first if not cached
 #   (scripts/debug-kernel.sh, ~10 min on 2 cores), inside suite debug-config.
@@ -117,6 +117,18 @@ skipped host || run_suite twins tests/host/twins.sh
 skipped dkms || run_suite dkms scripts/dkms-test.sh
 skipped svg || run_suite svg tests/svg/svg-test.sh
 skipped fuzz || run_suite fuzz-resfile tests/fuzz/resfile.sh 200000
+
+# The build kit and kbenchctl new (issue 12): new's errors leave nothing; a
+# staged install per x86_64 kernel of the run (kbench built for each, ~30 s
+# apiece) with a generated module built W=1 against it; that module in the
+# VM of the first kernel under icount (~30 s; not with --skip vm).
+if ! skipped kit; then
+	# shellcheck disable=SC2086  # the kernels are words
+	kit_kernels=$(printf '%s\n' $kernels | grep -vx debug | tr '\n' ' ')
+	kit_args=(--kernels "$kit_kernels")
+	skipped vm && kit_args+=(--no-vm)
+	[ -n "${kit_kernels// /}" ] && run_suite kit tests/kit/run.sh "${kit_args[@]}"
+fi
 
 # The debug kernel: its .config checked (built first if not cached), then
 # the selftests (quick fuzz: 2000 messages, root and unprivileged) and the

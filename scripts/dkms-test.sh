@@ -6,7 +6,8 @@
 #
 #   install   `make install DESTDIR=...` puts exactly the expected files
 #             (kbenchctl, man page, headers, kbench.pc, bash completion,
-#             modules under updates/); a program builds with
+#             the build kit's kbench.mk and Module.symvers, modules under
+#             updates/); a program builds with
 #             `pkg-config --cflags kbench`; the completion completes;
 #             `make uninstall` removes every file again.
 #   sign      `make sign` with a throwaway key (openssl): the signature is
@@ -14,10 +15,13 @@
 #             module (openssl cms), and a second `make sign` adds nothing.
 #   dkms      dkms add/build/install/remove of dkms.conf against Debian's
 #             6.1 headers (KVER below; /lib/modules/KVER from the
-#             linux-image package), then the DKMS-built modules boot in the
-#             6.1 VM: the kernel autoloads kbench through its genl family
-#             alias, and kbenchctl (as root) runs modprobe itself when the
-#             kernel's autoload is off.
+#             linux-image package); DKMS keeps kbench's Module.symvers, and
+#             a module written by `kbenchctl new` with the kit of `make
+#             install-user` (staged) builds against the DKMS build; then
+#             the DKMS-built modules boot in the 6.1 VM: the kernel
+#             autoloads kbench through its genl family alias, kbenchctl (as
+#             root) runs modprobe itself when the kernel's autoload is off,
+#             and the client module loads, lists its routine and unloads.
 #
 # Usage: scripts/dkms-test.sh [--no-vm]
 # Env:   KBENCH_DKMS_KVER (default: the newest /usr/src/linux-headers-6.1.*-amd64)
@@ -32,19 +36,8 @@ cd "$top" || exit 1
 vm=1
 [ "${1:-}" = --no-vm ] && vm=0
 
-n=0
-nfail=0
-tap() { # STATUS DESCRIPTION [DIAGNOSTIC-FILE]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		nfail=$((nfail + 1))
-		[ -n "${3:-}" ] && [ -s "$3" ] && sed 's/^/# /' "$3" | tail -n 30
-	fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 
 tmp=$(mktemp -d)
 dkms_src=""
@@ -86,10 +79,12 @@ ${prefix#/}/bin/kbenchctl
 ${prefix#/}/include/kbench.h
 ${prefix#/}/include/kbench/linux/kbench.h
 ${prefix#/}/include/kbench/uapi/linux/kbench.h
+${prefix#/}/lib/kbench/$kver/Module.symvers
 ${prefix#/}/lib/libkbench.a
 ${prefix#/}/lib/libkbench.so.1.0.0
 ${prefix#/}/lib/pkgconfig/kbench.pc
 ${prefix#/}/share/bash-completion/completions/kbenchctl
+${prefix#/}/share/kbench/kbench.mk
 ${prefix#/}/share/man/man3/kbench_counter_get.3
 ${prefix#/}/share/man/man3/kbench_counter_select.3
 ${prefix#/}/share/man/man3/kbench_events_result_free.3
@@ -103,7 +98,7 @@ ${prefix#/}/share/man/man8/kbenchctl.8
 EOF
 LC_ALL=C sort -o "$tmp/expected" "$tmp/expected"
 diff -u "$tmp/expected" "$tmp/files" >"$tmp/diff"
-tap $? "install: exactly the 21 expected files" "$tmp/diff"
+tap $? "install: exactly the $(wc -l <"$tmp/expected") expected files" "$tmp/diff"
 [ "$(readlink "$dest$prefix/lib/libkbench.so")" = libkbench.so.1.0.0 ] &&
 	[ "$(readlink "$dest$prefix/lib/libkbench.so.1")" = libkbench.so.1.0.0 ] &&
 	objdump -p "$dest$prefix/lib/libkbench.so.1.0.0" | grep -q 'SONAME *libkbench.so.1$'
@@ -283,8 +278,8 @@ dkms_built_for() { # KVER MODULE...: dkms's build of each is for KVER
 }
 dkms_skip() {
 	local t
-	for t in "dkms add" "dkms build" "dkms install" "VM: modules from dkms" \
-		"dkms remove --all"; do
+	for t in "dkms add" "dkms build" "dkms install" "kit: a module against the DKMS build" \
+		"VM: modules from dkms" "VM: the kit's module" "dkms remove --all"; do
 		skip "$t" "$1"
 	done
 }
@@ -307,7 +302,7 @@ else
 	st=$tmp/kbench-$version
 	mkdir -p "$st/kmod/examples"
 	cp dkms.conf "$st/"
-	cp kmod/*.c kmod/*.h kmod/Kbuild kmod/Makefile "$st/kmod/"
+	cp kmod/*.c kmod/*.h kmod/Kbuild kmod/Makefile kmod/dkms-post-build.sh "$st/kmod/"
 	cp kmod/examples/*.c "$st/kmod/examples/"
 	cp -r include "$st/"
 	dkms_src=/usr/src/kbench-$version
@@ -327,8 +322,30 @@ else
 			"/lib/modules/$kver/modules.dep"
 	tap $? "dkms install: in /lib/modules/$kver/updates/dkms, depmod knows both" "$tmp/dkms-install.log"
 
+	# the build kit against the DKMS build: `make install-user` (staged;
+	# no modules, no Module.symvers of its own), `kbenchctl new mybench`
+	# with its pkg-config, built for $kver: kbench.mk finds the
+	# Module.symvers that dkms.conf's POST_BUILD kept
+	ud=$tmp/udest
+	client=$tmp/client
+	mkdir -p "$client"
+	kit() { PKG_CONFIG_PATH='' PKG_CONFIG_LIBDIR=$ud$prefix/lib/pkgconfig \
+		PKG_CONFIG_SYSROOT_DIR=$ud "$@"; }
+	{ [ -f "/var/lib/dkms/kbench/kernel-$kver-$(uname -m)/Module.symvers" ] &&
+		make -s install-user DESTDIR="$ud" KVER="$kver" &&
+		[ -f "$ud$prefix/share/kbench/kbench.mk" ] && [ ! -e "$ud$prefix/lib/kbench" ] &&
+		[ ! -e "$ud/lib/modules" ] &&
+		(cd "$client" && kit "$ud$prefix/bin/kbenchctl" new mybench) &&
+		kit make -C "$client/mybench" KDIR="/lib/modules/$kver/build" W=1 &&
+		[ "$(modinfo -F vermagic "$client/mybench/mybench.ko" | cut -d' ' -f1)" = "$kver" ]
+	} >"$tmp/kit.log" 2>&1 && ! grep -i -q warning "$tmp/kit.log"
+	tap $? "kit: DKMS keeps Module.symvers; kbenchctl new mybench with the kit of make install-user builds against it for $kver (W=1, no warning)" "$tmp/kit.log"
+	client_ko=()
+	[ -f "$client/mybench/mybench.ko" ] && client_ko=(--add "$client/mybench/mybench.ko")
+
 	if [ "$vm" = 0 ] || [ "$(uname -m)" != x86_64 ]; then
 		skip "VM: modules from dkms" "--no-vm"
+		skip "VM: the kit's module" "--no-vm"
 	else
 		# In the guest: install the DKMS-built modules where modprobe looks,
 		# then (1) the kernel loads kbench on the family lookup through
@@ -344,9 +361,12 @@ echo /bin/false >/proc/sys/kernel/modprobe
 kbenchctl info >/tmp/o 2>/tmp/e; echo "modprobe rc=$?"
 sed "s/^/stderr: /" /tmp/e
 grep "^version:" /tmp/o
-grep -q "^kbench " /proc/modules && echo "kbench loaded"'
+grep -q "^kbench " /proc/modules && echo "kbench loaded"
+insmod /extra/mybench.ko && echo "client loaded"
+kbenchctl list | grep -q "^mybench *mybench *bytes 1..1M (256)" && echo "client listed"
+rmmod mybench && echo "client unloaded"'
 		tests/vm/run --kernel "$kver" --no-load --timeout 300 \
-			--kmod-dir "/lib/modules/$kver/updates/dkms" -- "$guest" \
+			--kmod-dir "/lib/modules/$kver/updates/dkms" "${client_ko[@]}" -- "$guest" \
 			>"$tmp/vm.log" 2>&1
 		rc=$?
 		sed 's/^/# vm: /' "$tmp/vm.log" | grep -v '^# vm: kernel:' | tail -n 12
@@ -357,6 +377,9 @@ grep -q "^kbench " /proc/modules && echo "kbench loaded"'
 			grep -qx "version:          $version" "$tmp/vm.log" &&
 			grep -qx 'kbench loaded' "$tmp/vm.log"
 		tap $? "VM $kver: DKMS-built kbench autoloads (family alias) and kbenchctl runs modprobe as root"
+		grep -qx 'client loaded' "$tmp/vm.log" && grep -qx 'client listed' "$tmp/vm.log" &&
+			grep -qx 'client unloaded' "$tmp/vm.log"
+		tap $? "VM $kver: the kit's module built against the DKMS build loads, lists its routine and unloads"
 	fi
 
 	dkms remove kbench/"$version" --all >"$tmp/dkms-remove.log" 2>&1 &&

@@ -109,6 +109,11 @@ _kbenchctl()
 		mapfile -t COMPREPLY < <(compgen -W "$(_kbenchctl_routines "$cmd")" -- "$cur") ;;
 	diff)
 		mapfile -t COMPREPLY < <(compgen -W "$(_kbenchctl_results "$cur")" -- "$cur") ;;
+	new)	# NAME, then DIR
+		if [ "$COMP_CWORD" -eq $((i + 2)) ]; then
+			mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+			compopt -o filenames 2>/dev/null
+		fi ;;
 	esac
 	return 0
 }

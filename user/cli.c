@@ -83,6 +83,14 @@ const struct subcommand subcommands[] = {
 		   "interrupts away from N; it saves what it changes to the state file\n"
 		   "first.  tune --reset restores exactly that.  Exit status: 0 ok, 1 a\n"
 		   "setting could not be saved, changed or restored, 2 usage.\n" },
+	{ .name = "new", .fn = new_main,
+	  .description = "write a benchmark module directory (Makefile, NAME.c, README)",
+	  .synopsis = "new NAME [DIR] [--force]",
+	  .opts = kb_new_table,
+	  .notes = "NAME (a-z first, then a-z, 0-9, _; at most 31) names the module and its\n"
+		   "routine; DIR (default NAME) must not exist unless --force.  Nothing is\n"
+		   "written on error.  The Makefile includes kbench's build kit (pkg-config\n"
+		   "--variable=mkfile kbench): make, sudo make load, sudo make run.\n" },
 	{ NULL }
 };
 

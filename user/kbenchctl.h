@@ -65,6 +65,7 @@ int compare_main(const struct subcommand *sc, int argc, char *argv[]);
 int samples_main(const struct subcommand *sc, int argc, char *argv[]);
 int events_main(const struct subcommand *sc, int argc, char *argv[]);
 int diff_main(const struct subcommand *sc, int argc, char *argv[]);
+int new_main(const struct subcommand *sc, int argc, char *argv[]);
 int tune_main(const struct subcommand *sc, int argc, char *argv[]);
 
 /* First line of @path without its newline, or "" (absent, unreadable). */

@@ -78,6 +78,7 @@ extern const struct kb_opt kb_samples_table[];
 extern const struct kb_opt kb_events_table[];
 extern const struct kb_opt kb_tune_table[];
 extern const struct kb_opt kb_run_table[];	/* run and compare */
+extern const struct kb_opt kb_new_table[];
 
 /* the options every subcommand takes */
 struct kb_common_opts {

@@ -632,7 +632,7 @@ void test_cli(void)
 	expect("--version", 0, "kbenchctl ");
 	expect("", 2, "Usage:");
 	expect("frobnicate", 2,
-	       "kbenchctl: unknown subcommand 'frobnicate' (subcommands: info, list, clocks, run, compare, events, samples, diff, tune)");
+	       "kbenchctl: unknown subcommand 'frobnicate' (subcommands: info, list, clocks, run, compare, events, samples, diff, tune, new)");
 	expect("rnu add_chain", 2, "kbenchctl: unknown subcommand 'rnu' (did you mean 'run'?)");
 	expect("--frob", 2, "unknown option '--frob'");
 	expect("help run", 0, "--iterations N");
@@ -641,6 +641,13 @@ void test_cli(void)
 	expect("compare -h", 0, "--kernel-vs-user");
 	expect("samples --help", 0, "--csv");
 	expect("diff --help", 0, "--fail-on WHAT");
+	expect("new --help", 0, "--force");
+	expect("new", 2, "which name?");
+	expect_line("new My-Bench", 2, "kbenchctl new: 'My-Bench': 'M' is not allowed: use a-z, 0-9 and _");
+	expect_line("new 9lives", 2, "kbenchctl new: '9lives': must begin with a letter (a-z): it names C functions");
+	expect_line("new kbench", 2, "kbenchctl new: 'kbench' is kbench's own module: choose another name");
+	expect_line("new a b c", 2, "kbenchctl new: unexpected argument 'c' (NAME and DIR only)");
+	expect_line("--json new x", 2, "kbenchctl new: --json: new writes files, it prints no result");
 	expect("run", 2, "which routine?");
 	expect_line("run add_chain --samples abc", 2, "kbenchctl run: --samples abc: not a whole number (1 to 10000000)");
 	expect_line("run add_chain --samples -1", 2, "kbenchctl run: --samples -1: at least 1");
