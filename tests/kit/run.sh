@@ -166,7 +166,7 @@ stage=$b/stage
 prefix=/usr/local
 src=$b/src
 mkdir -p "$src"
-git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$src" 2>"$b/copy.log"
+git ls-files -z --cached --others --exclude-standard | xargs -0 cp -P --parents -t "$src" 2>"$b/copy.log"
 tap $? "a copy of the source tree (git ls-files) to install from" "$b/copy.log"
 # COMMAND with pkg-config looking only at the staged install
 staged() { PKG_CONFIG_PATH='' PKG_CONFIG_LIBDIR=$stage$prefix/lib/pkgconfig \
