@@ -35,7 +35,7 @@ has() {
 }
 
 echo "TAP version 13"
-echo "1..18"
+echo "1..22"
 icount=0
 grep -q kbench_icount=1 /proc/cmdline && icount=1
 arch=$(uname -m)
@@ -52,7 +52,7 @@ if kbenchctl events | grep -q '^no hardware PMU'; then
 		kbenchctl compare add_chain --kernel-vs-user --metric instructions
 	# a run without events after all that
 	has 0 "verdict" kbenchctl run add_chain --samples 20 --iterations 100
-	while [ $n -lt 18 ]; do skip "no PMU: $why"; done
+	while [ $n -lt 22 ]; do skip "no PMU: $why"; done
 	exit $failed
 fi
 
@@ -87,7 +87,7 @@ if [ $icount = 0 ]; then
 		--samples 50 --iterations 100
 	has 0 "events     cycles " kbenchctl run add_chain --events cycles \
 		--samples 50 --iterations 100 --user
-	while [ $n -lt 18 ]; do skip "exact figures need -icount"; done
+	while [ $n -lt 22 ]; do skip "exact figures need -icount"; done
 	exit $failed
 fi
 
@@ -123,6 +123,18 @@ has 0 "inflated above the kernel max: 0 of " \
 has 0 "mul_chain - add_chain: +0.000 instructions/iter (medians)" \
 	kbenchctl compare add_chain mul_chain --metric instructions \
 	--iterations 999 --samples 50
+
+# add_n (an argument): arg + 2 instructions per iteration (arm64 arg + 3),
+# as many cycles, at every argument; the userspace twin counts the same
+case $arch in aarch64) extra=3 ;; *) extra=2 ;; esac
+for a in 1 16 64; do
+	w=$((a + extra))
+	has 0 "events     instructions $w.000/iter, cycles $w.000/iter (medians)" \
+		kbenchctl run add_n --arg $a $ev
+done
+w=$(((64 + extra) * 999))
+has 0 "instructions per sample: min $w, median $w, max $w" \
+	kbenchctl run add_n --arg 64 $ev -v --user
 
 # saved results with events, diff --metric, run --baseline --metric
 export XDG_DATA_HOME=/tmp/xdg
