@@ -29,6 +29,10 @@
 # DKMS signing key it made are removed.  Refuses (skips) when kbench is
 # already registered with dkms, so it never touches a real installation.
 set -uo pipefail
+# contains GREP-ARGS...: stdin matches; reads all of it first (with pipefail,
+# `cmd | grep -q` fails at random: grep leaves at the first match and cmd
+# dies of SIGPIPE writing the rest)
+contains() { local in; in=$(cat); grep -q "$@" <<<"$in"; }
 {
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -101,7 +105,7 @@ diff -u "$tmp/expected" "$tmp/files" >"$tmp/diff"
 tap $? "install: exactly the $(wc -l <"$tmp/expected") expected files" "$tmp/diff"
 [ "$(readlink "$dest$prefix/lib/libkbench.so")" = libkbench.so.1.0.0 ] &&
 	[ "$(readlink "$dest$prefix/lib/libkbench.so.1")" = libkbench.so.1.0.0 ] &&
-	objdump -p "$dest$prefix/lib/libkbench.so.1.0.0" | grep -q 'SONAME *libkbench.so.1$'
+	objdump -p "$dest$prefix/lib/libkbench.so.1.0.0" | contains 'SONAME *libkbench.so.1$'
 tap $? "install: libkbench.so -> libkbench.so.1 (the soname) -> libkbench.so.1.0.0"
 
 [ -x "$dest$prefix/bin/kbenchctl" ] &&
@@ -109,10 +113,10 @@ tap $? "install: libkbench.so -> libkbench.so.1 (the soname) -> libkbench.so.1.0
 	[ "$(modinfo -F vermagic "$dest/lib/modules/$kver/updates/kbench.ko" | cut -d' ' -f1)" = "$kver" ]
 tap $? "install: kbenchctl executable, uapi header intact, module built for $kver"
 
-man -l "$dest$prefix/share/man/man8/kbenchctl.8" 2>"$tmp/man.err" | grep -q 'KBENCH_NO_AUTOLOAD'
+man -l "$dest$prefix/share/man/man8/kbenchctl.8" 2>"$tmp/man.err" | contains 'KBENCH_NO_AUTOLOAD'
 tap $? "install: the man page renders" "$tmp/man.err"
 MANPATH=$dest$prefix/share/man man -P cat 3 kbench_measure 2>"$tmp/man3.err" |
-	grep -q 'kbench_measure_net_cycles'
+	contains 'kbench_measure_net_cycles'
 tap $? "install: man 3 kbench_measure finds libkbench(3)" "$tmp/man3.err"
 
 # a userspace program of the ABI, built only from the installed files
@@ -131,7 +135,7 @@ cflags=$(pc --cflags kbench 2>"$tmp/pc.err" | sed "s/ *$//")
 # shellcheck disable=SC2086  # the flags are words
 { [ "$cflags" = "-I$dest$prefix/include/kbench/uapi -I$dest$prefix/include" ] &&
 	gcc -Wall -Wextra -Werror $cflags -o "$tmp/abi" "$tmp/abi.c" &&
-	"$tmp/abi" | grep -q '^kbench 1 '; } >>"$tmp/pc.err" 2>&1
+	"$tmp/abi" | contains '^kbench 1 '; } >>"$tmp/pc.err" 2>&1
 tap $? "kbench.pc: Cflags '$cflags' build a program including <linux/kbench.h>" "$tmp/pc.err"
 
 # a libkbench program from the installed files only, static and shared
@@ -164,7 +168,7 @@ libs=$(pc --libs kbench 2>>"$tmp/pc.err" | sed "s/ *$//")
 	gcc -Wall -Wextra -Werror $cflags -o "$tmp/lib-shared" "$tmp/lib.c" $libs &&
 	LD_LIBRARY_PATH=$dest$prefix/lib "$tmp/lib-shared" &&
 	LD_LIBRARY_PATH=$dest$prefix/lib ldd "$tmp/lib-shared" |
-		grep -q 'libkbench.so.1 =>'
+		contains 'libkbench.so.1 =>'
 } >>"$tmp/pc.err" 2>&1
 tap $? "kbench.pc: Libs '$libs' link a libkbench program statically and shared; both run" "$tmp/pc.err"
 
@@ -292,7 +296,7 @@ elif [ ! -d "/lib/modules/$kver/kernel" ]; then
 	dkms_skip "/lib/modules/$kver missing (linux-image-$kver)"
 elif ! flock -w 600 9; then
 	dkms_skip "another dkms test holds the lock"
-elif dkms status kbench 2>/dev/null | grep -q .; then
+elif dkms status kbench 2>/dev/null | contains .; then
 	dkms_skip "kbench is already registered with dkms: $(dkms status kbench | head -n1)"
 elif [ -e "/usr/src/kbench-$version" ]; then
 	dkms_skip "/usr/src/kbench-$version exists and is not ours"
@@ -307,16 +311,16 @@ else
 	cp -r include "$st/"
 	dkms_src=/usr/src/kbench-$version
 	dkms add "$st" >"$tmp/dkms-add.log" 2>&1 &&
-		dkms status kbench/"$version" | grep -q ': added'
+		dkms status kbench/"$version" | contains ': added'
 	tap $? "dkms add: kbench/$version added from $dkms_src" "$tmp/dkms-add.log"
 
 	dkms build kbench/"$version" -k "$kver" >"$tmp/dkms-build.log" 2>&1 &&
-		dkms status kbench/"$version" -k "$kver" | grep -q ': built' &&
+		dkms status kbench/"$version" -k "$kver" | contains ': built' &&
 		dkms_built_for "$kver" kbench kbench_example kbench_measure_example
 	tap $? "dkms build -k $kver: kbench.ko and the example modules for $kver" "$tmp/dkms-build.log"
 
 	dkms install kbench/"$version" -k "$kver" >"$tmp/dkms-install.log" 2>&1 &&
-		dkms status kbench/"$version" -k "$kver" | grep -q ': installed' &&
+		dkms status kbench/"$version" -k "$kver" | contains ': installed' &&
 		[ "$(modinfo -k "$kver" -F filename kbench)" = "/lib/modules/$kver/updates/dkms/kbench.ko" ] &&
 		grep -q '^updates/dkms/kbench_example.ko: updates/dkms/kbench.ko' \
 			"/lib/modules/$kver/modules.dep"
@@ -383,7 +387,7 @@ rmmod mybench && echo "client unloaded"'
 	fi
 
 	dkms remove kbench/"$version" --all >"$tmp/dkms-remove.log" 2>&1 &&
-		! dkms status kbench | grep -q . &&
+		! dkms status kbench | contains . &&
 		[ ! -e "/lib/modules/$kver/updates/dkms/kbench.ko" ] &&
 		! grep -q kbench "/lib/modules/$kver/modules.dep"
 	tap $? "dkms remove --all: no kbench left in dkms or /lib/modules/$kver" "$tmp/dkms-remove.log"

@@ -71,7 +71,7 @@ kbuild() { # name make-args...
 	rm -rf "$out"
 	log=$(make -j2 -C kmod OUT="$out" "$@" 2>&1)
 	local rc=$?
-	if [[ " $* " == *" C=2 "* ]] && ! echo "$log" | grep -q -E '^ +CHECK +'; then
+	if [[ " $* " == *" C=2 "* ]] && ! grep -q -E '^ +CHECK +' <<<"$log"; then
 		echo "$log" | tail -n 20 | indent
 		notok "$name (sparse did not run)"
 		return
