@@ -20,19 +20,8 @@ out=$top/build/svg
 mkdir -p "$out"
 rm -f "$out"/*.svg "$out"/*.png "$out"/*.dom "$out"/*.log
 
-n=0
-nfail=0
-tap() { # STATUS DESCRIPTION [DIAGNOSTIC-FILE]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		nfail=$((nfail + 1))
-		[ -n "${3:-}" ] && [ -s "$3" ] && sed 's/^/# /' "$3" | tail -n 20
-	fi
-}
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 
 if [ ! -x "$ctl" ] && ! make -s -C "$top/user" >"$out/build.log" 2>&1; then
 	tap 1 "build kbenchctl" "$out/build.log"
