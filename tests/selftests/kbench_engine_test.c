@@ -297,6 +297,16 @@ TEST_F_TIMEOUT(kb, user_clock_latency_ticks, 180)
 	};
 	const char *ctl = getenv("KBENCHCTL") ?: "/usr/bin/kbenchctl";
 	static char out[1 << 17];
+	/*
+	 * The bug this guards against scaled the clock's nanoseconds by the
+	 * counter's Hz (ticks == ns: a factor of 2.6 on x86, 16 on arm64).
+	 * Under icount both sides advance with instructions and agree to
+	 * rounding.  Under plain TCG the counter and the clock are two
+	 * host-timed sources, and the counter's Hz is a calibration: CI saw
+	 * CLOCK_REALTIME 2.2% away from ns x Hz there.  10% still catches
+	 * the bug by a wide margin.
+	 */
+	double tol = kb_icount() ? 0.01 : 0.10;
 	double cyc, ns, hz, want;
 	char cmd[256], pat[64], *obj, *end;
 	unsigned int i;
@@ -314,9 +324,9 @@ TEST_F_TIMEOUT(kb, user_clock_latency_ticks, 180)
 		ASSERT_TRUE(kb_json_number(obj, end, "latency_ns", &ns));
 		ASSERT_TRUE(kb_json_number(obj, end, "counter_hz", &hz));
 		want = ns * hz / 1e9;
-		EXPECT_TRUE(cyc >= want * 0.99 && cyc <= want * 1.01)
-			TH_LOG("%s: %.2f ticks, %.2f ns x %.0f Hz = %.2f ticks",
-			       clocks[i], cyc, ns, hz, want);
+		EXPECT_TRUE(cyc >= want * (1 - tol) && cyc <= want * (1 + tol))
+			TH_LOG("%s: %.2f ticks, %.2f ns x %.0f Hz = %.2f ticks (tolerance %.0f%%)",
+			       clocks[i], cyc, ns, hz, want, tol * 100);
 	}
 }
 
