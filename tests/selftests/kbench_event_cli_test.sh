@@ -93,6 +93,16 @@ fi
 
 # N = 999: 5994 instructions of add_chain; cycles at one per instruction
 ev="--events instructions,cycles --iterations 999 --samples 50"
+# qemu's ppc64 PMU (7.2, target/ppc/power8-pmu.c) freezes its counters on
+# MMCR0[FC], FC14 and FC56 only, not on FCS (supervisor state), which is
+# how Linux asks for exclude_kernel: a user-mode window that an interrupt
+# hits counts the handler's instructions too (add_n --arg 64 --user: max
+# 82072 for 64935 in 3 of 4 runs).  Kernel windows run with interrupts off
+# and stay exact.  So on ppc64le the twin's min and median are exact, its
+# max is not asserted, and neither is how many of its samples exceed the
+# kernel's max.
+umax=
+[ "$arch" = ppc64le ] || umax=1
 has 0 "events     instructions 6.000/iter, cycles 6.000/iter (medians)" \
 	kbenchctl run add_chain $ev
 has 0 "derived    IPC 1.000, effective frequency" kbenchctl run add_chain $ev
@@ -104,7 +114,7 @@ has 0 "cycles per sample: min 5994, median 5994, max 5994" \
 # count, by read(2) and (arm64, perf_user_access) by mrs
 ua=/proc/sys/kernel/perf_user_access
 [ -w $ua ] && echo 0 > $ua
-has 0 "instructions per sample: min 5994, median 5994, max 5994" \
+has 0 "instructions per sample: min 5994, median 5994, max ${umax:+5994}" \
 	kbenchctl run add_chain $ev -v --user
 has 0 "read by read" kbenchctl run add_chain $ev -v --user
 if [ -w $ua ]; then
@@ -117,7 +127,7 @@ else
 	skip "no user access to the PMU here ($ua)"
 	skip "no user access to the PMU here ($ua)"
 fi
-has 0 "inflated above the kernel max: 0 of " \
+has 0 "inflated above the kernel max: ${umax:+0 of }" \
 	kbenchctl compare add_chain --kernel-vs-user --metric instructions \
 	--iterations 999 --samples 50 -v
 has 0 "mul_chain - add_chain: +0.000 instructions/iter (medians)" \
@@ -125,22 +135,26 @@ has 0 "mul_chain - add_chain: +0.000 instructions/iter (medians)" \
 	--iterations 999 --samples 50
 
 # add_n (an argument): arg + 2 instructions per iteration (arm64 arg + 3),
-# as many cycles, at every argument; the userspace twin counts the same
+# as many cycles, at every argument; the userspace twin counts the same.
+# ppc64le: the timebase and the cycles event say arg + 2, but qemu's PMU
+# counts arg + 1 instructions.  qemu (7.2, target/ppc/translate.c) adds a
+# translation block's instructions to the PMCs when the block ends in a
+# direct jump (gen_goto_tb) or an exit, but not when it ends in
+# tcg_gen_lookup_and_goto_ptr(), an indirect branch: add_n's back edge,
+# "4: blr", is a block of its own and is never counted.  The numbers below
+# are what that PMU reports, exactly; add_chain's (direct branches) are
+# exact on every architecture above.
 case $arch in aarch64) extra=3 ;; *) extra=2 ;; esac
-# ppc64le: add_n's count under icount is not the documented arg + 2 (CI of
-# 2026-11-23; not yet established): SKIP there, not a guessed number
-if [ "$arch" = ppc64le ]; then
-	for a in 1 16 64 user; do skip "add_n on ppc64le: instruction count not yet established"; done
-else
+miss=0
+[ "$arch" = ppc64le ] && miss=1
 for a in 1 16 64; do
 	w=$((a + extra))
-	has 0 "events     instructions $w.000/iter, cycles $w.000/iter (medians)" \
+	has 0 "events     instructions $((w - miss)).000/iter, cycles $w.000/iter (medians)" \
 		kbenchctl run add_n --arg $a $ev
 done
-w=$(((64 + extra) * 999))
-has 0 "instructions per sample: min $w, median $w, max $w" \
+w=$(((64 + extra - miss) * 999))
+has 0 "instructions per sample: min $w, median $w, max ${umax:+$w}" \
 	kbenchctl run add_n --arg 64 $ev -v --user
-fi
 
 # saved results with events, diff --metric, run --baseline --metric
 export XDG_DATA_HOME=/tmp/xdg
