@@ -20,6 +20,17 @@ static inline size_t kb_b64_len(size_t bytes)
 	return (bytes + 2) / 3 * 4;
 }
 
+/*
+ * Whether the vector codec (x86_64 with AVX2) does the bulk of long
+ * arrays: @on asks for it, the CPU decides; returns what is now used.
+ * The text is the same either way.  The default is on, unless the
+ * environment has KBENCH_B64_SCALAR set.  For tests and comparisons.
+ */
+bool kb_b64_use_vector(bool on);
+
+/* The OR of @n flags: 0 when none is set (vectorised where it can be). */
+uint32_t kb_or32(const uint32_t *f, size_t n);
+
 /* The width an array needs: 4 when every value fits in int32, else 8. */
 unsigned int kb_b64_width(const int64_t *v, size_t n);
 

@@ -430,17 +430,9 @@ static void write_events(struct wr *w, const struct kb_run *r,
 /* Nearly every sample has flags 0: one pass of ORs before counting. */
 static size_t count_flagged(const uint32_t *f, size_t n)
 {
-	uint64_t any = 0, x;
 	size_t i, c = 0;
 
-	/* two flags per load */
-	for (i = 0; i + 2 <= n; i += 2) {
-		memcpy(&x, f + i, sizeof(x));
-		any |= x;
-	}
-	if (i < n)
-		any |= f[i];
-	if (!any)
+	if (!kb_or32(f, n))
 		return 0;
 	for (i = 0; i < n; i++)
 		c += f[i] != 0;

@@ -495,6 +495,9 @@ static void test_results_cli(void)
 		valgrind(args, 2);
 	}
 	valgrind("run add_chain --user --samples 100 --iterations 1000 --baseline unitbase --threshold 100000 --save unit-v.json", 0);
+	/* long enough for the vector base64 codec's chunks (768 values) */
+	valgrind("run add_chain --user --samples 3000 --iterations 100 --save unit-long.json", 0);
+	valgrind("diff --check unit-long.json", 0);
 	{
 		/* a version 1 file (JSON arrays) against this kbenchctl's version 2 */
 		char args[768];
@@ -509,6 +512,7 @@ static void test_results_cli(void)
 	remove("unit-new.json");
 	remove("unit-cmp.json");
 	remove("unit-v.json");
+	remove("unit-long.json");
 	remove(path);
 	remove(corrupt);
 	snprintf(path, sizeof(path), "%s/kbench", xdg_dir);

@@ -281,6 +281,90 @@ static void test_b64(void)
 	   "base64: width 4 exactly when every value fits in int32");
 }
 
+/*
+ * Arrays long enough for the vector codec's chunks (768 values of 4 bytes,
+ * 384 of 8) and their edges, through both codecs: the same text as the
+ * bit-by-bit encoder, the same values back, and a bad character inside a
+ * chunk found where it is.
+ */
+static void test_b64_long(void)
+{
+	static const size_t sizes[] = { 383, 384, 385, 767, 768, 769, 770,
+					1536, 2305, 3 * 768 + 2, 5000 };
+	size_t cap = 5000, i, j, la, lb, bad, wrong = 0, badpos = 0;
+	char *a = malloc(cap * 8 / 3 * 4 + 8), *b = malloc(cap * 8 / 3 * 4 + 8);
+	int64_t *v = malloc(cap * sizeof(*v)), *back = malloc(cap * sizeof(*v));
+	unsigned int w, pass, vec = 0;
+	struct kb_rng rng;
+	long long got;
+
+	if (!a || !b || !v || !back)
+		abort();
+	kb_rng_seed(&rng, 11);
+	for (pass = 0; pass < 2; pass++) {
+		vec += kb_b64_use_vector(pass == 0);
+		for (w = 4; w <= 8; w += 4) {
+			for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+				size_t n = sizes[i];
+
+				for (j = 0; j < n; j++) {
+					uint64_t x = kb_rng_next(&rng);
+
+					v[j] = w == 4 ? (int32_t)(uint32_t)x : (int64_t)x;
+				}
+				la = kb_b64_encode_ints(a, v, n, w);
+				lb = ref_b64(b, v, n, w);
+				memset(back, 0x55, n * sizeof(*back));
+				got = kb_b64_decode_ints(back, a, la, w, &bad);
+				if (la != lb || memcmp(a, b, la) ||
+				    got != (long long)n ||
+				    memcmp(back, v, n * sizeof(*v))) {
+					if (!wrong++)
+						diag("width %u, %zu values, pass %u: %zu/%zu chars, %lld back",
+						     w, n, pass, la, lb, got);
+				}
+				/* bad characters in the first and second chunk */
+				for (j = 1; j < la - 4; j += 613) {
+					char c = a[j];
+
+					a[j] = j % 2 ? '=' : '\x80';
+					got = kb_b64_decode_ints(back, a, la, w, &bad);
+					if ((got != -1 || bad != j) && !badpos++)
+						diag("width %u, %zu values, pass %u: bad char at %zu: %lld, found at %zu",
+						     w, n, pass, j, got, bad);
+					a[j] = c;
+				}
+			}
+		}
+	}
+	/* the width and the flags' OR: one odd value anywhere, both ways */
+	for (pass = 0; pass < 2; pass++) {
+		uint32_t *f = (uint32_t *)back;
+
+		kb_b64_use_vector(pass == 0);
+		for (j = 0; j < 77; j++) {
+			for (i = 0; i < 77; i++)
+				v[i] = (int64_t)i - 38;
+			memset(f, 0, 77 * sizeof(*f));
+			v[j] = j % 2 ? (int64_t)INT32_MAX + 1 : (int64_t)INT32_MIN - 1;
+			f[j] = 1u << (j % 32);
+			if (kb_b64_width(v, 77) != 8 || kb_b64_width(v, j) != 4 ||
+			    kb_or32(f, 77) != f[j] || kb_or32(f, j) != 0) {
+				if (!badpos++)
+					diag("width/or32: odd value at %zu, pass %u", j, pass);
+			}
+		}
+	}
+	kb_b64_use_vector(true);
+	ok(!wrong, "base64: 383-5000 values of 4 and 8 bytes (the vector codec's chunk edges) equal a bit-by-bit encoder and decode back, with the vector codec %s and without",
+	   vec ? "(AVX2)" : "(not on this CPU)");
+	ok(!badpos, "base64: a bad character inside a vector chunk is found where it is; the width test and the flags' OR see one odd value anywhere in 77");
+	free(a);
+	free(b);
+	free(v);
+	free(back);
+}
+
 static void test_roundtrip(size_t text_max, const char *form)
 {
 	static const char *const names[] = { "add_chain", "mul_chain" };
@@ -1170,6 +1254,7 @@ static void test_old_format(void)
 void test_results_loader(void)
 {
 	test_b64();
+	test_b64_long();
 	test_roundtrip(SIZE_MAX, "JSON arrays");
 	test_roundtrip(0, "base64 arrays");
 	test_roundtrip_events();
