@@ -97,7 +97,8 @@ static void quiet(bool on)
 static int parse(const struct subcommand *sc, const char *line, void *d,
 		 int *first)
 {
-	char buf[256], *argv[32], *tok;
+	static char buf[256];	/* o points into it after the return */
+	char *argv[32], *tok;
 	int argc = 0, err;
 
 	snprintf(buf, sizeof(buf), "demo %s", line);
@@ -326,7 +327,8 @@ static void spec_ranges(const struct kb_opt *table, const char *set)
 /* kb_run_opts_parse() of "SUB LINE" (run, compare), quietly. */
 static int parse_run(const char *sub, const char *line, struct kb_run_opts *o)
 {
-	char buf[256], *argv[32], *tok;
+	static char buf[256];	/* o points into it after the return */
+	char *argv[32], *tok;
 	int argc = 0, err;
 
 	snprintf(buf, sizeof(buf), "%s %s", sub, line);
