@@ -487,20 +487,16 @@ long long kb_b64_decode_ints(int64_t *out, const char *src, size_t len,
 	uint32_t err = 0, w[6];
 
 	pthread_once(&tables_once, tables_init);
-	if (n < 0) {
-		*bad = first_bad(src, len);
-		return -1;
-	}
+	if (n < 0)
+		goto fail;
 #if defined(__x86_64__)
 	/* whole chunks, the last group (maybe padded) left over */
 	if (use_avx2) {
 		size_t per = B64_CHUNK / width;
 
 		for (; i + B64_CHARS + 4 <= len; i += B64_CHARS, k += per)
-			if (!dec_chunk_avx2(out + k, src + i, width)) {
-				*bad = first_bad(src, len);
-				return -1;
-			}
+			if (!dec_chunk_avx2(out + k, src + i, width))
+				goto fail;
 	}
 #endif
 	/* whole steps of 3 values, the last group (maybe padded) left over */
@@ -522,10 +518,8 @@ long long kb_b64_decode_ints(int64_t *out, const char *src, size_t len,
 			out[k + 2] = (int64_t)((uint64_t)w[5] << 32 | w[4]);
 		}
 	}
-	if (err || (c = first_bad(src + i, len - i)) < len - i) {
-		*bad = first_bad(src, len);
-		return -1;
-	}
+	if (err || (c = first_bad(src + i, len - i)) < len - i)
+		goto fail;
 	/* the rest, one group at a time: at most 3 values */
 	for (c = i; c < len; c += 4) {
 		uint32_t x = (uint32_t)dec_val[(uint8_t)src[c]] << 18 |
@@ -546,4 +540,8 @@ long long kb_b64_decode_ints(int64_t *out, const char *src, size_t len,
 		out[k] = width == 4 ? (int32_t)(uint32_t)x : (int64_t)x;
 	}
 	return n;
+
+fail:
+	*bad = first_bad(src, len);
+	return -1;
 }
