@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "b64.h"
 #include "csv.h"
 #include "names.h"
 #include "output.h"
@@ -18,6 +19,8 @@
  * the 8 to 40 bytes a fixed-size copy may write past it
  */
 #define CSV_ROW_MAX	240
+/* rows checked for flags at a time (kb_or32: a quarter instruction each) */
+#define CSV_BLOCK	256
 
 /*
  * Numbers below 10000 (nearly every net value of a short routine) come
@@ -26,6 +29,7 @@
  * overwritten by what follows).  Larger ones take two digit groups.
  */
 static uint64_t dec_comma[10000];
+static uint64_t dec_nl[10000];		/* "0,\n" .. "9999,\n": flags none */
 static uint32_t dec_pad4[10000];	/* "0000" .. "9999" */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
@@ -42,6 +46,8 @@ static void tables_init(void)
 		memcpy(&e, d, 8);
 		e = le64toh(e) & 0x00ffffffffffffffULL;
 		dec_comma[v] = htole64(e | (uint64_t)(n + 1) << 56);
+		e |= (uint64_t)'\n' << (8 * (n + 1));
+		dec_nl[v] = htole64(e | (uint64_t)(n + 2) << 56);
 		d[0] = (char)('0' + v / 1000);
 		d[1] = (char)('0' + v / 100 % 10);
 		d[2] = (char)('0' + v / 10 % 10);
@@ -200,6 +206,96 @@ static char *rows_short(struct kb_csv *c, char *o, const char *mid,
 	return o;
 }
 
+/*
+ * Rows without flags (a block the caller checked): the row's start,
+ * "index,routine," (at most 32 bytes), lives in two vector registers that
+ * are stored whole at each row, and the index's last digit is a byte lane
+ * incremented in place.  After a '9' the tens lane takes the carry in the
+ * register too; only a carry past the tens goes through counter_inc().
+ * Each row is then two vector stores, one table load and store for "v,\n",
+ * and a vector add (about 14 instructions, from 24 with rows_short()).
+ */
+typedef unsigned char u8x16 __attribute__((vector_size(16)));
+
+/* The index digits back from the register (a whole copy: it stays one) */
+static inline void put_digits(struct kb_csv *c, u8x16 a)
+{
+	unsigned char q[16];
+
+	memcpy(q, &a, sizeof(q));
+	memcpy(c->idx, q, c->idx_len);
+}
+
+static char *rows_fast(struct kb_csv *c, char *o, const char *mid,
+		       size_t mlen, const unsigned char *np, size_t k)
+{
+	size_t len = c->idx_len, plen = len + mlen, i = 0, run;
+	/* the last digit and the tens ('9' when none: no carry there) */
+	unsigned int d = (unsigned char)c->idx[len - 1];
+	unsigned int t = len > 1 ? (unsigned char)c->idx[len - 2] : '9';
+	unsigned char p[32] = "";
+	u8x16 a, b, one = { 0 }, ten = { 0 };
+
+	memcpy(p, c->idx, len);
+	memcpy(p + len, mid, mlen);
+	memcpy(&a, p, sizeof(a));
+	memcpy(&b, p + 16, sizeof(b));
+	one[len - 1] = 1;
+	/* '9' + 1 in the last lane: that lane - 10, the tens lane + 1 */
+	ten[len - 1] = (unsigned char)-10;
+	if (len > 1)
+		ten[len - 2] = 1;
+	while (i < k) {
+		const unsigned char *end;
+
+		/* rows up to the last digit's 9 */
+		run = '9' - d + 1;
+		if (run > k - i)
+			run = k - i;
+		for (end = np + run * sizeof(int64_t); np < end;
+		     np += sizeof(int64_t)) {
+			int64_t v;
+			uint64_t e;
+
+			memcpy(&v, np, sizeof(v));
+			memcpy(o, &a, sizeof(a));
+			memcpy(o + 16, &b, sizeof(b));
+			if ((uint64_t)v < 10000) {
+				e = dec_nl[v];
+				memcpy(o + plen, &e, 8);
+				o += plen + (le64toh(e) >> 56);
+			} else {
+				o = put_value(o + plen, v);
+				*o++ = '\n';
+			}
+			a += one;
+		}
+		i += run;
+		if (d + run <= '9') {
+			d += (unsigned int)run;	/* the block ended before a '9' */
+			break;
+		}
+		if (t != '9') {
+			a += ten;
+			d = '0';
+			t++;
+			continue;
+		}
+		/* a carry past the tens */
+		a -= one;
+		put_digits(c, a);
+		counter_inc(c);
+		if (i == k)
+			return o;
+		memcpy(p, c->idx, len);
+		memcpy(&a, p, sizeof(a));
+		d = (unsigned char)c->idx[len - 1];
+		t = (unsigned char)c->idx[len - 2];
+	}
+	put_digits(c, a);
+	return o;
+}
+
 /* Any row: a long index or routine name. */
 static char *rows_long(struct kb_csv *c, char *o, const char *mid,
 		       size_t mlen, const unsigned char *np,
@@ -224,6 +320,12 @@ static char *rows_long(struct kb_csv *c, char *o, const char *mid,
 		counter_inc(c);
 	}
 	return o;
+}
+
+/* The flags arrays are u32-aligned: netlink aligns attributes to 4. */
+static inline const uint32_t *flags_at(const unsigned char *fp)
+{
+	return (const uint32_t *)(const void *)fp;
 }
 
 void kb_csv_rows(struct kb_csv *c, const char *routine, uint64_t first,
@@ -253,11 +355,21 @@ void kb_csv_rows(struct kb_csv *c, const char *routine, uint64_t first,
 		}
 		if (k > count)
 			k = count;
-		if (c->idx_len <= 8 && mlen <= 16) {
+		if (c->idx_len <= 8) {
 			/* up to the next power of 10: the same length */
 			if (k > pow10[c->idx_len] - c->next)
 				k = (size_t)(pow10[c->idx_len] - c->next);
-			o = rows_short(c, o, mid, mlen, np, fp, k);
+		}
+		if (c->idx_len <= 8 && c->idx_len + mlen <= 32) {
+			/* blocks without flags (nearly all) the fast way */
+			if (k > CSV_BLOCK)
+				k = CSV_BLOCK;
+			if (!kb_or32(flags_at(fp), k))
+				o = rows_fast(c, o, mid, mlen, np, k);
+			else if (mlen <= 16)
+				o = rows_short(c, o, mid, mlen, np, fp, k);
+			else
+				o = rows_long(c, o, mid, mlen, np, fp, k);
 		} else {
 			o = rows_long(c, o, mid, mlen, np, fp, k);
 		}

@@ -29,7 +29,8 @@ struct kb_csv {
 void kb_csv_init(struct kb_csv *c, FILE *f);
 /*
  * @count rows of @routine from index @first: @net holds s64 and @flags u32
- * values in host order, possibly unaligned (netlink payloads).
+ * values in host order; @net possibly unaligned, @flags 4-byte aligned (as
+ * netlink payloads are).
  */
 void kb_csv_rows(struct kb_csv *c, const char *routine, uint64_t first,
 		 const void *net, const void *flags, size_t count);

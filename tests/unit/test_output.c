@@ -349,14 +349,16 @@ static void test_csv(void)
 /*
  * The batch writer against the one-line reference (kb_sample_emit) on
  * 300,000 rows: values of every length and sign (table, two groups,
- * kb_put_s64), flag values below and above 64, batches of random sizes
+ * kb_put_s64), flag values below and above 64, batches without flags and
+ * with mostly small values (the vector path), batches of random sizes
  * from random starting indexes that cross powers of 10, names of 1 to 31
  * characters, a flush in the middle of a batch.
  */
 static void test_csv_random(void)
 {
 	static const char *const names[] = { "x", "empty", "add_chain_14ch",
-		"add_chain_15chr", "a_routine_name_of_31_characters" };
+		"add_chain_15chr", "a_routine_name_of_31_characters",
+		"a_name_of_22_character" };
 	static const uint64_t starts[] = { 0, 95, 9990, 99999990, 999999995,
 					   12345 };
 	struct kb_csv *c = malloc(sizeof(*c));
@@ -376,7 +378,9 @@ static void test_csv_random(void)
 	for (b = 0; total < 300000; b++) {
 		size_t n = 1 + (size_t)kb_rng_below(&rng, 700);
 		uint64_t first = starts[b % 6] + kb_rng_below(&rng, 20);
-		const char *name = names[kb_rng_below(&rng, 5)];
+		const char *name = names[kb_rng_below(&rng, 6)];
+		/* every other batch as most are: no flags, small values */
+		bool quiet = b % 2;
 
 		for (i = 0; i < n; i++) {
 			uint64_t x = kb_rng_next(&rng);
@@ -391,6 +395,11 @@ static void test_csv_random(void)
 			fl[i] = x % 7 ? 0 : (uint32_t)(x >> 40) % 70;
 			if (x % 101 == 0)
 				fl[i] = (uint32_t)(x >> 32);
+			if (quiet) {
+				fl[i] = 0;
+				if (x % 61)
+					net[i] = (int64_t)(x % 10007);
+			}
 		}
 		kb_csv_rows(c, name, first, net, fl, n);
 		for (i = 0; i < n; i++)
