@@ -3,9 +3,12 @@
  * Output layer (JSON and tables from the same calls), flag names,
  * histograms, SVG, number parsing, progress lines and extack parsing.
  */
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/kbench.h>
 #include <linux/netlink.h>
@@ -418,8 +421,64 @@ static void test_csv_random(void)
 	free(c);
 }
 
+/* @path holds exactly @len bytes of @want. */
+static bool file_holds(const char *path, const char *want, size_t len)
+{
+	char *buf = malloc(len + 1);
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f && buf)
+		n = fread(buf, 1, len + 1, f);
+	if (f)
+		fclose(f);
+	n = n == len && !memcmp(buf, want, len);
+	free(buf);
+	return n;
+}
+
+/*
+ * kb_write_fd into a regular file (vmsplice and splice) and with O_APPEND
+ * (write(2)): what stdio had buffered first, the bytes from an odd
+ * address, and the descriptor's offset after them.
+ */
+static void test_write_fd(void)
+{
+	static const int modes[2] = { O_WRONLY | O_TRUNC, O_WRONLY | O_APPEND };
+	size_t len = 3 * 262144 + 4097, i;
+	char *src = malloc(len + 1), *want = malloc(len + 16);
+	char path[] = "/tmp/kbench-wfd-XXXXXX";
+	int fd = mkstemp(path), m;
+
+	close(fd);
+	for (i = 0; i <= len; i++)
+		src[i] = (char)('a' + i * 7 % 26);
+	memcpy(want, "head\n", 5);
+	memcpy(want + 5, src + 1, len);
+	memcpy(want + 5 + len, "tail\n", 5);
+	for (m = 0; m < 2; m++) {
+		FILE *f;
+
+		if (truncate(path, 0))
+			break;
+		f = fdopen(open(path, modes[m]), m ? "a" : "w");
+		if (!f)
+			break;
+		fputs("head\n", f);
+		kb_write_fd(f, src + 1, len);
+		fputs("tail\n", f);
+		ok(!fclose(f) && file_holds(path, want, len + 10),
+		   "kb_write_fd of %zu bytes into a file opened %s: in place",
+		   len, m ? "O_APPEND" : "O_TRUNC (spliced)");
+	}
+	unlink(path);
+	free(src);
+	free(want);
+}
+
 void test_output(void)
 {
+	test_write_fd();
 	test_csv();
 	test_csv_random();
 	test_json_escape();
