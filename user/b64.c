@@ -146,6 +146,22 @@ static uint32_t or32_avx2(const uint32_t *f, size_t n, size_t *done)
 	*done = i;
 	return l[0] | l[1] | l[2] | l[3] | l[4] | l[5] | l[6] | l[7];
 }
+
+__attribute__((target("avx2")))
+static uint64_t or64_avx2(const unsigned char *v, size_t n, size_t *done)
+{
+	__m256i a = _mm256_setzero_si256(), b = a;
+	uint64_t l[4];
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		a = _mm256_or_si256(a, _mm256_loadu_si256((const void *)(v + 8 * i)));
+		b = _mm256_or_si256(b, _mm256_loadu_si256((const void *)(v + 8 * i + 32)));
+	}
+	_mm256_storeu_si256((void *)l, _mm256_or_si256(a, b));
+	*done = i;
+	return l[0] | l[1] | l[2] | l[3];
+}
 #endif
 
 uint32_t kb_or32(const uint32_t *f, size_t n)
@@ -159,6 +175,23 @@ uint32_t kb_or32(const uint32_t *f, size_t n)
 #endif
 	while (i < n)
 		any |= f[i++];
+	return any;
+}
+
+uint64_t kb_or64(const void *v, size_t n)
+{
+	const unsigned char *p = v;
+	uint64_t any = 0, x;
+	size_t i = 0;
+
+	pthread_once(&tables_once, tables_init);
+#if defined(__x86_64__)
+	any = use_avx2 ? or64_avx2(p, n, &i) : 0;
+#endif
+	for (; i < n; i++) {
+		memcpy(&x, p + 8 * i, sizeof(x));
+		any |= x;
+	}
 	return any;
 }
 

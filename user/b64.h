@@ -30,6 +30,8 @@ bool kb_b64_use_vector(bool on);
 
 /* The OR of @n flags: 0 when none is set (vectorised where it can be). */
 uint32_t kb_or32(const uint32_t *f, size_t n);
+/* The OR of @n 64-bit values at @v, which may be unaligned (the same). */
+uint64_t kb_or64(const void *v, size_t n);
 
 /* The width an array needs: 4 when every value fits in int32, else 8. */
 unsigned int kb_b64_width(const int64_t *v, size_t n);

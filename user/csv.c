@@ -226,8 +226,14 @@ static inline void put_digits(struct kb_csv *c, u8x16 a)
 	memcpy(c->idx, q, c->idx_len);
 }
 
-static char *rows_fast(struct kb_csv *c, char *o, const char *mid,
-		       size_t mlen, const unsigned char *np, size_t k)
+/*
+ * The body, specialised by the callers below: @small when every value of
+ * the block is below 8192 (no test per row), @wide when the row's start
+ * takes both registers (more than 16 bytes).
+ */
+static inline __attribute__((always_inline)) char *
+rows_fast_body(struct kb_csv *c, char *o, const char *mid, size_t mlen,
+	       const unsigned char *np, size_t k, bool small, bool wide)
 {
 	size_t len = c->idx_len, plen = len + mlen, i = 0, run;
 	/* the last digit and the tens ('9' when none: no carry there) */
@@ -259,8 +265,9 @@ static char *rows_fast(struct kb_csv *c, char *o, const char *mid,
 
 			memcpy(&v, np, sizeof(v));
 			memcpy(o, &a, sizeof(a));
-			memcpy(o + 16, &b, sizeof(b));
-			if ((uint64_t)v < 10000) {
+			if (wide)
+				memcpy(o + 16, &b, sizeof(b));
+			if (small || (uint64_t)v < 10000) {
 				e = dec_nl[v];
 				memcpy(o + plen, &e, 8);
 				o += plen + (le64toh(e) >> 56);
@@ -294,6 +301,18 @@ static char *rows_fast(struct kb_csv *c, char *o, const char *mid,
 	}
 	put_digits(c, a);
 	return o;
+}
+
+static char *rows_fast(struct kb_csv *c, char *o, const char *mid,
+		       size_t mlen, const unsigned char *np, size_t k)
+{
+	bool small = kb_or64(np, k) < 8192;
+
+	if (c->idx_len + mlen > 16)
+		return small ? rows_fast_body(c, o, mid, mlen, np, k, true, true) :
+			       rows_fast_body(c, o, mid, mlen, np, k, false, true);
+	return small ? rows_fast_body(c, o, mid, mlen, np, k, true, false) :
+		       rows_fast_body(c, o, mid, mlen, np, k, false, false);
 }
 
 /* Any row: a long index or routine name. */
