@@ -33,26 +33,32 @@ static uint64_t dec_nl[10000];		/* "0,\n" .. "9999,\n": flags none */
 static uint32_t dec_pad4[10000];	/* "0000" .. "9999" */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
+/* Counting up in ASCII: a fifth of the instructions of printing each. */
 static void tables_init(void)
 {
-	unsigned int v;
+	char d[4] = { '0', '0', '0', '0' };	/* v, zero-padded */
+	unsigned int v, n = 1, i;
 
 	for (v = 0; v < 10000; v++) {
-		char d[8] = "";
-		size_t n = kb_put_u64(d, v);
+		char t[8] = "";
 		uint64_t e;
 
-		d[n] = ',';
-		memcpy(&e, d, 8);
+		memcpy(t, d + 4 - n, 4);
+		t[n] = ',';
+		memcpy(&e, t, 8);
 		e = le64toh(e) & 0x00ffffffffffffffULL;
 		dec_comma[v] = htole64(e | (uint64_t)(n + 1) << 56);
 		e |= (uint64_t)'\n' << (8 * (n + 1));
 		dec_nl[v] = htole64(e | (uint64_t)(n + 2) << 56);
-		d[0] = (char)('0' + v / 1000);
-		d[1] = (char)('0' + v / 100 % 10);
-		d[2] = (char)('0' + v / 10 % 10);
-		d[3] = (char)('0' + v % 10);
 		memcpy(&dec_pad4[v], d, 4);
+		if (v == 9999)
+			break;
+		/* + 1 (below 9999 some digit is not a 9) */
+		for (i = 3; d[i] == '9'; i--)
+			d[i] = '0';
+		d[i]++;
+		if (v + 1 == 10 || v + 1 == 100 || v + 1 == 1000)
+			n++;
 	}
 }
 

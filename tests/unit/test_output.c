@@ -378,7 +378,18 @@ static void test_csv_random(void)
 	kb_csv_init(c, fg);
 	out_init(fw, false);
 	fputs("index,routine,net_cycles,flags\n", fw);
-	for (b = 0; total < 300000; b++) {
+	/* every value of the tables first */
+	for (b = 0; b < 10000; b += 500) {
+		for (i = 0; i < 500; i++) {
+			net[i] = (int64_t)(b + i);
+			fl[i] = 0;
+		}
+		kb_csv_rows(c, "empty", b, net, fl, 500);
+		for (i = 0; i < 500; i++)
+			kb_sample_emit(true, b + i, "empty", 0, net[i], 0);
+		total += 500;
+	}
+	for (b = 0; total < 310000; b++) {
 		size_t n = 1 + (size_t)kb_rng_below(&rng, 700);
 		uint64_t first = starts[b % 6] + kb_rng_below(&rng, 20);
 		const char *name = names[kb_rng_below(&rng, 6)];
