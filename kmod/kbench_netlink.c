@@ -703,6 +703,8 @@ struct kbench_samples_ctx {
 	u32 series;		/* next series to send */
 	u32 end;		/* series to stop at */
 	u32 next;		/* its next sample */
+	bool packed;		/* the request's PACKED */
+	u8 width;		/* packed: the last page's net width */
 };
 
 static struct kbench_samples_ctx *kbench_samples_ctx(struct netlink_callback *cb)
@@ -734,6 +736,8 @@ static int kbench_samples_begin(struct netlink_callback *cb,
 		return -ENOENT;
 	}
 	ctx->end = ctx->run->nr_series;
+	ctx->packed = nla_get_flag(tb[KBENCH_A_SAMPLES_PACKED]);
+	ctx->width = 1;
 	if (tb[KBENCH_A_SAMPLES_ROUTINE]) {
 		ctx->series = nla_get_u32(tb[KBENCH_A_SAMPLES_ROUTINE]);
 		if (ctx->series >= ctx->run->nr_series) {
@@ -785,6 +789,168 @@ static int kbench_put_event_samples(struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * Packed pages (the request's PACKED): each net value in the fewest bytes
+ * that hold every value of the page, and the flags as a list of the
+ * flagged samples only.  Short routines' samples take 1 or 2 bytes instead
+ * of 12: the copy into the skb, the skb's zeroing (init_on_alloc) and the
+ * copy to userspace shrink with them.
+ *
+ * @acc is the OR of the page's values, none negative: the width is where
+ * its highest bit fits below a sign bit.
+ */
+static u8 kbench_width_of(u64 acc)
+{
+	if (acc < 0x80)
+		return 1;
+	if (acc < 0x8000)
+		return 2;
+	if (acc < 0x80000000ULL)
+		return 4;
+	return 8;
+}
+
+/*
+ * The width of @n values some of which are negative: x ^ (x >> 63) is x
+ * for x >= 0 and -x - 1 below, which fits in 7, 15 or 31 bits exactly when
+ * x fits in 1, 2 or 4 bytes signed.
+ */
+static u8 kbench_width_signed(const s64 *v, u32 n)
+{
+	u64 acc = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		acc |= (u64)(v[i] ^ (v[i] >> 63));
+	return kbench_width_of(acc);
+}
+
+/*
+ * Four values a step: a load, an OR, a store each, and an OR of the flags
+ * (no test per sample: the page's width and flags are decided after it).
+ */
+#define KBENCH_PACK(type)						\
+	do {								\
+		const s64 *p = v, *end4 = v + (n & ~3U), *end = v + n;	\
+		const unsigned int *q = f;				\
+		type *d = dst;						\
+									\
+		for (; p < end4; p += 4, q += 4, d += 4) {		\
+			s64 a = p[0], b = p[1], c = p[2], e = p[3];	\
+									\
+			acc |= a | b | c | e;				\
+			fo |= q[0] | q[1] | q[2] | q[3];		\
+			d[0] = (type)a;					\
+			d[1] = (type)b;					\
+			d[2] = (type)c;					\
+			d[3] = (type)e;					\
+		}							\
+		for (; p < end; p++, q++, d++) {			\
+			acc |= *p;					\
+			fo |= *q;					\
+			*d = (type)*p;					\
+		}							\
+	} while (0)
+
+/*
+ * @n values of @v into @dst as @width-byte integers (truncated where they
+ * do not fit).  Returns the OR of the values (negative ones set its top
+ * bit); *@flags gets the OR of the flags @f.
+ */
+static u64 kbench_pack_net(void *dst, const s64 *v, const unsigned int *f,
+			   u32 n, u8 width, unsigned int *flags)
+{
+	unsigned int fo = 0;
+	u64 acc = 0;
+
+	switch (width) {
+	case 1:
+		KBENCH_PACK(s8);
+		break;
+	case 2:
+		KBENCH_PACK(s16);
+		break;
+	case 4:
+		KBENCH_PACK(s32);
+		break;
+	default:
+		KBENCH_PACK(s64);
+	}
+	*flags = fo;
+	return acc;
+}
+
+/*
+ * NET_PACKED, NET_WIDTH and FLAG_LIST of @count samples from @first.  The
+ * width tried is the last page's; a page that needs another is packed
+ * again, and the attribute shrunk to it (it is the message's last so far).
+ * -EMSGSIZE without room.
+ */
+static int kbench_put_packed(struct sk_buff *skb,
+			     struct kbench_samples_ctx *ctx,
+			     const struct kbench_series *s, u32 first,
+			     u32 count)
+{
+	const s64 *v = &s->eng.net[first];
+	const unsigned int *f = &s->eng.flags[first];
+	unsigned int fo, ign;
+	u32 i, nflag = 0, *pair;
+	struct nlattr *a;
+	u8 w = ctx->width, need;
+	u64 acc;
+
+	a = nla_reserve(skb, KBENCH_A_SAMPLES_NET_PACKED, count * 8);
+	if (!a)
+		return -EMSGSIZE;
+	acc = kbench_pack_net(nla_data(a), v, f, count, w, &fo);
+	need = acc >> 63 ? kbench_width_signed(v, count) : kbench_width_of(acc);
+	if (need != w) {
+		w = need;
+		kbench_pack_net(nla_data(a), v, f, count, w, &ign);
+	}
+	/* the attribute down to count * w bytes, its padding zeroed */
+	skb_trim(skb, skb->len - (nla_total_size(count * 8) -
+				  nla_total_size(count * w)));
+	a->nla_len = nla_attr_size(count * w);
+	memset(nla_data(a) + count * w, 0, nla_padlen(count * w));
+	ctx->width = w;
+	if (nla_put_u8(skb, KBENCH_A_SAMPLES_NET_WIDTH, w))
+		return -EMSGSIZE;
+	if (!fo)
+		return 0;
+	for (i = 0; i < count; i++)
+		nflag += !!f[i];
+	a = nla_reserve(skb, KBENCH_A_SAMPLES_FLAG_LIST,
+			nflag * 2 * sizeof(u32));
+	if (!a)
+		return -EMSGSIZE;
+	pair = nla_data(a);
+	for (i = 0; i < count; i++) {
+		if (f[i]) {
+			*pair++ = i;
+			*pair++ = f[i];
+		}
+	}
+	return 0;
+}
+
+/*
+ * Samples in a packed page: as many as the skb's room holds at the most a
+ * sample can take (8 bytes of net, a flag pair, 8 bytes per event), after
+ * 128 bytes of the other attributes and the events' names.
+ */
+static u32 kbench_packed_per_msg(const struct kbench_run *run,
+				 const struct sk_buff *skb)
+{
+	int room = skb_tailroom(skb) - NLMSG_HDRLEN - GENL_HDRLEN - 128 -
+		   (int)(run->nr_events * (NLA_HDRLEN +
+					   nla_total_size(KBENCH_NAME_MAX + 1)));
+
+	if (room <= 0)
+		return 0;
+	return (u32)room / (2 * sizeof(s64) + run->nr_events * sizeof(s64));
+}
+
 int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb)
 {
@@ -813,7 +979,10 @@ int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
 			continue;
 		}
 		count = min_t(u32, s->eng.taken - ctx->next,
-			      kbench_samples_per_msg(run));
+			      ctx->packed ? kbench_packed_per_msg(run, skb) :
+					    kbench_samples_per_msg(run));
+		if (!count)
+			break;
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &kbench_genl_family,
 				  NLM_F_MULTI, KBENCH_CMD_SAMPLES_GET);
@@ -827,16 +996,21 @@ int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
 		    nla_put_u32(skb, KBENCH_A_SAMPLES_ITERATIONS,
 				run->iterations))
 			goto out_cancel;
-		net = nla_reserve(skb, KBENCH_A_SAMPLES_NET,
-				  count * sizeof(*s->eng.net));
-		flags = nla_reserve(skb, KBENCH_A_SAMPLES_FLAGS,
-				    count * sizeof(*s->eng.flags));
-		if (!net || !flags)
-			goto out_cancel;
-		memcpy(nla_data(net), &s->eng.net[ctx->next],
-		       count * sizeof(*s->eng.net));
-		memcpy(nla_data(flags), &s->eng.flags[ctx->next],
-		       count * sizeof(*s->eng.flags));
+		if (ctx->packed) {
+			if (kbench_put_packed(skb, ctx, s, ctx->next, count))
+				goto out_cancel;
+		} else {
+			net = nla_reserve(skb, KBENCH_A_SAMPLES_NET,
+					  count * sizeof(*s->eng.net));
+			flags = nla_reserve(skb, KBENCH_A_SAMPLES_FLAGS,
+					    count * sizeof(*s->eng.flags));
+			if (!net || !flags)
+				goto out_cancel;
+			memcpy(nla_data(net), &s->eng.net[ctx->next],
+			       count * sizeof(*s->eng.net));
+			memcpy(nla_data(flags), &s->eng.flags[ctx->next],
+			       count * sizeof(*s->eng.flags));
+		}
 		if (kbench_put_event_samples(skb, run, s, ctx->next, count))
 			goto out_cancel;
 		genlmsg_end(skb, hdr);

@@ -40,9 +40,10 @@ static const struct nla_policy kbench_run_nl_policy[KBENCH_A_RUN_ARG + 1] = {
 };
 
 /* KBENCH_CMD_SAMPLES_GET - dump */
-static const struct nla_policy kbench_samples_get_nl_policy[KBENCH_A_SAMPLES_ROUTINE + 1] = {
+static const struct nla_policy kbench_samples_get_nl_policy[KBENCH_A_SAMPLES_PACKED + 1] = {
 	[KBENCH_A_SAMPLES_RUN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[KBENCH_A_SAMPLES_ROUTINE] = NLA_POLICY_MAX(NLA_U32, KBENCH_RUN_ROUTINES_MAX),
+	[KBENCH_A_SAMPLES_PACKED] = { .type = NLA_FLAG, },
 };
 
 /* Ops table for kbench */
@@ -74,7 +75,7 @@ const struct genl_split_ops kbench_nl_ops[5] = {
 		.dumpit		= kbench_nl_samples_get_dumpit,
 		.done		= kbench_nl_samples_done,
 		.policy		= kbench_samples_get_nl_policy,
-		.maxattr	= KBENCH_A_SAMPLES_ROUTINE,
+		.maxattr	= KBENCH_A_SAMPLES_PACKED,
 		.flags		= GENL_CMD_CAP_DUMP,
 	},
 };
