@@ -32,6 +32,11 @@ bool kb_b64_use_vector(bool on);
 uint32_t kb_or32(const uint32_t *f, size_t n);
 /* The OR of @n 64-bit values at @v, which may be unaligned (the same). */
 uint64_t kb_or64(const void *v, size_t n);
+/*
+ * @n signed integers of @width bytes (1, 2, 4 or 8; host order, @src may
+ * be unaligned) into @dst (the same, vectorised where it can be).
+ */
+void kb_widen(int64_t *dst, const void *src, size_t n, unsigned int width);
 
 /* The width an array needs: 4 when every value fits in int32, else 8. */
 unsigned int kb_b64_width(const int64_t *v, size_t n);

@@ -89,6 +89,11 @@ void kb_nl_parse_extack(const struct nlmsghdr *nlh, const struct nlmsgerr *err,
 void kb_nl_print_error(const struct kb_nl *nl);
 
 /* attribute accessors with defaults */
+static inline uint8_t kb_u8(struct nlattr *a, uint8_t def)
+{
+	return a && nla_len(a) >= 1 ? nla_get_u8(a) : def;
+}
+
 static inline uint32_t kb_u32(struct nlattr *a, uint32_t def)
 {
 	return a ? nla_get_u32(a) : def;

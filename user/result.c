@@ -21,6 +21,7 @@
 #include "twin.h"
 #include "nl.h"
 #include "output.h"
+#include "pages.h"
 #include "progress.h"
 #include "report.h"
 #include "run.h"
@@ -418,8 +419,9 @@ static int samples_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	size_t n, i;
 	const unsigned char *net, *fl;
 	unsigned int x = 0;
+	struct kb_page pg;
 	struct nlattr *a;
-	int rem;
+	int rem, err;
 
 	if (idx < f->r->nres)
 		res = &f->r->res[idx];
@@ -427,15 +429,16 @@ static int samples_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		res = &f->r->overhead;
 	else
 		return 0;
-	if (!tb[KBENCH_A_SAMPLES_NET] || !tb[KBENCH_A_SAMPLES_FLAGS])
-		return 0;
-	n = (size_t)nla_len(tb[KBENCH_A_SAMPLES_NET]) / sizeof(int64_t);
-	if ((size_t)nla_len(tb[KBENCH_A_SAMPLES_FLAGS]) / sizeof(uint32_t) < n)
-		n = (size_t)nla_len(tb[KBENCH_A_SAMPLES_FLAGS]) / sizeof(uint32_t);
-	if (kb_u32(tb[KBENCH_A_SAMPLES_FIRST], 0) != res->n)
+	err = kb_page_decode(tb, &pg);
+	if (err <= 0) {
+		f->err = err;
+		return err;
+	}
+	n = pg.n;
+	if (pg.first != res->n)
 		f->first_mismatch++;
-	net = nla_data(tb[KBENCH_A_SAMPLES_NET]);
-	fl = nla_data(tb[KBENCH_A_SAMPLES_FLAGS]);
+	net = pg.net;
+	fl = pg.flags;
 	for (i = 0; i < n; i++) {
 		int64_t v;
 		uint32_t fv;
@@ -473,16 +476,11 @@ static int samples_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 int kb_run_fetch_samples(struct kb_nl *nl, uint32_t run_id, struct kb_run *r)
 {
 	struct fetch f = { r, 0, 0 };
-	struct nl_msg *msg = kb_nl_msg(nl, KBENCH_CMD_SAMPLES_GET, true);
 	int err;
 
-	if (msg && nla_put_u32(msg, KBENCH_A_SAMPLES_RUN_ID, run_id) < 0) {
-		nlmsg_free(msg);
-		msg = NULL;
-	}
-	err = kb_nl_dump(nl, msg, KBENCH_A_SAMPLES_MAX, samples_cb, &f);
+	err = kb_samples_dump(nl, run_id, false, 0, samples_cb, &f);
 	if (err)
-		return err;
+		return f.err ? f.err : err;
 	if (f.first_mismatch)
 		fprintf(stderr, "%s: warning: %u sample pages out of order\n",
 			prog, f.first_mismatch);

@@ -14,6 +14,7 @@
 #include "nl.h"
 #include "opts.h"
 #include "output.h"
+#include "pages.h"
 
 struct samples_opts {
 	bool csv, has_routine;
@@ -211,19 +212,19 @@ static int stream_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
 	struct stream *s = arg;
 	const unsigned char *net, *fl;
-	uint32_t first = kb_u32(tb[KBENCH_A_SAMPLES_FIRST], 0);
-	uint32_t ri = kb_u32(tb[KBENCH_A_SAMPLES_ROUTINE], 0);
+	uint32_t first, ri = kb_u32(tb[KBENCH_A_SAMPLES_ROUTINE], 0);
 	const char *name = kb_str(tb[KBENCH_A_SAMPLES_NAME], "?");
 	struct msg_events ev;
+	struct kb_page pg;
 	size_t n, i;
+	int err = kb_page_decode(tb, &pg);
 
-	if (!tb[KBENCH_A_SAMPLES_NET] || !tb[KBENCH_A_SAMPLES_FLAGS])
-		return 0;
-	n = (size_t)nla_len(tb[KBENCH_A_SAMPLES_NET]) / sizeof(int64_t);
-	if ((size_t)nla_len(tb[KBENCH_A_SAMPLES_FLAGS]) / sizeof(uint32_t) < n)
-		n = (size_t)nla_len(tb[KBENCH_A_SAMPLES_FLAGS]) / sizeof(uint32_t);
-	net = nla_data(tb[KBENCH_A_SAMPLES_NET]);
-	fl = nla_data(tb[KBENCH_A_SAMPLES_FLAGS]);
+	if (err <= 0)
+		return err;
+	first = pg.first;
+	n = pg.n;
+	net = pg.net;
+	fl = pg.flags;
 	if (!s->total && n)
 		stream_header(s);
 	msg_events(nlh, n, &ev);
@@ -258,7 +259,6 @@ int samples_main(const struct subcommand *sc, int argc, char *argv[])
 	static struct kb_csv csv;
 	struct samples_opts o = { 0 };
 	struct stream s = { .out = &csv };
-	struct nl_msg *msg;
 	struct kb_nl nl;
 	uint32_t run_id;
 	int first, err;
@@ -287,15 +287,9 @@ int samples_main(const struct subcommand *sc, int argc, char *argv[])
 	out_open_object(NULL);
 	out_uint("run_id", NULL, run_id);
 	out_open_array("samples");
-	msg = kb_nl_msg(&nl, KBENCH_CMD_SAMPLES_GET, true);
-	if (msg && (nla_put_u32(msg, KBENCH_A_SAMPLES_RUN_ID, run_id) < 0 ||
-		    (o.has_routine &&
-		     nla_put_u32(msg, KBENCH_A_SAMPLES_ROUTINE, o.routine) < 0))) {
-		nlmsg_free(msg);
-		msg = NULL;
-	}
 	nl.quiet = true;
-	err = kb_nl_dump(&nl, msg, KBENCH_A_SAMPLES_MAX, stream_cb, &s);
+	err = kb_samples_dump(&nl, run_id, o.has_routine, o.routine, stream_cb,
+			      &s);
 	if (err == -ENOENT && !nl.extack[0])
 		/* kernels before 6.2 drop the extack of a dump's start */
 		snprintf(nl.extack, sizeof(nl.extack),

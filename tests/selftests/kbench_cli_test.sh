@@ -30,7 +30,7 @@ expect() {
 
 
 echo "TAP version 13"
-echo "1..29"
+echo "1..31"
 
 info=$(kbenchctl --json info)
 routines=$(kbenchctl --json list | grep -c '"name"')
@@ -80,6 +80,21 @@ expect 2 "kbenchctl: run 4000000000: no stored run with this id" \
 id=$(kbenchctl --json run add_chain --samples 10 --iterations 100 | json_num run_id)
 expect 2 "kbenchctl: run $id, --routine 2: no routine with this index in the run" \
 	kbenchctl samples "$id" --routine 2
+
+# packed sample pages (1-8 bytes a value, flagged samples listed) give
+# the same samples as unpacked ones: tiny values (width 1), 4-digit ones
+# (width 2), every series of the run, flags where the run had any
+for w in "empty --iterations 1" "add_chain --target-ns 2000"; do
+	# shellcheck disable=SC2086  # the words of $w are options
+	id=$(kbenchctl --json run $w --samples 30000 --warmup 0 | json_num run_id)
+	kbenchctl samples "$id" --csv > /tmp/packed.csv
+	KBENCH_SAMPLES_UNPACKED=1 kbenchctl samples "$id" --csv > /tmp/unpacked.csv
+	rows=$(wc -l < /tmp/packed.csv)
+	flagged=$(grep -c -v ',$' /tmp/packed.csv)
+	[ -n "$id" ] && [ "$rows" = 60001 ] && cmp -s /tmp/packed.csv /tmp/unpacked.csv
+	tap $? "samples $w: packed pages = unpacked, $rows lines ($((flagged - 1)) flagged samples)"
+done
+rm -f /tmp/packed.csv /tmp/unpacked.csv
 
 # the default report: a few lines (after the environment's warnings, one
 # each); under icount one tick is one instruction

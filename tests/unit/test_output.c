@@ -3,6 +3,7 @@
  * Output layer (JSON and tables from the same calls), flag names,
  * histograms, SVG, number parsing, progress lines and extack parsing.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,6 +20,8 @@
 #include "names.h"
 #include "nl.h"
 #include "output.h"
+#include "pages.h"
+#include "b64.h"
 #include "progress.h"
 #include "stats.h"
 #include "svg.h"
@@ -487,8 +490,135 @@ static void test_write_fd(void)
 	free(want);
 }
 
+/* An attribute of @len bytes at @buf (aligned room for it). */
+static struct nlattr *mk_attr(unsigned char *buf, uint16_t type,
+			      const void *data, size_t len)
+{
+	struct nlattr *a = (struct nlattr *)(void *)buf;
+
+	a->nla_type = type;
+	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
+	memcpy(buf + NLA_HDRLEN, data, len);
+	return a;
+}
+
+/*
+ * kb_page_decode: packed pages of each width (AVX2 and scalar widening),
+ * the flag list at the page's ends and cleared for the next page,
+ * malformed pages refused, unpacked pages passed through.
+ */
+static void test_page_decode(void)
+{
+	static unsigned char b[4][8192] __attribute__((aligned(8)));
+	static const int64_t want[37] = {
+		0, 5, -3, 127, -128, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+		-1, -2, -3, -4, -5, -6, -7, -8, -9, -10, 100, 101, 102, 103,
+		104, 105, 106, 107, 108 };
+	static const int64_t big[3] = { INT64_MIN, INT64_MAX, -40000 };
+	static const unsigned int widths[4] = { 1, 2, 4, 8 };
+	struct nlattr *tb[KBENCH_A_SAMPLES_MAX + 1];
+	unsigned char packed[37 * 8];
+	uint32_t pairs[4] = { 0, KBENCH_SAMPLE_F_NMI, 36, 3 };
+	uint32_t flags[3] = { 0, 7, 0 };
+	struct kb_page pg;
+	int v, w, bad = 0;
+	size_t i;
+
+	for (v = 0; v < 2; v++) {
+		kb_b64_use_vector(v);
+		for (w = 0; w < 4; w++) {
+			uint8_t width = (uint8_t)widths[w];
+
+			for (i = 0; i < 37; i++) {
+				int8_t c = (int8_t)want[i];
+				int16_t h = (int16_t)want[i];
+				int32_t l = (int32_t)want[i];
+
+				memcpy(packed + i * width,
+				       width == 1 ? (void *)&c : width == 2 ? (void *)&h :
+				       width == 4 ? (void *)&l : (void *)&want[i], width);
+			}
+			memset(tb, 0, sizeof(tb));
+			tb[KBENCH_A_SAMPLES_NET_WIDTH] =
+				mk_attr(b[0], KBENCH_A_SAMPLES_NET_WIDTH, &width, 1);
+			tb[KBENCH_A_SAMPLES_NET_PACKED] =
+				mk_attr(b[1], KBENCH_A_SAMPLES_NET_PACKED, packed, 37u * width);
+			tb[KBENCH_A_SAMPLES_FLAG_LIST] = w % 2 ? NULL :
+				mk_attr(b[2], KBENCH_A_SAMPLES_FLAG_LIST, pairs, sizeof(pairs));
+			if (kb_page_decode(tb, &pg) != 1 || pg.n != 37 ||
+			    memcmp(pg.net, want, sizeof(want)) ||
+			    pg.any_flags != !(w % 2))
+				bad++;
+			for (i = 0; i < 37; i++) {
+				uint32_t f;
+
+				memcpy(&f, (const char *)pg.flags + 4 * i, 4);
+				if (f != (w % 2 ? 0 : i == 0 ? KBENCH_SAMPLE_F_NMI :
+					  i == 36 ? 3 : 0))
+					bad++;
+			}
+		}
+	}
+	kb_b64_use_vector(true);
+	ok(!bad, "packed pages of widths 1, 2, 4, 8 (vector and scalar): values, flag list at both ends, cleared for the next page");
+
+	/* width 8 extremes */
+	{
+		uint8_t width = 8;
+
+		memset(tb, 0, sizeof(tb));
+		tb[KBENCH_A_SAMPLES_NET_WIDTH] = mk_attr(b[0], KBENCH_A_SAMPLES_NET_WIDTH, &width, 1);
+		tb[KBENCH_A_SAMPLES_NET_PACKED] = mk_attr(b[1], KBENCH_A_SAMPLES_NET_PACKED, big, sizeof(big));
+		ok(kb_page_decode(tb, &pg) == 1 && pg.n == 3 && !memcmp(pg.net, big, sizeof(big)) &&
+		   !pg.any_flags, "a packed page of width 8: s64 limits");
+	}
+	/* malformed */
+	{
+		static const struct {
+			uint8_t width;
+			size_t len, flen;
+			uint32_t idx0, idx1;
+			const char *what;
+		} cases[] = {
+			{ 3, 6, 0, 0, 0, "width 3" },
+			{ 2, 5, 0, 0, 0, "5 bytes of width 2" },
+			{ 1, 4, 12, 0, 1, "a flag list of 12 bytes" },
+			{ 1, 4, 8, 4, 0, "a flag index past the page" },
+			{ 1, 4, 16, 2, 1, "flag indexes out of order" },
+			{ 1, 4, 16, 1, 1, "a flag index twice" },
+		};
+		unsigned int k, nbad = 0;
+
+		for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+			uint32_t fl2[4] = { cases[k].idx0, 1, cases[k].idx1, 2 };
+			uint8_t width = cases[k].width;
+
+			memset(tb, 0, sizeof(tb));
+			tb[KBENCH_A_SAMPLES_NET_WIDTH] = mk_attr(b[0], KBENCH_A_SAMPLES_NET_WIDTH, &width, 1);
+			tb[KBENCH_A_SAMPLES_NET_PACKED] = mk_attr(b[1], KBENCH_A_SAMPLES_NET_PACKED, packed, cases[k].len);
+			if (cases[k].flen)
+				tb[KBENCH_A_SAMPLES_FLAG_LIST] = mk_attr(b[2], KBENCH_A_SAMPLES_FLAG_LIST, fl2, cases[k].flen);
+			if (kb_page_decode(tb, &pg) != -EPROTO) {
+				diag("accepted: %s", cases[k].what);
+				nbad++;
+			}
+		}
+		ok(!nbad, "malformed packed pages are refused with EPROTO (%u cases)", k);
+	}
+	/* unpacked: the message's arrays as they are */
+	memset(tb, 0, sizeof(tb));
+	tb[KBENCH_A_SAMPLES_NET] = mk_attr(b[0], KBENCH_A_SAMPLES_NET, big, sizeof(big));
+	tb[KBENCH_A_SAMPLES_FLAGS] = mk_attr(b[1], KBENCH_A_SAMPLES_FLAGS, flags, sizeof(flags));
+	ok(kb_page_decode(tb, &pg) == 1 && pg.n == 3 && pg.any_flags &&
+	   !memcmp(pg.net, big, sizeof(big)) && !memcmp(pg.flags, flags, sizeof(flags)),
+	   "an unpacked page passes through");
+	memset(tb, 0, sizeof(tb));
+	ok(kb_page_decode(tb, &pg) == 0, "a message without samples: no page");
+}
+
 void test_output(void)
 {
+	test_page_decode();
 	test_write_fd();
 	test_csv();
 	test_csv_random();
