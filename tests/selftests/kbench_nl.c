@@ -588,6 +588,11 @@ const char *kbench_check_msg(uint8_t cmd, const struct nlmsghdr *nlh)
 		return e;
 	/* The arrays' element types (binary sub-types) are not in the tables. */
 	knl_parse(data, len, tb, KBENCH_A_SAMPLES_MAX);
+	/* a packed page (PACKED asked): the test that asked checks it */
+	if (tb[KBENCH_A_SAMPLES_ROUTINE] && tb[KBENCH_A_SAMPLES_FIRST] &&
+	    tb[KBENCH_A_SAMPLES_NET_PACKED] && tb[KBENCH_A_SAMPLES_NET_WIDTH] &&
+	    !tb[KBENCH_A_SAMPLES_NET] && !tb[KBENCH_A_SAMPLES_FLAGS])
+		return NULL;
 	if (!tb[KBENCH_A_SAMPLES_ROUTINE] || !tb[KBENCH_A_SAMPLES_FIRST] ||
 	    !tb[KBENCH_A_SAMPLES_NET] || !tb[KBENCH_A_SAMPLES_FLAGS])
 		return "samples message lacks ROUTINE, FIRST, NET or FLAGS";
