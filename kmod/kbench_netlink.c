@@ -881,51 +881,101 @@ static u64 kbench_pack_net(void *dst, const s64 *v, const unsigned int *f,
 }
 
 /*
- * NET_PACKED, NET_WIDTH and FLAG_LIST of @count samples from @first.  The
- * width tried is the last page's; a page that needs another is packed
- * again, and the attribute shrunk to it (it is the message's last so far).
- * -EMSGSIZE without room.
+ * Bytes left in @skb for a packed page's arrays once their attribute
+ * headers (NET_PACKED with its padding, NET_WIDTH, FLAG_LIST) and each
+ * event's name and array header are counted.
+ */
+static u32 kbench_packed_room(const struct kbench_run *run,
+			      const struct sk_buff *skb)
+{
+	int room = skb_tailroom(skb) - NLA_HDRLEN - NLA_ALIGNTO -
+		   nla_total_size(sizeof(u8)) - NLA_HDRLEN -
+		   (int)(run->nr_events * (NLA_HDRLEN +
+					   nla_total_size(KBENCH_NAME_MAX + 1)));
+
+	return room > 0 ? room : 0;
+}
+
+/*
+ * How many of @n samples fit in @room bytes at @per bytes each and a flag
+ * pair more for each flagged one (flags @f).
+ */
+static u32 kbench_packed_fit(const unsigned int *f, u32 n, u32 per, u32 room)
+{
+	u32 i, used = 0;
+
+	for (i = 0; i < n; i++) {
+		used += per + (f[i] ? 2 * sizeof(u32) : 0);
+		if (used > room)
+			break;
+	}
+	return i;
+}
+
+/*
+ * NET_PACKED, NET_WIDTH and FLAG_LIST of as many samples from @first, at
+ * most *@count, as the room left in @skb holds at the page's width: the
+ * count goes back in *@count.  The width tried is the last page's; a page
+ * whose values need another is packed again at it (with fewer samples if
+ * it is wider), a page with flags cut where its flag list fits.  At most
+ * three passes: a count only shrinks after the first, and a prefix of
+ * the values never needs more bytes than the whole.  -EMSGSIZE without
+ * room for one sample.
  */
 static int kbench_put_packed(struct sk_buff *skb,
 			     struct kbench_samples_ctx *ctx,
+			     const struct kbench_run *run,
 			     const struct kbench_series *s, u32 first,
-			     u32 count)
+			     u32 *count)
 {
 	const s64 *v = &s->eng.net[first];
 	const unsigned int *f = &s->eng.flags[first];
-	unsigned int fo, ign;
-	u32 i, nflag = 0, *pair;
+	u32 ev = run->nr_events * sizeof(s64);
+	u32 room = kbench_packed_room(run, skb);
+	unsigned char *mark = skb_tail_pointer(skb);
+	u32 i, n, packed, nflag = 0, *pair;
 	struct nlattr *a;
+	unsigned int fo;
 	u8 w = ctx->width, need;
 	u64 acc;
 
-	a = nla_reserve(skb, KBENCH_A_SAMPLES_NET_PACKED, count * 8);
-	if (!a)
-		return -EMSGSIZE;
-	acc = kbench_pack_net(nla_data(a), v, f, count, w, &fo);
-	need = acc >> 63 ? kbench_width_signed(v, count) : kbench_width_of(acc);
-	if (need != w) {
+	n = min(*count, room / (w + ev));
+	for (;;) {
+		if (!n)
+			return -EMSGSIZE;
+		a = nla_reserve(skb, KBENCH_A_SAMPLES_NET_PACKED, n * w);
+		if (!a)
+			return -EMSGSIZE;
+		acc = kbench_pack_net(nla_data(a), v, f, n, w, &fo);
+		need = acc >> 63 ? kbench_width_signed(v, n) :
+				   kbench_width_of(acc);
+		packed = n;
+		if (need == w && fo) {
+			n = kbench_packed_fit(f, n, w + ev, room);
+			/* fewer samples: their width may be less */
+			if (n < packed)
+				need = kbench_width_signed(v, n);
+		}
+		if (need == w && n == packed)
+			break;
+		nlmsg_trim(skb, mark);
 		w = need;
-		kbench_pack_net(nla_data(a), v, f, count, w, &ign);
+		n = min(n, room / (w + ev));
 	}
-	/* the attribute down to count * w bytes, its padding zeroed */
-	skb_trim(skb, skb->len - (nla_total_size(count * 8) -
-				  nla_total_size(count * w)));
-	a->nla_len = nla_attr_size(count * w);
-	memset(nla_data(a) + count * w, 0, nla_padlen(count * w));
 	ctx->width = w;
+	*count = n;
 	if (nla_put_u8(skb, KBENCH_A_SAMPLES_NET_WIDTH, w))
 		return -EMSGSIZE;
 	if (!fo)
 		return 0;
-	for (i = 0; i < count; i++)
+	for (i = 0; i < n; i++)
 		nflag += !!f[i];
 	a = nla_reserve(skb, KBENCH_A_SAMPLES_FLAG_LIST,
 			nflag * 2 * sizeof(u32));
 	if (!a)
 		return -EMSGSIZE;
 	pair = nla_data(a);
-	for (i = 0; i < count; i++) {
+	for (i = 0; i < n; i++) {
 		if (f[i]) {
 			*pair++ = i;
 			*pair++ = f[i];
@@ -935,20 +985,16 @@ static int kbench_put_packed(struct sk_buff *skb,
 }
 
 /*
- * Samples in a packed page: as many as the skb's room holds at the most a
- * sample can take (8 bytes of net, a flag pair, 8 bytes per event), after
- * 128 bytes of the other attributes and the events' names.
+ * Whether a packed page has room for one sample at the most a sample can
+ * take (8 bytes of net, a flag pair, 8 bytes per event) after 128 bytes
+ * of the other attributes: its count is then kbench_put_packed()'s.
  */
-static u32 kbench_packed_per_msg(const struct kbench_run *run,
-				 const struct sk_buff *skb)
+static bool kbench_packed_fits_one(const struct kbench_run *run,
+				   const struct sk_buff *skb)
 {
-	int room = skb_tailroom(skb) - NLMSG_HDRLEN - GENL_HDRLEN - 128 -
-		   (int)(run->nr_events * (NLA_HDRLEN +
-					   nla_total_size(KBENCH_NAME_MAX + 1)));
-
-	if (room <= 0)
-		return 0;
-	return (u32)room / (2 * sizeof(s64) + run->nr_events * sizeof(s64));
+	return kbench_packed_room(run, skb) >=
+	       NLMSG_HDRLEN + GENL_HDRLEN + 128 + 2 * sizeof(s64) +
+	       run->nr_events * sizeof(s64);
 }
 
 int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
@@ -978,10 +1024,10 @@ int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
 			ctx->next = 0;
 			continue;
 		}
-		count = min_t(u32, s->eng.taken - ctx->next,
-			      ctx->packed ? kbench_packed_per_msg(run, skb) :
-					    kbench_samples_per_msg(run));
-		if (!count)
+		count = s->eng.taken - ctx->next;
+		if (!ctx->packed)
+			count = min(count, kbench_samples_per_msg(run));
+		if (!count || (ctx->packed && !kbench_packed_fits_one(run, skb)))
 			break;
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &kbench_genl_family,
@@ -997,7 +1043,8 @@ int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
 				run->iterations))
 			goto out_cancel;
 		if (ctx->packed) {
-			if (kbench_put_packed(skb, ctx, s, ctx->next, count))
+			if (kbench_put_packed(skb, ctx, run, s, ctx->next,
+					      &count))
 				goto out_cancel;
 		} else {
 			net = nla_reserve(skb, KBENCH_A_SAMPLES_NET,
