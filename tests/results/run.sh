@@ -9,7 +9,7 @@
 #                               of the test module finds the first slow one
 #                               (three icount boots, ~60 s)
 #   run.sh tcg [--kernel K]     plain TCG: foo vs foobar in separate runs is
-#                               "no change" in at least 19 of 20 trials (~40 s)
+#                               "no change" in at least 19 of 20 trials (~60 s)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
