@@ -898,16 +898,21 @@ static u32 kbench_packed_room(const struct kbench_run *run,
 
 /*
  * How many of @n samples fit in @room bytes at @per bytes each and a flag
- * pair more for each flagged one (flags @f).
+ * pair more for each flagged one (flags @f); *@nflag gets how many of
+ * those are flagged.
  */
-static u32 kbench_packed_fit(const unsigned int *f, u32 n, u32 per, u32 room)
+static u32 kbench_packed_fit(const unsigned int *f, u32 n, u32 per, u32 room,
+			     u32 *nflag)
 {
-	u32 i, used = 0;
+	u32 i, pair, used = 0;
 
+	*nflag = 0;
 	for (i = 0; i < n; i++) {
-		used += per + (f[i] ? 2 * sizeof(u32) : 0);
-		if (used > room)
+		pair = f[i] ? 2 * sizeof(u32) : 0;
+		if (used + per + pair > room)
 			break;
+		used += per + pair;
+		*nflag += !!pair;
 	}
 	return i;
 }
@@ -933,7 +938,7 @@ static int kbench_put_packed(struct sk_buff *skb,
 	u32 ev = run->nr_events * sizeof(s64);
 	u32 room = kbench_packed_room(run, skb);
 	unsigned char *mark = skb_tail_pointer(skb);
-	u32 i, n, packed, nflag = 0, *pair;
+	u32 i, n, packed, nflag, *pair;
 	struct nlattr *a;
 	unsigned int fo;
 	u8 w = ctx->width, need;
@@ -951,7 +956,7 @@ static int kbench_put_packed(struct sk_buff *skb,
 				   kbench_width_of(acc);
 		packed = n;
 		if (need == w && fo) {
-			n = kbench_packed_fit(f, n, w + ev, room);
+			n = kbench_packed_fit(f, n, w + ev, room, &nflag);
 			/* fewer samples: their width may be less */
 			if (n < packed)
 				need = kbench_width_signed(v, n);
@@ -968,8 +973,7 @@ static int kbench_put_packed(struct sk_buff *skb,
 		return -EMSGSIZE;
 	if (!fo)
 		return 0;
-	for (i = 0; i < n; i++)
-		nflag += !!f[i];
+	/* fo: the last pass's kbench_packed_fit() counted the n's flags */
 	a = nla_reserve(skb, KBENCH_A_SAMPLES_FLAG_LIST,
 			nflag * 2 * sizeof(u32));
 	if (!a)
