@@ -28,6 +28,11 @@
 #                   from DKMS: dkms.conf keeps its Module.symvers for the kit)
 #   make uninstall  remove exactly those files (same PREFIX/DESTDIR/KVER)
 #   make sign KEY=key.pem CERT=cert.der   sign kmod/*.ko (sha256, sign-file)
+#   make kselftest-install INSTALL_PATH=DIR   the kselftest package: the
+#                   kernel's run_kselftest.sh and kselftest/, kselftest-list.txt
+#                   (kbench:TEST), DIR/kbench/ (tests, settings, kbenchctl,
+#                   modules/ built for KVER); run `./run_kselftest.sh -c kbench`
+#                   there as root (scripts/kselftest-install.sh)
 #   make clean
 #
 # Variables: KVER (kernel release to build the module for), KDIR (its build
@@ -67,6 +72,11 @@ check-debug: deps
 
 lint:
 	scripts/lint.sh
+
+kselftest-install:
+	@test -n "$(INSTALL_PATH)" || \
+		{ echo "usage: make kselftest-install INSTALL_PATH=DIR [KVER=...] [KDIR=...]" >&2; exit 2; }
+	scripts/kselftest-install.sh "$(INSTALL_PATH)" "$(KVER)" "$(KDIR)"
 
 gen:
 	scripts/ynl-gen.sh
@@ -201,5 +211,5 @@ clean:
 	-$(MAKE) -C tests/selftests OUT=$(CURDIR)/build/selftests clean
 	rm -rf build
 
-.PHONY: all kmod user deps demo check check-debug lint gen install install-lib install-user \
+.PHONY: all kmod user deps demo check check-debug lint kselftest-install gen install install-lib install-user \
 	uninstall sign clean

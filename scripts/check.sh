@@ -10,7 +10,21 @@
 # ends with exactly one summary line:
 #     N passed, N failed, N skipped
 # A suite that exits non-zero without a `not ok` line of its own, or prints
-# no TAP line at all, is counted as one failure (it crashed).
+# no TAP line at all, is counted as one failure (it crashed).  KTAP nests:
+# the kselftest runner prints one result per test program and each
+# program's subtests as "# ok N ..." under it; the subtests are counted (a
+# program's own line only when it has none, and a "not ok" program whose
+# subtests all passed as one failure more: it crashed after them).
+#
+# VM suites per x86_64 kernel: vm-K-icount (tests/selftests/run.sh under
+# icount: the exact assertions), ksft-K (the kselftest package,
+# `make kselftest-install`, run by the kernel's own run_kselftest.sh -c
+# kbench in plain TCG: tests/vm/ksft.sh; it replaces run.sh's plain run),
+# ynl-K, stress-K; on the debug kernel ksft-debug under debug-check.sh.
+# With CHECK_BUILTIN (default on): builtin-6.12, a linux-source-6.12
+# tinyconfig kernel with the in-tree series (scripts/intree.sh) and
+# CONFIG_KBENCH=y, cached (scripts/builtin-kernel.sh), booted with no
+# kbench.ko: the package's tests against the built-in kbench.
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
 #                         [--modes "icount plain"]
@@ -64,6 +78,33 @@ t_all=$(date +%s)
 
 phase() { echo "# ==== $(date '+%F %T') $*"; }
 
+# ktap_count LOG: "passed skipped failed" of a (K)TAP log, nested subtests
+# counted as described above.
+ktap_count() {
+	awk '
+	function add(kind, nested) {
+		if (nested) { if (kind == "f") nf++; else if (kind == "s") ns++; else np++ }
+		else if (kind == "f") F++; else if (kind == "s") S++; else P++
+	}
+	function kind(line) {
+		if (line ~ /^not ok( |$)/) return "f"
+		if (tolower(line) ~ /^ok( |$).*#[[:space:]]*skip/) return "s"
+		return "p"
+	}
+	/^# (not )?ok( |$)/ { add(kind(substr($0, 3)), 1); next }
+	/^(not )?ok( |$)/ {
+		k = kind($0)
+		if (np + ns + nf == 0) add(k, 0)
+		else {
+			P += np; S += ns; F += nf
+			if (k == "f" && nf == 0) F++
+		}
+		np = ns = nf = 0
+		next
+	}
+	END { printf "%d %d %d\n", P, S, F }' "$1"
+}
+
 # run_suite NAME CMD...: stream CMD's output, count its TAP lines.
 run_suite() {
 	local name=$1; shift
@@ -72,10 +113,7 @@ run_suite() {
 	phase "suite $name: $*"
 	"$@" </dev/null 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
-	p=$(grep -c -E '^ok( |$)' "$log")
-	s=$(grep -c -i -E '^ok( |$).*#[[:space:]]*skip' "$log")
-	f=$(grep -c -E '^not ok( |$)' "$log")
-	p=$((p - s))
+	read -r p s f < <(ktap_count "$log")
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		echo "not ok - $name crashed: exit status $rc"
 		f=$((f + 1))
@@ -142,10 +180,11 @@ debug_suites() {
 	t0=$(date +%s)
 	run_suite debug-config scripts/debug-kernel.sh --check
 	phase "debug kernel ready after $(( $(date +%s) - t0 )) s"
-	# shellcheck disable=SC2086
-	run_suite vm-debug tests/vm/run --kernel debug --no-load \
-		--timeout "$debug_timeout" --add tests/vm/debug-check.sh \
-		-- /extra/debug-check.sh /selftests/run.sh --quick $selftest_args
+	# the kselftest package, run by run_kselftest.sh under debug-check.sh
+	# (which loads kbench.ko first: the package's kbench_load.sh finds it)
+	KBENCH_FUZZ_COUNT=2000 run_suite ksft-debug tests/vm/ksft.sh \
+		--kernel debug --timeout "$debug_timeout" \
+		--add tests/vm/debug-check.sh --wrap /extra/debug-check.sh
 	skipped stress ||
 		run_suite stress-debug tests/vm/run --kernel debug --no-load \
 			--timeout "$debug_timeout" --add tests/vm/debug-check.sh \
@@ -166,10 +205,17 @@ if ! skipped vm; then
 		fi
 		tk=$(date +%s)
 		for m in $modes; do
-			opt=()
-			[ "$m" = icount ] && opt=(--icount)
+			if [ "$m" = plain ]; then
+				# plain TCG: the kselftest package, as CI farms run it
+				# run.sh's --quick: a shorter fuzz
+				fuzz=
+				[[ " $selftest_args " == *" --quick "* ]] && fuzz=2000
+				KBENCH_FUZZ_COUNT=$fuzz run_suite "ksft-$k" \
+					tests/vm/ksft.sh --kernel "$k" --timeout "$vm_timeout"
+				continue
+			fi
 			# shellcheck disable=SC2086
-			run_suite "vm-$k-$m" tests/vm/run --kernel "$k" "${opt[@]}" \
+			run_suite "vm-$k-$m" tests/vm/run --kernel "$k" --icount \
 				--timeout "$vm_timeout" \
 				-- /selftests/run.sh $selftest_args
 		done

@@ -30,7 +30,7 @@
 #include "kbench_fixture.h"
 
 #define SETUP_TEST		"kbench_setup_test"
-#define SETUP_TEST_KO		"/lib/kbench/kbench_setup_test.ko"
+#define SETUP_TEST_KO		kb_module_path(SETUP_TEST)
 #define PARAM_DIR		"/sys/module/" SETUP_TEST "/parameters/"
 
 /* ---- helpers ---------------------------------------------------------- */

@@ -105,7 +105,7 @@ lines=$(echo "$out" | grep -v -c '^warning: ')
 r=$?
 [ $r = 0 ] || echo "$out" | sed 's/^/# /'
 tap $r "run add_chain: the default report has $lines lines (at most 12) after the warnings"
-if grep -q kbench_icount=1 /proc/cmdline && [ "$(uname -m)" = x86_64 ]; then
+if kb_icount && [ "$(uname -m)" = x86_64 ]; then
 	echo "$out" | grep -qx '  median         6.000 cycles/iter     6.000 ns/iter   95% CI \[6.000, 6.000\]' &&
 	echo "$out" | grep -qx '  min            6.000 cycles/iter     6.000 ns/iter' &&
 	echo "$out" | grep -qx '  corrected      4.000 cycles/iter     4.000 ns/iter   (the median minus the empty loop)' &&
@@ -118,9 +118,9 @@ fi
 
 # ---- arguments and sweeps ----------------------------------------------
 x86_icount=0
-grep -q kbench_icount=1 /proc/cmdline && [ "$(uname -m)" = x86_64 ] && x86_icount=1
+kb_icount && [ "$(uname -m)" = x86_64 ] && x86_icount=1
 icount=0
-grep -q kbench_icount=1 /proc/cmdline && icount=1
+kb_icount && icount=1
 # skip_tap WHY: one test skipped
 skip_tap() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
@@ -184,7 +184,7 @@ else
 	skip_tap "exact ratio needs --icount on x86_64"
 fi
 
-insmod /lib/kbench/kbench_setup_test.ko 2>/dev/null
+insmod "$kb_moddir/kbench_setup_test.ko" 2>/dev/null
 params=/sys/module/kbench_setup_test/parameters
 if [ "$x86_icount" = 1 ]; then
 	out=$(kbenchctl compare add_n add_half --arg 4..64:x2 --iterations 1000 --samples 50 2>&1)
@@ -228,8 +228,10 @@ rmmod kbench_setup_test
 
 # the built-ins' setup memory: a cap (setup_bytes_max, -E2BIG) and half of
 # what is available (-ENOMEM), never more; reload kbench.ko to set them
-ko=/lib/kbench/kbench.ko
-if rmmod kbench && insmod $ko setup_bytes_max=1048576; then
+ko=$kb_moddir/kbench.ko
+# built in (CONFIG_KBENCH=y), kbench cannot be reloaded with other parameters
+reload() { ! kb_builtin && rmmod kbench && insmod "$ko" "$@"; }
+if reload setup_bytes_max=1048576; then
 	expect 1 "kbenchctl: chase: 2097152 bytes: above setup_bytes_max 1048576 (0 in use)
 kbenchctl run: the sweep stopped at --arg 2M, value 2 of 2" \
 		kbenchctl --json run chase --arg 512K,2M --samples 10 --iterations 10
@@ -238,10 +240,10 @@ kbenchctl run: the sweep stopped at --arg 2M, value 2 of 2" \
 	expect 1 "kbenchctl: memcpy: $memx bytes: above setup_bytes_max 1048576 (0 in use)" \
 		kbenchctl run memcpy --arg 512K --samples 10 --iterations 1
 else
-	skip_tap "reload with setup_bytes_max failed"
-	skip_tap "reload with setup_bytes_max failed"
+	skip_tap "reload with setup_bytes_max failed$(kb_builtin && echo ": kbench is built in")"
+	skip_tap "reload with setup_bytes_max failed$(kb_builtin && echo ": kbench is built in")"
 fi
-if [ "$icount" = 0 ] && rmmod kbench && insmod $ko setup_bytes_max=1073741824; then
+if [ "$icount" = 0 ] && reload setup_bytes_max=1073741824; then
 	# fill a tmpfs until about 400 MiB are available
 	avail=$(awk '/^MemAvailable/ { print int($2 / 1024) }' /proc/meminfo)
 	fill=$((avail - 400))
@@ -262,7 +264,7 @@ else
 	skip_tap "the -ENOMEM test fills RAM: plain mode only"
 fi
 # add_n with an ENDBR64 before every add (what kernel IBT forces): 2 x arg + 2
-if rmmod kbench && insmod $ko add_n_endbr=1; then
+if reload add_n_endbr=1; then
 	if [ "$x86_icount" = 1 ]; then
 		out=$(kbenchctl run add_n --arg 8 --iterations 1000 --samples 100 2>&1)
 		echo "$out" | grep -q '^  median        18.000 cycles/iter' &&
@@ -276,10 +278,14 @@ if rmmod kbench && insmod $ko add_n_endbr=1; then
 		tap $? "add_n_endbr=1: add_n runs (its count is checked under icount)"
 	fi
 else
-	skip_tap "reload with add_n_endbr=1 failed ($(uname -m) has no such parameter)"
+	skip_tap "reload with add_n_endbr=1 failed ($(kb_builtin && echo "kbench is built in" || echo "$(uname -m) has no such parameter"))"
 fi
-rmmod kbench; insmod $ko
-lsmod | grep -q '^kbench '
-tap $? "kbench.ko back with its defaults"
+if kb_builtin; then
+	skip_tap "kbench is built in: not reloaded"
+else
+	rmmod kbench; insmod "$ko"
+	lsmod | grep -q '^kbench '
+	tap $? "kbench.ko back with its defaults"
+fi
 
 exit $failed

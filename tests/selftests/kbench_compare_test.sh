@@ -22,7 +22,7 @@ echo "1..4"
 # Under icount one tick is one instruction on x86: the userspace twin's
 # minimum must equal the kernel's exactly, and the kernel's samples must
 # not vary at all (none inflated).  Elsewhere: SKIP.
-if grep -q kbench_icount=1 /proc/cmdline && [ "$(uname -m)" = x86_64 ]; then
+if kb_icount && [ "$(uname -m)" = x86_64 ]; then
 	j=$(kbenchctl --json compare add_chain --kernel-vs-user --cpu 0 \
 		--iterations 1000 --samples 200)
 	kv=$(echo "$j" | tr -d '\n' | grep -o '"kernel_baseline": {[^}]*}')
@@ -39,14 +39,14 @@ else
 	skip "kernel vs user exactness needs --icount on x86_64"
 fi
 
-if grep -q kbench_icount=1 /proc/cmdline; then
+if kb_icount; then
 	skip "statistical tests need real noise (no --icount)"
 	skip "statistical tests need real noise (no --icount)"
 	skip "NMI test needs 2 vCPUs (no --icount)"
 	exit $failed
 fi
 
-lsmod | grep -q '^kbench_example' || insmod /lib/kbench/kbench_example.ko
+lsmod | grep -q '^kbench_example' || insmod "$kb_moddir/kbench_example.ko"
 
 # foo and foobar have identical bodies: at least 16 of 20 runs must say so.
 # Not on ppc64le under TCG: there the same code at two addresses runs 16-19%

@@ -28,7 +28,7 @@
 #define EBUSY_MAX_NS		(100 * 1000000ull)	/* "immediately" */
 #define OTHER_FAMILY_MAX_NS	(250 * 1000000ull)
 #define KILL_REAP_MAX_NS	(2000 * 1000000ull)
-#define EXAMPLE_KO_DEFAULT	"/lib/kbench/kbench_example.ko"
+#define EXAMPLE_KO_DEFAULT	kb_module_path("kbench_example")
 
 /* What the child running the long RUN saw. */
 struct long_report {

@@ -13,13 +13,8 @@
 # counts no instructions.  The PMU's own limits and user access (mrs) are
 # arm64's.  Prints TAP.
 
-n=0
-failed=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=1; fi
-}
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+# shellcheck source=tests/selftests/kbench_lib.sh
+. "$(dirname "$0")/kbench_lib.sh"
 
 # has CODE NEEDLE CMD...: CMD exits CODE and its output holds NEEDLE
 has() {
@@ -37,7 +32,7 @@ has() {
 echo "TAP version 13"
 echo "1..22"
 icount=0
-grep -q kbench_icount=1 /proc/cmdline && icount=1
+kb_icount && icount=1
 arch=$(uname -m)
 
 if kbenchctl events | grep -q '^no hardware PMU'; then

@@ -598,7 +598,7 @@ TEST_F_TIMEOUT(kb, window_too_long, 60)
 
 TEST_F_TIMEOUT(kb, kbenchctl_json, 180)
 {
-	const char *ctl = getenv("KBENCHCTL") ?: "/usr/bin/kbenchctl";
+	const char *ctl = kb_kbenchctl();
 	static char out[1 << 16];
 	char cmd[512], *obj, *end;
 	double min = -1, median = -1;
@@ -607,7 +607,9 @@ TEST_F_TIMEOUT(kb, kbenchctl_json, 180)
 
 	NEED_ICOUNT();
 	ASSERT_EQ(0, want % o.den);
-	ASSERT_EQ(0, access(ctl, X_OK)) TH_LOG("%s not found", ctl);
+	/* kbenchctl is userspace of its own: not in a kernel tree's selftests */
+	if (access(ctl, X_OK))
+		SKIP(return, "kbenchctl not found (%s)", ctl);
 	/* "net_cycles_per_iter": {"min": 6, "median": 6, ...} */
 	snprintf(cmd, sizeof(cmd), "%s run add_chain --json", ctl);
 	ASSERT_EQ(0, kb_cmd_output(cmd, out, sizeof(out)))

@@ -17,7 +17,7 @@
 
 #include "kbench_fixture.h"
 
-#define EXAMPLE_KO_DEFAULT	"/lib/kbench/kbench_example.ko"
+#define EXAMPLE_KO_DEFAULT	kb_module_path("kbench_example")
 #define EXAMPLE_NAME		"kbench_example"
 
 struct routine {

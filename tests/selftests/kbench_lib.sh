@@ -24,3 +24,35 @@ skip() {
 json_num() {
 	tr -d '\n' | grep -o "\"$1\": [-0-9.e+]*" | head -n 1 | sed 's/.*: //'
 }
+
+# Where the scripts find kbenchctl and the modules, so that they run the
+# same in the test VM and from an installed kselftest package: kbenchctl
+# next to the script first (the package), else on PATH; the modules in
+# $KBENCH_MODDIR, else modules/ next to the script (the package), else
+# /lib/kbench (the VM).
+kb_dir=$(cd "$(dirname "$0")" && pwd)
+[ -x "$kb_dir/kbenchctl" ] && PATH=$kb_dir:$PATH
+if [ -n "$KBENCH_MODDIR" ]; then
+	kb_moddir=$KBENCH_MODDIR
+elif [ -d "$kb_dir/modules" ]; then
+	kb_moddir=$kb_dir/modules
+else
+	kb_moddir=/lib/kbench
+fi
+
+# kb_icount: exact (instruction-count) assertions may be made: qemu
+# -icount, told by kbench_icount=1 on the kernel command line (tests/vm/run
+# --icount) or KBENCH_EXACT=1; KBENCH_EXACT=0 says no.  Real hardware: no.
+kb_icount() {
+	case "${KBENCH_EXACT:-}" in
+	1) return 0 ;;
+	?*) return 1 ;;
+	esac
+	grep -q kbench_icount=1 /proc/cmdline
+}
+
+# kb_builtin: kbench is part of the kernel (CONFIG_KBENCH=y): it cannot be
+# unloaded or reloaded with other parameters.
+kb_builtin() {
+	[ -d /sys/module/kbench ] && ! grep -q '^kbench ' /proc/modules
+}

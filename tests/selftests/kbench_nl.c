@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -887,10 +888,14 @@ bool kb_json_number(const char *obj, const char *end, const char *key,
 
 bool kb_icount(void)
 {
+	const char *exact = getenv("KBENCH_EXACT");
 	char buf[4096];
 	size_t n;
-	FILE *f = fopen("/proc/cmdline", "r");
+	FILE *f;
 
+	if (exact && *exact)
+		return !strcmp(exact, "1");
+	f = fopen("/proc/cmdline", "r");
 	if (!f)
 		return false;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -956,4 +961,50 @@ int kb_drop_privileges(void)
 	if (syscall(SYS_capset, &hdr, data))
 		return -errno;
 	return 0;
+}
+
+/* The directory of the running test binary, with a trailing '/'. */
+static const char *kb_exe_dir(void)
+{
+	static char dir[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	if (n <= 0)
+		return "./";
+	dir[n] = '\0';
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[1] = '\0';
+	return dir;
+}
+
+const char *kb_module_path(const char *name)
+{
+	static char path[PATH_MAX + 64];
+	const char *moddir = getenv("KBENCH_MODDIR");
+
+	if (moddir && *moddir) {
+		snprintf(path, sizeof(path), "%s/%s.ko", moddir, name);
+		return path;
+	}
+	snprintf(path, sizeof(path), "%smodules/%s.ko", kb_exe_dir(), name);
+	if (!access(path, R_OK))
+		return path;
+	snprintf(path, sizeof(path), "/lib/kbench/%s.ko", name);
+	return path;
+}
+
+const char *kb_kbenchctl(void)
+{
+	static char path[PATH_MAX + 16];
+	const char *ctl = getenv("KBENCHCTL");
+
+	if (ctl && *ctl)
+		return ctl;
+	snprintf(path, sizeof(path), "%skbenchctl", kb_exe_dir());
+	if (!access(path, X_OK))
+		return path;
+	return "/usr/bin/kbenchctl";
 }

@@ -225,7 +225,25 @@ struct kb_run_args {
 void kb_build_run(struct knl_req *r, uint16_t family, struct kb_run_args *a);
 
 /* Small utilities. */
-bool kb_icount(void);		/* kernel command line has kbench_icount=1 */
+/*
+ * Exact (instruction-count) assertions hold only under qemu -icount, where
+ * one counter tick is one guest instruction: true when the kernel command
+ * line has kbench_icount=1 (tests/vm/run --icount) or KBENCH_EXACT=1 is in
+ * the environment, false with KBENCH_EXACT=0.  On real hardware it is
+ * false and the exact tests SKIP.
+ */
+bool kb_icount(void);
+/*
+ * Where the tests find what they load and run, so that the same binaries
+ * work in the test VM and from an installed kselftest package:
+ * kb_module_path("kbench_example") is $KBENCH_MODDIR/NAME.ko, else
+ * DIR/modules/NAME.ko next to the test binary when that exists (the
+ * package), else /lib/kbench/NAME.ko (the VM).  kb_kbenchctl() is
+ * $KBENCHCTL, else DIR/kbenchctl when executable, else /usr/bin/kbenchctl.
+ * Both return a static buffer.
+ */
+const char *kb_module_path(const char *name);
+const char *kb_kbenchctl(void);
 int kb_possible_cpus(void);	/* nr_cpu_ids from /sys/.../possible */
 uint64_t kb_now_ns(void);	/* CLOCK_MONOTONIC */
 bool kb_kernel_at_least(int major, int minor);

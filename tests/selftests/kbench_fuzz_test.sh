@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The netlink fuzzer (kbench-fuzz, next to this script) as root and as an
+# unprivileged user: random and mutated requests to the kbench family; the
+# kernel must answer every one and stay well.  Prints KTAP.
+#
+# Env: KBENCH_FUZZ_COUNT messages per run (default 10000).
+
+# shellcheck source=tests/selftests/kbench_lib.sh
+. "$(dirname "$0")/kbench_lib.sh"
+
+count=${KBENCH_FUZZ_COUNT:-10000}
+fuzz=$kb_dir/kbench-fuzz
+
+echo "TAP version 13"
+echo "1..2"
+for mode in root unpriv; do
+	if [ ! -x "$fuzz" ]; then
+		tap 1 "kbench-fuzz ($mode): $fuzz missing"
+		continue
+	fi
+	opt=""
+	[ $mode = unpriv ] && opt=--unpriv
+	log=$(mktemp)
+	# shellcheck disable=SC2086
+	"$fuzz" --count "$count" $opt >"$log" 2>&1
+	rc=$?
+	sed 's/^/# /' "$log"
+	rm -f "$log"
+	tap "$rc" "kbench-fuzz --count $count $opt (exit $rc)"
+done
+exit $failed

@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ksft-guest.sh PKG: inside the test VM (tests/vm/ksft.sh), run the
+# installed kselftest package PKG as a CI farm does, with the kernel's own
+# runner: `cd PKG && ./run_kselftest.sh -c kbench`.  busybox's timeout has
+# no --foreground, which runner.sh uses: coreutils' timeout (--add'ed as
+# /extra/timeout) takes its place.  run_kselftest.sh exits 0 whatever the
+# tests did, so this exits 1 if a top-level result is "not ok" or results
+# are missing, else 0.  The output is the runner's KTAP, as it came.
+
+pkg=${1:?usage: ksft-guest.sh PKG}
+# runner.sh writes the tests' output to /dev/stdout, which udev makes on a
+# real system and devtmpfs does not
+for i in 0:stdin 1:stdout 2:stderr; do
+	[ -e "/dev/${i#*:}" ] || ln -s "/proc/self/fd/${i%%:*}" "/dev/${i#*:}"
+done
+if [ -x /extra/timeout ]; then
+	rm -f /usr/bin/timeout
+	cp /extra/timeout /usr/bin/timeout
+fi
+cd "$pkg" || exit 1
+log=/tmp/ksft.log
+./run_kselftest.sh -c kbench 2>&1 | tee $log
+plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' $log | head -n 1)
+results=$(grep -c -E '^(not )?ok [0-9]+ ' $log)
+if grep -q '^not ok ' $log; then
+	echo "# ksft-guest: run_kselftest.sh -c kbench: failures above"
+	exit 1
+fi
+if [ -z "$plan" ] || [ "$results" != "$plan" ]; then
+	echo "# ksft-guest: $results results for a plan of ${plan:-nothing}"
+	exit 1
+fi
+exit 0
