@@ -34,7 +34,7 @@
 #include <linux/timekeeping.h>
 
 #ifdef CONFIG_X86_64
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
 #include <asm/nospec-branch.h>
 /* add_n's indirect jump targets its own block (include/kbench/bodies.h) */
 #define KBENCH_BODY_INDIRECT_OK	ANNOTATE_RETPOLINE_SAFE

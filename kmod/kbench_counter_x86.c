@@ -2,9 +2,9 @@
 /*
  * kbench: the x86 counter table (the TSC) and detector probing.
  */
+#include <linux/cpufeature.h>
 #include <linux/io.h>
 #include <linux/kernel.h>
-#include <asm/cpufeature.h>
 #include <asm/kvm_para.h>
 #include <asm/tsc.h>
 

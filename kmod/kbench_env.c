@@ -20,7 +20,7 @@
 
 #if defined(CONFIG_X86)
 #include <asm/hypervisor.h>
-#include <asm/processor.h>
+#include <linux/processor.h>
 #elif defined(CONFIG_ARM64)
 #include <linux/arm-smccc.h>
 #include <xen/xen.h>

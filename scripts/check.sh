@@ -21,14 +21,14 @@
 # `make kselftest-install`, run by the kernel's own run_kselftest.sh -c
 # kbench in plain TCG: tests/vm/ksft.sh; it replaces run.sh's plain run),
 # ynl-K, stress-K; on the debug kernel ksft-debug under debug-check.sh.
-# With CHECK_BUILTIN (default on): builtin-6.12, a linux-source-6.12
+# Unless --skip builtin: builtin-6.12, a linux-source-6.12
 # tinyconfig kernel with the in-tree series (scripts/intree.sh) and
 # CONFIG_KBENCH=y, cached (scripts/builtin-kernel.sh), booted with no
 # kbench.ko: the package's tests against the built-in kbench.
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
 #                         [--modes "icount plain"]
-#                         [--skip lint,unit,spec,vm,ynl,results,fuzz,smt,kit,...] [--selftest-args "..."]
+#                         [--skip lint,unit,spec,vm,ynl,results,fuzz,smt,kit,builtin,...] [--selftest-args "..."]
 #   --kernels debug --skip lint,unit,spec,host,dkms,svg,arch   (make
 #   check-debug): only the debug kernel; it is built first if not cached
 #   (scripts/debug-kernel.sh, ~10 min on 2 cores), inside suite debug-config.
@@ -231,6 +231,24 @@ if ! skipped vm; then
 				-- /extra/stress.sh
 		phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes, ynl, stress"
 	done
+fi
+
+# kbench built in (issue 25): a linux-source-6.12 tinyconfig kernel with
+# the in-tree series (scripts/intree.sh) and CONFIG_KBENCH=y, built and
+# W=1-checked (=y and =m) once and cached (scripts/builtin-kernel.sh; cold:
+# see README), booted with nothing loaded and kbench.max_window_us=2000 on
+# its command line: tests/vm/builtin-check.sh around the kselftest package.
+if ! skipped vm && ! skipped builtin; then
+	tb=$(date +%s)
+	run_suite builtin-kernel scripts/builtin-kernel.sh --tap
+	phase "built-in kernel ready after $(( $(date +%s) - tb )) s"
+	if bdir=$(scripts/builtin-kernel.sh --quiet); then
+		KBENCH_FUZZ_COUNT=2000 run_suite builtin-6.12 tests/vm/ksft.sh \
+			--kernel-dir "$bdir" --timeout "$vm_timeout" \
+			--append kbench.max_window_us=2000 \
+			--add tests/vm/builtin-check.sh \
+			--wrap "/extra/builtin-check.sh 2000"
+	fi
 fi
 
 # saved results and diff (issue 13), on the first kernel: the test module

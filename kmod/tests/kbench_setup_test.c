@@ -34,7 +34,7 @@
 #include <linux/sysfs.h>
 
 #ifdef CONFIG_X86_64
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
 #include <asm/nospec-branch.h>
 #define KBENCH_BODY_INDIRECT_OK	ANNOTATE_RETPOLINE_SAFE
 #endif

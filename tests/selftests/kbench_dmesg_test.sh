@@ -14,7 +14,9 @@
 
 echo "TAP version 13"
 echo "1..1"
-pattern='WARNING|BUG:|kernel BUG|Oops|lockup|rcu_sched self-detected stall|RCU stall|rcu: INFO|scheduling while atomic|sleeping function called from invalid context|Call Trace'
+pattern='WARNING|BUG:|kernel BUG|Oops|lockup|rcu_sched self-detected stall|RCU stall'
+pattern="$pattern|rcu: INFO|scheduling while atomic|Call Trace"
+pattern="$pattern|sleeping function called from invalid context"
 if ! log=$(dmesg 2>&1) || [ -z "$log" ]; then
 	echo "# cannot read the kernel log: $log"
 	tap 1 "dmesg_clean"
@@ -22,7 +24,10 @@ if ! log=$(dmesg 2>&1) || [ -z "$log" ]; then
 fi
 mark='kselftest: Running tests in kbench'
 if echo "$log" | grep -q "$mark"; then
-	log=$(echo "$log" | awk -v m="$mark" 'index($0, m) { buf = ""; next } { buf = buf $0 "\n" } END { printf "%s", buf }')
+	log=$(echo "$log" | awk -v m="$mark" '
+		index($0, m) { buf = ""; next }
+		{ buf = buf $0 "\n" }
+		END { printf "%s", buf }')
 	since="since run_kselftest.sh started the collection"
 else
 	since="since boot"

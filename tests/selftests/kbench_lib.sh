@@ -1,5 +1,5 @@
-# shellcheck shell=sh disable=SC2034  # n and failed: the scripts' state
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh disable=SC2034  # n and failed: the scripts' state
 #
 # Helpers of the selftest scripts (busybox sh), sourced by each:
 #   . "$(dirname "$0")/kbench_lib.sh"

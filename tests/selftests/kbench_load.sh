@@ -35,7 +35,9 @@ else
 	else
 		echo "# $load: $out"
 		dmesg 2>/dev/null | tail -n 5 | sed 's/^/# dmesg: /'
-		echo "# kbench.ko must be built for $(uname -r) (make kselftest-install KVER=$(uname -r)), or the kernel built with CONFIG_KBENCH"
+		echo "# kbench.ko must be built for $(uname -r)" \
+			"(make kselftest-install KVER=$(uname -r))," \
+			"or the kernel built with CONFIG_KBENCH"
 		tap 1 "$load"
 	fi
 fi
