@@ -76,7 +76,7 @@ if [ ! -d "$ksrc/.git" ]; then
 	g -c user.name="kbench intree.sh" -c user.email="kbench@localhost" \
 		commit -q -m "base: $(make -s -C "$ksrc" kernelversion 2>/dev/null || echo source)"
 fi
-[ -z "$(g status --porcelain)" ] || die "$ksrc has uncommitted changes"
+[ -z "$(g status --porcelain --ignored)" ] || die "$ksrc has uncommitted or build files (they would enter the series)"
 [ ! -e "$ksrc/kernel/kbench" ] || die "$ksrc already has kernel/kbench"
 base=$(g rev-parse HEAD)
 msgs=$(mktemp -d)
@@ -123,6 +123,21 @@ for f in "$top"/kmod/*.c "$top"/kmod/*.h; do
 done
 install -m 644 "$top/include/linux/kbench.h" "$ksrc/include/linux/kbench.h"
 install -m 644 "$top"/include/kbench/*.h "$ksrc/include/kbench/"
+# In a kernel tree userspace (the selftests) has the uapi header as
+# <linux/kbench.h> from usr/include (headers_install), the kernel as
+# <uapi/linux/kbench.h>; the relative include serves the installed
+# libkbench layout only, and would bring the header in twice.
+python3 - "$ksrc/include/kbench/world.h" <<'PY'
+import sys
+path = sys.argv[1]
+s = open(path).read()
+old = '#include "../uapi/linux/kbench.h"\n'
+if old not in s:
+    sys.exit("include/kbench/world.h: no relative uapi include")
+s = s.replace(old, "#ifdef __KERNEL__\n#include <uapi/linux/kbench.h>\n#else\n"
+              "#include <linux/kbench.h>\n#endif\n", 1)
+open(path, "w").write(s)
+PY
 # kmod/Kbuild without the out-of-tree parts: the include path of the
 # engine headers (in-tree they are include/kbench/), the examples and the
 # test bed's modules.

@@ -9,8 +9,10 @@ YNL := $(top_srcdir)/tools/net/ynl
 SPEC := $(top_srcdir)/Documentation/netlink/specs/kbench.yaml
 PYTHON ?= python3
 
-CFLAGS += -std=gnu11 -O2 -g -Wall -Wextra -D_GNU_SOURCE $(KHDR_INCLUDES)
-CFLAGS += -I$(top_srcdir)/include -I$(OUTPUT) -I. -I.. -I$(YNL)/lib
+CFLAGS += -std=gnu11 -O2 -g -Wall $(KHDR_INCLUDES)
+# include/kbench/ (the engine) after the system and uapi headers: the
+# kernel's own include/linux/ must not shadow them
+CFLAGS += -I$(OUTPUT) -I. -I.. -I$(YNL)/lib -idirafter $(top_srcdir)/include
 LDLIBS += -pthread
 
 @TESTLISTS@
