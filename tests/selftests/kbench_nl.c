@@ -1008,3 +1008,21 @@ const char *kb_kbenchctl(void)
 		return path;
 	return "/usr/bin/kbenchctl";
 }
+
+bool kb_builtin(void)
+{
+	char line[256];
+	bool loaded = false;
+	FILE *f;
+
+	if (access("/sys/module/kbench", F_OK))
+		return false;
+	f = fopen("/proc/modules", "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "kbench ", 7))
+			loaded = true;
+	fclose(f);
+	return !loaded;
+}

@@ -243,6 +243,11 @@ bool kb_icount(void);
  * Both return a static buffer.
  */
 const char *kb_module_path(const char *name);
+/*
+ * kbench is part of the kernel (CONFIG_KBENCH=y): /sys/module/kbench and no
+ * "kbench" in /proc/modules.  Its routines' owner is then "kernel".
+ */
+bool kb_builtin(void);
 const char *kb_kbenchctl(void);
 int kb_possible_cpus(void);	/* nr_cpu_ids from /sys/.../possible */
 uint64_t kb_now_ns(void);	/* CLOCK_MONOTONIC */
