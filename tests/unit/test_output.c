@@ -354,9 +354,9 @@ static void test_csv(void)
 
 /*
  * The batch writer against the one-line reference (kb_sample_emit) on
- * 300,000 rows: values of every length and sign (table, two groups,
- * kb_put_s64), flag values below and above 64, batches without flags and
- * with mostly or only small values (the vector paths), batches of random sizes
+ * 300,000 rows: values of every length and sign, flag values below and
+ * above 64, batches without flags and with mostly or only small values,
+ * batches of random sizes
  * from random starting indexes that cross powers of 10, names of 1 to 31
  * characters, a flush in the middle of a batch.
  */
@@ -452,8 +452,8 @@ static bool file_holds(const char *path, const char *want, size_t len)
 }
 
 /*
- * kb_write_fd into a regular file (vmsplice and splice) and with O_APPEND
- * (write(2)): what stdio had buffered first, the bytes from an odd
+ * kb_write_fd into a regular file opened with O_TRUNC and with O_APPEND:
+ * what stdio had buffered first, the bytes from an odd
  * address, and the descriptor's offset after them.
  */
 static void test_write_fd(void)
@@ -483,7 +483,7 @@ static void test_write_fd(void)
 		fputs("tail\n", f);
 		ok(!fclose(f) && file_holds(path, want, len + 10),
 		   "kb_write_fd of %zu bytes into a file opened %s: in place",
-		   len, m ? "O_APPEND" : "O_TRUNC (spliced)");
+		   len, m ? "O_APPEND" : "O_TRUNC");
 	}
 	unlink(path);
 	free(src);

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "b64.h"
 #include "kbenchctl.h"
 #include "pages.h"
 
@@ -55,6 +54,35 @@ static int malformed(const char *what)
 	return -EPROTO;
 }
 
+/* @n signed integers of @w bytes (host order, maybe unaligned) to s64. */
+static void widen(int64_t *dst, const unsigned char *src, size_t n,
+		  unsigned int w)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++, src += w) {
+		int8_t b;
+		int16_t h;
+		int32_t l;
+
+		switch (w) {
+		case 1:
+			memcpy(&b, src, 1);
+			dst[i] = b;
+			break;
+		case 2:
+			memcpy(&h, src, 2);
+			dst[i] = h;
+			break;
+		case 4:
+			memcpy(&l, src, 4);
+			dst[i] = l;
+			break;
+		default:
+			memcpy(&dst[i], src, 8);
+		}
+	}
+}
 int kb_page_decode(struct nlattr **tb, struct kb_page *pg)
 {
 	struct nlattr *np = tb[KBENCH_A_SAMPLES_NET_PACKED];
@@ -73,7 +101,14 @@ int kb_page_decode(struct nlattr **tb, struct kb_page *pg)
 		pg->n = n < k ? n : k;
 		pg->net = nla_data(tb[KBENCH_A_SAMPLES_NET]);
 		pg->flags = nla_data(tb[KBENCH_A_SAMPLES_FLAGS]);
-		pg->any_flags = kb_or32(pg->flags, pg->n) != 0;
+		pg->any_flags = false;
+		for (i = 0; i < pg->n && !pg->any_flags; i++) {
+			uint32_t f;
+
+			memcpy(&f, (const char *)pg->flags + i * sizeof(f),
+			       sizeof(f));
+			pg->any_flags = f != 0;
+		}
 		return pg->n ? 1 : 0;
 	}
 	w = kb_u8(tb[KBENCH_A_SAMPLES_NET_WIDTH], 0);
@@ -90,7 +125,7 @@ int kb_page_decode(struct nlattr **tb, struct kb_page *pg)
 	for (i = 0; i < nset; i++)
 		flags_buf[set_idx[i]] = 0;
 	nset = 0;
-	kb_widen(net_buf, nla_data(np), n, w);
+	widen(net_buf, nla_data(np), n, w);
 	pg->any_flags = false;
 	if (fl) {
 		pairs = nla_data(fl);

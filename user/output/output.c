@@ -4,13 +4,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "output.h"
@@ -93,79 +90,12 @@ void json_write_string(FILE *f, const char *s)
 	putc('"', f);
 }
 
-/*
- * Into a regular file, write(2) copies the bytes with copy_from_user(),
- * which x86 does with `rep movsb`; a page-to-page copy inside the kernel
- * is cheaper.  So the buffer's pages are handed to a pipe by reference
- * (vmsplice, no copy) and spliced from there into the file, which copies
- * them once, as write(2) would: the way cat(1) moves a file with
- * sendfile().  In the test VM under icount a 16 MB CSV took 48 ms with
- * write(2) and 36 ms so, the same as cat of it.  The pipe is empty again
- * when splice() returns, so the buffer may change afterwards.
- *
- * Returns the bytes written so; the caller writes the rest (a pipe,
- * terminal or socket, O_APPEND, a file system without splice, an error).
- */
-static size_t splice_out(int fd, const char *p, size_t len)
-{
-	static int pfd[2] = { -1, -1 };
-	static bool broken;
-	struct stat st;
-	size_t done = 0;
-	int fl;
-
-	if (broken || len < 65536 || fstat(fd, &st) || !S_ISREG(st.st_mode))
-		return 0;
-	fl = fcntl(fd, F_GETFL);
-	if (fl < 0 || (fl & O_APPEND))
-		return 0;
-	if (pfd[0] < 0) {
-		if (pipe2(pfd, O_CLOEXEC)) {
-			broken = true;
-			return 0;
-		}
-		/* 256 KiB, a CSV chunk, if allowed (pipe-max-size) */
-		fcntl(pfd[1], F_SETPIPE_SZ, 1 << 18);
-	}
-	while (done < len) {
-		struct iovec iov = { (void *)(p + done), len - done };
-		ssize_t in = vmsplice(pfd[1], &iov, 1, 0), out;
-
-		if (in <= 0)
-			break;
-		while (in > 0) {
-			out = splice(pfd[0], NULL, fd, NULL, (size_t)in,
-				     SPLICE_F_MOVE);
-			if (out < 0 && errno == EINTR)
-				continue;
-			if (out <= 0) {
-				/* what is left in the pipe is lost: the caller
-				 * writes it again from the buffer */
-				close(pfd[0]);
-				close(pfd[1]);
-				pfd[0] = pfd[1] = -1;
-				broken = true;
-				return done;
-			}
-			in -= out;
-			done += (size_t)out;
-		}
-	}
-	return done;
-}
-
 void kb_write_fd(FILE *f, const void *buf, size_t len)
 {
 	const char *p = buf;
 	int fd = fileno(f);
-	size_t n;
 
 	fflush(f);
-	if (fd >= 0) {
-		n = splice_out(fd, p, len);
-		p += n;
-		len -= n;
-	}
 	while (fd >= 0 && len) {
 		ssize_t w = write(fd, p, len);
 
