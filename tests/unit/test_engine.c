@@ -14,7 +14,7 @@
 #include <kbench/engine.h>
 #include <kbench/summary.h>
 
-#include "run.h"
+#include "result.h"
 #include "tap.h"
 #include "tests.h"
 

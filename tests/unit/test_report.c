@@ -12,7 +12,7 @@
 
 #include "output.h"
 #include "report.h"
-#include "run.h"
+#include "result.h"
 #include "tap.h"
 #include "tests.h"
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "diff.h"
-#include "run.h"
+#include "result.h"
 #include "sweep.h"
 
 /* the rows' .in: which of the subcommands takes them */

@@ -22,7 +22,7 @@
 #include "kbenchctl.h"
 #include "opts.h"
 #include "output.h"
-#include "pmu.h"
+#include "events.h"
 
 #define KB_PMU_SYSFS	"/sys/bus/event_source/devices"
 

@@ -17,7 +17,7 @@
 #include "nl.h"
 #include "opts.h"
 #include "output.h"
-#include "pmu.h"
+#include "events.h"
 
 /* libkbench's counter: KBENCH_COUNTER's, or the first usable one. */
 static void print_user_counter(void)

@@ -24,7 +24,7 @@
 #include "pages.h"
 #include "progress.h"
 #include "report.h"
-#include "run.h"
+#include "result.h"
 
 const char *const kb_excl_key[KB_EXCL_N] = {
 	"cpu_changed", "backwards", "nmi", "smi", "window", "reference", "event",

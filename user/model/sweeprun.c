@@ -19,7 +19,7 @@
 #include "output.h"
 #include "report.h"
 #include "resfile.h"
-#include "run.h"
+#include "result.h"
 #include "runopts.h"
 #include "svg.h"
 #include "sweep.h"

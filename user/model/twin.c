@@ -14,7 +14,7 @@
 #include <kbench/bodies.h>
 
 #include "kbenchctl.h"
-#include "run.h"
+#include "result.h"
 #include "twin.h"
 
 static void twin_empty(unsigned int n, void *data)

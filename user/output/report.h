@@ -7,7 +7,7 @@
 #ifndef KBENCHCTL_REPORT_H
 #define KBENCHCTL_REPORT_H
 
-#include "run.h"
+#include "result.h"
 #include "stats.h"
 
 /* The stability verdict of @res's valid samples. */

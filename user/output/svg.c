@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "kbenchctl.h"
-#include "run.h"
+#include "result.h"
 #include "svg.h"
 #include "sweep.h"
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "run.h"
+#include "result.h"
 
 #define KB_RESFILE_FORMAT	"kbench-result"
 /*
