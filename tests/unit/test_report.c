@@ -13,6 +13,7 @@
 #include "output.h"
 #include "report.h"
 #include "result.h"
+#include "runprint.h"
 #include "tap.h"
 #include "tests.h"
 

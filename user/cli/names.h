@@ -14,7 +14,7 @@ struct kb_flag_name {
 };
 
 extern const struct kb_flag_name kb_counter_flag_names[];
-/* in bit order: entry i names bit i (KB_EXCL_* in run.h) */
+/* in bit order: entry i names bit i (KB_EXCL_* in result.h) */
 extern const struct kb_flag_name kb_sample_flag_names[];
 extern const struct kb_flag_name kb_result_flag_names[];
 extern const struct kb_flag_name kb_routine_flag_names[];

@@ -10,13 +10,16 @@
 #include <string.h>
 
 #include "diff.h"
+#include "events.h"
 #include "kbenchctl.h"
+#include "measure.h"
 #include "nl.h"
 #include "output.h"
-#include "events.h"
 #include "report.h"
 #include "result.h"
 #include "runopts.h"
+#include "runprint.h"
+#include "runreq.h"
 #include "svg.h"
 #include "sweep.h"
 #include "twin.h"

@@ -4,8 +4,8 @@
  * (/sys/bus/event_source/devices/): `kbenchctl events`, `info`, and the
  * check before a run with --events.
  */
-#ifndef KBENCHCTL_PMU_H
-#define KBENCHCTL_PMU_H
+#ifndef KBENCHCTL_EVENTS_H
+#define KBENCHCTL_EVENTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,4 +44,4 @@ int kb_pmu_check_events(const char *sub, const char *const *names,
 /* info: the PMUs in one line each (JSON "pmus", "no_pmu"). */
 void kb_pmu_print_info(void);
 
-#endif /* KBENCHCTL_PMU_H */
+#endif /* KBENCHCTL_EVENTS_H */

@@ -9,12 +9,14 @@
 
 #include "color.h"
 #include "diff.h"
-#include "kbenchctl.h"
-#include "output.h"
 #include "events.h"
+#include "kbenchctl.h"
+#include "measure.h"
+#include "output.h"
 #include "report.h"
 #include "result.h"
 #include "runopts.h"
+#include "runprint.h"
 #include "svg.h"
 #include "sweep.h"
 

@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A run: the RUN reply, its samples and their statistics, shared by run,
- * compare and the userspace twins.
+ * compare and the userspace twins (result.c).  Its fields from the kernel
+ * are listed once in schema.h.
  */
-#ifndef KBENCHCTL_RUN_H
-#define KBENCHCTL_RUN_H
+#ifndef KBENCHCTL_RESULT_H
+#define KBENCHCTL_RESULT_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <linux/kbench.h>
 
 #include "env.h"
 #include "stats.h"
-
-struct kb_nl;
 
 /* excluded samples by reason: bit i of the sample flags is excl[i] */
 enum { KB_EXCL_CPU, KB_EXCL_BACKWARDS, KB_EXCL_NMI, KB_EXCL_SMI,
@@ -128,13 +128,6 @@ struct kb_run_req {
 
 /* The kernel's run (or the twins'); 0 or -errno (printed). */
 int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r);
-/* RUN then SAMPLES_GET; 0 or -errno (printed). */
-int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
-		  struct kb_run *r);
-/* SAMPLES_GET of @run_id into @r's results (allocating them by index). */
-int kb_run_fetch_samples(struct kb_nl *nl, uint32_t run_id, struct kb_run *r);
-/* INFO fields a run needs (kernel release, counter flags). */
-void kb_run_fetch_info(struct kb_nl *nl, struct kb_run *r);
 
 /* Append one sample to @res. */
 int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags);
@@ -173,13 +166,6 @@ void kb_run_use_metric(struct kb_run *r, const char *name);
  */
 void kb_run_correct_events(struct kb_run *r);
 
-/* Output of a run. */
-enum {
-	KB_PRINT_HIST = 1 << 0,
-	KB_PRINT_LOG = 1 << 1,
-	KB_PRINT_RAW = 1 << 2,
-	KB_PRINT_BRIEF = 1 << 3,	/* no userspace statistics */
-};
 
 /* Figures derived from a routine's events (NAN where not counted). */
 struct kb_derived {
@@ -189,21 +175,7 @@ struct kb_derived {
 void kb_result_derived(const struct kb_run *r, const struct kb_result *res,
 		       struct kb_derived *d);
 
-/* The run-level fields (inside the current JSON object). */
-void kb_run_print_header(const struct kb_run *r);
-/* One routine's summary (inside the current JSON object). */
-void kb_result_print(const struct kb_run *r, const struct kb_result *res,
-		     unsigned int flags);
-/* Whole run: one object; "routines" array when several. */
-void kb_run_print(const struct kb_run *r, unsigned int flags);
-/* The same as the object @key of the current one, not finished. */
-void kb_run_print_object(const char *key, const struct kb_run *r,
-			 unsigned int flags);
-/* Its members, into the object the caller opened. */
-void kb_run_print_members(const struct kb_run *r, unsigned int flags);
-/* CSV of every sample: index,routine,net_cycles,flags. */
-void kb_run_print_csv(const struct kb_run *r, FILE *f);
 
 void kb_run_free(struct kb_run *r);
 
-#endif /* KBENCHCTL_RUN_H */
+#endif /* KBENCHCTL_RESULT_H */

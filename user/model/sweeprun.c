@@ -16,11 +16,13 @@
 #include "diff.h"
 #include "fit.h"
 #include "kbenchctl.h"
+#include "measure.h"
 #include "output.h"
 #include "report.h"
 #include "resfile.h"
 #include "result.h"
 #include "runopts.h"
+#include "runprint.h"
 #include "svg.h"
 #include "sweep.h"
 

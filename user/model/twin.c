@@ -100,12 +100,8 @@ int kb_user_counter(struct kbench_counter_info *info)
 static void twin_event(struct kb_ev_result *out, struct kbench_event_series *es,
 		       size_t n)
 {
-	out->net_min = es->net_min;
-	out->net_median = es->net_median;
-	out->net_max = es->net_max;
-	out->net_sum = es->net_sum;
-	out->per_iter_min_milli = es->per_iter_min_milli;
-	out->per_iter_median_milli = es->per_iter_median_milli;
+#define KBENCH_SERIES(m, sum, attr, ev_attr) out->m = es->m;
+#include <kbench/schema.h>
 	out->net = es->net;
 	out->n = out->cap = n;
 	es->net = NULL;
@@ -168,24 +164,11 @@ static void twin_result(struct kb_result *out, unsigned int index,
 {
 	snprintf(out->routine, sizeof(out->routine), "%s", s->name);
 	out->index = index;
-	out->samples = s->samples;
-	out->valid = s->valid;
-	out->excl[KB_EXCL_CPU] = s->excluded_by[0];
-	out->excl[KB_EXCL_BACKWARDS] = s->excluded_by[1];
-	out->excl[KB_EXCL_NMI] = s->excluded_by[2];
-	out->excl[KB_EXCL_SMI] = s->excluded_by[3];
-	out->excl[KB_EXCL_WINDOW] = s->excluded_by[4];
-	out->excl[KB_EXCL_REFERENCE] = s->excluded_by[5];
-	out->excl[KB_EXCL_EVENT] = s->excluded_by[6];
-	out->excl[KB_EXCL_STEAL] = s->excluded_by[7];
-	out->net_min = s->net_min;
-	out->net_median = s->net_median;
-	out->net_max = s->net_max;
-	out->net_sum = s->net_sum;
-	out->per_iter_min_milli = s->per_iter_min_milli;
-	out->per_iter_median_milli = s->per_iter_median_milli;
-	out->corr_min_milli = s->corr_min_milli;
-	out->corr_median_milli = s->corr_median_milli;
+#define KBENCH_COUNT(m, sum, attr) out->m = s->m;
+#define KBENCH_SERIES(m, sum, attr, ev_attr) out->m = s->m;
+#define KBENCH_CORR(m, sum, attr) out->m = s->m;
+#define KBENCH_EXCL(bit, key, attr) out->excl[bit] = s->excluded_by[bit];
+#include <kbench/schema.h>
 	out->flags = s->flags;
 	out->net = s->net;
 	out->sflags = s->sample_flags;

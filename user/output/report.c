@@ -16,6 +16,7 @@
 #include "names.h"
 #include "output.h"
 #include "report.h"
+#include "runprint.h"
 
 #define LABEL	"  %-10s "	/* the label column of a routine's lines */
 

@@ -2,7 +2,7 @@
 /*
  * The default report of run and compare: a few lines per routine, after
  * hyperfine (median with its CI, min, what was excluded, a verdict).
- * -v/--verbose and --json print everything instead (result.c).
+ * -v/--verbose and --json print everything instead (runprint.c).
  */
 #ifndef KBENCHCTL_REPORT_H
 #define KBENCHCTL_REPORT_H
@@ -13,9 +13,6 @@
 /* The stability verdict of @res's valid samples. */
 void kb_result_stability(const struct kb_run *r, const struct kb_result *res,
 			 struct kb_stability *v);
-/* --hist and --raw of one routine (result.c). */
-void kb_result_print_extras(const struct kb_run *r, const struct kb_result *res,
-			    unsigned int flags);
 
 /* A counter's rate: "999.999 MHz", "1.000 GHz". */
 void kb_rate_text(uint64_t hz, char *buf, size_t len);
