@@ -21,6 +21,7 @@
 
 #include "b64.h"
 #include "diff.h"
+#include "diffprint.h"
 #include "kbenchctl.h"
 #include "output.h"
 #include "resfile.h"

@@ -9,6 +9,7 @@
 
 #include "color.h"
 #include "diff.h"
+#include "diffprint.h"
 #include "events.h"
 #include "kbenchctl.h"
 #include "measure.h"

@@ -504,23 +504,27 @@ void kb_compare_decide(struct kb_compare *c)
 	}
 }
 
-static void format_p(double p, char *buf, size_t len)
+void kb_format_p(double p, char *buf, size_t len)
 {
-	if (isnan(p))
-		snprintf(buf, len, "p n/a");
+	if (!isfinite(p))
+		snprintf(buf, len, "-");
 	else if (p < 0.001)
-		snprintf(buf, len, "p < 0.001");
+		snprintf(buf, len, "< 0.001");
 	else
-		snprintf(buf, len, "p = %.3f", p);
+		snprintf(buf, len, "%.3f", p);
 }
 
 void kb_compare_text(const struct kb_compare *c, const char *a,
 		     const char *b, char *buf, size_t len)
 {
 	int prec = fabs(c->rel_median_pct) < 1 ? 2 : 1;
-	char p[32], thr[64] = "";
+	char p[32], pv[16], thr[64] = "";
 
-	format_p(c->p, p, sizeof(p));
+	kb_format_p(c->p, pv, sizeof(pv));
+	if (isnan(c->p))
+		snprintf(p, sizeof(p), "p n/a");
+	else
+		snprintf(p, sizeof(p), "p %s%s", pv[0] == '<' ? "" : "= ", pv);
 	switch (c->verdict) {
 	case KB_VERDICT_FASTER:
 		snprintf(buf, len, "%s is %.*f%% faster than %s (95%% CI %.*f\u2013%.*f%%, %s)",

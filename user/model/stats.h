@@ -139,5 +139,7 @@ void kb_stability(const struct kb_stats *s, size_t excluded,
 
 /* Binary-prefixed throughput: "1.50 GiB/s" / "312.5 Mops/s". */
 void kb_format_rate(double per_s, bool bytes, char *buf, size_t len);
+/* A p-value as reports print it: "0.042", "< 0.001", "-" when not finite. */
+void kb_format_p(double p, char *buf, size_t len);
 
 #endif /* KBENCHCTL_STATS_H */

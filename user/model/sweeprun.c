@@ -14,6 +14,7 @@
 
 #include "color.h"
 #include "diff.h"
+#include "diffprint.h"
 #include "fit.h"
 #include "kbenchctl.h"
 #include "measure.h"

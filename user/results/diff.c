@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbenchctl diff OLD NEW: per routine (matched by side, name and sweep
- * argument) the medians per iteration, the relative change with its
- * bootstrap CI, the Mann-Whitney p and a verdict, criterion-style: a
- * change counts only when it is significant (p < 0.05, the CI excludes 0)
- * and beyond the noise threshold (the CI not inside +-threshold).  The
- * statistics are user/stats.c's, the ones `compare` uses.
+ * The comparison of two saved results (diff.h), what `kbenchctl diff`,
+ * `run --baseline` and sweeps print (output/diffprint.c): per routine
+ * (matched by side, name and sweep argument) the medians per iteration,
+ * the relative change with its bootstrap CI, the Mann-Whitney p and a
+ * verdict, criterion-style: a change counts only when it is significant
+ * (p < 0.05, the CI excludes 0) and beyond the noise threshold (the CI not
+ * inside +-threshold).  The statistics are model/stats.c's, the ones
+ * `compare` uses.  No printing but the warnings of loading and saving.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,45 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "color.h"
 #include "diff.h"
 #include "env.h"
 #include "kbenchctl.h"
 #include "opts.h"
-#include "output.h"
 #include "runopts.h"
 
-enum row_verdict { ROW_NO_CHANGE, ROW_IMPROVED, ROW_REGRESSED, ROW_NA };
-
-static const char *const row_verdict_name[] = {
+const char *const kb_row_verdict_name[] = {
 	"no change", "improved", "regressed", "n/a" };
 
-struct row {
-	const struct kb_saved_run *os, *ns;
-	const struct kb_result *o, *n;
-	/* what is compared: the counter's samples, or --metric's event's */
-	const double *osorted, *nsorted;
-	const struct kb_stats *ost, *nst;
-	bool ns_unit;			/* compared in ns (counters differ) */
-	double old_med, new_med;	/* per iteration, in the unit */
-	double old_med_ns, new_med_ns;
-	struct kb_compare c;
-	double u;
-	enum row_verdict verdict;
-	const char *why_na;
-};
-
-#define NOTES_MAX	64
-
-struct notes {
-	unsigned int n;
-	char text[NOTES_MAX][200];
-};
-
-static void note_add(struct notes *nt, const char *fmt, ...)
+static void kb_diff_note(struct kb_diff_notes *nt, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void note_add(struct notes *nt, const char *fmt, ...)
+static void kb_diff_note(struct kb_diff_notes *nt, const char *fmt, ...)
 {
 	char buf[200];
 	unsigned int i;
@@ -63,7 +39,7 @@ static void note_add(struct notes *nt, const char *fmt, ...)
 	for (i = 0; i < nt->n; i++)
 		if (!strcmp(nt->text[i], buf))
 			return;
-	if (nt->n < NOTES_MAX)
+	if (nt->n < KB_DIFF_NOTES_MAX)
 		memcpy(nt->text[nt->n++], buf, sizeof(buf));
 }
 
@@ -138,7 +114,7 @@ static bool same_key(const struct kb_saved_run *a, const struct kb_saved_run *b)
  * The argument a result ran with: its sweep value, else its own (a routine
  * with an argument run without --arg, or NAME:ARG).  false: none.
  */
-static bool arg_of(const struct kb_saved_run *s, const struct kb_result *r,
+bool kb_diff_arg_of(const struct kb_saved_run *s, const struct kb_result *r,
 		   uint64_t *v)
 {
 	if (s->has_arg)
@@ -160,7 +136,7 @@ static const struct kb_result *find(const struct kb_resfile *rf,
 {
 	const struct kb_result *r;
 	uint64_t a = 0, b = 0;
-	bool has = arg_of(s, key, &a);
+	bool has = kb_diff_arg_of(s, key, &a);
 	size_t i;
 	unsigned int k;
 
@@ -170,7 +146,7 @@ static const struct kb_result *find(const struct kb_resfile *rf,
 		for (k = 0; k < rf->runs[i].run.nres; k++) {
 			r = &rf->runs[i].run.res[k];
 			if (strcmp(r->routine, name) ||
-			    arg_of(&rf->runs[i], r, &b) != has || a != b)
+			    kb_diff_arg_of(&rf->runs[i], r, &b) != has || a != b)
 				continue;
 			*in = &rf->runs[i];
 			return r;
@@ -222,8 +198,8 @@ static bool metric_of(const struct kb_saved_run *s, const struct kb_result *res,
 	return true;
 }
 
-static int compute_row(struct row *w, const struct kb_diff_opts *o,
-		       struct notes *warn, struct notes *note)
+static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
+		       struct kb_diff_notes *warn, struct kb_diff_notes *note)
 {
 	const struct kb_run *or = &w->os->run, *nr = &w->ns->run;
 	bool o_has = metric_of(w->os, w->o, o->metric, &w->osorted, &w->ost);
@@ -237,21 +213,21 @@ static int compute_row(struct row *w, const struct kb_diff_opts *o,
 	w->ns_unit = !o->metric && (strcmp(or->counter, nr->counter) ||
 				    !hz_close(or->counter_hz, nr->counter_hz));
 	if (w->ns_unit)
-		note_add(warn, "counters differ (%s @ %llu Hz, %s @ %llu Hz): comparing ns per iteration, which depends on the counter's calibration",
+		kb_diff_note(warn, "counters differ (%s @ %llu Hz, %s @ %llu Hz): comparing ns per iteration, which depends on the counter's calibration",
 			 or->counter, (unsigned long long)or->counter_hz,
 			 nr->counter, (unsigned long long)nr->counter_hz);
 	else if (or->counter_hz != nr->counter_hz)
-		note_add(note, "counter rate differs slightly (%llu Hz, %llu Hz): comparing cycles",
+		kb_diff_note(note, "counter rate differs slightly (%llu Hz, %llu Hz): comparing cycles",
 			 (unsigned long long)or->counter_hz,
 			 (unsigned long long)nr->counter_hz);
 	if (or->iterations != nr->iterations)
-		note_add(note, "%s: %u iterations per sample, now %u",
+		kb_diff_note(note, "%s: %u iterations per sample, now %u",
 			 w->o->routine, or->iterations, nr->iterations);
 	if (or->cpu != nr->cpu)
-		note_add(note, "measured on cpu %u, now cpu %u", or->cpu, nr->cpu);
+		kb_diff_note(note, "measured on cpu %u, now cpu %u", or->cpu, nr->cpu);
 	if (or->status == KBENCH_RUN_TIMEOUT || nr->status == KBENCH_RUN_TIMEOUT)
-		note_add(warn, "%s: a run timed out: partial samples", w->o->routine);
-	w->verdict = ROW_NA;
+		kb_diff_note(warn, "%s: a run timed out: partial samples", w->o->routine);
+	w->verdict = KB_ROW_NA;
 	w->old_med_ns = o->metric ? NAN : kb_run_ns(or, w->ost->median);
 	w->new_med_ns = o->metric ? NAN : kb_run_ns(nr, w->nst->median);
 	if (!o_has || !n_has) {
@@ -288,9 +264,9 @@ static int compute_row(struct row *w, const struct kb_diff_opts *o,
 	if (err)
 		goto out_free;
 	kb_compare_decide(&w->c);
-	w->verdict = w->c.verdict == KB_VERDICT_FASTER ? ROW_IMPROVED :
-		     w->c.verdict == KB_VERDICT_SLOWER ? ROW_REGRESSED :
-		     ROW_NO_CHANGE;
+	w->verdict = w->c.verdict == KB_VERDICT_FASTER ? KB_ROW_IMPROVED :
+		     w->c.verdict == KB_VERDICT_SLOWER ? KB_ROW_REGRESSED :
+		     KB_ROW_NO_CHANGE;
 	w->why_na = NULL;
 out_free:
 	free(a2);
@@ -300,38 +276,38 @@ out_free:
 
 /* What differs between the two files' metadata. */
 static void compare_meta(const struct kb_meta *a, const struct kb_meta *b,
-			 struct notes *warn, struct notes *note)
+			 struct kb_diff_notes *warn, struct kb_diff_notes *note)
 {
 	unsigned int i, k;
 
 #define DIFFERS(field) (a->field[0] && b->field[0] && strcmp(a->field, b->field))
 	if (DIFFERS(arch))
-		note_add(warn, "architecture differs: %s, %s", a->arch, b->arch);
+		kb_diff_note(warn, "architecture differs: %s, %s", a->arch, b->arch);
 	if (DIFFERS(cpu_model))
-		note_add(warn, "CPU model differs: %s, %s", a->cpu_model, b->cpu_model);
+		kb_diff_note(warn, "CPU model differs: %s, %s", a->cpu_model, b->cpu_model);
 	if (strcmp(a->hypervisor, b->hypervisor))
-		note_add(warn, "hypervisor differs: %s, %s",
+		kb_diff_note(warn, "hypervisor differs: %s, %s",
 			 a->hypervisor[0] ? a->hypervisor : "none",
 			 b->hypervisor[0] ? b->hypervisor : "none");
 	if (a->method_version != b->method_version)
-		note_add(warn, "sampling method differs (method version %u, %u): kbench itself changed how it measures",
+		kb_diff_note(warn, "sampling method differs (method version %u, %u): kbench itself changed how it measures",
 			 a->method_version, b->method_version);
 	if (DIFFERS(kernel))
-		note_add(note, "kernel release differs: %s, %s", a->kernel, b->kernel);
+		kb_diff_note(note, "kernel release differs: %s, %s", a->kernel, b->kernel);
 	if (DIFFERS(kbench_version))
-		note_add(note, "kbench module version differs: %s, %s",
+		kb_diff_note(note, "kbench module version differs: %s, %s",
 			 a->kbench_version, b->kbench_version);
 	if (DIFFERS(kbenchctl_version))
-		note_add(note, "kbenchctl version differs: %s, %s",
+		kb_diff_note(note, "kbenchctl version differs: %s, %s",
 			 a->kbenchctl_version, b->kbenchctl_version);
 	if (DIFFERS(hostname))
-		note_add(note, "hostname differs: %s, %s", a->hostname, b->hostname);
+		kb_diff_note(note, "hostname differs: %s, %s", a->hostname, b->hostname);
 #undef DIFFERS
 	for (i = 0; i < a->nparams; i++)
 		for (k = 0; k < b->nparams; k++)
 			if (!strcmp(a->param[i].name, b->param[k].name) &&
 			    a->param[i].value != b->param[k].value)
-				note_add(note, "module parameter %s differs: %llu, %llu",
+				kb_diff_note(note, "module parameter %s differs: %llu, %llu",
 					 a->param[i].name,
 					 (unsigned long long)a->param[i].value,
 					 (unsigned long long)b->param[k].value);
@@ -346,234 +322,15 @@ static void compare_meta(const struct kb_meta *a, const struct kb_meta *b,
 				continue;
 			if (strlen(a->env[i].value) > 40 ||
 			    strlen(b->env[k].value) > 40)
-				note_add(moves ? warn : note,
+				kb_diff_note(moves ? warn : note,
 					 "environment %s differs (see the files)",
 					 key);
 			else
-				note_add(moves ? warn : note,
+				kb_diff_note(moves ? warn : note,
 					 "environment %s differs: %s, %s%s", key,
 					 a->env[i].value, b->env[k].value,
 					 moves ? " (it changes what the code costs)" : "");
 		}
-}
-
-static void label(const struct kb_saved_run *s, const struct kb_result *r,
-		  char *buf, size_t len)
-{
-	snprintf(buf, len, "%s%s", r->routine, s->run.user ? " [user]" : "");
-}
-
-static void format_pct(double v, char *buf, size_t len)
-{
-	if (isfinite(v))
-		snprintf(buf, len, "%+.2f%%", v);
-	else
-		snprintf(buf, len, "-");
-}
-
-static void format_p(double p, char *buf, size_t len)
-{
-	if (!isfinite(p))
-		snprintf(buf, len, "-");
-	else if (p < 0.001)
-		snprintf(buf, len, "< 0.001");
-	else
-		snprintf(buf, len, "%.3f", p);
-}
-
-static void format_med(const struct row *w, const char *metric, double v,
-		       char *buf, size_t len)
-{
-	if (isfinite(v))
-		snprintf(buf, len, "%.3f %s", v, metric ? "" :
-			 w->ns_unit ? "ns" : "cyc");
-	else
-		snprintf(buf, len, "-");
-}
-
-static void side_json(const char *key, const char *name,
-		      const struct kb_resfile *rf)
-{
-	const struct kb_meta *m = &rf->meta;
-
-	out_open_object(key);
-	out_string("file", NULL, name);
-	out_string("date", NULL, m->date);
-	out_string("kernel", NULL, m->kernel);
-	out_string("arch", NULL, m->arch);
-	out_string("cpu_model", NULL, m->cpu_model);
-	out_string("hypervisor", NULL, m->hypervisor[0] ? m->hypervisor : NULL);
-	out_string("kbench_version", NULL,
-		   m->kbench_version[0] ? m->kbench_version : NULL);
-	out_uint("method_version", NULL, m->method_version);
-	out_close_object();
-}
-
-/* A row's cells as text ("-" where there is no figure). */
-struct cells {
-	char lbl[64], om[32], nm[32], ch[24], lo[24], hi[24], p[16], arg[24];
-};
-
-static void row_cells(const struct row *w, const char *metric, struct cells *c)
-{
-	bool na = w->verdict == ROW_NA;
-	uint64_t a = 0;
-
-	label(w->os, w->o, c->lbl, sizeof(c->lbl));
-	format_med(w, metric, w->old_med, c->om, sizeof(c->om));
-	format_med(w, metric, w->new_med, c->nm, sizeof(c->nm));
-	format_pct(na ? NAN : w->c.rel_median_pct, c->ch, sizeof(c->ch));
-	format_pct(na ? NAN : w->c.ci_lo_pct, c->lo, sizeof(c->lo));
-	format_pct(na ? NAN : w->c.ci_hi_pct, c->hi, sizeof(c->hi));
-	format_p(na ? NAN : w->c.p, c->p, sizeof(c->p));
-	if (arg_of(w->os, w->o, &a))
-		snprintf(c->arg, sizeof(c->arg), "%llu", (unsigned long long)a);
-	else
-		snprintf(c->arg, sizeof(c->arg), "-");
-}
-
-/* As compare's verdicts: regressed red, improved and no change green. */
-static const char *verdict_color(enum row_verdict v)
-{
-	return kb_color(out_file(), v == ROW_REGRESSED ? KB_BAD :
-				    v == ROW_NA ? KB_WARN : KB_GOOD);
-}
-
-/* The p column only with -v (the verdict already says what p decided). */
-static void print_rows_table(const struct row *rows, size_t nrows,
-			     bool any_arg, bool full, const char *metric)
-{
-	struct cells c;
-	char ci[56], oh[48], nh[48];
-	size_t i;
-
-	snprintf(oh, sizeof(oh), "old %.20s/iter", metric ? metric : "");
-	snprintf(nh, sizeof(nh), "new %.20s/iter", metric ? metric : "");
-	out_text("%-24s %s%14s %14s %9s  %-20s", "routine",
-		 any_arg ? "       arg " : "", metric ? oh : "old/iter",
-		 metric ? nh : "new/iter", "change", "95% CI of change");
-	if (full)
-		out_text(" %8s", "p");
-	out_text("  verdict\n");
-	for (i = 0; i < nrows; i++) {
-		const struct row *w = &rows[i];
-
-		row_cells(w, metric, &c);
-		snprintf(ci, sizeof(ci), "%s .. %s", c.lo, c.hi);
-		out_text("%-24s ", c.lbl);
-		if (any_arg)
-			out_text("%10s ", c.arg);
-		out_text("%14s %14s %9s  %-20s", c.om, c.nm, c.ch,
-			 w->verdict == ROW_NA ? "-" : ci);
-		if (full)
-			out_text(" %8s", c.p);
-		out_text("  %s%s%s%s%s\n", verdict_color(w->verdict),
-			 row_verdict_name[w->verdict], w->why_na ? ": " : "",
-			 w->why_na ? w->why_na : "", kb_color_end(out_file()));
-	}
-}
-
-/* For a commit message or a review: never coloured. */
-static void print_rows_markdown(const struct row *rows, size_t nrows,
-				bool any_arg, const char *metric)
-{
-	struct cells c;
-	size_t i;
-
-	out_text("| routine |%s old%s%s/iter | new%s%s/iter | change | 95%% CI | p | verdict |\n",
-		 any_arg ? " arg |" : "", metric ? " " : "", metric ? metric : "",
-		 metric ? " " : "", metric ? metric : "");
-	out_text("|:--|%s--:|--:|--:|:-:|--:|:--|\n", any_arg ? "--:|" : "");
-	for (i = 0; i < nrows; i++) {
-		const struct row *w = &rows[i];
-		bool na = w->verdict == ROW_NA;
-
-		row_cells(w, metric, &c);
-		out_text("| `%s` |", c.lbl);
-		if (any_arg)
-			out_text(" %s |", c.arg);
-		out_text(" %s | %s | %s | %s%s%s | %s | %s%s |\n", c.om, c.nm,
-			 c.ch, na ? "-" : c.lo, na ? "" : " .. ", na ? "" : c.hi,
-			 c.p, w->verdict == ROW_REGRESSED ? "**regressed**" :
-			 row_verdict_name[w->verdict],
-			 w->why_na ? " (no samples)" : "");
-	}
-}
-static void print_rows_json(const struct row *rows, size_t nrows,
-			    const char *metric)
-{
-	size_t i;
-
-	out_open_array("routines");
-	for (i = 0; i < nrows; i++) {
-		const struct row *w = &rows[i];
-		bool na = w->verdict == ROW_NA;
-		uint64_t a = 0;
-
-		out_open_object(NULL);
-		out_string("routine", NULL, w->o->routine);
-		if (strcmp(w->o->routine, w->n->routine))
-			out_string("new_routine", NULL, w->n->routine);
-		out_string("side", NULL, w->os->run.user ? "user" : "kernel");
-		if (arg_of(w->os, w->o, &a))
-			out_uint("arg", NULL, a);
-		else
-			out_null("arg");
-		out_string("compared_in", NULL, metric ? metric :
-				     w->ns_unit ? "ns" : "cycles");
-		out_double("old_median_cycles", NULL, w->ost->median);
-		out_double("new_median_cycles", NULL, w->nst->median);
-		out_double("old_median_ns", NULL, w->old_med_ns);
-		out_double("new_median_ns", NULL, w->new_med_ns);
-		out_uint("old_samples", NULL, w->ost->count);
-		out_uint("new_samples", NULL, w->nst->count);
-		out_double("change_pct", NULL, na ? NAN : w->c.rel_median_pct);
-		out_double("change_ci95_lo_pct", NULL, na ? NAN : w->c.ci_lo_pct);
-		out_double("change_ci95_hi_pct", NULL, na ? NAN : w->c.ci_hi_pct);
-		out_double("mann_whitney_u", NULL, na ? NAN : w->u);
-		out_double("p_value", NULL, na ? NAN : w->c.p);
-		out_string("verdict", NULL, row_verdict_name[w->verdict]);
-		out_bool("below_threshold", NULL, !na && w->c.below_threshold);
-		if (w->why_na)
-			out_string("reason", NULL, w->why_na);
-		out_close_object();
-	}
-	out_close_array();
-}
-
-static void only_list(const char *key, const char *text,
-		      const struct kb_resfile *rf, bool **used)
-{
-	size_t i, shown = 0;
-	unsigned int k;
-	uint64_t a = 0;
-
-	out_open_array(key);
-	for (i = 0; i < rf->nruns; i++) {
-		for (k = 0; k < rf->runs[i].run.nres; k++) {
-			const struct kb_saved_run *s = &rf->runs[i];
-			char lbl[64];
-
-			if (used[i][k])
-				continue;
-			label(s, &s->run.res[k], lbl, sizeof(lbl));
-			if (arg_of(s, &s->run.res[k], &a))
-				snprintf(lbl + strlen(lbl), sizeof(lbl) - strlen(lbl),
-					 " (arg %llu)", (unsigned long long)a);
-			out_text("%s%s", shown++ ? ", " : text, lbl);
-			out_open_object_inline(NULL);
-			out_string("routine", NULL, s->run.res[k].routine);
-			out_string("side", NULL, s->run.user ? "user" : "kernel");
-			if (arg_of(s, &s->run.res[k], &a))
-				out_uint("arg", NULL, a);
-			else
-				out_null("arg");
-			out_close_object();
-		}
-	}
-	out_close_array();
-	if (shown)
-		out_text("\n");
 }
 
 static bool **used_alloc(const struct kb_resfile *rf)
@@ -602,34 +359,6 @@ static void used_free(bool **u, size_t n)
 	free(u);
 }
 
-/*
- * Warnings (yellow) and notes: JSON arrays of strings; in the text, one
- * line each, or on stderr beside Markdown.  Not @shown: JSON only (the
- * short report counts the notes instead).
- */
-static void print_notes(const char *key, const char *prefix,
-			const struct notes *nt, bool to_stderr, bool shown,
-			bool warning)
-{
-	FILE *f = to_stderr ? stderr : out_file();
-	const char *on = warning ? kb_color(f, KB_WARN) : "";
-	const char *off = warning ? kb_color_end(f) : "";
-	unsigned int i;
-
-	out_open_array(key);
-	for (i = 0; i < nt->n; i++) {
-		if (shown && to_stderr)
-			fprintf(stderr, "%s: %s%s: %s%s\n", prog, on, prefix,
-				nt->text[i], off);
-		else if (shown)
-			out_text("%s%s: ", on, prefix);
-		out_string(NULL, shown && !to_stderr ? "%s" : NULL, nt->text[i]);
-		if (shown && !to_stderr)
-			out_text("%s\n", off);
-	}
-	out_close_array();
-}
-
 /* Statistics of the routines (not of the overhead: diff does not use it). */
 static int analyze(struct kb_resfile *rf)
 {
@@ -652,12 +381,12 @@ static int analyze(struct kb_resfile *rf)
 /* One row per routine of @old found in @new; the counts per verdict. */
 static int match_rows(const char *old_name, struct kb_resfile *old,
 		      const char *new_name, struct kb_resfile *new,
-		      const struct kb_diff_opts *o, struct row **rowsp,
+		      const struct kb_diff_opts *o, struct kb_diff_row **rowsp,
 		      size_t *nrowsp, size_t counts[4], bool **used_old,
-		      bool **used_new, struct notes *warn, struct notes *note)
+		      bool **used_new, struct kb_diff_notes *warn, struct kb_diff_notes *note)
 {
 	size_t i, nrows = 0, cap = 0;
-	struct row *rows = NULL;
+	struct kb_diff_row *rows = NULL;
 	unsigned int k;
 
 	for (i = 0; i < old->nruns; i++) {
@@ -666,12 +395,12 @@ static int match_rows(const char *old_name, struct kb_resfile *old,
 		for (k = 0; k < os->run.nres; k++) {
 			const struct kb_result *o_res = &os->run.res[k], *n_res;
 			const struct kb_saved_run *ns = NULL, *first_in;
-			struct row *w;
+			struct kb_diff_row *w;
 			size_t ni;
 
 			/* a routine twice on one side: the first one counts */
 			if (find(old, os, o_res->routine, o_res, &first_in) != o_res) {
-				note_add(note, "%s appears more than once in %s: compared the first",
+				kb_diff_note(note, "%s appears more than once in %s: compared the first",
 					 o_res->routine, old_name);
 				used_old[i][k] = true;
 				continue;
@@ -684,7 +413,7 @@ static int match_rows(const char *old_name, struct kb_resfile *old,
 			ni = (size_t)(ns - new->runs);
 			used_new[ni][n_res - ns->run.res] = true;
 			if (nrows == cap) {
-				struct row *r2;
+				struct kb_diff_row *r2;
 
 				cap = cap ? cap * 2 : 8;
 				r2 = realloc(rows, cap * sizeof(*r2));
@@ -710,7 +439,7 @@ static int match_rows(const char *old_name, struct kb_resfile *old,
 			const struct kb_result *r = &new->runs[i].run.res[k];
 
 			if (find(new, &new->runs[i], r->routine, r, &first_in) != r) {
-				note_add(note, "%s appears more than once in %s: compared the first",
+				kb_diff_note(note, "%s appears more than once in %s: compared the first",
 					 r->routine, new_name);
 				used_new[i][k] = true;
 			}
@@ -724,109 +453,41 @@ out_nomem:
 	return -ENOMEM;
 }
 
-int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
-		  const char *new_name, struct kb_resfile *new,
-		  const struct kb_diff_opts *o, bool *regressed)
+int kb_diff_compute(struct kb_diff *d, const char *old_name,
+		    struct kb_resfile *old, const char *new_name,
+		    struct kb_resfile *new, const struct kb_diff_opts *o)
 {
-	struct notes *warn = calloc(1, sizeof(*warn)), *note = calloc(1, sizeof(*note));
-	bool **used_old = used_alloc(old), **used_new = used_alloc(new);
-	bool any_arg = false, md = o->markdown && !out_json(), full = o->full || md;
-	size_t i, nrows = 0, counts[4] = { 0 };
-	struct row *rows = NULL;
-	int err = -ENOMEM, status;
+	size_t i;
 	uint64_t a;
 
-	*regressed = false;
-	if (!warn || !note || !used_old || !used_new)
-		goto out_nomem;
+	memset(d, 0, sizeof(*d));
+	d->used_old = used_alloc(old);
+	d->used_new = used_alloc(new);
+	d->nold = old->nruns;
+	d->nnew = new->nruns;
+	if (!d->used_old || !d->used_new)
+		return -ENOMEM;
 	if (analyze(old) || analyze(new))
-		goto out_nomem;
-	compare_meta(&old->meta, &new->meta, warn, note);
-	if (match_rows(old_name, old, new_name, new, o, &rows, &nrows, counts,
-		       used_old, used_new, warn, note))
-		goto out_nomem;
-	for (i = 0; i < nrows; i++)
-		any_arg |= arg_of(rows[i].os, rows[i].o, &a);
-
-	*regressed = counts[ROW_REGRESSED] ||
-		     (o->fail_on == KB_DIFF_FAIL_CHANGED && counts[ROW_IMPROVED]);
-	err = 0;
-	if (!nrows) {
-		fprintf(stderr, "%s: nothing to compare: %s and %s have no routine in common%s\n",
-			prog, old_name, new_name,
-			o->nmatch ? "" : " (for routines renamed between them: --match OLD=NEW)");
-		*regressed = false;
-		err = -ENODATA;
-	}
-	status = kb_diff_exit_status(err, *regressed);
-
-	out_open_object(key);
-	if (out_json()) {
-		side_json("old", old_name, old);
-		side_json("new", new_name, new);
-	} else if (o->full && !md) {
-		out_text("old: %s (%s, %s, %s)\n", old_name, old->meta.date,
-			 old->meta.kernel, old->meta.arch);
-		out_text("new: %s (%s, %s, %s)\n", new_name, new->meta.date,
-			 new->meta.kernel, new->meta.arch);
-	}
-	out_double("threshold_pct", NULL, o->threshold);
-	out_string("fail_on", NULL, kb_diff_fail_on_choices[o->fail_on]);
-	out_uint("seed", NULL, o->seed);
-	out_uint("bootstrap_resamples", NULL, KB_BOOTSTRAP_RESAMPLES);
-	print_notes("warnings", "warning", warn, md, true, true);
-	print_notes("notes", "note", note, md, full, false);
-	if (o->full && !md)
-		out_text("\n");
-	out_string("metric", NULL, o->metric ? o->metric : "cycles");
-	if (md)
-		print_rows_markdown(rows, nrows, any_arg, o->metric);
-	else if (out_json())
-		print_rows_json(rows, nrows, o->metric);
-	else
-		print_rows_table(rows, nrows, any_arg, o->full, o->metric);
-	if (md || o->full)
-		out_text("\n");
-	only_list("only_old", "only in old: ", old, used_old);
-	only_list("only_new", "only in new: ", new, used_new);
-	out_uint("regressed", NULL, counts[ROW_REGRESSED]);
-	out_uint("improved", NULL, counts[ROW_IMPROVED]);
-	out_uint("no_change", NULL, counts[ROW_NO_CHANGE]);
-	out_uint("not_compared", NULL, counts[ROW_NA]);
-	if (!md)
-		out_text("%s", kb_color(out_file(), status ? KB_BAD : KB_GOOD));
-	out_text("%s%zu regressed, %zu improved, %zu no change",
-		 md ? "kbench diff: " : "", counts[ROW_REGRESSED],
-		 counts[ROW_IMPROVED], counts[ROW_NO_CHANGE]);
-	if (counts[ROW_NA])
-		out_text(", %zu not compared", counts[ROW_NA]);
-	if (full)
-		out_text(" (noise threshold %g%%, 95%% bootstrap CI of the median change, Mann-Whitney p%s)",
-			 o->threshold,
-			 o->fail_on == KB_DIFF_FAIL_CHANGED ? "; fail on any change" : "");
-	else
-		out_text(" (noise threshold %g%%%s)", o->threshold,
-			 o->fail_on == KB_DIFF_FAIL_CHANGED ? "; fail on any change" : "");
-	if (!full && note->n)
-		out_text("; -v shows %u note%s on what else differs", note->n,
-			 note->n == 1 ? "" : "s");
-	out_text("%s\n", md ? "" : kb_color_end(out_file()));
-	out_uint("exit_status", NULL, (uint64_t)status);
-	out_close_object();
-	goto out_free;
-
-out_nomem:
-	fprintf(stderr, "%s: out of memory\n", prog);
-out_free:
-	used_free(used_old, old->nruns);
-	used_free(used_new, new->nruns);
-	free(rows);
-	free(warn);
-	free(note);
-	return err;
+		return -ENOMEM;
+	compare_meta(&old->meta, &new->meta, &d->warn, &d->note);
+	if (match_rows(old_name, old, new_name, new, o, &d->rows, &d->nrows,
+		       d->counts, d->used_old, d->used_new, &d->warn, &d->note))
+		return -ENOMEM;
+	for (i = 0; i < d->nrows; i++)
+		d->any_arg |= kb_diff_arg_of(d->rows[i].os, d->rows[i].o, &a);
+	d->regressed = d->counts[KB_ROW_REGRESSED] ||
+		       (o->fail_on == KB_DIFF_FAIL_CHANGED &&
+			d->counts[KB_ROW_IMPROVED]);
+	return 0;
 }
 
-/* --- run --save / --baseline, compare --save --- */
+void kb_diff_free(struct kb_diff *d)
+{
+	used_free(d->used_old, d->nold);
+	used_free(d->used_new, d->nnew);
+	free(d->rows);
+	memset(d, 0, sizeof(*d));
+}
 
 void kb_results_build(struct kb_results *x, const struct kb_run *const *runs,
 		      const struct kb_run_req *const *reqs, unsigned int n,
@@ -863,125 +524,4 @@ int kb_baseline_load(const char *sub, const char *arg, struct kb_resfile *base)
 	if (ret)
 		kb_arg_error(sub, "--baseline: %s", err);
 	return ret;
-}
-
-/* --- the subcommand --- */
-
-/* diff --check FILE...: load and validate each; the first error. */
-static int check_files(const char *sub, int argc, char *argv[])
-{
-	char err[768];
-	int i, ret = 0, e;
-
-	out_open_array(NULL);
-	for (i = 0; i < argc; i++) {
-		struct kb_resfile rf;
-		size_t r, samples = 0, routines = 0;
-		unsigned int k;
-
-		out_open_object(NULL);
-		out_string("file", "%s: ", argv[i]);
-		e = kb_resfile_load(argv[i], &rf, err, sizeof(err));
-		if (e) {
-			kb_arg_error(sub, "%s", err);
-			out_bool("valid", NULL, false);
-			out_text("%s", kb_color(out_file(), KB_BAD));
-			out_string("error", "invalid", err);
-			out_text("%s\n", kb_color_end(out_file()));
-			out_close_object();
-			ret = ret ? ret : e;
-			continue;
-		}
-		for (r = 0; r < rf.nruns; r++) {
-			routines += rf.runs[r].run.nres;
-			for (k = 0; k < rf.runs[r].run.nres; k++)
-				samples += rf.runs[r].run.res[k].n;
-		}
-		out_bool("valid", NULL, true);
-		out_uint("runs", "ok, %llu run", rf.nruns);
-		out_text("%s", rf.nruns == 1 ? "" : "s");
-		out_uint("routines", ", %llu routine", routines);
-		out_text("%s", routines == 1 ? "" : "s");
-		out_uint("samples", ", %llu samples", samples);
-		out_string("date", ", %s", rf.meta.date);
-		out_string("kernel", ", %s\n", rf.meta.kernel);
-		out_close_object();
-		kb_resfile_free(&rf);
-	}
-	out_close_array();
-	out_finish();
-	return ret;
-}
-
-/* The options and arguments of diff, and how they go together. */
-static int diff_parse(const struct subcommand *sc, int argc, char *argv[],
-		      struct kb_run_opts *o, int *first)
-{
-	const char *given;
-	int err, n;
-
-	memset(o, 0, sizeof(*o));
-	kb_diff_opts_init(&o->diff);
-	err = kb_opts_parse(sc, argc, argv, o, first);
-	if (err)
-		return err;
-	o->diff.full = o->verbose;
-	n = argc - *first;
-	if (o->check) {
-		given = kb_diff_opts_given(&o->diff);
-		if (given)
-			return kb_arg_error(sc->name, "--check only loads and validates files: not with %s",
-					    given);
-		if (!n)
-			return kb_arg_error(sc->name, "--check: which files? (result files, or NAMEs saved by '%s run --save NAME')",
-					    prog);
-		return 0;
-	}
-	if (!n) {
-		usage_error(sc->name, "which two results? (files, or NAMEs saved by '%s run --save NAME')",
-			    prog);
-		return -EINVAL;
-	}
-	if (n == 1)
-		return kb_arg_error(sc->name, "needs two results, OLD and NEW; '%s' is only the first",
-				    argv[*first]);
-	if (n > 2)
-		return kb_arg_error(sc->name, "two results only; '%s' is one too many",
-				    argv[*first + 2]);
-	if (o->diff.markdown && opt_json)
-		return kb_arg_error(sc->name, "--markdown and --json exclude each other");
-	return 0;
-}
-
-int diff_main(const struct subcommand *sc, int argc, char *argv[])
-{
-	struct kb_resfile old, new;
-	struct kb_run_opts o;
-	bool regressed = false;
-	char err[768];
-	int first, ret;
-
-	ret = diff_parse(sc, argc, argv, &o, &first);
-	if (ret)
-		return kb_diff_exit_status(ret, false);
-	if (o.check)
-		return kb_diff_exit_status(check_files(sc->name, argc - first,
-						       argv + first), false);
-	ret = kb_resfile_load(argv[first], &old, err, sizeof(err));
-	if (ret) {
-		kb_arg_error(sc->name, "%s", err);
-		return kb_diff_exit_status(ret, false);
-	}
-	ret = kb_resfile_load(argv[first + 1], &new, err, sizeof(err));
-	if (ret) {
-		kb_arg_error(sc->name, "%s", err);
-		kb_resfile_free(&old);
-		return kb_diff_exit_status(ret, false);
-	}
-	ret = kb_diff_print(NULL, argv[first], &old, argv[first + 1], &new,
-			    &o.diff, &regressed);
-	out_finish();
-	kb_resfile_free(&old);
-	kb_resfile_free(&new);
-	return kb_diff_exit_status(ret, regressed);
 }

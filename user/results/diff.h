@@ -49,17 +49,60 @@ int kb_diff_parse_match(const struct kb_opt *row, const char *arg,
 /* "--threshold" etc.: the first diff option given, or NULL. */
 const char *kb_diff_opts_given(const struct kb_diff_opts *o);
 
+/* The verdict of one routine's row. */
+enum kb_row_verdict {
+	KB_ROW_NO_CHANGE, KB_ROW_IMPROVED, KB_ROW_REGRESSED, KB_ROW_NA
+};
+extern const char *const kb_row_verdict_name[];
+
+/* One routine of the old result against the same one in the new. */
+struct kb_diff_row {
+	const struct kb_saved_run *os, *ns;
+	const struct kb_result *o, *n;
+	/* what is compared: the counter's samples, or --metric's event's */
+	const double *osorted, *nsorted;
+	const struct kb_stats *ost, *nst;
+	bool ns_unit;			/* compared in ns (counters differ) */
+	double old_med, new_med;	/* per iteration, in the unit */
+	double old_med_ns, new_med_ns;
+	struct kb_compare c;
+	double u;
+	enum kb_row_verdict verdict;
+	const char *why_na;
+};
+
+/* What else differs between the two (warnings, notes), each once. */
+#define KB_DIFF_NOTES_MAX	64
+struct kb_diff_notes {
+	unsigned int n;
+	char text[KB_DIFF_NOTES_MAX][200];
+};
+
+/* The comparison of two results. */
+struct kb_diff {
+	struct kb_diff_row *rows;	/* the routines both have */
+	size_t nrows;
+	size_t counts[4];		/* rows per enum kb_row_verdict */
+	/* [run][routine]: matched (or a duplicate); the others are "only in" */
+	bool **used_old, **used_new;
+	size_t nold, nnew;
+	struct kb_diff_notes warn, note;
+	bool any_arg;			/* some row has a sweep argument */
+	/* a routine regressed (or changed, with --fail-on changed) */
+	bool regressed;
+};
+
 /*
- * Compare @new against @old (their runs are analyzed here) and print the
- * report: a short table (all figures with o->full, or Markdown with
- * o->markdown), or the members of a JSON object opened as @key (NULL: the
- * document's top level).  0 with *@regressed set when a routine regressed
- * beyond the threshold (or changed, with --fail-on changed); -ENODATA when
- * the two have no routine in common, -ENOMEM (both printed).
+ * Compare @new against @old (their runs are analyzed here) into @d: 0, or
+ * -ENOMEM (@d still to be freed).
  */
-int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
-		  const char *new_name, struct kb_resfile *new,
-		  const struct kb_diff_opts *o, bool *regressed);
+int kb_diff_compute(struct kb_diff *d, const char *old_name,
+		    struct kb_resfile *old, const char *new_name,
+		    struct kb_resfile *new, const struct kb_diff_opts *o);
+void kb_diff_free(struct kb_diff *d);
+/* The sweep argument of routine @r of @s into *@a: whether it has one. */
+bool kb_diff_arg_of(const struct kb_saved_run *s, const struct kb_result *r,
+		    uint64_t *a);
 
 /*
  * The exit status of diff and run --baseline (kbenchctl.8): 0 no
