@@ -14,15 +14,17 @@
 #include <linux/kbench.h>
 #include <linux/netlink.h>
 
+#include "b64.h"
 #include "csv.h"
 #include "hist.h"
 #include "kbenchctl.h"
 #include "names.h"
 #include "nl.h"
+#include "opts.h"
 #include "output.h"
 #include "pages.h"
-#include "b64.h"
 #include "progress.h"
+#include "samples.h"
 #include "stats.h"
 #include "svg.h"
 #include "tap.h"

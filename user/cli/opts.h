@@ -150,4 +150,13 @@ struct kb_nl;
 int opts_none_open(const struct subcommand *sc, int argc, char *argv[],
 		   struct kb_nl *nl);
 
+/* "kbenchctl SUB: msg" to stderr (no hint); returns -EINVAL. */
+int kb_arg_error(const char *sub, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Strict number parsing: whole string, base 10, within range. 0 or -1. */
+int parse_u32(const char *s, uint32_t *out);
+int parse_u64(const char *s, uint64_t *out);
+int parse_double(const char *s, double *out);
+
 #endif /* KBENCHCTL_OPTS_H */

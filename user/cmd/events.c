@@ -19,10 +19,11 @@
 
 #include <kbench/events.h>
 
+#include "events.h"
 #include "kbenchctl.h"
+#include "meta.h"
 #include "opts.h"
 #include "output.h"
-#include "events.h"
 
 #define KB_PMU_SYSFS	"/sys/bus/event_source/devices"
 

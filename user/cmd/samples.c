@@ -15,6 +15,7 @@
 #include "opts.h"
 #include "output.h"
 #include "pages.h"
+#include "samples.h"
 
 struct samples_opts {
 	bool csv, has_routine;

@@ -20,6 +20,7 @@
 #include <kbench/method.h>
 #include "env.h"
 #include "kbenchctl.h"
+#include "meta.h"
 #include "nl.h"
 #include "resfile.h"
 
