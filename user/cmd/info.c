@@ -53,9 +53,28 @@ const struct kb_opt kb_info_table[] = {
 	{ NULL }
 };
 
+/* The module's limits: JSON key, text line, INFO attribute. */
+static const struct info_limit {
+	const char *key, *fmt;
+	int attr;
+} limits[] = {
+	{ "max_samples", "  max samples:    %llu per routine and run\n",
+	  KBENCH_A_INFO_MAX_SAMPLES },
+	{ "max_iterations", "  max iterations: %llu per sample\n",
+	  KBENCH_A_INFO_MAX_ITERATIONS },
+	{ "max_window_us", "  max window:     %llu us\n",
+	  KBENCH_A_INFO_MAX_WINDOW_US },
+	{ "max_run_ms", "  max run:        %llu ms\n", KBENCH_A_INFO_MAX_RUN_MS },
+	{ "duty_pct", "  irq-off duty:   %llu%%\n", KBENCH_A_INFO_DUTY_PCT },
+	{ "runs_kept", "  runs kept:      %llu\n", KBENCH_A_INFO_RUNS_KEPT },
+	{ "events_max", "  max events:     %llu per run\n",
+	  KBENCH_A_INFO_EVENTS_MAX },
+};
+
 static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
 	const struct info_opts *o = arg;
+	const struct info_limit *l;
 	struct kb_kernel_env k;
 	struct kb_env e;
 	char buf[128];
@@ -91,20 +110,8 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	kb_pmu_print_info();
 	out_text("limits:\n");
 	out_open_object("limits");
-	out_uint("max_samples", "  max samples:    %llu per routine and run\n",
-		 kb_u32(tb[KBENCH_A_INFO_MAX_SAMPLES], 0));
-	out_uint("max_iterations", "  max iterations: %llu per sample\n",
-		 kb_u32(tb[KBENCH_A_INFO_MAX_ITERATIONS], 0));
-	out_uint("max_window_us", "  max window:     %llu us\n",
-		 kb_u32(tb[KBENCH_A_INFO_MAX_WINDOW_US], 0));
-	out_uint("max_run_ms", "  max run:        %llu ms\n",
-		 kb_u32(tb[KBENCH_A_INFO_MAX_RUN_MS], 0));
-	out_uint("duty_pct", "  irq-off duty:   %llu%%\n",
-		 kb_u32(tb[KBENCH_A_INFO_DUTY_PCT], 0));
-	out_uint("runs_kept", "  runs kept:      %llu\n",
-		 kb_u32(tb[KBENCH_A_INFO_RUNS_KEPT], 0));
-	out_uint("events_max", "  max events:     %llu per run\n",
-		 kb_u32(tb[KBENCH_A_INFO_EVENTS_MAX], 0));
+	for (l = limits; l < limits + sizeof(limits) / sizeof(limits[0]); l++)
+		out_uint(l->key, l->fmt, kb_u32(tb[l->attr], 0));
 	out_close_object();
 	out_text("sample store:\n");
 	out_open_object("store");

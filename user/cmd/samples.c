@@ -143,65 +143,19 @@ static void stream_header(struct stream *s)
 			 "FLAGS");
 }
 
-static size_t put_str(char *dst, const char *s, size_t max)
-{
-	size_t n = strnlen(s, max);
-
-	memcpy(dst, s, n);
-	return n;
-}
-
-/* Nothing to escape in JSON (routine names are [a-z0-9_] by the ABI). */
-static bool plain(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == '"' || *s == '\\')
-			return false;
-	return true;
-}
-
 /* One sample line (CSV, table or JSON); exposed for the unit tests. */
 void kb_sample_emit(bool csv, uint64_t index, const char *routine,
 		    uint32_t routine_index, int64_t net, uint32_t flags)
 {
-	char buf[96], line[320];
-	FILE *f = out_file();
+	char buf[96];
 
-	/* a million lines: flag names only when there are flags */
 	if (flags)
 		kb_flag_names(kb_sample_flag_names, flags, "|", buf, sizeof(buf));
 	else
 		buf[0] = '\0';
 	if (csv) {
-		size_t n = 0;
-
-		n += kb_put_u64(line + n, index);
-		line[n++] = ',';
-		n += put_str(line + n, routine, 64);
-		line[n++] = ',';
-		n += kb_put_s64(line + n, net);
-		line[n++] = ',';
-		n += put_str(line + n, buf, sizeof(buf));
-		line[n++] = '\n';
-		fwrite_unlocked(line, 1, n, f);
-		return;
-	}
-	if (out_json() && plain(routine)) {
-		/* the same keys as the out_*() calls below, without their cost */
-		size_t n = 0;
-
-		n += put_str(line + n, "{\"index\": ", 16);
-		n += kb_put_u64(line + n, index);
-		n += put_str(line + n, ", \"routine\": \"", 16);
-		n += put_str(line + n, routine, 64);
-		n += put_str(line + n, "\", \"routine_index\": ", 24);
-		n += kb_put_u64(line + n, routine_index);
-		n += put_str(line + n, ", \"net_cycles\": ", 24);
-		n += kb_put_s64(line + n, net);
-		n += put_str(line + n, ", \"flags\": \"", 16);
-		n += put_str(line + n, buf, sizeof(buf));
-		n += put_str(line + n, "\"}", 4);
-		out_json_element(line, n);
+		fprintf(out_file(), "%llu,%s,%lld,%s\n", (unsigned long long)index,
+			routine, (long long)net, buf);
 		return;
 	}
 	sample_fields(index, routine, routine_index, net, buf);
@@ -256,7 +210,6 @@ static int stream_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 
 int samples_main(const struct subcommand *sc, int argc, char *argv[])
 {
-	static char obuf[1 << 20];
 	static struct kb_csv csv;
 	struct samples_opts o = { 0 };
 	struct stream s = { .out = &csv };
@@ -282,7 +235,6 @@ int samples_main(const struct subcommand *sc, int argc, char *argv[])
 	err = kb_nl_open(&nl);
 	if (err)
 		return kb_exit_status(err);
-	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (s.csv)
 		kb_csv_init(&csv, stdout);
 	out_open_object(NULL);

@@ -368,14 +368,6 @@ void out_null(const char *key)
 	}
 }
 
-void out_json_element(const char *json, size_t len)
-{
-	if (!out_is_json)
-		return;
-	json_key(NULL);
-	fwrite_unlocked(json, 1, len, out_file());
-}
-
 void out_text(const char *fmt, ...)
 {
 	va_list ap;

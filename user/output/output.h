@@ -33,11 +33,6 @@ void out_double(const char *key, const char *fmt, double v);
 void out_string(const char *key, const char *fmt, const char *s);
 void out_bool(const char *key, const char *fmt, bool v);
 void out_null(const char *key);
-/*
- * A ready-made JSON value as the next array element (JSON only): for long
- * streams of records where per-value calls are the bottleneck.
- */
-void out_json_element(const char *json, size_t len);
 /* Table-only text. */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
