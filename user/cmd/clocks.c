@@ -4,8 +4,10 @@
  * (CLOCK_GET dump), of the userspace clocks (--user), or both (--all).
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
+#include "fields.h"
 #include "kbenchctl.h"
 #include "nl.h"
 #include "opts.h"
@@ -31,6 +33,20 @@ struct kclocks {
 	size_t n;
 };
 
+/* A clock of CLOCK_GET's dump. */
+static const struct kb_field clock_fields[] = {
+	KB_FIELD(struct kb_clock, name, STR, KBENCH_A_CLOCK_NAME),
+	KB_FIELD(struct kb_clock, unit, STR, KBENCH_A_CLOCK_UNIT),
+	KB_FIELD(struct kb_clock, hz, U64, KBENCH_A_CLOCK_HZ),
+	KB_FIELD(struct kb_clock, res_min, U64, KBENCH_A_CLOCK_RES_MIN),
+	KB_FIELD(struct kb_clock, res_sum, U64, KBENCH_A_CLOCK_RES_SUM),
+	KB_FIELD(struct kb_clock, res_changes, U32, KBENCH_A_CLOCK_RES_CHANGES),
+	KB_FIELD(struct kb_clock, lat_reads, U32, KBENCH_A_CLOCK_LAT_READS),
+	KB_FIELD(struct kb_clock, lat_span, U64, KBENCH_A_CLOCK_LAT_SPAN),
+	KB_FIELD(struct kb_clock, lat_cycles, U64, KBENCH_A_CLOCK_LAT_CYCLES),
+	{ NULL }
+};
+
 static int clock_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
 	struct kclocks *k = arg;
@@ -42,16 +58,49 @@ static int clock_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	c = &k->c[k->n++];
 	memset(c, 0, sizeof(*c));
 	c->side = "kernel";
-	snprintf(c->name, sizeof(c->name), "%s", kb_str(tb[KBENCH_A_CLOCK_NAME], "?"));
-	snprintf(c->unit, sizeof(c->unit), "%s", kb_str(tb[KBENCH_A_CLOCK_UNIT], "?"));
-	c->hz = kb_u64(tb[KBENCH_A_CLOCK_HZ], 0);
-	c->res_min = kb_u64(tb[KBENCH_A_CLOCK_RES_MIN], 0);
-	c->res_sum = kb_u64(tb[KBENCH_A_CLOCK_RES_SUM], 0);
-	c->res_changes = kb_u32(tb[KBENCH_A_CLOCK_RES_CHANGES], 0);
-	c->lat_reads = kb_u32(tb[KBENCH_A_CLOCK_LAT_READS], 0);
-	c->lat_span = kb_u64(tb[KBENCH_A_CLOCK_LAT_SPAN], 0);
-	c->lat_cycles = kb_u64(tb[KBENCH_A_CLOCK_LAT_CYCLES], 0);
+	kb_fields_parse(clock_fields, tb, c);
 	return 0;
+}
+
+static void clock_print_header(bool side)
+{
+	if (side)
+		out_text("%-7s ", "SIDE");
+	out_text("%-26s %-7s %12s %12s %12s %12s %12s %10s %10s\n", "CLOCK",
+		 "UNIT", "RES_MIN", "RES_MEAN", "RES_MIN_NS", "RES_MEAN_NS",
+		 "LATENCY", "LAT_NS", "LAT_CYC");
+}
+
+static void clock_print(const struct kb_clock *c, bool side)
+{
+	double mean = kb_clock_res_mean(c), lat = kb_clock_latency(c);
+
+	out_open_object(NULL);
+	out_string("side", side ? "%-7s " : NULL, c->side);
+	out_string("name", "%-26s", c->name);
+	out_string("unit", " %-7s", c->unit);
+	out_uint("hz", NULL, c->hz);
+	if (c->res_changes)
+		out_uint("resolution_min", " %12llu", c->res_min);
+	else
+		out_double("resolution_min", " %12.0f", NAN);
+	out_double("resolution_mean", " %12.3f", mean);
+	out_double("resolution_min_ns", " %12.3f",
+		   c->res_changes ? kb_clock_to_ns(c, (double)c->res_min) : NAN);
+	out_double("resolution_mean_ns", " %12.3f", kb_clock_to_ns(c, mean));
+	out_uint("resolution_changes", NULL, c->res_changes);
+	out_double("latency", " %12.3f", lat);
+	out_double("latency_ns", " %10.2f", kb_clock_to_ns(c, lat));
+	out_double("latency_cycles", " %10.1f\n",
+		   c->lat_reads ? (double)c->lat_cycles / (c->lat_reads + 1.0) : NAN);
+	out_uint("latency_reads", NULL, c->lat_reads);
+	out_uint("latency_span", NULL, c->lat_span);
+	out_uint("latency_span_cycles", NULL, c->lat_cycles);
+	if (c->counter[0]) {
+		out_string("counter", NULL, c->counter);
+		out_uint("counter_hz", NULL, c->counter_hz);
+	}
+	out_close_object();
 }
 
 int clocks_main(const struct subcommand *sc, int argc, char *argv[])
@@ -90,12 +139,12 @@ int clocks_main(const struct subcommand *sc, int argc, char *argv[])
 		nu = (size_t)got;
 	}
 
-	kb_clock_print_header(o.all);
+	clock_print_header(o.all);
 	out_open_array(NULL);
 	for (i = 0; i < k.n; i++)
-		kb_clock_print(&k.c[i], o.all);
+		clock_print(&k.c[i], o.all);
 	for (i = 0; i < nu; i++)
-		kb_clock_print(&u[i], o.all);
+		clock_print(&u[i], o.all);
 	out_close_array();
 	out_finish();
 	return EXIT_OK;

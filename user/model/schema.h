@@ -49,6 +49,11 @@
 	X(bytes_per_iter, U32, KBENCH_A_RESULT_BYTES_PER_ITER)		\
 	O(arg, U64, KBENCH_A_RESULT_ARG, has_arg)
 
+/* A table row for @member of @type (schema.c's tables, a command's own). */
+#define KB_FIELD(type, member, t, attr)					\
+	{ #member, KB_FT_##t, offsetof(type, member),			\
+	  sizeof(((type *)0)->member), attr, NULL, 0 }
+
 /* How a field is stored and written. */
 enum kb_field_type {
 	KB_FT_U32,	/* uint32_t; a JSON number */

@@ -16,7 +16,6 @@
 #include <kbench.h>
 #include <kbench/method.h>
 
-#include "output.h"
 #include "twin.h"
 #include "uclocks.h"
 
@@ -179,45 +178,4 @@ double kb_clock_latency(const struct kb_clock *c)
 double kb_clock_to_ns(const struct kb_clock *c, double units)
 {
 	return c->hz ? units * 1e9 / (double)c->hz : NAN;
-}
-
-void kb_clock_print_header(bool side)
-{
-	if (side)
-		out_text("%-7s ", "SIDE");
-	out_text("%-26s %-7s %12s %12s %12s %12s %12s %10s %10s\n", "CLOCK",
-		 "UNIT", "RES_MIN", "RES_MEAN", "RES_MIN_NS", "RES_MEAN_NS",
-		 "LATENCY", "LAT_NS", "LAT_CYC");
-}
-
-void kb_clock_print(const struct kb_clock *c, bool side)
-{
-	double mean = kb_clock_res_mean(c), lat = kb_clock_latency(c);
-
-	out_open_object(NULL);
-	out_string("side", side ? "%-7s " : NULL, c->side);
-	out_string("name", "%-26s", c->name);
-	out_string("unit", " %-7s", c->unit);
-	out_uint("hz", NULL, c->hz);
-	if (c->res_changes)
-		out_uint("resolution_min", " %12llu", c->res_min);
-	else
-		out_double("resolution_min", " %12.0f", NAN);
-	out_double("resolution_mean", " %12.3f", mean);
-	out_double("resolution_min_ns", " %12.3f",
-		   c->res_changes ? kb_clock_to_ns(c, (double)c->res_min) : NAN);
-	out_double("resolution_mean_ns", " %12.3f", kb_clock_to_ns(c, mean));
-	out_uint("resolution_changes", NULL, c->res_changes);
-	out_double("latency", " %12.3f", lat);
-	out_double("latency_ns", " %10.2f", kb_clock_to_ns(c, lat));
-	out_double("latency_cycles", " %10.1f\n",
-		   c->lat_reads ? (double)c->lat_cycles / (c->lat_reads + 1.0) : NAN);
-	out_uint("latency_reads", NULL, c->lat_reads);
-	out_uint("latency_span", NULL, c->lat_span);
-	out_uint("latency_span_cycles", NULL, c->lat_cycles);
-	if (c->counter[0]) {
-		out_string("counter", NULL, c->counter);
-		out_uint("counter_hz", NULL, c->counter_hz);
-	}
-	out_close_object();
 }

@@ -36,7 +36,5 @@ double kb_clock_res_mean(const struct kb_clock *c);
 double kb_clock_latency(const struct kb_clock *c);	/* clock units */
 double kb_clock_to_ns(const struct kb_clock *c, double units);
 
-void kb_clock_print_header(bool side);
-void kb_clock_print(const struct kb_clock *c, bool side);
 
 #endif /* KBENCHCTL_UCLOCKS_H */
