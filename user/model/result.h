@@ -14,6 +14,7 @@
 #include <linux/kbench.h>
 
 #include "env.h"
+#include "schema.h"
 #include "stats.h"
 
 /* excluded samples by reason: bit i of the sample flags is excl[i] */
@@ -79,11 +80,9 @@ struct kb_result {
 
 struct kb_run {
 	bool user;		/* userspace twin run */
-	uint32_t cpu, samples, iterations, target_ns, warmup;
-	uint32_t run_id, adaptive, status;
-	char counter[32];
-	uint64_t counter_hz, elapsed_ns;
-	uint64_t span_cycles, routine_cycles, window_cycles, mem_bytes;
+	/* run_id, cpu, samples, ..., mem_bytes: RUN's reply (schema.h) */
+	KB_RUN_FIELDS(KB_MEMBER)
+	uint32_t status;
 	unsigned int nres;
 	struct kb_result res[KBENCH_RUN_ROUTINES_MAX];
 	struct kb_result overhead;

@@ -7,8 +7,9 @@
  * is its member's name.  The tables below describe them for the code that
  * walks fields generically: the netlink parser (nl/fields.c), the run
  * header printer (output/runprint.c), the saver and the loader
- * (results/).  Adding a number to the RUN reply: one X() line here (or in
- * <kbench/schema.h> for a summary figure), the member comes with it.
+ * (results/).  Adding a number to the RUN reply: one X() line in
+ * KB_RUN_FIELDS declares the member of struct kb_run, parses it, prints it
+ * (text and JSON) and gives the saver and loader its key.
  */
 #ifndef KBENCHCTL_SCHEMA_H
 #define KBENCHCTL_SCHEMA_H
@@ -18,7 +19,8 @@
 
 /*
  * struct kb_run's members from RUN's reply, in the order the run header
- * prints them: X(member, type, attribute, text format or NULL)
+ * prints them: X(member, type, attribute, text format or NULL).  The
+ * members are declared from this list (KB_MEMBER); a string is char[32].
  */
 #define KB_RUN_FIELDS(X)						\
 	X(run_id, U32, KBENCH_A_RUN_ID, NULL)				\
@@ -37,6 +39,14 @@
 	X(window_cycles, U64, KBENCH_A_RUN_WINDOW_CYCLES,		\
 	  ", in the windows %llu)")					\
 	X(mem_bytes, U64, KBENCH_A_RUN_MEM_BYTES, ", memory %llu bytes")
+
+/* A list's member declared in its structure: KB_RUN_FIELDS(KB_MEMBER). */
+#define KB_MEMBER(m, t, ...)	KB_DECL_##t(m)
+#define KB_DECL_U32(m)		uint32_t m;
+#define KB_DECL_BOOL32(m)	uint32_t m;
+#define KB_DECL_U64(m)		uint64_t m;
+#define KB_DECL_S64(m)		int64_t m;
+#define KB_DECL_STR(m)		char m[32];
 
 /*
  * struct kb_result's own members from a RESULT nest: X(member, type, attr),
