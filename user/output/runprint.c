@@ -75,6 +75,16 @@ static void print_summary(const char *net, const char *per_iter,
 	out_close_object();
 }
 
+/* The object @key of two figures, min and median. */
+static void print_min_median(const char *key, const char *min_fmt,
+			     const char *median_fmt, double min, double median)
+{
+	out_open_object(key);
+	out_double("min", min_fmt, min);
+	out_double("median", median_fmt, median);
+	out_close_object();
+}
+
 /* One event's summary and statistics in a routine (-v, JSON). */
 static void print_event(const struct kb_run *r, const struct kb_result *res,
 			unsigned int x, unsigned int flags)
@@ -89,14 +99,11 @@ static void print_event(const struct kb_run *r, const struct kb_result *res,
 		      ev->net_min, ev->net_median, ev->net_max, ev->net_sum,
 		      ev->per_iter_min_milli, ev->per_iter_median_milli,
 		      res->valid, it);
-	if (res->has_corr && res != &r->overhead) {
-		out_open_object("corrected_per_iter");
-		out_double("min", "; corrected (- empty): min %.3f",
-			   (double)ev->corr_min_milli / 1000);
-		out_double("median", ", median %.3f",
-			   (double)ev->corr_median_milli / 1000);
-		out_close_object();
-	}
+	if (res->has_corr && res != &r->overhead)
+		print_min_median("corrected_per_iter",
+				 "; corrected (- empty): min %.3f", ", median %.3f",
+				 (double)ev->corr_min_milli / 1000,
+				 (double)ev->corr_median_milli / 1000);
 	out_text("\n");
 	if (ev->have_stats && !(flags & KB_PRINT_BRIEF)) {
 		out_open_object("stats");
@@ -389,19 +396,16 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 	out_double("max", ", max %.3f\n", kb_run_ns(r, (double)res->net_max / it));
 	out_close_object();
 	if (res->has_corr && res != &r->overhead) {
-		out_open_object("corrected_cycles_per_iter");
-		out_double("min", "    corrected (- empty): min %.3f",
-			   (double)res->corr_min_milli / 1000);
-		out_double("median", ", median %.3f",
-			   (double)res->corr_median_milli / 1000);
+		double min = (double)res->corr_min_milli / 1000;
+		double median = (double)res->corr_median_milli / 1000;
+
+		print_min_median("corrected_cycles_per_iter",
+				 "    corrected (- empty): min %.3f",
+				 ", median %.3f", min, median);
 		out_text(" %s/iter", kb_run_unit(r));
-		out_close_object();
-		out_open_object("corrected_ns_per_iter");
-		out_double("min", " = min %.3f",
-			   kb_run_ns(r, (double)res->corr_min_milli / 1000));
-		out_double("median", ", median %.3f ns/iter\n",
-			   kb_run_ns(r, (double)res->corr_median_milli / 1000));
-		out_close_object();
+		print_min_median("corrected_ns_per_iter", " = min %.3f",
+				 ", median %.3f ns/iter\n", kb_run_ns(r, min),
+				 kb_run_ns(r, median));
 	}
 	if (res->have_stats && !(flags & KB_PRINT_BRIEF))
 		print_stats(r, res);
