@@ -5,6 +5,7 @@
  * JSON; and the samples as CSV.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,38 @@ static void print_summary(const char *net, const char *per_iter,
 	out_close_object();
 }
 
+/* The statistics of a series in the order reports print them. */
+static const struct {
+	const char *key, *label;
+	size_t offset;
+} stat_rows[] = {
+	{ "min", "min", offsetof(struct kb_stats, min) },
+	{ "p1", "p1", offsetof(struct kb_stats, p1) },
+	{ "p5", "p5", offsetof(struct kb_stats, p5) },
+	{ "p25", "p25", offsetof(struct kb_stats, p25) },
+	{ "median", "median", offsetof(struct kb_stats, median) },
+	{ "p75", "p75", offsetof(struct kb_stats, p75) },
+	{ "p95", "p95", offsetof(struct kb_stats, p95) },
+	{ "p99", "p99", offsetof(struct kb_stats, p99) },
+	{ "max", "max", offsetof(struct kb_stats, max) },
+	{ "mean", "mean", offsetof(struct kb_stats, mean) },
+	{ "stddev", "stddev", offsetof(struct kb_stats, stddev) },
+	{ "mad", "MAD", offsetof(struct kb_stats, mad) },
+	/* an event's line prints the CI as [lo, hi] and no mode */
+	{ "median_ci95_lo", "median CI lo", offsetof(struct kb_stats, ci_lo) },
+	{ "median_ci95_hi", "median CI hi", offsetof(struct kb_stats, ci_hi) },
+	{ "mode", "mode", offsetof(struct kb_stats, mode.mode) },
+};
+#define STAT_ROWS_CI	12	/* the rows before the CI */
+
+static double stat_value(const struct kb_stats *s, size_t i)
+{
+	double v;
+
+	memcpy(&v, (const char *)s + stat_rows[i].offset, sizeof(v));
+	return v;
+}
+
 /* The object @key of two figures, min and median. */
 static void print_min_median(const char *key, const char *min_fmt,
 			     const char *median_fmt, double min, double median)
@@ -92,6 +125,8 @@ static void print_event(const struct kb_run *r, const struct kb_result *res,
 	const struct kb_ev_result *ev = &res->ev[x];
 	const struct kb_stats *s = &ev->st;
 	double it = r->iterations ? (double)r->iterations : 1;
+	char fmt[32];
+	size_t i;
 
 	out_open_object(r->events[x].name);
 	out_text("    %s per sample:", r->events[x].name);
@@ -109,18 +144,11 @@ static void print_event(const struct kb_run *r, const struct kb_result *res,
 		out_open_object("stats");
 		out_uint("count", "      statistics of %llu valid samples per iteration:",
 			 s->count);
-		out_double("min", " min %.3f", s->min);
-		out_double("p1", ", p1 %.3f", s->p1);
-		out_double("p5", ", p5 %.3f", s->p5);
-		out_double("p25", ", p25 %.3f", s->p25);
-		out_double("median", ", median %.3f", s->median);
-		out_double("p75", ", p75 %.3f", s->p75);
-		out_double("p95", ", p95 %.3f", s->p95);
-		out_double("p99", ", p99 %.3f", s->p99);
-		out_double("max", ", max %.3f", s->max);
-		out_double("mean", ", mean %.3f", s->mean);
-		out_double("stddev", ", stddev %.3f", s->stddev);
-		out_double("mad", ", MAD %.3f", s->mad);
+		for (i = 0; i < STAT_ROWS_CI; i++) {
+			snprintf(fmt, sizeof(fmt), "%s%s %%.3f", i ? ", " : " ",
+				 stat_rows[i].label);
+			out_double(stat_rows[i].key, fmt, stat_value(s, i));
+		}
 		out_double("median_ci95_lo", ", median CI [%.3f", s->ci_lo);
 		out_double("median_ci95_hi", ", %.3f]", s->ci_hi);
 		out_double("cv", ", CV %.4f\n", s->cv);
@@ -225,21 +253,9 @@ static void print_stats(const struct kb_run *r, const struct kb_result *res)
 	out_uint("count", "  statistics of %llu valid samples", s->count);
 	out_uint("excluded", " (%llu excluded; userspace):\n", excluded);
 	out_text("    %-14s %10s/iter %14s\n", "", kb_run_unit(r), "ns/iter");
-	stat_row(r, "min", "min", s->min);
-	stat_row(r, "p1", "p1", s->p1);
-	stat_row(r, "p5", "p5", s->p5);
-	stat_row(r, "p25", "p25", s->p25);
-	stat_row(r, "median", "median", s->median);
-	stat_row(r, "p75", "p75", s->p75);
-	stat_row(r, "p95", "p95", s->p95);
-	stat_row(r, "p99", "p99", s->p99);
-	stat_row(r, "max", "max", s->max);
-	stat_row(r, "mean", "mean", s->mean);
-	stat_row(r, "stddev", "stddev", s->stddev);
-	stat_row(r, "MAD", "mad", s->mad);
-	stat_row(r, "median CI lo", "median_ci95_lo", s->ci_lo);
-	stat_row(r, "median CI hi", "median_ci95_hi", s->ci_hi);
-	stat_row(r, "mode", "mode", s->mode.mode);
+	for (i = 0; i < (unsigned int)(sizeof(stat_rows) / sizeof(stat_rows[0])); i++)
+		stat_row(r, stat_rows[i].label, stat_rows[i].key,
+			 stat_value(s, i));
 	out_double("median_ci95_coverage", "    median CI coverage %.4f", s->ci_coverage);
 	out_double("cv", ", CV %.4f", s->cv);
 	out_double("mode_share", ", mode share %.3f", s->mode.share);
