@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness of the saved-result loader (user/load.c): any input
+ * libFuzzer harness of the saved-result loader (user/results/load.c): any input
  * must either load - with every routine's arrays consistent - or fail with
  * a message naming the file and a byte offset; never crash, hang, leak or
  * read out of bounds (built with AddressSanitizer).  tests/fuzz/resfile.sh
