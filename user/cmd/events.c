@@ -338,14 +338,11 @@ int events_main(const struct subcommand *sc, int argc, char *argv[])
 	struct events_opts o = { 0 };
 	struct kb_pmu p[KB_PMU_MAX];
 	char why[256];
-	int first, err, n, i;
+	int err, n, i;
 
-	err = kb_opts_parse(sc, argc, argv, &o, &first);
+	err = kb_opts_parse_noargs(sc, argc, argv, &o);
 	if (err)
 		return kb_exit_status(err);
-	if (first < argc)
-		return kb_exit_status(kb_arg_error(sc->name, "unexpected argument '%s' (events takes no arguments)",
-						   argv[first]));
 	n = kb_pmus(p, KB_PMU_MAX);
 	out_open_object(NULL);
 	out_open_array("pmus");

@@ -53,6 +53,17 @@ const struct kb_opt kb_info_table[] = {
 	{ NULL }
 };
 
+/* Flags as names: a line of the table, an array in JSON. */
+static void print_flags(const char *key, const char *label,
+			const struct kb_flag_name *names, uint32_t v)
+{
+	char buf[128];
+
+	kb_flag_names(names, v, ", ", buf, sizeof(buf));
+	out_text("%s%s\n", label, buf[0] ? buf : "none");
+	kb_flags_json(key, names, v);
+}
+
 /* The module's limits: JSON key, text line, INFO attribute. */
 static const struct info_limit {
 	const char *key, *fmt;
@@ -77,7 +88,6 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	const struct info_limit *l;
 	struct kb_kernel_env k;
 	struct kb_env e;
-	char buf[128];
 	int cpu;
 
 	(void)nlh;
@@ -94,18 +104,10 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		   kb_str(tb[KBENCH_A_INFO_COUNTER], NULL));
 	out_uint("counter_hz", " @ %llu Hz\n",
 		 kb_u64(tb[KBENCH_A_INFO_COUNTER_HZ], 0));
-	kb_flag_names(kb_counter_flag_names,
-		      kb_u32(tb[KBENCH_A_INFO_COUNTER_FLAGS], 0), ", ", buf,
-		      sizeof(buf));
-	out_text("counter flags:    %s\n", buf[0] ? buf : "none");
-	kb_flags_json("counter_flags", kb_counter_flag_names,
-		      kb_u32(tb[KBENCH_A_INFO_COUNTER_FLAGS], 0));
-	kb_flag_names(kb_sample_flag_names,
-		      kb_u32(tb[KBENCH_A_INFO_DETECTORS], 0), ", ", buf,
-		      sizeof(buf));
-	out_text("detectors:        %s\n", buf[0] ? buf : "none");
-	kb_flags_json("detectors", kb_sample_flag_names,
-		      kb_u32(tb[KBENCH_A_INFO_DETECTORS], 0));
+	print_flags("counter_flags", "counter flags:    ", kb_counter_flag_names,
+		    kb_u32(tb[KBENCH_A_INFO_COUNTER_FLAGS], 0));
+	print_flags("detectors", "detectors:        ", kb_sample_flag_names,
+		    kb_u32(tb[KBENCH_A_INFO_DETECTORS], 0));
 	print_user_counter();
 	kb_pmu_print_info();
 	out_text("limits:\n");
