@@ -64,22 +64,30 @@ static void print_flags(const char *key, const char *label,
 	kb_flags_json(key, names, v);
 }
 
+/* Memory of the module: in use and its cap, as the object @key. */
+static void print_memory(struct nlattr **tb, const char *key,
+			 const char *title, int used, int max)
+{
+	out_text("%s:\n", title);
+	out_open_object(key);
+	out_uint("bytes", "  in use:         %llu bytes\n", kb_u64(tb[used], 0));
+	out_uint("bytes_max", "  cap:            %llu bytes\n",
+		 kb_u64(tb[max], 0));
+	out_close_object();
+}
+
 /* The module's limits: JSON key, text line, INFO attribute. */
 static const struct info_limit {
 	const char *key, *fmt;
 	int attr;
 } limits[] = {
-	{ "max_samples", "  max samples:    %llu per routine and run\n",
-	  KBENCH_A_INFO_MAX_SAMPLES },
-	{ "max_iterations", "  max iterations: %llu per sample\n",
-	  KBENCH_A_INFO_MAX_ITERATIONS },
-	{ "max_window_us", "  max window:     %llu us\n",
-	  KBENCH_A_INFO_MAX_WINDOW_US },
+	{ "max_samples", "  max samples:    %llu per routine and run\n", KBENCH_A_INFO_MAX_SAMPLES },
+	{ "max_iterations", "  max iterations: %llu per sample\n", KBENCH_A_INFO_MAX_ITERATIONS },
+	{ "max_window_us", "  max window:     %llu us\n", KBENCH_A_INFO_MAX_WINDOW_US },
 	{ "max_run_ms", "  max run:        %llu ms\n", KBENCH_A_INFO_MAX_RUN_MS },
 	{ "duty_pct", "  irq-off duty:   %llu%%\n", KBENCH_A_INFO_DUTY_PCT },
 	{ "runs_kept", "  runs kept:      %llu\n", KBENCH_A_INFO_RUNS_KEPT },
-	{ "events_max", "  max events:     %llu per run\n",
-	  KBENCH_A_INFO_EVENTS_MAX },
+	{ "events_max", "  max events:     %llu per run\n", KBENCH_A_INFO_EVENTS_MAX },
 };
 
 static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
@@ -115,23 +123,13 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	for (l = limits; l < limits + sizeof(limits) / sizeof(limits[0]); l++)
 		out_uint(l->key, l->fmt, kb_u32(tb[l->attr], 0));
 	out_close_object();
-	out_text("sample store:\n");
-	out_open_object("store");
-	out_uint("bytes", "  in use:         %llu bytes\n",
-		 kb_u64(tb[KBENCH_A_INFO_STORE_BYTES], 0));
-	out_uint("bytes_max", "  cap:            %llu bytes\n",
-		 kb_u64(tb[KBENCH_A_INFO_STORE_BYTES_MAX], 0));
-	out_close_object();
+	print_memory(tb, "store", "sample store", KBENCH_A_INFO_STORE_BYTES,
+		     KBENCH_A_INFO_STORE_BYTES_MAX);
 	/* a module older than routines with setups has neither */
-	if (tb[KBENCH_A_INFO_SETUP_BYTES_MAX]) {
-		out_text("built-in routines' setup memory:\n");
-		out_open_object("setup");
-		out_uint("bytes", "  in use:         %llu bytes\n",
-			 kb_u64(tb[KBENCH_A_INFO_SETUP_BYTES], 0));
-		out_uint("bytes_max", "  cap:            %llu bytes\n",
-			 kb_u64(tb[KBENCH_A_INFO_SETUP_BYTES_MAX], 0));
-		out_close_object();
-	}
+	if (tb[KBENCH_A_INFO_SETUP_BYTES_MAX])
+		print_memory(tb, "setup", "built-in routines' setup memory",
+			     KBENCH_A_INFO_SETUP_BYTES,
+			     KBENCH_A_INFO_SETUP_BYTES_MAX);
 
 	/* a run without --cpu goes where its request is handled: here */
 	cpu = o->has_cpu ? (int)o->cpu : sched_getcpu();
