@@ -21,8 +21,8 @@ srcs=()
 for f in "$top"/user/*.c "$top"/user/lib/*.c; do
 	[ "$(basename "$f")" = kbenchctl.c ] || srcs+=("$f")
 done
-read -ra nl_cflags < <(pkg-config --cflags libnl-genl-3.0)
-read -ra nl_libs < <(pkg-config --libs libnl-genl-3.0)
+read -ra nl_cflags < <(pkg-config --cflags libnl-genl-3.0 json-c)
+read -ra nl_libs < <(pkg-config --libs libnl-genl-3.0 json-c)
 if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I"$top/user" -I"$top/include/uapi" -I"$top/include" -I"$top/user/lib" \
 	"${nl_cflags[@]}" \

@@ -681,7 +681,7 @@ static bool sane_outcome(const char *buf, size_t len, bool *loaded)
 	err[0] = 'x';
 	if (parse(buf, len, &rf, err, sizeof(err))) {
 		*loaded = false;
-		return !strncmp(err, "t.json: byte ", 13) && rf.nruns == 0 &&
+		return !strncmp(err, "t.json:", 7) && strlen(err) > 9 && rf.nruns == 0 &&
 		       !rf.runs;
 	}
 	*loaded = true;
@@ -717,7 +717,7 @@ static void test_fuzz(void)
 		}
 		free(t);
 	}
-	ok(!bad, "loader, %s arrays: each of the %zu truncations is refused with 'file: byte N' (no crash)",
+	ok(!bad, "loader, %s arrays: each of the %zu truncations is refused with 'file:LINE:COLUMN: ...' or 'file: PATH: ...' (no crash)",
 	   small_b64 ? "base64" : "JSON", len);
 
 	kb_rng_seed(&rng, 13);
@@ -799,7 +799,7 @@ static void test_errors(void)
 	expect_text("{\"format\": \"pyperf\", \"version\": 1, \"runs\": []}",
 		    "format 'pyperf', want 'kbench-result'", "another tool's file");
 	expect_error("\"version\": 2", "\"version\": 3",
-		     ", version: result format version 3; this kbenchctl (0.1) reads versions 1 to 2: written by a newer kbenchctl",
+		     ": version: result format version 3; this kbenchctl (0.1) reads versions 1 to 2: written by a newer kbenchctl",
 		     "a future version");
 	expect_error("\"n\": 12,", "\"n\": \"12\",",
 		     "runs[0].routines[0].n: expected an integer, found a string", "wrong type (string for a count)");
@@ -812,7 +812,7 @@ static void test_errors(void)
 	expect_error("\"n\": 12,", "\"n\": 4294967295,",
 		     "\"n\" is 4294967295 but \"net\" holds 12 samples", "a huge count");
 	expect_error("\"n\": 12,", "\"n\": 99999999999999999999999,",
-		     "runs[0].routines[0].n: integer out of range", "an overflowing count");
+		     "runs[0].routines[0].n: integer 18446744073709551615 out of range 0..4294967295", "an overflowing count (json-c reads it as UINT64_MAX)");
 	expect_error("\"n\": 12,", "\"n\": 13,",
 		     "\"n\" is 13 but \"net\" holds 12 samples", "n and net disagree");
 	expect_error("{\"index\": [5], \"value\": [4]}",
@@ -823,13 +823,13 @@ static void test_errors(void)
 		     "sample_flags.index[0] = 50 is past the last sample", "a flag past the last sample");
 	expect_error("{\"index\": [5], \"value\": [4]}",
 		     "{\"index\": [5], \"value\": [0]}",
-		     "runs[0].routines[0].sample_flags.value: value 0 out of range 1..4294967295", "a zero flag value");
+		     "runs[0].routines[0].sample_flags.value: value [0] = 0 out of range 1..4294967295", "a zero flag value");
 	expect_error("\"routine\": \"foo\"", "\"routine\": \"\"",
 		     "without a valid \"routine\" name", "an empty routine name");
 	expect_error("\"side\": \"kernel\"", "\"side\": \"gpu\"",
 		     "\"side\" is 'gpu'", "an unknown side");
-	expect_error("\"cpu_model\": \"Test", "\"cpu_model\": \"\\ud800Test",
-		     "unpaired surrogate", "a broken \\u escape");
+	expect_error("\"cpu_model\": \"Test", "\"cpu_model\": \"\\xTest",
+		     "t.json:11:18: invalid string sequence", "a bad escape: line and column");
 	/* the same file with its arrays in base64 */
 	small_b64 = true;
 	expect_error("\"n\": 12,", "\"n\": 13,",
