@@ -1069,17 +1069,17 @@ int kb_resfile_parse(const char *buf, size_t len, const char *name,
 		return -EFBIG;
 	}
 	/*
-	 * Strict JSON (no NaN, no trailing commas, no data after the
-	 * object), valid UTF-8, nesting bounded; integers stay integers (a
-	 * fraction is a double) of up to 64 bits.
+	 * Strict JSON (no trailing commas or leading zeros, no data after
+	 * the object), nesting bounded; integers stay integers (a fraction
+	 * is a double) of up to 64 bits.  Strings are taken as bytes, as
+	 * before json-c: validating UTF-8 cost 20 ms a million samples.
 	 */
 	tok = json_tokener_new_ex(JP_DEPTH_MAX);
 	if (!tok) {
 		jp_error(&j, "out of memory");
 		return -ENOMEM;
 	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
-				    JSON_TOKENER_VALIDATE_UTF8);
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	top = json_tokener_parse_ex(tok, buf, (int)len);
 	jerr = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
