@@ -193,8 +193,9 @@ static bool get_flags(struct jp *j, const JO *v,
 }
 
 /*
- * A field of an object, as the schema table of the other helpers' model
- * (user/model/schema.h) describes one: the key, how it is stored, where.
+ * A field of an object: the key, how it is stored, where (the shape of
+ * the run and result field tables of the schema, so that those can
+ * replace the tables below where they cover the same struct).
  */
 enum jf_type {
 	JF_U32,		/* uint32_t */

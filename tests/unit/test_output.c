@@ -503,7 +503,7 @@ static struct nlattr *mk_attr(unsigned char *buf, uint16_t type,
 }
 
 /*
- * kb_page_decode: packed pages of each width (AVX2 and scalar widening),
+ * kb_page_decode: packed pages of each width,
  * the flag list at the page's ends and cleared for the next page,
  * malformed pages refused, unpacked pages passed through.
  */
