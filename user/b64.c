@@ -90,32 +90,49 @@ unsigned int kb_b64_width(const int64_t *v, size_t n)
 	return 4;
 }
 
+/* @n bytes (a multiple of 3, or the last piece) into characters. */
+static size_t enc_bytes(char *d, const uint8_t *s, size_t n)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i + 3 <= n; i += 3) {
+		uint32_t x = (uint32_t)s[i] << 16 | (uint32_t)s[i + 1] << 8 | s[i + 2];
+
+		d[o++] = alphabet[x >> 18];
+		d[o++] = alphabet[x >> 12 & 63];
+		d[o++] = alphabet[x >> 6 & 63];
+		d[o++] = alphabet[x & 63];
+	}
+	if (i < n) {
+		uint32_t x = (uint32_t)s[i] << 16 |
+			     (i + 1 < n ? (uint32_t)s[i + 1] << 8 : 0);
+
+		d[o++] = alphabet[x >> 18];
+		d[o++] = alphabet[x >> 12 & 63];
+		d[o++] = i + 1 < n ? alphabet[x >> 6 & 63] : '=';
+		d[o++] = '=';
+	}
+	return o;
+}
+
 size_t kb_b64_encode_ints(char *dst, const int64_t *v, size_t n,
 			  unsigned int width)
 {
-	uint32_t acc = 0;
-	unsigned int have = 0, b;
-	size_t i, o = 0;
+	/* a piece of values as little-endian bytes, a multiple of 3 bytes */
+	uint8_t buf[3 * 8 * 128];
+	size_t i, o = 0, per = sizeof(buf) / width;
+	unsigned int b;
 
-	for (i = 0; i < n; i++) {
-		for (b = 0; b < width; b++) {
-			acc = acc << 8 | (uint8_t)((uint64_t)v[i] >> (8 * b));
-			if (++have == 3) {
-				dst[o++] = alphabet[acc >> 18 & 63];
-				dst[o++] = alphabet[acc >> 12 & 63];
-				dst[o++] = alphabet[acc >> 6 & 63];
-				dst[o++] = alphabet[acc & 63];
-				acc = 0;
-				have = 0;
-			}
+	for (i = 0; i < n; i += per) {
+		size_t k, m = n - i < per ? n - i : per, nb = 0;
+
+		for (k = 0; k < m; k++) {
+			uint64_t x = (uint64_t)v[i + k];
+
+			for (b = 0; b < width; b++)
+				buf[nb++] = (uint8_t)(x >> (8 * b));
 		}
-	}
-	if (have) {
-		acc <<= 8 * (3 - have);
-		dst[o++] = alphabet[acc >> 18 & 63];
-		dst[o++] = alphabet[acc >> 12 & 63];
-		dst[o++] = have == 2 ? alphabet[acc >> 6 & 63] : '=';
-		dst[o++] = '=';
+		o += enc_bytes(dst + o, buf, nb);
 	}
 	return o;
 }
