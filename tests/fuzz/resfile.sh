@@ -25,8 +25,8 @@ done
 for f in "$top"/user/*.c "$top"/user/*/*.c; do
 	[ "$(basename "$f")" = kbenchctl.c ] || srcs+=("$f")
 done
-read -ra nl_cflags < <(pkg-config --cflags libnl-genl-3.0)
-read -ra nl_libs < <(pkg-config --libs libnl-genl-3.0)
+read -ra nl_cflags < <(pkg-config --cflags libnl-genl-3.0 json-c)
+read -ra nl_libs < <(pkg-config --libs libnl-genl-3.0 json-c)
 if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	"${incs[@]}" -I"$top/include/uapi" -I"$top/include" \
 	"${nl_cflags[@]}" \

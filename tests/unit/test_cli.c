@@ -419,12 +419,12 @@ static void test_results_cli(void)
 	expect("run add_chain --user --csv --baseline x", 2, "--csv replaces the summary: not with --json, --verbose, --hist, --raw or --baseline");
 	expect_line("run add_chain --user --baseline /nonexistent/b.json", 2,
 		    "kbenchctl run: --baseline: /nonexistent/b.json: No such file or directory");
-	expect("diff --check /dev/null", 2, "kbenchctl diff: /dev/null: byte 0: empty file");
+	expect("diff --check /dev/null", 2, "kbenchctl diff: /dev/null: empty file");
 	{
 		char args[256];
 
 		snprintf(args, sizeof(args), "diff --check %s", corrupt);
-		expect(args, 2, "corrupt.json: byte 101, runs[0].routines[0].net: expected an integer, found the end of the file (truncated?)");
+		expect(args, 2, "corrupt.json:1:102: unexpected end of the file (truncated?)");
 	}
 	expect("run add_chain mul_chain --user --samples 200 --iterations 1000 --save unitbase",
 	       0, "kbenchctl: saved 2 routines, 400 samples to /tmp/kbench-xdg-");
@@ -495,7 +495,7 @@ static void test_results_cli(void)
 		valgrind(args, 2);
 	}
 	valgrind("run add_chain --user --samples 100 --iterations 1000 --baseline unitbase --threshold 100000 --save unit-v.json", 0);
-	/* long enough for the vector base64 codec's chunks (768 values) */
+	/* long base64 arrays (768 values and more) */
 	valgrind("run add_chain --user --samples 3000 --iterations 100 --save unit-long.json", 0);
 	valgrind("diff --check unit-long.json", 0);
 	{

@@ -28,7 +28,8 @@ int main(int argc, char *argv[])
 	test_output();
 	test_opts();
 	test_report();
-	test_results();
+	test_resfile();
+	test_diff_all();
 	test_env();
 	test_steal();
 	test_schema();

@@ -505,7 +505,7 @@ static struct nlattr *mk_attr(unsigned char *buf, uint16_t type,
 }
 
 /*
- * kb_page_decode: packed pages of each width (AVX2 and scalar widening),
+ * kb_page_decode: packed pages of each width,
  * the flag list at the page's ends and cleared for the next page,
  * malformed pages refused, unpacked pages passed through.
  */
@@ -523,46 +523,42 @@ static void test_page_decode(void)
 	uint32_t pairs[4] = { 0, KBENCH_SAMPLE_F_NMI, 36, 3 };
 	uint32_t flags[3] = { 0, 7, 0 };
 	struct kb_page pg;
-	int v, w, bad = 0;
+	int w, bad = 0;
 	size_t i;
 
-	for (v = 0; v < 2; v++) {
-		kb_b64_use_vector(v);
-		for (w = 0; w < 4; w++) {
-			uint8_t width = (uint8_t)widths[w];
+	for (w = 0; w < 4; w++) {
+		uint8_t width = (uint8_t)widths[w];
 
-			for (i = 0; i < 37; i++) {
-				int8_t c = (int8_t)want[i];
-				int16_t h = (int16_t)want[i];
-				int32_t l = (int32_t)want[i];
+		for (i = 0; i < 37; i++) {
+			int8_t c = (int8_t)want[i];
+			int16_t h = (int16_t)want[i];
+			int32_t l = (int32_t)want[i];
 
-				memcpy(packed + i * width,
-				       width == 1 ? (void *)&c : width == 2 ? (void *)&h :
-				       width == 4 ? (void *)&l : (void *)&want[i], width);
-			}
-			memset(tb, 0, sizeof(tb));
-			tb[KBENCH_A_SAMPLES_NET_WIDTH] =
-				mk_attr(b[0], KBENCH_A_SAMPLES_NET_WIDTH, &width, 1);
-			tb[KBENCH_A_SAMPLES_NET_PACKED] =
-				mk_attr(b[1], KBENCH_A_SAMPLES_NET_PACKED, packed, 37u * width);
-			tb[KBENCH_A_SAMPLES_FLAG_LIST] = w % 2 ? NULL :
-				mk_attr(b[2], KBENCH_A_SAMPLES_FLAG_LIST, pairs, sizeof(pairs));
-			if (kb_page_decode(tb, &pg) != 1 || pg.n != 37 ||
-			    memcmp(pg.net, want, sizeof(want)) ||
-			    pg.any_flags != !(w % 2))
+			memcpy(packed + i * width,
+			       width == 1 ? (void *)&c : width == 2 ? (void *)&h :
+			       width == 4 ? (void *)&l : (void *)&want[i], width);
+		}
+		memset(tb, 0, sizeof(tb));
+		tb[KBENCH_A_SAMPLES_NET_WIDTH] =
+			mk_attr(b[0], KBENCH_A_SAMPLES_NET_WIDTH, &width, 1);
+		tb[KBENCH_A_SAMPLES_NET_PACKED] =
+			mk_attr(b[1], KBENCH_A_SAMPLES_NET_PACKED, packed, 37u * width);
+		tb[KBENCH_A_SAMPLES_FLAG_LIST] = w % 2 ? NULL :
+			mk_attr(b[2], KBENCH_A_SAMPLES_FLAG_LIST, pairs, sizeof(pairs));
+		if (kb_page_decode(tb, &pg) != 1 || pg.n != 37 ||
+		    memcmp(pg.net, want, sizeof(want)) ||
+		    pg.any_flags != !(w % 2))
+			bad++;
+		for (i = 0; i < 37; i++) {
+			uint32_t f;
+
+			memcpy(&f, (const char *)pg.flags + 4 * i, 4);
+			if (f != (w % 2 ? 0 : i == 0 ? KBENCH_SAMPLE_F_NMI :
+				  i == 36 ? 3 : 0))
 				bad++;
-			for (i = 0; i < 37; i++) {
-				uint32_t f;
-
-				memcpy(&f, (const char *)pg.flags + 4 * i, 4);
-				if (f != (w % 2 ? 0 : i == 0 ? KBENCH_SAMPLE_F_NMI :
-					  i == 36 ? 3 : 0))
-					bad++;
-			}
 		}
 	}
-	kb_b64_use_vector(true);
-	ok(!bad, "packed pages of widths 1, 2, 4, 8 (vector and scalar): values, flag list at both ends, cleared for the next page");
+	ok(!bad, "packed pages of widths 1, 2, 4, 8: values, flag list at both ends, cleared for the next page");
 
 	/* width 8 extremes */
 	{

@@ -13,9 +13,11 @@ void test_output(void);
 void test_cli(void);
 void test_opts(void);
 void test_report(void);
-void test_results(void);
-/* round trip, errors and fuzzing of the loader alone (valgrind run) */
+void test_b64(void);
+void test_resfile(void);
+/* base64, round trip, errors and fuzzing of the loader alone (valgrind run) */
 void test_results_loader(void);
+void test_diff_all(void);
 void test_engine(void);
 /* Two results of "foo" with events: 6 then 7 instructions/iter, equal cycles. */
 void test_write_event_results(const char *old_path, const char *new_path);

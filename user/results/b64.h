@@ -2,10 +2,10 @@
 /*
  * Base64 (RFC 4648 section 4: A-Z a-z 0-9 + /, '=' padding) of the integer
  * arrays of result files (user/RESULTS.md): little-endian two's-complement
- * integers of 4 or 8 bytes.  Table-driven, no branch per character: two
- * characters are one table lookup both ways, and whole groups of three
- * 32-bit words (16 characters) go through registers, from and to the
- * int64_t arrays the rest of kbenchctl uses.
+ * integers of 4 or 8 bytes, from and to the int64_t arrays the rest of
+ * kbenchctl uses; and the small array helpers the packed SAMPLES_GET pages
+ * need.  Scalar and simple: natively it costs milliseconds per million
+ * samples.
  */
 #ifndef KBENCHCTL_B64_H
 #define KBENCHCTL_B64_H
@@ -20,21 +20,13 @@ static inline size_t kb_b64_len(size_t bytes)
 	return (bytes + 2) / 3 * 4;
 }
 
-/*
- * Whether the vector codec (x86_64 with AVX2) does the bulk of long
- * arrays: @on asks for it, the CPU decides; returns what is now used.
- * The text is the same either way.  The default is on, unless the
- * environment has KBENCH_B64_SCALAR set.  For tests and comparisons.
- */
-bool kb_b64_use_vector(bool on);
-
-/* The OR of @n flags: 0 when none is set (vectorised where it can be). */
+/* The OR of @n flags: 0 when none is set. */
 uint32_t kb_or32(const uint32_t *f, size_t n);
-/* The OR of @n 64-bit values at @v, which may be unaligned (the same). */
+/* The OR of @n 64-bit values at @v, which may be unaligned. */
 uint64_t kb_or64(const void *v, size_t n);
 /*
  * @n signed integers of @width bytes (1, 2, 4 or 8; host order, @src may
- * be unaligned) into @dst (the same, vectorised where it can be).
+ * be unaligned) into @dst.
  */
 void kb_widen(int64_t *dst, const void *src, size_t n, unsigned int width);
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Saving results: the JSON result file of user/RESULTS.md.  The small
- * parts are written one key per line (readable, diffable); the sample
- * arrays in base64 of fixed-width integers, encoded straight into a chunk
- * buffer that goes to the file with write(2), so a million samples cost
- * about what copying the file does.
+ * Saving results: the JSON result file of user/RESULTS.md, built as a
+ * json-c tree (the library load.c reads it with) and printed one key or
+ * value per line (readable, diffable); the sample arrays in base64 of
+ * fixed-width integers.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -111,240 +111,100 @@ void kb_saved_run_init(struct kb_saved_run *s, const struct kb_run *r,
 			s->req.events[i] = s->req.events_buf[i];
 }
 
-/* --- writer --- */
+/* --- writer: a json-c tree of the file, printed once --- */
 
 /* Arrays of more values are written in base64 (RESULTS.md); tests lower it. */
 size_t kb_resfile_text_max = KB_RESFILE_TEXT_MAX;
 
+typedef struct json_object JO;
+
+/*
+ * Building the tree: json-c returns NULL when out of memory, which a
+ * member would print as null; ->oom makes the write fail instead.
+ */
 struct wr {
-	FILE *f;
-	size_t n;
-	char chunk[1 << 18];
+	bool oom;
 };
 
-/* Straight to the file: a 10 MB result is not copied through stdio. */
-static void wr_flush(struct wr *w)
+static JO *chk(struct wr *w, JO *v)
 {
-	kb_write_fd(w->f, w->chunk, w->n);
-	w->n = 0;
+	if (!v)
+		w->oom = true;
+	return v;
 }
 
-static void wr_raw(struct wr *w, const char *s, size_t len)
+static void put(struct wr *w, JO *o, const char *key, JO *v)
 {
-	if (w->n + len > sizeof(w->chunk))
-		wr_flush(w);
-	if (len > sizeof(w->chunk)) {
-		kb_write_fd(w->f, s, len);
-		return;
-	}
-	memcpy(w->chunk + w->n, s, len);
-	w->n += len;
+	if (!o || json_object_object_add(o, key, v))
+		w->oom = true;
 }
 
-static void wr_s(struct wr *w, const char *s)
+static void put_str(struct wr *w, JO *o, const char *key, const char *v)
 {
-	wr_raw(w, s, strlen(s));
-}
-
-/* A JSON string, escaped as the output layer escapes it. */
-static void wr_str(struct wr *w, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	wr_raw(w, "\"", 1);
-	for (; *p; p++) {
-		if (w->n + 6 > sizeof(w->chunk))
-			wr_flush(w);
-		w->n += json_escape_char(w->chunk + w->n, *p);
-	}
-	wr_raw(w, "\"", 1);
-}
-
-/* Newline, indentation and "key": (after a comma unless @first). */
-static void wr_key(struct wr *w, int depth, const char *key, bool first)
-{
-	static const char spaces[] = "                ";
-
-	if (!first)
-		wr_raw(w, ",", 1);
-	wr_raw(w, "\n", 1);
-	wr_raw(w, spaces, (size_t)(depth < 16 ? depth : 16));
-	wr_str(w, key);
-	wr_raw(w, ": ", 2);
-}
-
-static void wr_u64(struct wr *w, uint64_t v)
-{
-	if (w->n + 24 > sizeof(w->chunk))
-		wr_flush(w);
-	w->n += kb_put_u64(w->chunk + w->n, v);
-}
-
-static void wr_s64(struct wr *w, int64_t v)
-{
-	if (w->n + 24 > sizeof(w->chunk))
-		wr_flush(w);
-	w->n += kb_put_s64(w->chunk + w->n, v);
-}
-
-static void kv_str(struct wr *w, int d, const char *k, const char *v, bool *first)
-{
-	wr_key(w, d, k, *first);
-	*first = false;
-	wr_str(w, v);
+	put(w, o, key, chk(w, json_object_new_string(v)));
 }
 
 /* "" as null: a field that does not apply (no module, no hypervisor) */
-static void kv_str_null(struct wr *w, int d, const char *k, const char *v,
-			bool *first)
+static void put_str_null(struct wr *w, JO *o, const char *key, const char *v)
 {
-	if (v[0]) {
-		kv_str(w, d, k, v, first);
-		return;
-	}
-	wr_key(w, d, k, *first);
-	*first = false;
-	wr_s(w, "null");
+	put(w, o, key, v[0] ? chk(w, json_object_new_string(v)) : NULL);
 }
 
-static void kv_u64(struct wr *w, int d, const char *k, uint64_t v, bool *first)
+static void put_u64(struct wr *w, JO *o, const char *key, uint64_t v)
 {
-	wr_key(w, d, k, *first);
-	*first = false;
-	wr_u64(w, v);
+	put(w, o, key, chk(w, json_object_new_uint64(v)));
 }
 
-static void kv_s64(struct wr *w, int d, const char *k, int64_t v, bool *first)
+static void put_s64(struct wr *w, JO *o, const char *key, int64_t v)
 {
-	wr_key(w, d, k, *first);
-	*first = false;
-	wr_s64(w, v);
+	put(w, o, key, chk(w, json_object_new_int64(v)));
 }
 
-static void kv_bool(struct wr *w, int d, const char *k, bool v, bool *first)
+static void put_bool(struct wr *w, JO *o, const char *key, bool v)
 {
-	wr_key(w, d, k, *first);
-	*first = false;
-	wr_s(w, v ? "true" : "false");
+	put(w, o, key, chk(w, json_object_new_boolean(v)));
 }
 
-/* "key": value or null, for the optional request values */
-static void kv_opt(struct wr *w, int d, const char *k, bool has, uint64_t v,
-		   bool *first)
+/* the optional request values: the value or null */
+static void put_opt(struct wr *w, JO *o, const char *key, bool has, uint64_t v)
 {
-	wr_key(w, d, k, *first);
-	*first = false;
-	if (has)
-		wr_u64(w, v);
-	else
-		wr_s(w, "null");
+	put(w, o, key, has ? chk(w, json_object_new_uint64(v)) : NULL);
 }
 
-static void wr_flag_names(struct wr *w, const struct kb_flag_name *t, uint32_t v)
+static void push(struct wr *w, JO *a, JO *v)
 {
-	bool first = true;
-
-	wr_raw(w, "[", 1);
-	for (; t->name; t++) {
-		if (!(v & t->bit))
-			continue;
-		if (!first)
-			wr_raw(w, ", ", 2);
-		first = false;
-		wr_str(w, t->name);
-	}
-	wr_raw(w, "]", 1);
+	if (!a || json_object_array_add(a, v))
+		w->oom = true;
 }
 
-static void write_meta(struct wr *w, const struct kb_meta *m)
+static JO *new_obj(struct wr *w)
 {
-	const struct kb_flag_name *t;
-	bool first = true, f2;
-	unsigned int i;
-	int a;
-
-	wr_key(w, 1, "meta", false);
-	wr_raw(w, "{", 1);
-	kv_str(w, 2, "kbenchctl_version", m->kbenchctl_version, &first);
-	kv_str_null(w, 2, "kbench_version", m->kbench_version, &first);
-	kv_u64(w, 2, "method_version", m->method_version, &first);
-	kv_str(w, 2, "kernel", m->kernel, &first);
-	kv_str(w, 2, "arch", m->arch, &first);
-	kv_str(w, 2, "cpu_model", m->cpu_model, &first);
-	kv_str_null(w, 2, "hypervisor", m->hypervisor, &first);
-	kv_str(w, 2, "hostname", m->hostname, &first);
-	kv_str(w, 2, "date", m->date, &first);
-	wr_key(w, 2, "command", false);
-	wr_raw(w, "[", 1);
-	wr_str(w, prog);
-	for (a = 0; a < m->argc; a++) {
-		wr_raw(w, ", ", 2);
-		wr_str(w, m->argv[a]);
-	}
-	wr_raw(w, "]", 1);
-	wr_key(w, 2, "counter_flags", false);
-	wr_flag_names(w, kb_counter_flag_names, m->counter_flags);
-	wr_key(w, 2, "detectors", false);
-	wr_flag_names(w, kb_sample_flag_names, m->detectors);
-	wr_key(w, 2, "module_params", false);
-	wr_raw(w, "{", 1);
-	for (i = 0; i < m->nparams; i++) {
-		if (i)
-			wr_raw(w, ", ", 2);
-		wr_str(w, m->param[i].name);
-		wr_raw(w, ": ", 2);
-		wr_u64(w, m->param[i].value);
-	}
-	wr_raw(w, "}", 1);
-	/* the bits of sample_flags.value, so the file explains itself */
-	wr_key(w, 2, "sample_flag_bits", false);
-	wr_raw(w, "{", 1);
-	for (t = kb_sample_flag_names, f2 = true; t->name; t++, f2 = false) {
-		if (!f2)
-			wr_raw(w, ", ", 2);
-		wr_str(w, t->name);
-		wr_raw(w, ": ", 2);
-		wr_u64(w, t->bit);
-	}
-	wr_raw(w, "}\n }", 4);
-
-	wr_key(w, 1, "environment", false);
-	wr_raw(w, "{", 1);
-	for (i = 0, first = true; i < m->nenv; i++)
-		kv_str(w, 2, m->env[i].key, m->env[i].value, &first);
-	wr_s(w, m->nenv ? "\n }" : "}");
+	return chk(w, json_object_new_object());
 }
 
-static void write_summary(struct wr *w, const struct kb_result *res)
+static JO *new_arr(struct wr *w)
 {
-	bool first = true;
+	return chk(w, json_object_new_array());
+}
+
+static JO *flag_names(struct wr *w, const struct kb_flag_name *t, uint32_t v)
+{
+	JO *a = new_arr(w);
+
+	for (; t->name; t++)
+		if (v & t->bit)
+			push(w, a, chk(w, json_object_new_string(t->name)));
+	return a;
+}
+
+static JO *str_array(struct wr *w, const char *const *s, unsigned int n)
+{
+	JO *a = new_arr(w);
 	unsigned int i;
 
-	wr_key(w, 5, "summary", false);
-	wr_raw(w, "{", 1);
-	kv_u64(w, 6, "samples", res->samples, &first);
-	kv_u64(w, 6, "valid", res->valid, &first);
-	wr_key(w, 6, "excluded_by_reason", false);
-	wr_raw(w, "{", 1);
-	for (i = 0; i < KB_EXCL_N; i++) {
-		if (i)
-			wr_raw(w, ", ", 2);
-		wr_str(w, kb_excl_key[i]);
-		wr_raw(w, ": ", 2);
-		wr_u64(w, res->excl[i]);
-	}
-	wr_raw(w, "}", 1);
-	kv_s64(w, 6, "net_min", res->net_min, &first);
-	kv_s64(w, 6, "net_median", res->net_median, &first);
-	kv_s64(w, 6, "net_max", res->net_max, &first);
-	kv_s64(w, 6, "net_sum", res->net_sum, &first);
-	kv_s64(w, 6, "per_iter_min_milli", res->per_iter_min_milli, &first);
-	kv_s64(w, 6, "per_iter_median_milli", res->per_iter_median_milli, &first);
-	if (res->has_corr) {
-		kv_s64(w, 6, "corr_min_milli", res->corr_min_milli, &first);
-		kv_s64(w, 6, "corr_median_milli", res->corr_median_milli, &first);
-	}
-	wr_s(w, "\n     }");
+	for (i = 0; i < n; i++)
+		push(w, a, chk(w, json_object_new_string(s[i])));
+	return a;
 }
 
 /*
@@ -353,286 +213,315 @@ static void write_summary(struct wr *w, const struct kb_result *res)
  * array).  Up to kb_resfile_text_max values as a JSON array, more as
  *   {"encoding": "base64", "width": 4, "data": "..."}
  * the values as little-endian integers of 4 bytes when all fit in int32,
- * else 8 (RESULTS.md).  The base64 goes straight into the chunk, a piece
- * of a multiple of 3 values at a time (no padding between pieces).
+ * else 8 (RESULTS.md).
  */
-static void wr_ints(struct wr *w, const int64_t *v, size_t n)
+static JO *ints(struct wr *w, const int64_t *v, size_t n)
 {
-	enum { PIECE = 3 * 1024 };
 	unsigned int width;
-	size_t i;
+	size_t i, len;
+	char *data;
+	JO *o, *str;
 
 	if (n <= kb_resfile_text_max) {
-		wr_raw(w, "[", 1);
-		for (i = 0; i < n; i++) {
-			if (i)
-				wr_raw(w, ", ", 2);
-			wr_s64(w, v[i]);
-		}
-		wr_raw(w, "]", 1);
-		return;
+		o = new_arr(w);
+		for (i = 0; i < n; i++)
+			push(w, o, chk(w, json_object_new_int64(v[i])));
+		return o;
 	}
 	width = kb_b64_width(v, n);
-	wr_s(w, width == 4 ?
-		"{\"encoding\": \"base64\", \"width\": 4, \"data\": \"" :
-		"{\"encoding\": \"base64\", \"width\": 8, \"data\": \"");
-	for (i = 0; i < n; i += PIECE) {
-		size_t k = n - i < PIECE ? n - i : PIECE;
-
-		if (w->n + kb_b64_len(k * width) > sizeof(w->chunk))
-			wr_flush(w);
-		w->n += kb_b64_encode_ints(w->chunk + w->n, v + i, k, width);
+	data = malloc(kb_b64_len(n * width) + 3);
+	if (!data) {
+		w->oom = true;
+		return NULL;
 	}
-	wr_raw(w, "\"}", 2);
+	/*
+	 * The base64 text needs no escaping: json-c prints it as it is
+	 * (its userdata serializer), neither copied nor scanned again.
+	 */
+	len = kb_b64_encode_ints(data + 1, v, n, width);
+	data[0] = '"';
+	data[len + 1] = '"';
+	data[len + 2] = '\0';
+	str = chk(w, json_object_new_string(""));
+	if (str)
+		json_object_set_serializer(str, json_object_userdata_to_json_string,
+					   data, json_object_free_userdata);
+	else
+		free(data);
+	o = new_obj(w);
+	put_str(w, o, "encoding", "base64");
+	put_u64(w, o, "width", width);
+	put(w, o, "data", str);
+	return o;
+}
+
+static JO *meta(struct wr *w, const struct kb_meta *m)
+{
+	const struct kb_flag_name *t;
+	JO *o = new_obj(w), *cmd = new_arr(w), *params = new_obj(w);
+	JO *bits = new_obj(w);
+	unsigned int i;
+	int a;
+
+	put_str(w, o, "kbenchctl_version", m->kbenchctl_version);
+	put_str_null(w, o, "kbench_version", m->kbench_version);
+	put_u64(w, o, "method_version", m->method_version);
+	put_str(w, o, "kernel", m->kernel);
+	put_str(w, o, "arch", m->arch);
+	put_str(w, o, "cpu_model", m->cpu_model);
+	put_str_null(w, o, "hypervisor", m->hypervisor);
+	put_str(w, o, "hostname", m->hostname);
+	put_str(w, o, "date", m->date);
+	push(w, cmd, chk(w, json_object_new_string(prog)));
+	for (a = 0; a < m->argc; a++)
+		push(w, cmd, chk(w, json_object_new_string(m->argv[a])));
+	put(w, o, "command", cmd);
+	put(w, o, "counter_flags", flag_names(w, kb_counter_flag_names,
+					      m->counter_flags));
+	put(w, o, "detectors", flag_names(w, kb_sample_flag_names, m->detectors));
+	for (i = 0; i < m->nparams; i++)
+		put_u64(w, params, m->param[i].name, m->param[i].value);
+	put(w, o, "module_params", params);
+	/* the bits of sample_flags.value, so the file explains itself */
+	for (t = kb_sample_flag_names; t->name; t++)
+		put_u64(w, bits, t->name, t->bit);
+	put(w, o, "sample_flag_bits", bits);
+	return o;
+}
+
+static JO *environment(struct wr *w, const struct kb_meta *m)
+{
+	JO *o = new_obj(w);
+	unsigned int i;
+
+	for (i = 0; i < m->nenv; i++)
+		put_str(w, o, m->env[i].key, m->env[i].value);
+	return o;
+}
+
+/* The kernel's integer summary, of a result or of an event (@e). */
+static void put_figures(struct wr *w, JO *o, const int64_t *f, bool corr)
+{
+	static const char *const key[] = {
+		"net_min", "net_median", "net_max", "net_sum",
+		"per_iter_min_milli", "per_iter_median_milli",
+		"corr_min_milli", "corr_median_milli",
+	};
+	unsigned int i;
+
+	for (i = 0; i < (corr ? 8u : 6u); i++)
+		put_s64(w, o, key[i], f[i]);
+}
+
+static JO *summary(struct wr *w, const struct kb_result *res)
+{
+	const int64_t f[8] = {
+		res->net_min, res->net_median, res->net_max, res->net_sum,
+		res->per_iter_min_milli, res->per_iter_median_milli,
+		res->corr_min_milli, res->corr_median_milli,
+	};
+	JO *o = new_obj(w), *excl = new_obj(w);
+	unsigned int i;
+
+	put_u64(w, o, "samples", res->samples);
+	put_u64(w, o, "valid", res->valid);
+	for (i = 0; i < KB_EXCL_N; i++)
+		put_u64(w, excl, kb_excl_key[i], res->excl[i]);
+	put(w, o, "excluded_by_reason", excl);
+	put_figures(w, o, f, res->has_corr);
+	return o;
 }
 
 /*
  * The routine's events, by name: each one's summary (the kernel's integer
  * figures, in counts) and every sample's net counts.
  */
-static void write_events(struct wr *w, const struct kb_run *r,
-			 const struct kb_result *res, bool overhead)
+static JO *events(struct wr *w, const struct kb_run *r,
+		  const struct kb_result *res, bool overhead)
 {
-	bool first_ev = true;
+	JO *o = new_obj(w);
 	unsigned int x;
 
-	wr_key(w, 5, "events", false);
-	wr_raw(w, "{", 1);
 	for (x = 0; x < r->nevents; x++) {
 		const struct kb_ev_result *ev = &res->ev[x];
-		bool first = true;
+		const int64_t f[8] = {
+			ev->net_min, ev->net_median, ev->net_max, ev->net_sum,
+			ev->per_iter_min_milli, ev->per_iter_median_milli,
+			ev->corr_min_milli, ev->corr_median_milli,
+		};
+		JO *e = new_obj(w), *sum = new_obj(w);
 
-		wr_key(w, 6, r->events[x].name, first_ev);
-		first_ev = false;
-		wr_raw(w, "{", 1);
-		wr_key(w, 7, "summary", true);
-		wr_raw(w, "{", 1);
-		kv_s64(w, 8, "net_min", ev->net_min, &first);
-		kv_s64(w, 8, "net_median", ev->net_median, &first);
-		kv_s64(w, 8, "net_max", ev->net_max, &first);
-		kv_s64(w, 8, "net_sum", ev->net_sum, &first);
-		kv_s64(w, 8, "per_iter_min_milli", ev->per_iter_min_milli, &first);
-		kv_s64(w, 8, "per_iter_median_milli", ev->per_iter_median_milli,
-		       &first);
-		if (res->has_corr && !overhead) {
-			kv_s64(w, 8, "corr_min_milli", ev->corr_min_milli, &first);
-			kv_s64(w, 8, "corr_median_milli", ev->corr_median_milli,
-			       &first);
-		}
-		wr_s(w, "\n       }");
-		wr_key(w, 7, "net", false);
-		wr_ints(w, ev->net, ev->net && ev->n == res->n ? ev->n : 0);
-		wr_s(w, "\n      }");
+		put_figures(w, sum, f, res->has_corr && !overhead);
+		put(w, e, "summary", sum);
+		put(w, e, "net", ints(w, ev->net,
+				      ev->net && ev->n == res->n ? ev->n : 0));
+		put(w, o, r->events[x].name, e);
 	}
-	wr_s(w, "\n     }");
-}
-
-/* Nearly every sample has flags 0: one pass of ORs before counting. */
-static size_t count_flagged(const uint32_t *f, size_t n)
-{
-	size_t i, c = 0;
-
-	if (!kb_or32(f, n))
-		return 0;
-	for (i = 0; i < n; i++)
-		c += f[i] != 0;
-	return c;
+	return o;
 }
 
 /* sample_flags: the indexes and values of the flagged samples only. */
-static int write_flags(struct wr *w, const struct kb_result *res)
+static JO *sample_flags(struct wr *w, const struct kb_result *res)
 {
-	size_t i, k = 0, nf = count_flagged(res->sflags, res->n);
+	size_t i, k = 0, nf = 0;
 	int64_t *idx = NULL, *val = NULL;
+	JO *o = new_obj(w);
 
+	for (i = 0; i < res->n; i++)
+		nf += res->sflags[i] != 0;
 	if (nf) {
 		idx = malloc(nf * sizeof(*idx));
 		val = malloc(nf * sizeof(*val));
 		if (!idx || !val) {
-			free(idx);
-			free(val);
-			return -ENOMEM;
+			nf = 0;
+			w->oom = true;
 		}
-		for (i = 0; i < res->n; i++) {
+		for (i = 0; nf && i < res->n; i++) {
 			if (!res->sflags[i])
 				continue;
 			idx[k] = (int64_t)i;
 			val[k++] = res->sflags[i];
 		}
 	}
-	wr_key(w, 5, "sample_flags", false);
-	wr_s(w, "{\"index\": ");
-	wr_ints(w, idx, nf);
-	wr_s(w, ", \"value\": ");
-	wr_ints(w, val, nf);
-	wr_s(w, "}");
+	put(w, o, "index", ints(w, idx, nf));
+	put(w, o, "value", ints(w, val, nf));
 	free(idx);
 	free(val);
-	return 0;
+	return o;
 }
 
-static int write_routine(struct wr *w, const struct kb_run *r,
-			 const struct kb_result *res, bool overhead,
-			 bool first_routine)
+static JO *routine(struct wr *w, const struct kb_run *r,
+		   const struct kb_result *res, bool overhead)
 {
-	bool first = true;
-	int err;
+	JO *o = new_obj(w);
 
-	if (!first_routine)
-		wr_raw(w, ",", 1);
-	wr_s(w, "\n    {");
-	kv_str(w, 5, "routine", res->routine, &first);
-	kv_u64(w, 5, "index", res->index, &first);
-	kv_bool(w, 5, "overhead", overhead, &first);
-	kv_u64(w, 5, "bytes_per_iter", res->bytes_per_iter, &first);
+	put_str(w, o, "routine", res->routine);
+	put_u64(w, o, "index", res->index);
+	put_bool(w, o, "overhead", overhead);
+	put_u64(w, o, "bytes_per_iter", res->bytes_per_iter);
 	if (res->has_arg)
-		kv_u64(w, 5, "arg", res->arg, &first);
-	wr_key(w, 5, "flags", false);
-	wr_flag_names(w, kb_result_flag_names, res->flags);
-	write_summary(w, res);
-	kv_u64(w, 5, "n", res->n, &first);
-	wr_key(w, 5, "net", false);
-	wr_ints(w, res->net, res->n);
-	err = write_flags(w, res);
-	if (!err && r->nevents)
-		write_events(w, r, res, overhead);
-	wr_s(w, "\n    }");
-	return err;
+		put_u64(w, o, "arg", res->arg);
+	put(w, o, "flags", flag_names(w, kb_result_flag_names, res->flags));
+	put(w, o, "summary", summary(w, res));
+	put_u64(w, o, "n", res->n);
+	put(w, o, "net", ints(w, res->net, res->n));
+	put(w, o, "sample_flags", sample_flags(w, res));
+	if (r->nevents)
+		put(w, o, "events", events(w, r, res, overhead));
+	return o;
 }
 
 /* The run's events: what each counted, where, for how long. */
-static void write_event_descs(struct wr *w, const struct kb_run *r)
+static JO *event_descs(struct wr *w, const struct kb_run *r)
 {
+	JO *a = new_arr(w);
 	unsigned int x;
 
-	wr_key(w, 3, "events", false);
-	wr_raw(w, "[", 1);
 	for (x = 0; x < r->nevents; x++) {
 		const struct kb_event_desc *e = &r->events[x];
-		bool first = true;
+		JO *o = new_obj(w);
 
-		wr_s(w, x ? ",\n    {" : "\n    {");
-		kv_str(w, 5, "name", e->name, &first);
-		kv_u64(w, 5, "type", e->type, &first);
-		kv_u64(w, 5, "config", e->config, &first);
-		kv_str(w, 5, "pmu", e->pmu, &first);
-		kv_str(w, 5, "read", e->read, &first);
-		kv_u64(w, 5, "enabled_ns", e->enabled_ns, &first);
-		kv_u64(w, 5, "running_ns", e->running_ns, &first);
-		wr_s(w, "\n    }");
+		put_str(w, o, "name", e->name);
+		put_u64(w, o, "type", e->type);
+		put_u64(w, o, "config", e->config);
+		put_str(w, o, "pmu", e->pmu);
+		put_str(w, o, "read", e->read);
+		put_u64(w, o, "enabled_ns", e->enabled_ns);
+		put_u64(w, o, "running_ns", e->running_ns);
+		push(w, a, o);
 	}
-	wr_s(w, r->nevents ? "\n   ]" : "]");
+	return a;
 }
 
-/* A request's array of @n names, as key @key of depth 4. */
-static void write_names(struct wr *w, const char *key, const char *const *names,
-			unsigned int n, bool first)
+static JO *request(struct wr *w, const struct kb_run_req *q)
 {
+	JO *o = new_obj(w), *args;
 	unsigned int i;
 
-	wr_key(w, 4, key, first);
-	wr_raw(w, "[", 1);
-	for (i = 0; i < n; i++) {
-		if (i)
-			wr_raw(w, ", ", 2);
-		wr_str(w, names[i]);
+	put(w, o, "routines", str_array(w, q->names, q->n));
+	put_opt(w, o, "cpu", q->has_cpu, q->cpu);
+	put_opt(w, o, "samples", q->has_samples, q->samples);
+	put_opt(w, o, "iterations", q->has_iterations, q->iterations);
+	put_opt(w, o, "target_ns", q->has_target, q->target_ns);
+	put_opt(w, o, "warmup", q->has_warmup, q->warmup);
+	put(w, o, "events", str_array(w, q->events, q->nevents));
+	if (q->nargs) {
+		args = new_arr(w);
+		for (i = 0; i < q->nargs; i++)
+			push(w, args, chk(w, json_object_new_uint64(q->args[i])));
+		put(w, o, "args", args);
 	}
-	wr_raw(w, "]", 1);
+	return o;
 }
 
-static int write_run(struct wr *w, const struct kb_saved_run *s, bool first_run)
+static JO *run(struct wr *w, const struct kb_saved_run *s)
 {
 	const struct kb_run *r = &s->run;
-	const struct kb_run_req *q = &s->req;
-	bool first = true;
+	JO *o = new_obj(w), *rs = new_arr(w);
 	unsigned int i;
-	int err = 0;
 
-	if (!first_run)
-		wr_raw(w, ",", 1);
-	wr_s(w, "\n  {");
-	kv_str(w, 3, "side", r->user ? "user" : "kernel", &first);
+	put_str(w, o, "side", r->user ? "user" : "kernel");
 	if (s->has_arg)
-		kv_u64(w, 3, "arg", s->arg, &first);
-	kv_u64(w, 3, "run_id", r->run_id, &first);
-	kv_u64(w, 3, "cpu", r->cpu, &first);
-	kv_u64(w, 3, "samples", r->samples, &first);
-	kv_u64(w, 3, "iterations", r->iterations, &first);
-	kv_bool(w, 3, "adaptive", r->adaptive, &first);
-	kv_u64(w, 3, "target_ns", r->target_ns, &first);
-	kv_u64(w, 3, "warmup", r->warmup, &first);
-	kv_str(w, 3, "counter", r->counter, &first);
-	kv_u64(w, 3, "counter_hz", r->counter_hz, &first);
-	kv_bool(w, 3, "counter_constant", r->counter_constant, &first);
-	kv_u64(w, 3, "elapsed_ns", r->elapsed_ns, &first);
-	kv_u64(w, 3, "span_cycles", r->span_cycles, &first);
-	kv_u64(w, 3, "routine_cycles", r->routine_cycles, &first);
-	kv_u64(w, 3, "window_cycles", r->window_cycles, &first);
-	kv_u64(w, 3, "mem_bytes", r->mem_bytes, &first);
-	kv_str(w, 3, "status", r->status == KBENCH_RUN_TIMEOUT ? "timeout" :
-			       "complete", &first);
-	kv_str(w, 3, "kernel", r->kernel, &first);
-	kv_str(w, 3, "date", r->date, &first);
-
-	wr_key(w, 3, "request", false);
-	wr_raw(w, "{", 1);
-	write_names(w, "routines", q->names, q->n, true);
-	first = false;
-	kv_opt(w, 4, "cpu", q->has_cpu, q->cpu, &first);
-	kv_opt(w, 4, "samples", q->has_samples, q->samples, &first);
-	kv_opt(w, 4, "iterations", q->has_iterations, q->iterations, &first);
-	kv_opt(w, 4, "target_ns", q->has_target, q->target_ns, &first);
-	kv_opt(w, 4, "warmup", q->has_warmup, q->warmup, &first);
-	write_names(w, "events", q->events, q->nevents, false);
-	if (q->nargs) {
-		wr_key(w, 4, "args", false);
-		wr_raw(w, "[", 1);
-		for (i = 0; i < q->nargs; i++) {
-			if (i)
-				wr_raw(w, ", ", 2);
-			wr_u64(w, q->args[i]);
-		}
-		wr_raw(w, "]", 1);
-	}
-	wr_s(w, "\n   }");
-	write_event_descs(w, r);
-
-	wr_key(w, 3, "routines", false);
-	wr_raw(w, "[", 1);
-	for (i = 0; !err && i < r->nres; i++)
-		err = write_routine(w, r, &r->res[i], false, i == 0);
-	if (!err && r->has_overhead)
-		err = write_routine(w, r, &r->overhead, true, r->nres == 0);
-	wr_s(w, "\n   ]\n  }");
-	return err;
+		put_u64(w, o, "arg", s->arg);
+	put_u64(w, o, "run_id", r->run_id);
+	put_u64(w, o, "cpu", r->cpu);
+	put_u64(w, o, "samples", r->samples);
+	put_u64(w, o, "iterations", r->iterations);
+	put_bool(w, o, "adaptive", r->adaptive);
+	put_u64(w, o, "target_ns", r->target_ns);
+	put_u64(w, o, "warmup", r->warmup);
+	put_str(w, o, "counter", r->counter);
+	put_u64(w, o, "counter_hz", r->counter_hz);
+	put_bool(w, o, "counter_constant", r->counter_constant);
+	put_u64(w, o, "elapsed_ns", r->elapsed_ns);
+	put_u64(w, o, "span_cycles", r->span_cycles);
+	put_u64(w, o, "routine_cycles", r->routine_cycles);
+	put_u64(w, o, "window_cycles", r->window_cycles);
+	put_u64(w, o, "mem_bytes", r->mem_bytes);
+	put_str(w, o, "status", r->status == KBENCH_RUN_TIMEOUT ? "timeout" :
+							  "complete");
+	put_str(w, o, "kernel", r->kernel);
+	put_str(w, o, "date", r->date);
+	put(w, o, "request", request(w, &s->req));
+	put(w, o, "events", event_descs(w, r));
+	for (i = 0; i < r->nres; i++)
+		push(w, rs, routine(w, r, &r->res[i], false));
+	if (r->has_overhead)
+		push(w, rs, routine(w, r, &r->overhead, true));
+	put(w, o, "routines", rs);
+	return o;
 }
 
 int kb_resfile_write(FILE *f, const struct kb_meta *m,
 		     const struct kb_saved_run *runs, size_t nruns)
 {
-	struct wr *w = malloc(sizeof(*w));
+	struct wr w = { false };
+	JO *top = new_obj(&w), *rs = new_arr(&w);
 	char created[64];
-	bool first = true;
-	size_t i;
+	const char *text;
+	size_t i, len = 0;
 	int err = 0;
 
-	if (!w)
-		return -ENOMEM;
-	w->f = f;
-	w->n = 0;
 	snprintf(created, sizeof(created), "kbenchctl %s", KBENCHCTL_VERSION);
-	wr_raw(w, "{", 1);
-	kv_str(w, 1, "format", KB_RESFILE_FORMAT, &first);
-	kv_u64(w, 1, "version", KB_RESFILE_VERSION, &first);
-	kv_str(w, 1, "created_by", created, &first);
-	write_meta(w, m);
-	wr_key(w, 1, "runs", false);
-	wr_raw(w, "[", 1);
-	for (i = 0; !err && i < nruns; i++)
-		err = write_run(w, &runs[i], i == 0);
-	wr_s(w, "\n ]\n}\n");
-	wr_flush(w);
-	free(w);
+	put_str(&w, top, "format", KB_RESFILE_FORMAT);
+	put_u64(&w, top, "version", KB_RESFILE_VERSION);
+	put_str(&w, top, "created_by", created);
+	put(&w, top, "meta", meta(&w, m));
+	put(&w, top, "environment", environment(&w, m));
+	for (i = 0; i < nruns; i++)
+		push(&w, rs, run(&w, &runs[i]));
+	put(&w, top, "runs", rs);
+	/* one key or value per line, two spaces a level; '/' as it is */
+	text = w.oom ? NULL :
+	       json_object_to_json_string_length(top, JSON_C_TO_STRING_PRETTY |
+						 JSON_C_TO_STRING_SPACED |
+						 JSON_C_TO_STRING_NOSLASHESCAPE,
+						 &len);
+	if (!text)
+		err = -ENOMEM;
+	else if (fwrite(text, 1, len, f) != len || fputc('\n', f) == EOF)
+		err = -EIO;
+	json_object_put(top);
 	return err ? err : ferror(f) ? -EIO : 0;
 }
 
