@@ -579,13 +579,15 @@ static void kbench_run_explain(struct genl_info *info,
 	}
 	switch (err) {
 	case -ERANGE:
-		if (run->window_probe)
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    tb[KBENCH_A_RUN_ITERATIONS],
-					    "a window would exceed max_window_us: use fewer iterations");
-		else
-			NL_SET_ERR_MSG(info->extack,
-				       "windows kept exceeding max_window_us: something intervenes");
+		/* the routine, its window and N (kbench_range_msg()) */
+		kbench_extack_fmt(info->extack,
+				  run->window_probe && !run->adaptive ?
+				  tb[KBENCH_A_RUN_ITERATIONS] : NULL,
+				  "%s", run->msg[0] ? run->msg :
+				  "a window would exceed max_window_us");
+		break;
+	case -ENODATA:
+		kbench_extack_fmt(info->extack, NULL, "%s", run->msg);
 		break;
 	case -ETIME:
 		NL_SET_ERR_MSG(info->extack,
