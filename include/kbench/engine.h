@@ -444,10 +444,11 @@ static inline void kbench_engine_take(struct kbench_engine *e,
  * is one of several, so it never decides.  When even that is over
  * max_window, the run is refused (-ERANGE, KBENCH_RANGE_SLOW) then and
  * there - after at most KBENCH_PROBE_REPEAT long windows - unless an
- * adaptive probe can go back to the last N that fitted.  Fixed N: stop at
- * N; reject the run (KBENCH_RANGE_FIXED) as soon as the window predicted
- * for the next step would exceed max_window, so no window of the run
- * after the probe's first step is ever predicted over the limit.
+ * adaptive probe can go back to the last N that fitted (a fixed N above
+ * 1 is then refused as KBENCH_RANGE_FIXED: the prediction missed).  Fixed
+ * N: stop at N; reject the run (KBENCH_RANGE_FIXED) as soon as the window
+ * predicted for the next step would exceed max_window, so no window of
+ * the run after the probe's first step is ever predicted over the limit.
  * Adaptive N: stop when the slowest series' net reaches the target, or at
  * the limit, or when the next step would not fit.
  */
@@ -486,13 +487,24 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
 			if (net < 0)
 				net = 0;
 			if (e->max_window && len > e->max_window) {
-				if (!e->adaptive || !prev)
+				/* adaptive: the prediction missed, the last N that fit */
+				if (e->adaptive && prev) {
+					e->iterations = prev;
+					return 0;
+				}
+				if (n == 1)
 					return kbench_engine_refuse(e,
 						KBENCH_RANGE_SLOW, i, n, len,
 						net);
-				/* the prediction missed: the last N that fit */
-				e->iterations = prev;
-				return 0;
+				/* fixed N: the prediction missed on the way */
+				fixed = len > (unsigned long long)net ?
+					len - (unsigned long long)net : 0;
+				kbench_engine_refuse(e, KBENCH_RANGE_FIXED, i,
+						     n, len, net);
+				e->range_want_n = limit;
+				e->range_want_len = kbench_window_at(fixed,
+					(unsigned long long)net, n, limit);
+				return -ERANGE;
 			}
 			if (net > slowest)
 				slowest = net;

@@ -59,7 +59,7 @@ expect 2 "kbenchctl run: --target-ns $((max_window_us * 1000 + 1)): at most $((m
 out=$(kbenchctl run add_chain --iterations 16777216 2>&1)
 rc=$?
 case "$out" in
-"kbenchctl: --iterations 16777216: routine 'add_chain' would take "*" us a window, over max_window_us=$max_window_us")
+"kbenchctl: --iterations 16777216: routine '"*"' would take "*" us a window, over max_window_us=$max_window_us")
 	r=$rc ;;
 *) r=9 ;;
 esac

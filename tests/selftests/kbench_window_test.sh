@@ -54,7 +54,7 @@ refused "kbenchctl: --iterations 100: routine 'slow' takes * us a window at N=1,
 	kbenchctl run slow --arg $ms --iterations 100
 # a fast routine with a fixed N predicted over the limit (2^24 adds: 8 ms
 # at 2 GHz, more in emulation): the prediction, before any long window
-refused "kbenchctl: --iterations 16777216: routine 'add_chain' would take * us a window, over max_window_us=$max_window_us" \
+refused "kbenchctl: --iterations 16777216: routine '*' would take * us a window, over max_window_us=$max_window_us" \
 	kbenchctl run add_chain --iterations 16777216
 # compare with the slow one second: named, not the first
 refused "kbenchctl: routine 'slow' takes * us a window at N=1, over max_window_us=$max_window_us" \

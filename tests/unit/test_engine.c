@@ -453,6 +453,19 @@ static void test_engine_bound(void)
 		bad += r.f[i].calls % KBENCH_PROBE_REPEAT != 0;
 	ok(!bad, "bound: ... with no window but the probe's");
 
+	/* fixed N whose prediction missed at N = 64: refused as FIXED */
+	fake_setup(&r);
+	r.f[1].jump_n = 64;
+	r.e.iterations = 1000;
+	r.e.max_window = 1U << 20;
+	err = kbench_engine_run(&r.e);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_FIXED &&
+	   r.e.range_series == 1 && r.e.range_n == 64 &&
+	   r.e.range_want_n == 1000 && r.e.range_want_len > 1U << 30 &&
+	   r.e.done == 0,
+	   "bound: fixed N, a step over the limit after a prediction that fit: refused, the window at N named (%llu)",
+	   r.e.range_want_len);
+
 	/* one probe window stretched by the host (2^30 ticks): no refusal */
 	fake_setup(&r);
 	r.f[0].stretch_call = 2;
