@@ -175,6 +175,12 @@ if ! skipped vm; then
 		for m in $modes; do
 			opt=()
 			[ "$m" = icount ] && opt=(--icount)
+			# plain TCG is host time: a host stall stretches a window
+			# of microseconds to milliseconds, and three in one probe
+			# step refused a fixed N at the 1 ms default (issue 21).
+			# The suites' windows are microseconds; the bound itself
+			# is tested with a routine over any limit (window test).
+			[ "$m" = plain ] && opt=(--module-args max_window_us=20000)
 			# shellcheck disable=SC2086
 			run_suite "vm-$k-$m" tests/vm/run --kernel "$k" "${opt[@]}" \
 				--timeout "$vm_timeout" \
