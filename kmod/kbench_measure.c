@@ -559,19 +559,21 @@ static void kbench_result_fill(struct kbench_result *res,
 }
 
 /*
- * Is the caller in a context that must not sleep?  Each test is reliable
- * where it can see something at all: irqs_disabled() everywhere;
- * in_atomic() sees interrupt and softirq context everywhere, and
- * preempt_disable() or a held spinlock only with CONFIG_PREEMPT_COUNT
- * (Debian's 6.1 and 6.12 have it through PREEMPT_DYNAMIC, 6.12-rt and the
- * debug kernel through PREEMPT); rcu_preempt_depth() sees rcu_read_lock()
- * under PREEMPT_RCU, and with it a spinlock_t on PREEMPT_RT, whose
- * spin_lock() leaves preemption on but enters an RCU read-side section.
- * preemptible() is not used: without CONFIG_PREEMPT_COUNT it is always 0.
+ * Is the caller in a context that must not sleep?  A debugging check, as
+ * might_sleep()'s, not a choice of behaviour: each test is reliable where
+ * it can see something at all.  irqs_disabled() everywhere; a non-zero
+ * preempt_count() (in_atomic()) is interrupt or softirq context
+ * everywhere, and preempt_disable() or a held spinlock only with
+ * CONFIG_PREEMPT_COUNT (Debian's 6.1 and 6.12 have it through
+ * PREEMPT_DYNAMIC, 6.12-rt and the debug kernel through PREEMPT);
+ * rcu_preempt_depth() sees rcu_read_lock() under PREEMPT_RCU, and with it
+ * a spinlock_t on PREEMPT_RT, whose spin_lock() leaves preemption on but
+ * enters an RCU read-side section.  preemptible() is not used: it is
+ * always 0 without CONFIG_PREEMPT_COUNT (and without CONFIG_PREEMPTION).
  */
 static bool kbench_caller_atomic(void)
 {
-	return irqs_disabled() || in_atomic() || rcu_preempt_depth();
+	return irqs_disabled() || preempt_count() || rcu_preempt_depth();
 }
 
 /* -EBUSY or -ESHUTDOWN if @cpu cannot take a run now, before allocating. */

@@ -438,6 +438,23 @@ static inline void kbench_engine_take(struct kbench_engine *e,
 }
 
 /*
+ * Refuse a fixed N of @want (KBENCH_RANGE_FIXED): the window predicted for
+ * it from series @i's shortest, @len ticks with a net of @net (>= 0) at @n.
+ */
+static inline int kbench_engine_refuse_fixed(struct kbench_engine *e,
+					     unsigned int i, unsigned int n,
+					     unsigned long long len,
+					     long long net, unsigned int want)
+{
+	unsigned long long loop = (unsigned long long)net;
+
+	e->range_want_n = want;
+	e->range_want_len = kbench_window_at(len > loop ? len - loop : 0, loop,
+					     n, want);
+	return kbench_engine_refuse(e, KBENCH_RANGE_FIXED, i, n, len, net);
+}
+
+/*
  * Find N: double it from 1 and take the minimum of a few windows per step
  * (clean windows only, when there are any).  The shortest window of a
  * step is the routine's own cost at that N: a window the host stretched
@@ -461,7 +478,7 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
 	int err;
 
 	for (;;) {
-		unsigned long long over = 0, over_fixed = 0;
+		unsigned long long over = 0;
 		unsigned int over_series = 0;
 		long long slowest = 0, over_net = 0;
 
@@ -492,19 +509,13 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
 					e->iterations = prev;
 					return 0;
 				}
-				if (n == 1)
-					return kbench_engine_refuse(e,
-						KBENCH_RANGE_SLOW, i, n, len,
-						net);
 				/* fixed N: the prediction missed on the way */
-				fixed = len > (unsigned long long)net ?
-					len - (unsigned long long)net : 0;
-				kbench_engine_refuse(e, KBENCH_RANGE_FIXED, i,
-						     n, len, net);
-				e->range_want_n = limit;
-				e->range_want_len = kbench_window_at(fixed,
-					(unsigned long long)net, n, limit);
-				return -ERANGE;
+				if (n > 1)
+					return kbench_engine_refuse_fixed(e, i, n,
+									  len, net,
+									  limit);
+				return kbench_engine_refuse(e, KBENCH_RANGE_SLOW,
+							    i, n, len, net);
 			}
 			if (net > slowest)
 				slowest = net;
@@ -515,7 +526,6 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
 						n, next);
 			if (e->max_window && want > e->max_window && !over) {
 				over = len;
-				over_fixed = fixed;
 				over_net = net;
 				over_series = i;
 			}
@@ -527,15 +537,11 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
 		} else {
 			if (n >= limit)
 				break;
-			if (over) {
-				kbench_engine_refuse(e, KBENCH_RANGE_FIXED,
-						     over_series, n, over,
-						     over_net);
-				e->range_want_n = limit;
-				e->range_want_len = kbench_window_at(over_fixed,
-					(unsigned long long)over_net, n, limit);
-				return -ERANGE;
-			}
+			if (over)
+				return kbench_engine_refuse_fixed(e, over_series,
+								  n, over,
+								  over_net,
+								  limit);
 		}
 		prev = n;
 		n = next;
