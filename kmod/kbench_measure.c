@@ -100,6 +100,72 @@ static const struct kbench_engine_ops kbench_engine_ops = {
 	.check = kbench_check,
 };
 
+/* @ticks of the run's counter in microseconds, rounded to nearest. */
+static u64 kbench_ticks_to_us(u64 ticks)
+{
+	return DIV_ROUND_CLOSEST_ULL(kbench_ticks_to_ns(ticks,
+							kbench_counter.hz),
+				     NSEC_PER_USEC);
+}
+
+/*
+ * Why the engine refused @run (-ERANGE), into run->msg: the routine, the
+ * window measured (the shortest of the probe's, or the last long one) or
+ * predicted for the requested N (the ITERATIONS attribute is named), and
+ * the limit: at most NETLINK_MAX_FMTMSG_LEN (80) bytes.
+ */
+static void kbench_range_msg(struct kbench_run *run,
+			     const struct kbench_engine *e)
+{
+	const char *name = run->series[e->range_series].name;
+
+	switch (e->range) {
+	case KBENCH_RANGE_SLOW:
+		scnprintf(run->msg, sizeof(run->msg),
+			  "routine '%s' takes %llu us a window at N=%u, over max_window_us=%u",
+			  name, kbench_ticks_to_us(e->range_len), e->range_n,
+			  kbench_max_window_us);
+		break;
+	case KBENCH_RANGE_FIXED:
+		scnprintf(run->msg, sizeof(run->msg),
+			  "routine '%s' would take %llu us a window, over max_window_us=%u",
+			  name, kbench_ticks_to_us(e->range_want_len),
+			  kbench_max_window_us);
+		break;
+	case KBENCH_RANGE_LONG:
+		scnprintf(run->msg, sizeof(run->msg),
+			  "routine '%s': windows of %llu us in a row, over max_window_us=%u",
+			  name, kbench_ticks_to_us(e->range_len),
+			  kbench_max_window_us);
+		break;
+	}
+}
+
+static const char *const kbench_flag_names[] = {
+	"cpu_changed", "backwards", "nmi", "smi", "window", "reference",
+	"event", "steal",
+};
+
+/*
+ * A series of @run without a valid sample (-ENODATA), into run->msg: how
+ * many it took and the reason most of them were excluded for.
+ */
+static void kbench_no_valid_msg(struct kbench_run *run, u32 i)
+{
+	const struct kbench_series *s = &run->series[i];
+	u32 count[ARRAY_SIZE(kbench_flag_names)] = { }, k, bit, top = 0;
+
+	for (k = 0; k < s->eng.taken; k++)
+		for (bit = 0; bit < ARRAY_SIZE(count); bit++)
+			count[bit] += !!(s->eng.flags[k] & BIT(bit));
+	for (bit = 1; bit < ARRAY_SIZE(count); bit++)
+		if (count[bit] > count[top])
+			top = bit;
+	scnprintf(run->msg, sizeof(run->msg),
+		  "routine '%s': none of %u samples valid (%u flagged %s)",
+		  s->name, s->eng.taken, count[top], kbench_flag_names[top]);
+}
+
 /* Take the samples of @run with the engine, on this (its) CPU. */
 static int kbench_run_measure(struct kbench_run *run)
 {
@@ -144,8 +210,15 @@ static int kbench_run_measure(struct kbench_run *run)
 
 	err = kbench_engine_run(&e);
 	run->window_probe = e.window_probe;
+	if (err == -ERANGE)
+		kbench_range_msg(run, &e);
 	if (err)
 		return err;
+	/* no figure from nothing: say why instead */
+	if (e.no_valid) {
+		kbench_no_valid_msg(run, e.no_valid - 1);
+		return -ENODATA;
+	}
 	run->iterations = e.iterations;
 	if (e.timed_out)
 		run->status = KBENCH_RUN_TIMEOUT;
@@ -485,6 +558,38 @@ static void kbench_result_fill(struct kbench_result *res,
 	res->elapsed_ns = run->elapsed_ns;
 }
 
+/*
+ * Is the caller in a context that must not sleep?  A debugging check, as
+ * might_sleep()'s, not a choice of behaviour: each test is reliable where
+ * it can see something at all.  irqs_disabled() everywhere; a non-zero
+ * preempt_count() (in_atomic()) is interrupt or softirq context
+ * everywhere, and preempt_disable() or a held spinlock only with
+ * CONFIG_PREEMPT_COUNT (Debian's 6.1 and 6.12 have it through
+ * PREEMPT_DYNAMIC, 6.12-rt and the debug kernel through PREEMPT);
+ * rcu_preempt_depth() sees rcu_read_lock() under PREEMPT_RCU, and with it
+ * a spinlock_t on PREEMPT_RT, whose spin_lock() leaves preemption on but
+ * enters an RCU read-side section.  preemptible() is not used: it is
+ * always 0 without CONFIG_PREEMPT_COUNT (and without CONFIG_PREEMPTION).
+ */
+static bool kbench_caller_atomic(void)
+{
+	return irqs_disabled() || preempt_count() || rcu_preempt_depth();
+}
+
+/* -EBUSY or -ESHUTDOWN if @cpu cannot take a run now, before allocating. */
+static int kbench_cpu_slot_check(unsigned int cpu)
+{
+	int err = 0;
+
+	spin_lock(&kbench_cpu_lock);
+	if (kbench_shutting_down)
+		err = -ESHUTDOWN;
+	else if (per_cpu(kbench_cpu_run, cpu))
+		err = -EBUSY;
+	spin_unlock(&kbench_cpu_lock);
+	return err;
+}
+
 /**
  * __kbench_measure() - kbench_measure() with the size of the caller's result
  * @run: the routine
@@ -497,6 +602,9 @@ static void kbench_result_fill(struct kbench_result *res,
  *	know
  *
  * See kbench_measure() in include/linux/kbench.h.
+ *
+ * Context: process context; not from atomic context (-EINVAL and one
+ * WARN_ON_ONCE), not with cpus_read_lock() held (taken here).
  *
  * Return: 0, or -errno.
  */
@@ -511,8 +619,12 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
 	};
 	struct kbench_result out = { };
 	struct kbench_run *r;
+	unsigned int cpu;
 	int err;
 
+	/* before might_sleep(), which would only complain and go on */
+	if (WARN_ON_ONCE(kbench_caller_atomic()))
+		return -EINVAL;
 	might_sleep();
 	if (!run || !res || res_size < KBENCH_RESULT_SIZE_V1 ||
 	    iterations > KBENCH_ITERATIONS_LIMIT || !samples ||
@@ -520,10 +632,14 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
 		return -EINVAL;
 	if (kbench_run_bytes(1, 0, samples) > kbench_store_bytes_max)
 		return -E2BIG;
+	cpu = raw_smp_processor_id();
+	err = kbench_cpu_slot_check(cpu);
+	if (err)
+		return err;
 	r = kbench_run_alloc(1, 0, samples);
 	if (!r)
 		return -ENOMEM;
-	r->cpu = raw_smp_processor_id();
+	r->cpu = cpu;
 	r->adaptive = !iterations;
 	r->iterations = iterations;
 	r->target_ns = min(KBENCH_TARGET_NS_DEFAULT,
@@ -532,6 +648,9 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
 	/* neither can go away: the caller's module holds kbench.ko */
 	r->series[0].routine = &routine;
 	r->series[1].routine = &kbench_builtin_empty;
+	strscpy(r->series[0].name, routine.name, sizeof(r->series[0].name));
+	strscpy(r->series[1].name, kbench_builtin_empty.name,
+		sizeof(r->series[1].name));
 
 	err = kbench_run_execute(r);
 	if (!err) {

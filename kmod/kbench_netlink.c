@@ -579,13 +579,15 @@ static void kbench_run_explain(struct genl_info *info,
 	}
 	switch (err) {
 	case -ERANGE:
-		if (run->window_probe)
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    tb[KBENCH_A_RUN_ITERATIONS],
-					    "a window would exceed max_window_us: use fewer iterations");
-		else
-			NL_SET_ERR_MSG(info->extack,
-				       "windows kept exceeding max_window_us: something intervenes");
+		/* the routine, its window and N (kbench_range_msg()) */
+		kbench_extack_fmt(info->extack,
+				  run->window_probe && !run->adaptive ?
+				  tb[KBENCH_A_RUN_ITERATIONS] : NULL,
+				  "%s", run->msg[0] ? run->msg :
+				  "a window would exceed max_window_us");
+		break;
+	case -ENODATA:
+		kbench_extack_fmt(info->extack, NULL, "%s", run->msg);
 		break;
 	case -ETIME:
 		NL_SET_ERR_MSG(info->extack,
@@ -955,6 +957,8 @@ static int kbench_put_packed(struct sk_buff *skb,
 		need = acc >> 63 ? kbench_width_signed(v, n) :
 				   kbench_width_of(acc);
 		packed = n;
+		/* this pass's count of flagged samples, or 0 */
+		nflag = 0;
 		if (need == w && fo) {
 			n = kbench_packed_fit(f, n, w + ev, room, &nflag);
 			/* fewer samples: their width may be less */
@@ -971,9 +975,13 @@ static int kbench_put_packed(struct sk_buff *skb,
 	*count = n;
 	if (nla_put_u8(skb, KBENCH_A_SAMPLES_NET_WIDTH, w))
 		return -EMSGSIZE;
-	if (!fo)
+	/*
+	 * nflag belongs to the pass that ended the loop: reset by every
+	 * pass, counted over exactly these n samples when any is flagged
+	 * (need == w and fo), 0 otherwise
+	 */
+	if (!nflag)
 		return 0;
-	/* fo: the last pass's kbench_packed_fit() counted the n's flags */
 	a = nla_reserve(skb, KBENCH_A_SAMPLES_FLAG_LIST,
 			nflag * 2 * sizeof(u32));
 	if (!a)

@@ -14,7 +14,7 @@
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
 #                         [--modes "icount plain"]
-#                         [--skip lint,unit,spec,vm,ynl,results,fuzz,smt,kit,...] [--selftest-args "..."]
+#                         [--skip lint,unit,spec,vm,ynl,results,fuzz,smt,kit,atomic,...] [--selftest-args "..."]
 #   --kernels debug --skip lint,unit,spec,host,dkms,svg,arch   (make
 #   check-debug): only the debug kernel; it is built first if not cached
 #   (scripts/debug-kernel.sh, ~10 min on 2 cores), inside suite debug-config.
@@ -151,6 +151,13 @@ debug_suites() {
 			--timeout "$debug_timeout" --add tests/vm/debug-check.sh \
 			--add build/stress/sigrun --add build/stress/stress.sh \
 			-- /extra/debug-check.sh /extra/stress.sh 20 10
+	# kbench_measure() from atomic context: one warning on purpose, so a
+	# boot of its own, outside debug-check.sh (whose log must be clean);
+	# the suite checks the log itself (lockdep, KASAN, ...)
+	skipped atomic ||
+		run_suite atomic-debug tests/vm/run --kernel debug \
+			--timeout "$debug_timeout" \
+			-- /selftests/kbench_atomic_test.sh
 	# the kernel's ynl CLI: KASAN/UBSAN reports and warnings panic the VM
 	skipped ynl ||
 		run_suite ynl-debug tests/ynl/run.sh --kernel debug \
@@ -168,6 +175,12 @@ if ! skipped vm; then
 		for m in $modes; do
 			opt=()
 			[ "$m" = icount ] && opt=(--icount)
+			# plain TCG is host time: a host stall stretches a window
+			# of microseconds to milliseconds, and three in one probe
+			# step refused a fixed N at the 1 ms default (issue 21).
+			# The suites' windows are microseconds; the bound itself
+			# is tested with a routine over any limit (window test).
+			[ "$m" = plain ] && opt=(--module-args max_window_us=20000)
 			# shellcheck disable=SC2086
 			run_suite "vm-$k-$m" tests/vm/run --kernel "$k" "${opt[@]}" \
 				--timeout "$vm_timeout" \
@@ -177,6 +190,12 @@ if ! skipped vm; then
 		skipped ynl ||
 			run_suite "ynl-$k" tests/ynl/run.sh --kernel "$k" \
 				--timeout "$vm_timeout"
+		# kbench_measure() from atomic context: one warning on purpose,
+		# so a boot of its own (~10 s)
+		skipped atomic ||
+			run_suite "atomic-$k" tests/vm/run --kernel "$k" \
+				--timeout "$vm_timeout" \
+				-- /selftests/kbench_atomic_test.sh
 		# faults and load need 2 vCPUs and real time: plain mode only
 		skipped stress ||
 			run_suite "stress-$k" tests/vm/run --kernel "$k" \

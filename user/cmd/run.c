@@ -88,6 +88,11 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 		kb_resfile_free(&base);
 		return EXIT_FAIL;
 	}
+	if (kb_report_no_valid(&r, stderr)) {
+		kb_run_free(&r);
+		kb_resfile_free(&base);
+		return EXIT_FAIL;
+	}
 	if (o.save || o.baseline)
 		kb_results_build(&now, &(const struct kb_run *){ &r },
 				 &(const struct kb_run_req *){ &o.q }, 1, argc,

@@ -132,6 +132,34 @@ static void verdict_line(const struct kb_run *r, const struct kb_result *res)
 	out_text("%s\n", v.nreasons ? kb_color_end(out_file()) : "");
 }
 
+/*
+ * Each series of @r without a valid sample, on @f (stderr) with the
+ * reasons its samples were excluded for: true if there is one (no figure
+ * can be made from nothing: the run failed).
+ */
+bool kb_report_no_valid(const struct kb_run *r, FILE *f)
+{
+	const struct kb_result *res;
+	unsigned int i, k, x;
+	bool any = false;
+
+	for (i = 0; i <= r->nres; i++) {
+		res = i < r->nres ? &r->res[i] : &r->overhead;
+		if ((i == r->nres && !r->has_overhead) || res->valid)
+			continue;
+		fprintf(f, "%s: routine '%s'%s: none of %u samples valid",
+			prog, res->routine, i == r->nres ? " (overhead)" : "",
+			res->samples);
+		for (x = 0, k = 0; x < KB_EXCL_N; x++)
+			if (res->excl[x])
+				fprintf(f, "%s%s %u", k++ ? ", " : " (",
+					kb_excl_key[x], res->excl[x]);
+		fprintf(f, "%s: no figure\n", k ? ")" : "");
+		any = true;
+	}
+	return any;
+}
+
 void kb_report_result(const struct kb_run *r, const struct kb_result *res)
 {
 	const struct kb_stats *s = &res->st;
@@ -140,7 +168,10 @@ void kb_report_result(const struct kb_run *r, const struct kb_result *res)
 	if (res->has_arg)
 		out_text(", arg %llu", (unsigned long long)res->arg);
 	out_text("\n");
-	if (res->have_stats && s->count) {
+	if (!res->valid) {
+		/* never a median from nothing */
+		out_text(LABEL "none: no valid sample\n", "median");
+	} else if (res->have_stats && s->count) {
 		figure(r, "median", s->median);
 		out_text("   95%% CI [%.3f, %.3f]\n", s->ci_lo, s->ci_hi);
 		figure(r, "min", s->min);
@@ -153,7 +184,7 @@ void kb_report_result(const struct kb_run *r, const struct kb_result *res)
 		out_text("\n");
 	}
 	/* the overhead routine corrected by itself is 0 */
-	if (res->has_corr && res != &r->overhead &&
+	if (res->valid && res->has_corr && res != &r->overhead &&
 	    !(r->has_overhead && !strcmp(res->routine, r->overhead.routine))) {
 		figure(r, "corrected", (double)res->corr_median_milli / 1000);
 		out_text("   (the median minus the %s loop)\n",

@@ -20,6 +20,7 @@ void kb_rate_text(uint64_t hz, char *buf, size_t len);
 void kb_report_header(const struct kb_run *r, const char *what);
 /* One routine: median (95% CI), min, corrected, samples, verdict. */
 void kb_report_result(const struct kb_run *r, const struct kb_result *res);
+bool kb_report_no_valid(const struct kb_run *r, FILE *f);
 /* A whole run; @flags: KB_PRINT_HIST/LOG/RAW after each routine. */
 void kb_report_run(const struct kb_run *r, unsigned int flags);
 

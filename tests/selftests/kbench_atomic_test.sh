@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# kbench_measure() from atomic context, in a VM boot of its own (tests/vm/run
+# -- /selftests/kbench_atomic_test.sh; kbench.ko loaded): the module
+# kbench_atomic_test calls it under preempt_disable(), a spinlock,
+# rcu_read_lock() and with interrupts off - each -EINVAL - and from process
+# context - 0.  The kernel log must then hold exactly one warning, kbench's
+# WARN_ON_ONCE in __kbench_measure(), and nothing else: no "sleeping
+# function called from invalid context", no "scheduling while atomic", no
+# lockdep report.  The warning is on purpose, so this boot turns
+# panic_on_warn off and keeps the console quiet; it must stay out of the
+# VMs whose log must be clean.  Prints TAP.
+
+# shellcheck source=tests/selftests/kbench_lib.sh
+. "$(dirname "$0")/kbench_lib.sh"
+
+p=/sys/module/kbench_atomic_test/parameters
+
+echo "TAP version 13"
+echo "1..5"
+
+echo 0 >/proc/sys/kernel/panic_on_warn
+# the warning to the log only: tests/vm/run fails a boot whose console
+# shows one
+echo 1 >/proc/sys/kernel/printk
+before=$(dmesg | grep -c -E 'WARNING:|Call Trace')
+insmod /lib/kbench/kbench_atomic_test.ko
+tap $? "insmod kbench_atomic_test.ko"
+
+r=""
+for c in preempt spin rcu irq; do
+	r="$r $c=$(cat $p/$c)"
+done
+echo "#$r process=$(cat $p/process)"
+bad=0
+tried=0
+for c in preempt spin rcu irq; do
+	v=$(cat $p/$c)
+	[ "$v" = 1 ] && continue	# not visible to this kernel: not tried
+	tried=$((tried + 1))
+	[ "$v" = -22 ] || bad=1
+done
+[ $bad = 0 ] && [ "$(cat $p/irq)" = -22 ] && [ $tried -ge 3 ]
+tap $? "kbench_measure() from atomic context: -EINVAL each ($tried contexts:$r)"
+[ "$(cat $p/process)" = 0 ]
+tap $? "kbench_measure() from process context afterwards: 0 ($(cat $p/process))"
+
+log=$(dmesg)
+warns=$(echo "$log" | grep -c 'WARNING:')
+ours=$(echo "$log" | grep 'WARNING:' | grep -c '__kbench_measure')
+traces=$(echo "$log" | grep -c 'Call Trace')
+echo "$log" | grep 'WARNING:' | sed 's/^/# /'
+if zcat /proc/config.gz 2>/dev/null | grep -qx '# CONFIG_BUG is not set'; then
+	# WARN_ON_ONCE() tests and reports nothing there
+	skip "exactly one warning: this kernel has no CONFIG_BUG ($warns warnings)"
+else
+	[ "$before" = 0 ] && [ "$warns" = 1 ] && [ "$ours" = 1 ] && [ "$traces" = 1 ]
+	tap $? "exactly one warning, kbench's in __kbench_measure ($warns warnings, $ours ours, $traces call traces)"
+fi
+pattern='BUG:|Oops|lockup|RCU stall|rcu: INFO|scheduling while atomic|sleeping function called|possible circular|possible recursive|inconsistent lock|suspicious RCU|KASAN|UBSAN'
+bad=$(echo "$log" | grep -v -i 'command line' | grep -E "$pattern")
+[ -n "$bad" ] && echo "$bad" | head -n 20 | sed 's/^/# /'
+[ -z "$bad" ]
+tap $? "nothing else in the kernel log"
+rmmod kbench_atomic_test
+exit $failed
