@@ -19,6 +19,7 @@
 #include "kbenchctl.h"
 #include "names.h"
 #include "twin.h"
+#include "until.h"
 #include "nl.h"
 #include "output.h"
 #include "pages.h"
@@ -785,6 +786,11 @@ void kb_run_print_header(const struct kb_run *r)
 	if (r->metric[0])
 		out_text("  every cycles figure below counts %s%s\n", r->metric,
 			 r->metric_missing ? " (not counted in this run)" : "");
+	if (r->wall_ns && r->cpu_ns)
+		out_double("cpu_share", "  the run had its CPU %.3f of the time\n",
+			   (double)r->cpu_ns / (double)r->wall_ns);
+	if (r->until)
+		kb_until_print(r->until, r);
 	print_event_descs(r);
 }
 

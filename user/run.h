@@ -15,6 +15,7 @@
 #include "stats.h"
 
 struct kb_nl;
+struct kb_until;
 
 /* excluded samples by reason: bit i of the sample flags is excl[i] */
 enum { KB_EXCL_CPU, KB_EXCL_BACKWARDS, KB_EXCL_NMI, KB_EXCL_SMI,
@@ -83,6 +84,14 @@ struct kb_run {
 	uint32_t run_id, adaptive, status;
 	char counter[32];
 	uint64_t counter_hz, elapsed_ns;
+	/*
+	 * userspace: CPU time the process had during the run(s) and their
+	 * wall time (cpu_share = cpu_ns / wall_ns; 0: not measured)
+	 */
+	uint64_t cpu_ns, wall_ns;
+	/* sampling until answered (--precision, --max-time): batches merged */
+	unsigned int batches;
+	const struct kb_until *until;	/* its outcome, for the reports */
 	uint64_t span_cycles, routine_cycles, window_cycles, mem_bytes;
 	unsigned int nres;
 	struct kb_result res[KBENCH_RUN_ROUTINES_MAX];

@@ -31,6 +31,7 @@ int main(int argc, char *argv[])
 	test_results();
 	test_env();
 	test_steal();
+	test_seqtest();
 	test_cli();
 	test_engine();
 	test_sweep();

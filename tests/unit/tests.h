@@ -22,6 +22,7 @@ void test_write_event_results(const char *old_path, const char *new_path);
 void test_sweep(void);
 void test_env(void);
 void test_steal(void);
+void test_seqtest(void);
 
 /* |a - b| within a relative 1e-9 (absolute near 0), NaN == NaN */
 static inline bool close_to(double a, double b, double rel)
