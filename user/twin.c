@@ -48,6 +48,34 @@ static void twin_add_n(unsigned int n, void *data)
 	kbench_body_add_n(n, (unsigned int)(uintptr_t)data);
 }
 
+/*
+ * foo and foobar: kbench_example's null experiment, the same jhash of 64
+ * bytes in two functions at two addresses (noinline, as the module's).
+ */
+static unsigned char twin_jhash_buf[KBENCH_JHASH_BYTES]
+	__attribute__((aligned(64)));
+static volatile unsigned int twin_jhash_sink;
+
+static __attribute__((noinline)) void twin_foo(unsigned int n, void *data)
+{
+	unsigned int h = 0;
+
+	(void)data;
+	while (n--)
+		h = kbench_jhash64(twin_jhash_buf, h);
+	twin_jhash_sink = h;
+}
+
+static __attribute__((noinline)) void twin_foobar(unsigned int n, void *data)
+{
+	unsigned int h = 0;
+
+	(void)data;
+	while (n--)
+		h = kbench_jhash64(twin_jhash_buf, h);
+	twin_jhash_sink = h;
+}
+
 const struct kb_twin kb_twins[] = {
 	{ .name = "empty", .desc = "empty loop (overhead)", .run = twin_empty,
 	  .insns = KBENCH_INSNS_EMPTY },
@@ -60,6 +88,10 @@ const struct kb_twin kb_twins[] = {
 	{ .name = "add_n", .desc = "arg dependent adds", .run = twin_add_n,
 	  .insns = KBENCH_INSNS_ADD_N(0), .arg_name = "adds", .arg_min = 1,
 	  .arg_max = KBENCH_ADD_N_MAX, .arg_def = 64 },
+	{ .name = "foo", .desc = "jhash of 64 bytes (identical to foobar)",
+	  .run = twin_foo },
+	{ .name = "foobar", .desc = "jhash of 64 bytes (identical to foo)",
+	  .run = twin_foobar },
 	{ .name = NULL }
 };
 

@@ -566,6 +566,10 @@ static void test_sweep_cli(void)
 	ok(rc == 0 && strstr(out, "[A/A: the same routine twice]"),
 	   "compare add_n:64 add_n:64 --user: the A/A null experiment, labelled");
 	free(out);
+	rc = run("compare foo foobar --user --samples 300", "2>/dev/null", &out);
+	ok(rc == 0 && strstr(out, "\nfoo\n") && strstr(out, "\nfoobar\n"),
+	   "compare foo foobar --user: the userspace twins of kbench_example's null experiment");
+	free(out);
 	rc = run("run add_chain --user --precision 50 --max-time 2", "2>/dev/null", &out);
 	ok(rc == 0 && strstr(out, "sampled until answered: 1 looks, 1000 samples per routine"),
 	   "run --precision 50: answered at the first look");
