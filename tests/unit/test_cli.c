@@ -716,7 +716,7 @@ void test_cli(void)
 	expect_line("samples 1 --csv --json", 2, "kbenchctl samples: --csv and --json exclude each other");
 	expect_line("clocks x", 2, "kbenchctl clocks: unexpected argument 'x' (clocks takes only options)");
 	expect_line("compare nosuch --kernel-vs-user", 2,
-		    "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1, add_n)");
+		    "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1, add_n, foo, foobar)");
 	expect_line("samples 1 --routine 5", 2, "kbenchctl samples: --routine 5: at most 4");
 	expect_line("clocks --user --all", 2,
 		    "kbenchctl clocks: --user and --all exclude each other (--all includes the userspace clocks)");
