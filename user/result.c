@@ -20,6 +20,7 @@
 #include "names.h"
 #include "twin.h"
 #include "until.h"
+#include "verdict.h"
 #include "nl.h"
 #include "output.h"
 #include "pages.h"
@@ -840,7 +841,13 @@ static void print_stats(const struct kb_run *r, const struct kb_result *res)
 	out_double("mode_share", ", mode share %.3f", s->mode.share);
 	out_bool("mode_pure", " (pure: %s)\n", s->mode.pure);
 	out_uint("outliers_mild", "    Tukey outliers (kept): %llu mild", s->mild);
-	out_uint("outliers_severe", ", %llu severe\n", s->severe);
+	out_uint("outliers_severe", ", %llu severe", s->severe);
+	out_uint("outliers_far_high", "; far above the median %llu\n",
+		 s->far_high);
+	out_double("robust_cv", "    robust CV (1.4826 MAD / median) %.4f",
+		   kb_robust_rsd(s));
+	out_double("median_ci95_half_rel", ", median CI half-width / median %.5f\n",
+		   kb_median_precision(s));
 
 	/* the counter's rate turns cycles into time, not an event's counts */
 	ops = s->median > 0 && r->counter_hz && !r->metric[0] ?
