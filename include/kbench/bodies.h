@@ -439,7 +439,9 @@ static inline unsigned int kbench_jhash64(const void *buf, unsigned int init)
 	const unsigned char *k = buf;
 	unsigned int a, b, c, len = KBENCH_JHASH_BYTES, w[3];
 
-	a = b = c = KBENCH_JHASH_INITVAL + len + init;
+	a = KBENCH_JHASH_INITVAL + len + init;
+	b = a;
+	c = a;
 	while (len > 12) {
 		__builtin_memcpy(w, k, sizeof(w));
 		a += w[0];
