@@ -6,7 +6,7 @@
 #
 #   bench/verdict/calibrate.sh [-n RUNS] [-s SECTION...]
 #
-# Sections (default: all): idle hog thrash aa foo step small
+# Sections (default: all): idle hog thrash aa foo step small aaseq
 #   idle    run add_chain mul_chain load_l1 --user: runs judged stable
 #   hog     the same --cpu 0 with a CPU hog pinned to CPU 0: judged
 #           unstable, and the reasons given
@@ -17,13 +17,15 @@
 #   step    compare add_n:64 add_n:65 --user: "slower", and the wall time
 #   small   compare add_n:256 add_n:257 --user --precision 0.1: "slower"
 #           and the wall time
+#   aaseq   compare add_n:64 add_n:64 --user --precision 0.2 --max-time 3:
+#           the false-alarm rate of sampling until answered (A/A)
 # RUNS (default 10; aa, foo and step run 2 x RUNS) for each.  Prints the
 # load average first: an "idle" figure means little on a busy machine.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 kb=${KBENCHCTL:-$here/../../user/kbenchctl}
 n=10
-sections="idle hog thrash aa foo step small"
+sections="idle hog thrash aa foo step small aaseq"
 while getopts n:s: opt; do
 	case $opt in
 	n) n=$OPTARG ;;
@@ -125,6 +127,9 @@ for s in $sections; do
 	small)
 		echo "small: compare add_n:256 add_n:257 --user --precision 0.1"
 		compares "$n" add_n:256 add_n:257 --user --precision 0.1 ;;
+	aaseq)
+		echo "aaseq: compare add_n:64 add_n:64 --user --precision 0.2 --max-time 3 (A/A)"
+		compares $((2 * n)) add_n:64 add_n:64 --user --precision 0.2 --max-time 3 ;;
 	*)
 		echo "$0: unknown section '$s'" >&2
 		exit 2 ;;
