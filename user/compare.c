@@ -55,7 +55,7 @@ static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 		.compare = true, .precision_pct = o->precision,
 		.threshold_pct = o->threshold, .max_time_s = o->max_time,
 	};
-	struct kb_run r;
+	struct kb_run r = { 0 };
 	unsigned int i;
 	int err, saved;
 

@@ -50,7 +50,7 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 	unsigned int pflags = 0;
 	bool regressed = false;
 	int ret = EXIT_OK, err;
-	struct kb_run r;
+	struct kb_run r = { 0 };
 	struct kb_until u = { 0 };
 	bool until;
 
