@@ -33,6 +33,7 @@ int main(int argc, char *argv[])
 	test_env();
 	test_steal();
 	test_schema();
+	test_seqtest();
 	test_cli();
 	test_engine();
 	test_sweep();

@@ -132,7 +132,7 @@ static void print_full(enum full_report what, const struct kb_run *r,
 		kb_run_print(r, 0);
 		break;
 	case FULL_COMPARE:
-		kb_report_compare(r, &r->res[0], &r->res[1], 1, 1, true);
+		kb_report_compare(r, &r->res[0], &r->res[1], 1, 1, true, NULL);
 		break;
 	case FULL_KVU:
 		kb_report_kvu(r, u, true);
@@ -233,7 +233,7 @@ static void test_compare_report(void)
 
 	fake_run(&r, false, 2);
 	capture(false);
-	kb_report_compare(&r, &r.res[0], &r.res[1], 1, 1, false);
+	kb_report_compare(&r, &r.res[0], &r.res[1], 1, 1, false, NULL);
 	text = captured();
 	if (!ok(lines(text) == 2 &&
 		strstr(text, "mul_chain - add_chain: +3.000 cycles/iter = +1.200 ns/iter (medians)\nmul_chain is 49.7% slower than add_chain"),

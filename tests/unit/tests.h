@@ -25,6 +25,7 @@ void test_sweep(void);
 void test_env(void);
 void test_steal(void);
 void test_schema(void);
+void test_seqtest(void);
 
 /* |a - b| within a relative 1e-9 (absolute near 0), NaN == NaN */
 static inline bool close_to(double a, double b, double rel)

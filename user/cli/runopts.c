@@ -207,7 +207,20 @@ const struct kb_opt kb_run_table[] = {
 	{ .name = "threshold", .kind = KB_OPT_DOUBLE, .metavar = "PCT",
 	  .in = KB_IN_COMPARE, .min = 0,
 	  KB_OPT_FIELD(struct kb_run_opts, threshold),
-	  .help = "differences below PCT percent count as equal", .def = "1" },
+	  KB_OPT_GIVEN(struct kb_run_opts, has_threshold),
+	  .help = "differences below PCT percent count as equal (significant or not: the verdict says which); with --precision P it is P unless given",
+	  .def = KB_STR(KB_COMPARE_DEFAULT_THRESHOLD) },
+	{ .name = "precision", .kind = KB_OPT_DOUBLE, .metavar = "PCT",
+	  .in = KB_IN_MEASURE, .min = 0.001, .max = 100,
+	  KB_OPT_FIELD(struct kb_run_opts, precision),
+	  KB_OPT_GIVEN(struct kb_run_opts, has_precision),
+	  .help = "sample until answered: run, until each median's 95% CI half-width is at most PCT% of it; compare, until the anytime-valid CI of the difference excludes 0 beyond the threshold or lies within +-threshold (or --max-time)" },
+	{ .name = "max-time", .kind = KB_OPT_DOUBLE, .metavar = "S",
+	  .in = KB_IN_MEASURE, .min = 0.01, .max = 86400,
+	  KB_OPT_FIELD(struct kb_run_opts, max_time),
+	  KB_OPT_GIVEN(struct kb_run_opts, has_max_time),
+	  .help = "sample until answered for at most S seconds (alone: compare until resolved at the threshold)",
+	  .def = KB_STR(KB_UNTIL_DEFAULT_MAX_TIME) },
 	{ .name = "verbose", .short_name = 'v', .kind = KB_OPT_FLAG,
 	  .in = KB_IN_ALL, KB_OPT_FIELD(struct kb_run_opts, verbose),
 	  .help = "every figure and note (default: a summary; --json has all)" },
@@ -310,14 +323,20 @@ static int check_args(const char *sub, bool run, struct kb_run_opts *o,
 {
 	unsigned int i, k;
 
-	/* the same routine twice: only at two arguments (two series) */
+	/*
+	 * the same routine twice: at two arguments (two series), or in
+	 * compare --user at the same one, the A/A null experiment (the
+	 * module runs a routine once per run: there foo foobar is the A/A)
+	 */
 	for (k = 1; k < o->q.n; k++)
 		for (i = 0; i < k; i++)
 			if (!strcmp(o->q.names[i], o->q.names[k]) &&
-			    (!with_arg || o->q.args[i] == o->q.args[k]))
-				return kb_arg_error(sub, "routine '%s' given twice: give the two their own arguments (%s:64 %s:128)",
+			    (!with_arg || o->q.args[i] == o->q.args[k]) &&
+			    (run || !o->user))
+				return kb_arg_error(sub, "routine '%s' given twice: give the two their own arguments (%s:64 %s:128)%s",
 						    o->q.names[k], o->q.names[k],
-						    o->q.names[k]);
+						    o->q.names[k], run ? "" :
+						    "; an A/A comparison is compare --user X X, or foo foobar in the kernel");
 	if (with_arg && with_arg != o->q.n)
 		return kb_arg_error(sub, "give every routine its argument (NAME:ARG), or none");
 	if (with_arg && o->has_sweep)
@@ -399,6 +418,15 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		return kb_arg_error(sub, "--metric %s: --events has %d events already; add %s to them instead",
 				    o->diff.metric, KBENCH_EVENTS_MAX,
 				    o->diff.metric);
+	if ((o->has_precision || o->has_max_time) &&
+	    (o->q.nevents || o->kvu || o->has_sweep || o->baseline))
+		return kb_arg_error(sub, "--precision and --max-time sample one run until answered: not with --events, --metric, --kernel-vs-user, --arg sweeps or --baseline");
+	/* rows with a given flag get no default from the table */
+	if (!o->has_threshold)
+		o->threshold = o->has_precision ? o->precision :
+			       KB_COMPARE_DEFAULT_THRESHOLD;
+	if (!o->has_max_time)
+		o->max_time = KB_UNTIL_DEFAULT_MAX_TIME;
 	return check_args(sub, run, o, with_arg);
 }
 

@@ -24,6 +24,11 @@
 /* the userspace twins keep every sample in memory */
 #define KB_RUN_USER_SAMPLES_MAX	10000000
 
+/* --precision, --max-time: how long sampling until answered may take */
+#define KB_UNTIL_DEFAULT_MAX_TIME	10
+/* compare's --threshold, percent (with --precision P: P) */
+#define KB_COMPARE_DEFAULT_THRESHOLD	1
+
 /* What the module (ROUTINE_GET) or the twin table says of a routine. */
 struct kb_routine_info {
 	bool found;
@@ -46,6 +51,11 @@ struct kb_run_opts {
 	const char *svg;
 	bool log_x;
 	double threshold;		/* compare */
+	bool has_threshold;
+	double precision;		/* --precision PCT (0: none) */
+	bool has_precision;
+	double max_time;		/* --max-time S */
+	bool has_max_time;
 	bool kvu;			/* compare --kernel-vs-user */
 	const char *save;		/* run, compare: FILE|NAME */
 	const char *baseline;		/* run */

@@ -23,6 +23,7 @@
 #include "svg.h"
 #include "sweep.h"
 #include "twin.h"
+#include "until.h"
 
 /* --save: the run(s) with their request, as measured. */
 static int save_runs(const struct kb_run_opts *o, const struct kb_run *const *runs,
@@ -52,13 +53,22 @@ static void use_metric(const struct kb_run_opts *o, struct kb_run *const *runs,
 
 static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 {
-	struct kb_run r;
+	bool until = o->has_precision || o->has_max_time;
+	struct kb_until u = {
+		.compare = true, .precision_pct = o->precision,
+		.threshold_pct = o->threshold, .max_time_s = o->max_time,
+	};
+	struct kb_run r = { 0 };
 	unsigned int i;
 	int err, saved;
 
-	err = kb_run_measure(&o->q, o->user, &r);
-	if (err)
+	u.c.threshold_pct = o->threshold;
+	err = until ? kb_measure_until(&o->q, o->user, &u, &r) :
+		      kb_run_measure(&o->q, o->user, &r);
+	if (err) {
+		kb_run_free(&r);
 		return err;
+	}
 	saved = save_runs(o, &(const struct kb_run *){ &r }, 1, argc, argv);
 	use_metric(o, &(struct kb_run *){ &r }, 1);
 	if (kb_run_analyze(&r)) {
@@ -75,7 +85,7 @@ static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 		}
 		out_text("\n");
 		err = kb_report_compare(&r, &r.res[0], &r.res[1], o->threshold,
-				       o->diff.seed, false);
+				       o->diff.seed, false, until ? &u.c : NULL);
 	} else {
 		out_open_object(NULL);
 		kb_env_print(&r.env, KB_ENV_VIEW_ALL);
@@ -96,7 +106,7 @@ static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 			out_close_object();
 		}
 		err = kb_report_compare(&r, &r.res[0], &r.res[1], o->threshold,
-				       o->diff.seed, true);
+				       o->diff.seed, true, until ? &u.c : NULL);
 		out_close_object();
 		out_finish();
 	}

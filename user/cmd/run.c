@@ -20,6 +20,7 @@
 #include "runprint.h"
 #include "svg.h"
 #include "sweep.h"
+#include "until.h"
 
 /*
  * The run (short, or in full with -v and --json), then the diff against
@@ -52,11 +53,16 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 	unsigned int pflags = 0;
 	bool regressed = false;
 	int ret = EXIT_OK, err;
-	struct kb_run r;
+	struct kb_run r = { 0 };
+	struct kb_until u = { 0 };
+	bool until;
 
 	err = kb_run_opts_parse(sc, argc, argv, &o);
 	if (err)
 		return kb_exit_status(err);
+	until = o.has_precision || o.has_max_time;
+	u.precision_pct = o.precision;
+	u.max_time_s = o.max_time;
 	if (o.hist)
 		pflags |= KB_PRINT_HIST;
 	if (o.log)
@@ -77,8 +83,11 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 		if (err)
 			return kb_diff_exit_status(err, false);
 	}
-	err = kb_run_measure(&o.q, o.user, &r);
+	err = until ? kb_measure_until(&o.q, o.user, &u, &r) :
+		      kb_run_measure(&o.q, o.user, &r);
 	if (err) {
+		if (until)
+			kb_run_free(&r);
 		kb_resfile_free(&base);
 		return kb_exit_status(err);
 	}

@@ -451,7 +451,7 @@ static void print_json(const struct sweep *w)
 		if (w->compare)
 			kb_report_compare(&w->runs[i], &w->runs[i].res[0],
 					  &w->runs[i].res[1], w->o->threshold,
-					  w->o->diff.seed, true);
+					  w->o->diff.seed, true, NULL);
 		out_close_object();
 	}
 	out_close_array();
@@ -472,7 +472,7 @@ static void print_verbose(struct sweep *w)
 		if (w->compare)
 			kb_report_compare(&w->runs[i], &w->runs[i].res[0],
 					  &w->runs[i].res[1], w->o->threshold,
-					  w->o->diff.seed, true);
+					  w->o->diff.seed, true, NULL);
 		out_text("\n");
 	}
 	table_header(w, &w->runs[0]);

@@ -17,6 +17,9 @@
 #include "schema.h"
 #include "stats.h"
 
+struct kb_nl;
+struct kb_until;
+
 /* excluded samples by reason: bit i of the sample flags is excl[i] */
 enum { KB_EXCL_CPU, KB_EXCL_BACKWARDS, KB_EXCL_NMI, KB_EXCL_SMI,
        KB_EXCL_WINDOW, KB_EXCL_REFERENCE, KB_EXCL_EVENT,
@@ -83,6 +86,14 @@ struct kb_run {
 	/* run_id, cpu, samples, ..., mem_bytes: RUN's reply (schema.h) */
 	KB_RUN_FIELDS(KB_MEMBER)
 	uint32_t status;
+	/*
+	 * userspace: CPU time the process had during the run(s) and their
+	 * wall time (cpu_share = cpu_ns / wall_ns; 0: not measured)
+	 */
+	uint64_t cpu_ns, wall_ns;
+	/* sampling until answered (--precision, --max-time): batches merged */
+	unsigned int batches;
+	const struct kb_until *until;	/* its outcome, for the reports */
 	unsigned int nres;
 	struct kb_result res[KBENCH_RUN_ROUTINES_MAX];
 	struct kb_result overhead;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kbenchctl statistics: summary, median CI, mode filtering, bootstrap,
- * Mann-Whitney U, comparison and stability verdicts.  See stats.h for the
+ * Mann-Whitney U and the comparison verdict (the stability verdict:
+ * verdict.c).  See stats.h for the
  * exact definitions.
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +129,7 @@ void kb_mode_sorted(const double *x, size_t n, struct kb_mode *m)
 
 void kb_stats_sorted(const double *x, size_t n, struct kb_stats *s)
 {
-	double sum = 0, ss = 0, iqr;
+	double sum = 0, ss = 0, iqr, far;
 	double *dev;
 	size_t i, r, rs;
 
@@ -191,7 +191,10 @@ void kb_stats_sorted(const double *x, size_t n, struct kb_stats *s)
 	s->ci_hi = x[rs - 1];
 
 	iqr = s->p75 - s->p25;
+	far = 3 * (iqr > 0.001 * fabs(s->median) ? iqr : 0.001 * fabs(s->median));
 	for (i = 0; i < n; i++) {
+		if (x[i] > s->p75 + far)
+			s->far_high++;
 		if (x[i] < s->p25 - 3 * iqr || x[i] > s->p75 + 3 * iqr)
 			s->severe++;
 		else if (x[i] < s->p25 - 1.5 * iqr || x[i] > s->p75 + 1.5 * iqr)
@@ -485,19 +488,25 @@ const char *kb_verdict_name(enum kb_verdict v)
 	}
 }
 
+/*
+ * The CI of the relative difference of the medians decides, alone: a
+ * difference is significant when the CI excludes 0, and it counts when,
+ * besides, it reaches the threshold and the CI does not lie within
+ * +-threshold.  The p-value of the U test is reported (-v, JSON) but
+ * never consulted, so nothing printed can contradict the verdict.
+ */
 void kb_compare_decide(struct kb_compare *c)
 {
 	double t = c->threshold_pct;
-	bool ci_has_zero = !(c->ci_lo_pct > 0 || c->ci_hi_pct < 0);
-	bool significant = c->p < 0.05 && !ci_has_zero;
+	bool significant = c->ci_lo_pct > 0 || c->ci_hi_pct < 0;
 
 	c->below_threshold = false;
-	if (!(fabs(c->rel_median_pct) >= t) ||
-	    (c->ci_lo_pct > -t && c->ci_hi_pct < t)) {
+	if (!significant) {
 		c->verdict = KB_VERDICT_EQUAL;
-		c->below_threshold = significant;
-	} else if (!significant) {
+	} else if (!(fabs(c->rel_median_pct) >= t) ||
+		   (c->ci_lo_pct > -t && c->ci_hi_pct < t)) {
 		c->verdict = KB_VERDICT_EQUAL;
+		c->below_threshold = true;
 	} else {
 		c->verdict = c->rel_median_pct < 0 ? KB_VERDICT_FASTER :
 						     KB_VERDICT_SLOWER;
@@ -518,78 +527,31 @@ void kb_compare_text(const struct kb_compare *c, const char *a,
 		     const char *b, char *buf, size_t len)
 {
 	int prec = fabs(c->rel_median_pct) < 1 ? 2 : 1;
-	char p[32], pv[16], thr[64] = "";
+	const char *ci = c->sequential ? "95% anytime CI" : "95% CI";
+	const char *aa = strcmp(a, b) ? "" : " [A/A: the same routine twice]";
 
-	kb_format_p(c->p, pv, sizeof(pv));
-	if (isnan(c->p))
-		snprintf(p, sizeof(p), "p n/a");
-	else
-		snprintf(p, sizeof(p), "p %s%s", pv[0] == '<' ? "" : "= ", pv);
 	switch (c->verdict) {
 	case KB_VERDICT_FASTER:
-		snprintf(buf, len, "%s is %.*f%% faster than %s (95%% CI %.*f\u2013%.*f%%, %s)",
-			 b, prec, -c->rel_median_pct, a, prec, -c->ci_hi_pct,
-			 prec, -c->ci_lo_pct, p);
+		snprintf(buf, len, "%s is %.*f%% faster than %s (%s %.*f\u2013%.*f%%)%s",
+			 b, prec, -c->rel_median_pct, a, ci, prec, -c->ci_hi_pct,
+			 prec, -c->ci_lo_pct, aa);
 		break;
 	case KB_VERDICT_SLOWER:
-		snprintf(buf, len, "%s is %.*f%% slower than %s (95%% CI %.*f\u2013%.*f%%, %s)",
-			 b, prec, c->rel_median_pct, a, prec, c->ci_lo_pct,
-			 prec, c->ci_hi_pct, p);
+		snprintf(buf, len, "%s is %.*f%% slower than %s (%s %.*f\u2013%.*f%%)%s",
+			 b, prec, c->rel_median_pct, a, ci, prec, c->ci_lo_pct,
+			 prec, c->ci_hi_pct, aa);
 		break;
 	default:
 		if (c->below_threshold)
-			snprintf(thr, sizeof(thr), "; below the %g%% threshold",
-				 c->threshold_pct);
-		snprintf(buf, len, "no significant difference between %s and %s (%+.*f%%, 95%% CI %+.*f%% to %+.*f%%, %s%s)",
-			 a, b, prec, c->rel_median_pct, prec, c->ci_lo_pct,
-			 prec, c->ci_hi_pct, p, thr);
+			snprintf(buf, len, "no difference beyond the %g%% threshold between %s and %s (%+.*f%%, %s %+.*f%% to %+.*f%%)%s",
+				 c->threshold_pct, a, b, prec,
+				 c->rel_median_pct, ci, prec, c->ci_lo_pct,
+				 prec, c->ci_hi_pct, aa);
+		else
+			snprintf(buf, len, "no significant difference between %s and %s (%+.*f%%, %s %+.*f%% to %+.*f%%)%s",
+				 a, b, prec, c->rel_median_pct, ci, prec,
+				 c->ci_lo_pct, prec, c->ci_hi_pct, aa);
 	}
-}
-
-static void add_reason(struct kb_stability *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add_reason(struct kb_stability *v, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (v->nreasons >= 8)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(v->buf[v->nreasons], sizeof(v->buf[0]), fmt, ap);
-	va_end(ap);
-	v->reason[v->nreasons] = v->buf[v->nreasons];
-	v->nreasons++;
-	v->stable = false;
-}
-
-void kb_stability(const struct kb_stats *s, size_t excluded,
-		  size_t samples, uint32_t iterations, bool counter_constant,
-		  bool timeout, struct kb_stability *v)
-{
-	memset(v, 0, sizeof(*v));
-	v->stable = true;
-	if (s->count < KB_STABLE_SAMPLES_MIN)
-		add_reason(v, "only %zu valid samples (want at least %d)",
-			   s->count, KB_STABLE_SAMPLES_MIN);
-	if (s->cv > KB_STABLE_CV_MAX)
-		add_reason(v, "high variation: CV %.1f%% > %.0f%%",
-			   s->cv * 100, KB_STABLE_CV_MAX * 100);
-	if (s->count && s->median != 0 &&
-	    (s->ci_hi - s->ci_lo) / fabs(s->median) > KB_STABLE_CI_MAX)
-		add_reason(v, "wide median CI: %.2f%% of the median > %.0f%%",
-			   (s->ci_hi - s->ci_lo) / fabs(s->median) * 100,
-			   KB_STABLE_CI_MAX * 100);
-	if (samples && excluded * 100 > samples)
-		add_reason(v, "%zu of %zu samples flagged (NMI/SMI/CPU change/window/reference/steal) and excluded",
-			   excluded, samples);
-	if (iterations < KB_STABLE_ITER_MIN)
-		add_reason(v, "too few iterations per sample (%u < %d): counter reads and quantization dominate",
-			   iterations, KB_STABLE_ITER_MIN);
-	if (!counter_constant)
-		add_reason(v, "counter rate not constant: frequency scaling changes the figures");
-	if (timeout)
-		add_reason(v, "run timed out before all samples were taken");
 }
 
 void kb_format_rate(double per_s, bool bytes, char *buf, size_t len)

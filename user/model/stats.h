@@ -14,6 +14,8 @@
  *               the interval is min..max and its coverage is reported.
  *   outliers    Tukey fences on p25/p75: beyond 1.5 IQR mild, beyond 3 IQR
  *               severe (mild does not include severe)
+ *   far_high    above p75 + 3 max(IQR, 0.001 |median|): far above the
+ *               median (the floor: quantized samples can have IQR 0)
  *   mode        iterative max-bin filtering (see kb_mode)
  */
 #ifndef KBENCHCTL_STATS_H
@@ -47,6 +49,7 @@ struct kb_stats {
 	double cv;
 	double ci_lo, ci_hi, ci_coverage;	/* 95% CI of the median */
 	size_t mild, severe;			/* Tukey outliers */
+	size_t far_high;			/* far above the median */
 	struct kb_mode mode;
 };
 
@@ -107,29 +110,32 @@ struct kb_compare {
 	double threshold_pct;
 	enum kb_verdict verdict;
 	bool below_threshold;	/* significant but smaller than the threshold */
+	bool sequential;	/* the CI is an anytime-valid one (seqtest.h) */
 };
 
 /*
- * Decide: equal when |rel| < threshold or the CI lies within +-threshold
- * (below_threshold), or when p >= 0.05 or the CI contains 0; otherwise
- * faster/slower by the sign.
+ * Decide by the CI alone: equal when the CI contains 0; equal and
+ * below_threshold when it excludes 0 but |rel| < threshold or the CI lies
+ * within +-threshold; otherwise faster/slower by the sign.  @p is not
+ * consulted (it is reported, never contradicting the verdict).
  */
 void kb_compare_decide(struct kb_compare *c);
-/* One plain line, no newline: "b is 3.1% faster than a (95% CI ...)". */
+/*
+ * One plain line, no newline: "b is 3.1% faster than a (95% CI ...)"; no
+ * p-value; " [A/A: ...]" when @a and @b are the same label.
+ */
 void kb_compare_text(const struct kb_compare *c, const char *a,
 		     const char *b, char *buf, size_t len);
 const char *kb_verdict_name(enum kb_verdict v);
 
-/* Stability verdict for one routine's samples. */
+/* Stability verdict for one routine's samples (verdict.c, verdict.h). */
 struct kb_stability {
 	bool stable;
 	unsigned int nreasons;
-	const char *reason[8];
-	char buf[8][96];
+	const char *reason[10];
+	char buf[10][112];
 };
 
-#define KB_STABLE_CV_MAX	0.05	/* coefficient of variation */
-#define KB_STABLE_CI_MAX	0.01	/* median CI width / median */
 #define KB_STABLE_ITER_MIN	100	/* iterations per sample */
 #define KB_STABLE_SAMPLES_MIN	30
 

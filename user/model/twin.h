@@ -24,7 +24,7 @@ struct kb_twin {
 
 extern const struct kb_twin kb_twins[];
 /* their names, for messages */
-#define KB_TWIN_NAMES	"empty, add_chain, mul_chain, load_l1, add_n"
+#define KB_TWIN_NAMES	"empty, add_chain, mul_chain, load_l1, add_n, foo, foobar"
 const struct kb_twin *kb_twin_find(const char *name);
 
 struct kb_twin_req {

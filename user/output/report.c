@@ -17,14 +17,31 @@
 #include "output.h"
 #include "report.h"
 #include "runprint.h"
+#include "until.h"
+#include "verdict.h"
 
 #define LABEL	"  %-10s "	/* the label column of a routine's lines */
 
 void kb_result_stability(const struct kb_run *r, const struct kb_result *res,
 			 struct kb_stability *v)
 {
-	kb_stability(&res->st, res->n - res->st.count, res->n, r->iterations,
-		     r->counter_constant, r->status == KBENCH_RUN_TIMEOUT, v);
+	struct kb_verdict_in in = {
+		.st = &res->st, .excluded = res->n - res->st.count,
+		.samples = res->n, .iterations = r->iterations,
+		.counter_constant = r->counter_constant,
+		.timeout = r->status == KBENCH_RUN_TIMEOUT,
+		.cpu_share = kb_run_cpu_share(r),
+		.elapsed_s = (double)r->wall_ns / 1e9,
+	};
+
+	kb_verdict(&in, v);
+}
+
+double kb_run_cpu_share(const struct kb_run *r)
+{
+	if (!r->wall_ns || !r->cpu_ns)
+		return NAN;
+	return (double)r->cpu_ns / (double)r->wall_ns;
 }
 
 void kb_rate_text(uint64_t hz, char *buf, size_t len)
@@ -51,6 +68,8 @@ void kb_report_header(const struct kb_run *r, const char *what)
 	out_text(" on cpu %u: %u samples x %u iterations%s, %s at %s\n",
 		 r->cpu, r->samples, r->iterations,
 		 r->adaptive ? " (adaptive)" : "", r->counter, rate);
+	if (r->until)
+		kb_until_print(r->until, r);
 }
 
 /* "cycles/iter" and ns/iter of one figure, aligned (an event: no ns) */
@@ -268,7 +287,7 @@ void kb_result_label(const struct kb_result *res, const struct kb_result *other,
 
 int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 		      const struct kb_result *b, double threshold,
-		      uint64_t seed, bool full)
+		      uint64_t seed, bool full, const struct kb_compare *seq)
 {
 	const struct kb_stats *sa = &a->st, *sb = &b->st;
 	char text[256], la[KB_LABEL_MAX], lb[KB_LABEL_MAX];
@@ -279,6 +298,12 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 	err = kb_compare_compute(a, b, threshold, seed, &c, &u);
 	if (err)
 		return err;
+	if (seq) {
+		c.ci_lo_pct = seq->ci_lo_pct;
+		c.ci_hi_pct = seq->ci_hi_pct;
+		c.sequential = true;
+		kb_compare_decide(&c);
+	}
 	kb_result_label(a, b, la, sizeof(la));
 	kb_result_label(b, a, lb, sizeof(lb));
 	kb_compare_text(&c, la, lb, text, sizeof(text));
@@ -314,14 +339,15 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 	out_text(" %s", kb_run_unit(r));
 	out_double("mean_diff_ns", " %+12.3f ns", kb_run_ns(r, d));
 	out_double("mean_rel_diff_pct", " %+8.3f%%\n", d / sa->mean * 100);
-	out_double("rel_diff_ci95_lo_pct", "  95%% CI of the relative median diff (bootstrap): %+.3f%%",
-		   c.ci_lo_pct);
+	out_string("ci_method", "  95%% CI of the relative median diff (%s)",
+		   seq ? "anytime" : "bootstrap");
+	out_double("rel_diff_ci95_lo_pct", ": %+.3f%%", c.ci_lo_pct);
 	out_double("rel_diff_ci95_hi_pct", " .. %+.3f%%", c.ci_hi_pct);
 	out_uint("bootstrap_resamples", " (%llu resamples", KB_BOOTSTRAP_RESAMPLES);
 	out_uint("seed", ", seed %llu)\n", seed);
 	out_double("z", "  Z = %.3f", kb_z(sa, sb));
 	out_double("mann_whitney_u", ", Mann-Whitney U = %.1f", u);
-	out_double("p_value", ", p = %.3g\n", c.p);
+	out_double("p_value", ", p = %.3g (reported; the CI decides)\n", c.p);
 	out_double("threshold_pct", "  threshold %g%%", threshold);
 	out_string("verdict", ", verdict %s", kb_verdict_name(c.verdict));
 	out_bool("below_threshold", " (significant but below the threshold: %s)\n",

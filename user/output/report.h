@@ -11,6 +11,8 @@
 #include "stats.h"
 
 /* The stability verdict of @res's valid samples. */
+/* CPU time / wall time of a userspace run; NAN where not measured. */
+double kb_run_cpu_share(const struct kb_run *r);
 void kb_result_stability(const struct kb_run *r, const struct kb_result *res,
 			 struct kb_stability *v);
 
@@ -45,11 +47,13 @@ void kb_result_label(const struct kb_result *res, const struct kb_result *other,
 /*
  * Comparison of @b against @a (bootstrap CI, Mann-Whitney U, verdict):
  * with @full every figure (JSON "comparison"), else the difference of the
- * medians and the verdict, last.  0 or -errno (printed).
+ * medians and the verdict, last.  @seq (sampling until answered, until.h):
+ * its anytime CI takes the bootstrap's place and decides.  0 or -errno
+ * (printed).
  */
 int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 		      const struct kb_result *b, double threshold,
-		      uint64_t seed, bool full);
+		      uint64_t seed, bool full, const struct kb_compare *seq);
 /*
  * A routine in the kernel (@k) and as its userspace twin (@u): how many
  * user samples interrupts inflated and by how much (JSON

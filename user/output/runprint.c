@@ -17,6 +17,8 @@
 #include "report.h"
 #include "runprint.h"
 #include "schema.h"
+#include "until.h"
+#include "verdict.h"
 
 /* The run's events: what each counted, where, how long (-v, JSON). */
 static void print_event_descs(const struct kb_run *r)
@@ -224,6 +226,11 @@ void kb_run_print_header(const struct kb_run *r)
 	if (r->metric[0])
 		out_text("  every cycles figure below counts %s%s\n", r->metric,
 			 r->metric_missing ? " (not counted in this run)" : "");
+	if (r->wall_ns && r->cpu_ns)
+		out_double("cpu_share", "  the run had its CPU %.3f of the time\n",
+			   (double)r->cpu_ns / (double)r->wall_ns);
+	if (r->until)
+		kb_until_print(r->until, r);
 	print_event_descs(r);
 }
 
@@ -261,7 +268,13 @@ static void print_stats(const struct kb_run *r, const struct kb_result *res)
 	out_double("mode_share", ", mode share %.3f", s->mode.share);
 	out_bool("mode_pure", " (pure: %s)\n", s->mode.pure);
 	out_uint("outliers_mild", "    Tukey outliers (kept): %llu mild", s->mild);
-	out_uint("outliers_severe", ", %llu severe\n", s->severe);
+	out_uint("outliers_severe", ", %llu severe", s->severe);
+	out_uint("outliers_far_high", "; far above the median %llu\n",
+		 s->far_high);
+	out_double("robust_cv", "    robust CV (1.4826 MAD / median) %.4f",
+		   kb_robust_rsd(s));
+	out_double("median_ci95_half_rel", ", median CI half-width / median %.5f\n",
+		   kb_median_precision(s));
 
 	/* the counter's rate turns cycles into time, not an event's counts */
 	ops = s->median > 0 && r->counter_hz && !r->metric[0] ?

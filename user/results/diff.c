@@ -4,9 +4,9 @@
  * `run --baseline` and sweeps print (output/diffprint.c): per routine
  * (matched by side, name and sweep argument) the medians per iteration,
  * the relative change with its bootstrap CI, the Mann-Whitney p and a
- * verdict, criterion-style: a change counts only when it is significant
- * (p < 0.05, the CI excludes 0) and beyond the noise threshold (the CI not
- * inside +-threshold).  The statistics are model/stats.c's, the ones
+ * verdict, criterion-style: a change counts only when its CI excludes 0
+ * and it is beyond the noise threshold (the CI not inside +-threshold); the
+ * p is reported, never consulted (kb_compare_decide()).  The statistics are model/stats.c's, the ones
  * `compare` uses.  No printing but the warnings of loading and saving.
  */
 #include <errno.h>
