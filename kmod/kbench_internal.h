@@ -88,13 +88,22 @@ struct kbench_run {
 	struct kref ref;
 	struct list_head node;		/* in the store */
 	u32 id;
-	u32 portid;			/* requester, for progress notifications */
 	/*
-	 * The requester's socket, set only while the run executes: the RUN
-	 * doit waits for the run inside the requester's sendmsg(), which
-	 * keeps the socket alive until then.
+	 * The RUN request, held from the doit until the run's thread has sent
+	 * the reply and the ack (kbench_nl_run_complete()): the doit returns
+	 * at once, so it is no longer the request that keeps them alive.
+	 * requester is NULL for kbench_measure() runs.
 	 */
-	struct sock *requester;
+	u32 portid;			/* requester's port */
+	u32 seq;			/* the request's sequence number */
+	struct sock *requester;		/* sock_hold()ed sender */
+	struct sk_buff *req_skb;	/* skb_get() of the request */
+	struct nlmsghdr *req_nlh;	/* the request in req_skb */
+	const struct nlattr *nla_cpu;	/* its attributes, for the extack */
+	const struct nlattr *nla_iterations;
+	const struct nlattr *nla_events[KBENCH_EVENTS_MAX];
+	bool requester_gone;		/* its socket was released */
+	struct list_head inflight;	/* in kbench_inflight until reaped */
 
 	/* request, as used */
 	u32 cpu;
@@ -125,7 +134,12 @@ struct kbench_run {
 
 	/* control */
 	atomic_t abort;			/* 0 or -errno: stop between windows */
+	/* the run has ended and its slot is free (kbench_run_execute()) */
+	struct completion finished;
+	/* the thread's last act: it runs no module code after it (reaping) */
 	struct completion done;
+	/* called by the thread when the run has ended, before done */
+	void (*complete)(struct kbench_run *run);
 	u64 deadline_ns;		/* ktime_get_ns() limit of the run */
 	bool window_probe;		/* -ERANGE: the probe predicted it */
 };
@@ -137,8 +151,10 @@ struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
 				    u32 samples);
 u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples);
 void kbench_run_put(struct kbench_run *run);
+int kbench_run_start(struct kbench_run *run);
 int kbench_run_execute(struct kbench_run *run);
 void kbench_abort_all(int err);
+void kbench_abort_requester(const struct net *net, u32 portid);
 
 /* Stored runs (kbench_store.c). */
 void kbench_store_add(struct kbench_run *run);
@@ -173,5 +189,8 @@ int kbench_netlink_init(void);
 void kbench_netlink_exit(void);
 void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 			    u64 elapsed_ns);
+void kbench_nl_run_complete(struct kbench_run *run);
+extern struct notifier_block kbench_netlink_notifier;
+void kbench_run_drop_request(struct kbench_run *run);
 
 #endif /* _KBENCH_INTERNAL_H */
