@@ -284,13 +284,14 @@ static int kbench_run_thread(void *arg)
 	if (!err)
 		err = kbench_finish(run);
 	run->err = err;
-	/* a RUN's reply and ack: sent before rmmod can unregister the family */
-	if (run->complete)
-		run->complete(run);
 
+	/* free before the reply: the requester may start the next run */
 	spin_lock(&kbench_cpu_lock);
 	per_cpu(kbench_cpu_run, run->cpu) = NULL;
 	spin_unlock(&kbench_cpu_lock);
+	/* a RUN's reply and ack: sent before rmmod can unregister the family */
+	if (run->complete)
+		run->complete(run);
 	complete_all(&run->finished);
 
 	/*
@@ -432,23 +433,38 @@ static int kbench_cpu_offline(unsigned int cpu)
 /*
  * The socket of @portid was released (its process closed it or died):
  * its runs end within one window and send it nothing more (the port may
- * be another socket's by then).
+ * be another socket's by then).  Waits for them, in a wait the freezer
+ * passes, as the RUN request did when it waited for its run: once its
+ * process is gone, so is its run, and the CPU is free.
  */
 void kbench_abort_requester(const struct net *net, u32 portid)
 {
-	struct kbench_run *run;
+	struct kbench_run *run, *found;
 	unsigned int cpu;
 
-	spin_lock(&kbench_cpu_lock);
-	for_each_possible_cpu(cpu) {
-		run = per_cpu(kbench_cpu_run, cpu);
-		if (!run || !run->requester || run->portid != portid ||
-		    !net_eq(sock_net(run->requester), net))
-			continue;
-		WRITE_ONCE(run->requester_gone, true);
-		atomic_cmpxchg(&run->abort, 0, -ECONNRESET);
-	}
-	spin_unlock(&kbench_cpu_lock);
+	do {
+		found = NULL;
+		spin_lock(&kbench_cpu_lock);
+		for_each_possible_cpu(cpu) {
+			run = per_cpu(kbench_cpu_run, cpu);
+			if (!run || !run->requester || run->requester_gone ||
+			    run->portid != portid ||
+			    !net_eq(sock_net(run->requester), net))
+				continue;
+			WRITE_ONCE(run->requester_gone, true);
+			atomic_cmpxchg(&run->abort, 0, -ECONNRESET);
+			kref_get(&run->ref);
+			found = run;
+			break;
+		}
+		spin_unlock(&kbench_cpu_lock);
+		if (found) {
+			wait_for_completion_state(&found->finished,
+						  TASK_UNINTERRUPTIBLE |
+						  TASK_FREEZABLE);
+			kbench_run_put(found);
+		}
+	} while (found);
 }
 
 /*
