@@ -290,7 +290,7 @@ TEST_F_TIMEOUT(kb, progress_to_requester_only, 300)
 /* Whether a run's thread (comm kbench/CPU) exists. */
 static bool run_thread_exists(void)
 {
-	char path[64], comm[32];
+	char path[300], comm[32];
 	struct dirent *d;
 	bool found = false;
 	DIR *dir;
