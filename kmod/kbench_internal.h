@@ -125,6 +125,7 @@ struct kbench_run {
 	int err;			/* 0 or -errno */
 	int setup_failed;		/* series + 1 whose setup failed, or 0 */
 	char msg[KBENCH_EXTACK_MSG_LEN];	/* that setup's message */
+	char explain[KBENCH_EXTACK_MSG_LEN];	/* the ack's, on 6.1 */
 	u32 status;			/* enum kbench_run_status */
 	u64 elapsed_ns;
 	u64 span_cycles;

@@ -10,6 +10,8 @@
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/module.h>
+#include <linux/task_work.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
@@ -23,14 +25,46 @@
 #ifndef KBENCH_HAVE_EXTACK_FMT
 /*
  * 6.1 keeps a pointer to the extack message and copies the text only when
- * it builds the ack, after the handler returned: formatted messages live
- * in this ring until KBENCH_EXTACK_RING more have been formatted.  The
- * ring outlives every ack: genetlink holds cb_lock across a request and
- * its ack, and unregistering the family at rmmod waits for it.
+ * it builds the ack, after the handler returned, in the same task before
+ * it goes back to userspace (or, for a RUN's thread, in the same
+ * function).  So each formatted message is the task's own: allocated here
+ * and freed by a task_work when the task returns to userspace (or exits).
+ * Nothing shared between requests: parallel_ops requests cannot overwrite
+ * each other's text before it is copied.  The work holds a reference to
+ * kbench.ko (rmmod is refused meanwhile) and drops it as its last act.
  */
-#define KBENCH_EXTACK_RING	16
-static char kbench_extack_ring[KBENCH_EXTACK_RING][KBENCH_EXTACK_MSG_LEN];
-static atomic_t kbench_extack_next = ATOMIC_INIT(0);
+struct kbench_extack_msg {
+	struct callback_head work;
+	char text[KBENCH_EXTACK_MSG_LEN];
+};
+
+static void kbench_extack_free(struct callback_head *work)
+{
+	kfree(container_of(work, struct kbench_extack_msg, work));
+	module_put(THIS_MODULE);
+}
+
+static const char *kbench_extack_store(const char *buf)
+{
+	struct kbench_extack_msg *m;
+
+	/* a kthread's work runs at its exit, which rmmod may not wait for */
+	if (current->flags & PF_KTHREAD)
+		return NULL;
+	m = kmalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return NULL;
+	strscpy(m->text, buf, sizeof(m->text));
+	__module_get(THIS_MODULE);
+	init_task_work(&m->work, kbench_extack_free);
+	if (task_work_add(current, &m->work, TWA_RESUME)) {
+		/* the task is exiting: no ack will be built */
+		kfree(m);
+		module_put(THIS_MODULE);
+		return NULL;
+	}
+	return m->text;
+}
 #endif
 
 /**
@@ -53,14 +87,8 @@ void kbench_extack_fmt(struct netlink_ext_ack *extack,
 #ifdef KBENCH_HAVE_EXTACK_FMT
 	NL_SET_ERR_MSG_FMT(extack, "%s", buf);
 #else
-	{
-		char *slot = kbench_extack_ring[(unsigned int)
-			atomic_inc_return(&kbench_extack_next) %
-			KBENCH_EXTACK_RING];
-
-		strscpy(slot, buf, KBENCH_EXTACK_MSG_LEN);
-		extack->_msg = slot;
-	}
+	extack->_msg = kbench_extack_store(buf) ?:
+		       "kbench: no memory for the error message";
 #endif
 	if (attr)
 		NL_SET_BAD_ATTR(extack, attr);
@@ -576,21 +604,31 @@ static int kbench_run_check(struct genl_info *info, u32 cpu, u32 samples,
  * request's attributes in the skb the ack is built from.
  */
 static void kbench_run_explain(struct netlink_ext_ack *extack,
-			       const struct kbench_run *run, int err,
+			       struct kbench_run *run, int err,
 			       const struct nlattr *cpu,
 			       const struct nlattr *iterations)
 {
 	const struct kbench_series *s;
 
 	if (run->setup_failed) {
-		/* the routine's own words when it gave some */
+		/*
+		 * The routine's own words when it gave some, formatted into
+		 * the run, which outlives the ack (a RUN's thread builds it
+		 * before it lets go of the run).
+		 */
 		s = &run->series[run->setup_failed - 1];
 		if (run->msg[0])
-			kbench_extack_fmt(extack, NULL, "%s: %s", s->name,
-					  run->msg);
+			snprintf(run->explain, sizeof(run->explain), "%s: %s",
+				 s->name, run->msg);
 		else
-			kbench_extack_fmt(extack, NULL,
-					  "%s: setup failed (%d)", s->name, err);
+			snprintf(run->explain, sizeof(run->explain),
+				 "%s: setup failed (%d)", s->name, err);
+#ifdef KBENCH_HAVE_EXTACK_FMT
+		NL_SET_ERR_MSG_FMT(extack, "%s", run->explain);
+#else
+		if (extack)
+			extack->_msg = run->explain;
+#endif
 		return;
 	}
 	switch (err) {

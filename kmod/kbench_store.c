@@ -29,28 +29,32 @@ static struct kbench_run *kbench_store_evict_one(void)
 	return run;
 }
 
-/* Keep @run (takes a reference) and evict what no longer fits. */
+/*
+ * Keep @run (takes a reference) and evict what no longer fits, one run at
+ * a time: a run's node changes only under the lock, where
+ * kbench_store_has() reads it, and is empty once the run is evicted.
+ */
 void kbench_store_add(struct kbench_run *run)
 {
 	struct kbench_run *old;
-	LIST_HEAD(evicted);
 
 	kref_get(&run->ref);
 	spin_lock(&kbench_store_lock);
 	list_add_tail(&run->node, &kbench_store);
 	kbench_store_count++;
 	kbench_store_used += run->mem_bytes;
-	while (kbench_store_count > kbench_runs_kept ||
-	       (kbench_store_used > kbench_store_bytes_max &&
-		kbench_store_count > 1)) {
-		old = kbench_store_evict_one();
-		list_add_tail(&old->node, &evicted);
-	}
 	spin_unlock(&kbench_store_lock);
 
-	while ((old = list_first_entry_or_null(&evicted, struct kbench_run,
-					       node))) {
-		list_del_init(&old->node);
+	for (;;) {
+		old = NULL;
+		spin_lock(&kbench_store_lock);
+		if (kbench_store_count > kbench_runs_kept ||
+		    (kbench_store_used > kbench_store_bytes_max &&
+		     kbench_store_count > 1))
+			old = kbench_store_evict_one();
+		spin_unlock(&kbench_store_lock);
+		if (!old)
+			break;
 		kbench_run_put(old);
 	}
 }
