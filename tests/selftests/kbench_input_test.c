@@ -548,4 +548,50 @@ TEST_F(kb, unprivileged)
 	EXPECT_TRUE(rep.clock_msg) TH_LOG("CLOCK_GET EPERM without a message");
 }
 
+/*
+ * Privilege is the socket's (netlink_capable(), the lesson of
+ * CVE-2014-0181): a socket opened without privilege (effective uid 65534,
+ * no effective capabilities) and then written by a privileged process
+ * (root again, every capability) is refused; the same requests on a
+ * socket opened as root pass.  Dumps are refused too, whoever reads.
+ */
+TEST_F(kb, socket_opened_unprivileged_privileged_writer)
+{
+	struct knl_result res;
+	struct knl_sock nl;
+	struct kb_run_args a;
+	struct kb_run run;
+
+	if (geteuid())
+		SKIP(return, "needs root to open a socket as uid 65534");
+	ASSERT_EQ(0, setresuid(-1, 65534, -1));	/* clears effective caps */
+	ASSERT_EQ(0, knl_open(&nl, NETLINK_GENERIC));
+	ASSERT_EQ(0, setresuid(-1, 0, -1));	/* and restores them */
+	ASSERT_EQ(0, geteuid());
+
+	run_args(&a, "add_chain");
+	EXPECT_EQ(EPERM, kb_run(&nl, &self->req, self->fam.id, &a, &run, &res));
+	EXPECT_TRUE(res.has_msg) TH_LOG("RUN EPERM without an extack message");
+	EXPECT_EQ(0, run.nmsgs);
+
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_DUMP,
+		     KBENCH_CMD_CLOCK_GET, KBENCH_GENL_VERSION);
+	ASSERT_EQ(0, knl_transact(&nl, &self->req, NULL, NULL, &res));
+	EXPECT_EQ(EPERM, res.err);
+	EXPECT_EQ(0, res.nreplies);
+
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_DUMP,
+		     KBENCH_CMD_SAMPLES_GET, KBENCH_GENL_VERSION);
+	knl_put_u32(&self->req, KBENCH_A_SAMPLES_RUN_ID, 1);
+	ASSERT_EQ(0, knl_transact(&nl, &self->req, NULL, NULL, &res));
+	EXPECT_EQ(EPERM, res.err);
+	EXPECT_EQ(0, res.nreplies);
+	knl_close(&nl);
+
+	/* the same writer on its own socket may */
+	run_args(&a, "add_chain");
+	EXPECT_EQ(0, kb_run(&self->nl, &self->req, self->fam.id, &a, &run,
+			    &res)) TH_LOG("%s", res.msg);
+}
+
 TEST_HARNESS_MAIN
