@@ -132,6 +132,7 @@ struct kbench_run {
 	u64 routine_cycles;
 	u64 window_cycles;
 	u64 mem_bytes;
+	bool charged;			/* mem_bytes counted in the budget */
 
 	/* control */
 	atomic_t abort;			/* 0 or -errno: stop between windows */
@@ -150,6 +151,8 @@ int kbench_measure_init(void);
 void kbench_measure_exit(void);
 struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
 				    u32 samples);
+struct kbench_run *kbench_run_alloc_err(u32 nr_routines, u32 nr_events,
+					u32 samples, u64 *in_use);
 u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples);
 void kbench_run_put(struct kbench_run *run);
 int kbench_run_start(struct kbench_run *run);
@@ -162,6 +165,8 @@ void kbench_store_add(struct kbench_run *run);
 struct kbench_run *kbench_store_get(u32 id);
 bool kbench_store_has(struct kbench_run *run);
 u64 kbench_store_bytes(void);
+int kbench_mem_charge(u64 bytes, u64 *in_use);
+void kbench_mem_uncharge(u64 bytes);
 void kbench_store_exit(void);
 
 /* Hardware events (kbench_event.c). */

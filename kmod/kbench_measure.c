@@ -507,6 +507,8 @@ static void kbench_run_release(struct kref *ref)
 		for (x = 0; x < run->nr_events; x++)
 			kvfree(run->series[i].eng.xnet[x]);
 	}
+	if (run->charged)
+		kbench_mem_uncharge(run->mem_bytes);
 	kfree(run);
 }
 
@@ -528,15 +530,28 @@ u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples)
 	       (sizeof(s64) + sizeof(u32) + (u64)nr_events * sizeof(s64));
 }
 
-struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
-				    u32 samples)
+/*
+ * A run of @nr_routines routines, @nr_events events and @samples samples,
+ * charged to the memory budget (kbench_mem_charge()).  ERR_PTR(-E2BIG)
+ * over the budget (*@in_use: what the budget holds), ERR_PTR(-ENOMEM).
+ */
+struct kbench_run *kbench_run_alloc_err(u32 nr_routines, u32 nr_events,
+					u32 samples, u64 *in_use)
 {
+	u64 bytes = kbench_run_bytes(nr_routines, nr_events, samples);
 	struct kbench_run *run;
 	u32 i, x;
+	int err;
 
+	err = kbench_mem_charge(bytes, in_use);
+	if (err)
+		return ERR_PTR(err);
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
-	if (!run)
-		return NULL;
+	if (!run) {
+		kbench_mem_uncharge(bytes);
+		return ERR_PTR(-ENOMEM);
+	}
+	run->charged = true;
 	kref_init(&run->ref);
 	INIT_LIST_HEAD(&run->node);
 	INIT_LIST_HEAD(&run->inflight);
@@ -573,7 +588,18 @@ struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
 
 out_free:
 	kbench_run_put(run);
-	return NULL;
+	return ERR_PTR(-ENOMEM);
+}
+
+/* kbench_run_alloc_err() for kbench_measure(): NULL on any failure */
+struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
+				    u32 samples)
+{
+	struct kbench_run *run;
+	u64 in_use;
+
+	run = kbench_run_alloc_err(nr_routines, nr_events, samples, &in_use);
+	return IS_ERR(run) ? NULL : run;
 }
 
 /*

@@ -725,6 +725,7 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	struct kbench_run *run;
 	u32 cpu, samples;
 	int i, nr_events, err;
+	u64 in_use;
 
 	if (!kbench_may_measure(skb, info->extack))
 		return -EPERM;
@@ -746,11 +747,19 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 
-	run = kbench_run_alloc(q.nr, nr_events, samples);
-	if (!run) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SAMPLES],
-				    "cannot allocate the sample buffers");
-		return -ENOMEM;
+	run = kbench_run_alloc_err(q.nr, nr_events, samples, &in_use);
+	if (IS_ERR(run)) {
+		err = PTR_ERR(run);
+		if (err == -E2BIG)
+			kbench_extack_fmt(info->extack, tb[KBENCH_A_RUN_SAMPLES],
+					  "store_bytes_max reached: %llu bytes in use, %llu more needed",
+					  in_use, kbench_run_bytes(q.nr, nr_events,
+								   samples));
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    tb[KBENCH_A_RUN_SAMPLES],
+					    "cannot allocate the sample buffers");
+		return err;
 	}
 	run->cpu = cpu;
 	err = kbench_run_hold_request(run, skb, info, events);
