@@ -103,7 +103,6 @@ struct kbench_run {
 	const struct nlattr *nla_iterations;
 	const struct nlattr *nla_events[KBENCH_EVENTS_MAX];
 	bool requester_gone;		/* its socket was released */
-	struct list_head inflight;	/* in kbench_inflight until reaped */
 
 	/* request, as used */
 	u32 cpu;
@@ -138,8 +137,6 @@ struct kbench_run {
 	atomic_t abort;			/* 0 or -errno: stop between windows */
 	/* the run has ended and its slot is free (kbench_run_execute()) */
 	struct completion finished;
-	/* the thread's last act: it runs no module code after it (reaping) */
-	struct completion done;
 	/* called by the thread when the run has ended, before done */
 	void (*complete)(struct kbench_run *run);
 	u64 deadline_ns;		/* ktime_get_ns() limit of the run */

@@ -267,9 +267,23 @@ static void kbench_run_teardown(struct kbench_run *run)
 	}
 }
 
+/*
+ * A run's thread, from its start until it has exited: kept in
+ * kbench_inflight (which owns it) so that module exit can wait for the
+ * thread to be past the last instruction of module text it runs.  Small:
+ * the run itself (its samples) is the thread's until it ends, then its
+ * requester's, the store's or nobody's.
+ */
+struct kbench_thread {
+	struct list_head node;
+	struct completion done;		/* the thread's last act */
+	struct kbench_run *run;		/* the thread's reference */
+};
+
 static int kbench_run_thread(void *arg)
 {
-	struct kbench_run *run = arg;
+	struct kbench_thread *t = arg;
+	struct kbench_run *run = t->run;
 	int err;
 
 	/* the freezer stops the thread between windows (kbench_gap()) */
@@ -293,38 +307,36 @@ static int kbench_run_thread(void *arg)
 	if (run->complete)
 		run->complete(run);
 	complete_all(&run->finished);
+	kbench_run_put(run);
 
 	/*
 	 * Never return into module text that rmmod may free: exit waits for
-	 * done of every run still in kbench_inflight.
+	 * done of every thread still in kbench_inflight.
 	 */
-	kthread_complete_and_exit(&run->done, 0);
+	kthread_complete_and_exit(&t->done, 0);
 }
 
 /*
- * Runs whose thread has started, each with a reference: a run leaves the
- * list once its thread has exited (done), when the next run starts or at
- * module exit, which waits for each.  At most one run per CPU is in
- * flight (kbench_cpu_run), so the list holds at most that many runs plus
- * those that ended since the last start.
+ * The threads of runs that started, until reaped: once exited (done), when
+ * the next run starts or at module exit, which waits for each.  At most
+ * one run per CPU is in flight (kbench_cpu_run), so the list holds at most
+ * that many threads plus those that ended since the last start.
  */
 static LIST_HEAD(kbench_inflight);
 
-/* Drop the runs whose thread has exited. */
+/* Forget the threads that have exited. */
 static void kbench_reap(void)
 {
-	struct kbench_run *run, *tmp;
+	struct kbench_thread *t, *tmp;
 	LIST_HEAD(done);
 
 	spin_lock(&kbench_cpu_lock);
-	list_for_each_entry_safe(run, tmp, &kbench_inflight, inflight)
-		if (completion_done(&run->done))
-			list_move(&run->inflight, &done);
+	list_for_each_entry_safe(t, tmp, &kbench_inflight, node)
+		if (completion_done(&t->done))
+			list_move(&t->node, &done);
 	spin_unlock(&kbench_cpu_lock);
-	list_for_each_entry_safe(run, tmp, &done, inflight) {
-		list_del_init(&run->inflight);
-		kbench_run_put(run);
-	}
+	list_for_each_entry_safe(t, tmp, &done, node)
+		kfree(t);
 }
 
 /**
@@ -340,6 +352,7 @@ static void kbench_reap(void)
  */
 int kbench_run_start(struct kbench_run *run)
 {
+	struct kbench_thread *t;
 	struct task_struct *task;
 	int err = 0;
 
@@ -360,20 +373,29 @@ int kbench_run_start(struct kbench_run *run)
 	if (err)
 		goto out_unlock_cpus;
 
-	task = kthread_create_on_cpu(kbench_run_thread, run, run->cpu,
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t) {
+		err = -ENOMEM;
+		goto out_clear_slot;
+	}
+	init_completion(&t->done);
+	t->run = run;
+	task = kthread_create_on_cpu(kbench_run_thread, t, run->cpu,
 				     "kbench/%u");
 	if (IS_ERR(task)) {
 		err = PTR_ERR(task);
-		goto out_clear_slot;
+		goto out_free_thread;
 	}
 	kref_get(&run->ref);
 	spin_lock(&kbench_cpu_lock);
-	list_add_tail(&run->inflight, &kbench_inflight);
+	list_add_tail(&t->node, &kbench_inflight);
 	spin_unlock(&kbench_cpu_lock);
 	wake_up_process(task);
 	cpus_read_unlock();
 	return 0;
 
+out_free_thread:
+	kfree(t);
 out_clear_slot:
 	spin_lock(&kbench_cpu_lock);
 	per_cpu(kbench_cpu_run, run->cpu) = NULL;
@@ -473,7 +495,8 @@ void kbench_abort_requester(const struct net *net, u32 portid)
  */
 void kbench_abort_all(int err)
 {
-	struct kbench_run *run, *tmp;
+	struct kbench_thread *t, *tmp;
+	struct kbench_run *run;
 	unsigned int cpu;
 	LIST_HEAD(all);
 
@@ -486,10 +509,9 @@ void kbench_abort_all(int err)
 	}
 	list_splice_init(&kbench_inflight, &all);
 	spin_unlock(&kbench_cpu_lock);
-	list_for_each_entry_safe(run, tmp, &all, inflight) {
-		wait_for_completion(&run->done);
-		list_del_init(&run->inflight);
-		kbench_run_put(run);
+	list_for_each_entry_safe(t, tmp, &all, node) {
+		wait_for_completion(&t->done);
+		kfree(t);
 	}
 }
 
@@ -554,8 +576,6 @@ struct kbench_run *kbench_run_alloc_err(u32 nr_routines, u32 nr_events,
 	run->charged = true;
 	kref_init(&run->ref);
 	INIT_LIST_HEAD(&run->node);
-	INIT_LIST_HEAD(&run->inflight);
-	init_completion(&run->done);
 	init_completion(&run->finished);
 	atomic_set(&run->abort, 0);
 	run->nr_routines = nr_routines;
