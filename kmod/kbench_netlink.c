@@ -618,11 +618,11 @@ static void kbench_run_explain(struct netlink_ext_ack *extack,
 		 */
 		s = &run->series[run->setup_failed - 1];
 		if (run->msg[0])
-			snprintf(run->explain, sizeof(run->explain), "%s: %s",
-				 s->name, run->msg);
+			scnprintf(run->explain, sizeof(run->explain), "%s: %s",
+				  s->name, run->msg);
 		else
-			snprintf(run->explain, sizeof(run->explain),
-				 "%s: setup failed (%d)", s->name, err);
+			scnprintf(run->explain, sizeof(run->explain),
+				  "%s: setup failed (%d)", s->name, err);
 #ifdef KBENCH_HAVE_EXTACK_FMT
 		NL_SET_ERR_MSG_FMT(extack, "%s", run->explain);
 #else

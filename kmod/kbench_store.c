@@ -69,11 +69,12 @@ void kbench_store_add(struct kbench_run *run)
 /**
  * kbench_mem_charge() - count a new run's @bytes against store_bytes_max
  * @bytes: kbench_run_bytes() of the run
+ * @in_use: out, on -E2BIG: what the budget holds
  *
  * Evicts stored runs, oldest first, while the budget would be exceeded.
  *
  * Return: 0, or -E2BIG when the runs in flight and those held by dumps
- * leave too little (*@in_use then holds what they use).
+ * leave too little.
  */
 int kbench_mem_charge(u64 bytes, u64 *in_use)
 {
