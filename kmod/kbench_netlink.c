@@ -1344,8 +1344,8 @@ struct notifier_block kbench_netlink_notifier = {
  * of privileged runs.  The "progress" group stays registered because the
  * ABI only grows, but nothing is sent to it.
  *
- * The requester is usually blocked in sendmsg() for the whole run (a do op
- * runs there), so notifications queue up on its socket until it reads.  The
+ * A requester may not read during the run (an old client read nothing until
+ * the end, when RUN held it in sendmsg()), so notifications queue up.  The
  * RUN reply and its ack come after them, and netlink drops a message for a
  * socket whose receive queue is full (and flags the socket ENOBUFS): so a
  * notification is sized exactly and only sent while it leaves
@@ -1363,7 +1363,8 @@ void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 	void *hdr;
 	int room;
 
-	if (!sk)
+	/* the port may be another socket's once the requester's is released */
+	if (!kbench_requester_alive(run))
 		return;
 	msg = genlmsg_new(4 * nla_total_size(sizeof(u32)) +
 			  nla_total_size_64bit(sizeof(u64)), GFP_KERNEL);
