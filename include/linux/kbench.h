@@ -85,8 +85,11 @@ struct kbench_setup {
  *	one of @setup and @setup_ctx.
  * @teardown: optional, only with a setup: after every run whose setup
  *	returned 0 - completed, failed, aborted by a signal, by rmmod kbench
- *	or by the CPU going offline - exactly once, in process context on
- *	the run's CPU, with the data the setup stored
+ *	or by the CPU going offline - exactly once, in process context, with
+ *	the data the setup stored; on the run's CPU, except after that CPU
+ *	went offline during the run: then on another online CPU (kbench
+ *	never holds up a hotplug for a run, so setup and teardown may take
+ *	cpus_read_lock())
  *
  * Concurrent runs (on different CPUs) each call setup() and get their own
  * data.  A run holds a reference on the owner module from before setup()

@@ -18,6 +18,13 @@
  * and knobs (0644): fail_errno (with fail_arg: only for that argument;
  * -1: any; fail_msg 0: without a message), sleep_ms, alloc_bytes.
  *
+ * Routine `cache_test` creates a kmem_cache in its setup and destroys it
+ * in its teardown: both take cpus_read_lock(), so a CPU offline that waited
+ * for the run (under cpus_write_lock()) would deadlock with them.  Its
+ * counters: cache_setups, cache_teardowns (equal when no run is in
+ * progress); it does not check the CPU (after an offline its teardown runs
+ * on another CPU).
+ *
  * Routine `add_half` takes 1 .. 1024 "adds" and runs add_n's body with
  * arg / 2 + 8 adds: arg / 2 + 10 instructions per iteration on x86_64
  * (arg / 2 + 11 on arm64), which meets add_n's arg + 2 at 16 adds.
@@ -182,6 +189,39 @@ static void kbst_slow_run(unsigned int iterations, void *data)
 		mdelay((unsigned long)data);
 }
 
+static atomic_t kbst_cache_setups = ATOMIC_INIT(0);
+static atomic_t kbst_cache_teardowns = ATOMIC_INIT(0);
+module_param_cb(cache_setups, &kbst_counter_ops, &kbst_cache_setups, 0444);
+MODULE_PARM_DESC(cache_setups, "cache_test setups that returned 0");
+module_param_cb(cache_teardowns, &kbst_counter_ops, &kbst_cache_teardowns,
+		0444);
+MODULE_PARM_DESC(cache_teardowns, "cache_test teardowns");
+
+static int kbst_cache_setup(u64 arg, void **data)
+{
+	struct kmem_cache *c;
+
+	c = kmem_cache_create("kbst_cache", 64, 0, 0, NULL);
+	if (!c)
+		return -ENOMEM;
+	*data = c;
+	atomic_inc(&kbst_cache_setups);
+	return 0;
+}
+
+static void kbst_cache_teardown(void *data)
+{
+	kmem_cache_destroy(data);
+	atomic_inc(&kbst_cache_teardowns);
+}
+
+/* Irqs off: nothing */
+static void kbst_cache_run(unsigned int iterations, void *data)
+{
+	while (iterations--)
+		asm volatile("" : : "r" (data) : "memory");
+}
+
 /* add_half: the argument travels as the data, as add_n's */
 static int kbst_half_setup(u64 arg, void **data)
 {
@@ -209,6 +249,13 @@ static struct kbench_routine kbst_routines[] = {
 		.arg = { .name = "units", .min = 0, .max = 1000000, .def = 1 },
 		.setup_ctx = kbst_setup,
 		.teardown = kbst_teardown,
+	},
+	{
+		.name = "cache_test",
+		.desc = "test bed: setup and teardown take cpus_read_lock()",
+		.run = kbst_cache_run,
+		.setup = kbst_cache_setup,
+		.teardown = kbst_cache_teardown,
 	},
 	{
 		.name = "add_half",

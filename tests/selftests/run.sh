@@ -58,7 +58,7 @@ for t in kbench_family_test kbench_input_test kbench_exact_test kbench_event_tes
 	run_suite "$t" "$dir/$t"
 done
 
-for t in kbench_cli_test kbench_event_cli_test kbench_env_test kbench_window_test; do
+for t in kbench_cli_test kbench_event_cli_test kbench_env_test kbench_window_test kbench_hazard_test; do
 	if [ -x "$dir/$t.sh" ]; then
 		run_suite "$t" "$dir/$t.sh"
 	else
