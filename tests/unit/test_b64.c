@@ -201,25 +201,17 @@ static void test_b64_long(void)
 			}
 		}
 	}
-	/* the width and the flags' OR: one odd value anywhere, both ways */
-	{
-		uint32_t *f = (uint32_t *)back;
-
-		for (j = 0; j < 77; j++) {
-			for (i = 0; i < 77; i++)
-				v[i] = (int64_t)i - 38;
-			memset(f, 0, 77 * sizeof(*f));
-			v[j] = j % 2 ? (int64_t)INT32_MAX + 1 : (int64_t)INT32_MIN - 1;
-			f[j] = 1u << (j % 32);
-			if (kb_b64_width(v, 77) != 8 || kb_b64_width(v, j) != 4 ||
-			    kb_or32(f, 77) != f[j] || kb_or32(f, j) != 0) {
-				if (!badpos++)
-					diag("width/or32: odd value at %zu", j);
-			}
-		}
+	/* the width test: one odd value anywhere, both ways */
+	for (j = 0; j < 77; j++) {
+		for (i = 0; i < 77; i++)
+			v[i] = (int64_t)i - 38;
+		v[j] = j % 2 ? (int64_t)INT32_MAX + 1 : (int64_t)INT32_MIN - 1;
+		if ((kb_b64_width(v, 77) != 8 || kb_b64_width(v, j) != 4) &&
+		    !badpos++)
+			diag("width: odd value at %zu", j);
 	}
 	ok(!wrong, "base64: 383-5000 values of 4 and 8 bytes equal a bit-by-bit encoder and decode back");
-	ok(!badpos, "base64: a bad character in a long array is found where it is; the width test and the flags' OR see one odd value anywhere in 77");
+	ok(!badpos, "base64: a bad character in a long array is found where it is; the width test sees one odd value anywhere in 77");
 	free(a);
 	free(b);
 	free(v);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seqtest.h"
 #include "stats.h"
 
 int kb_cmp_double(const void *a, const void *b)
@@ -47,27 +48,7 @@ double kb_median_sorted(const double *x, size_t n)
 
 void kb_median_ci_ranks(size_t n, size_t *r, size_t *s, double *coverage)
 {
-	double logp = -(double)n * log(2.0), cdf = 0, tail = 0;
-	size_t k, rank = 0;
-
-	/* walk the Bin(n, 1/2) cdf in log space: pmf(k+1) = pmf(k) (n-k)/(k+1) */
-	for (k = 0; k < n; k++) {
-		cdf += exp(logp);
-		if (cdf > 0.025)
-			break;
-		rank = k + 1;
-		tail = cdf;
-		logp += log((double)(n - k) / (double)(k + 1));
-	}
-	if (!rank) {
-		*r = n ? 1 : 0;
-		*s = n;
-		*coverage = n ? 1 - 2 * pow(0.5, (double)n) : 0;
-		return;
-	}
-	*r = rank;
-	*s = n - rank + 1;
-	*coverage = 1 - 2 * tail;
+	kb_median_ci_ranks_alpha(n, 0.05, r, s, coverage);
 }
 
 /*

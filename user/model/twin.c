@@ -56,25 +56,20 @@ static unsigned char twin_jhash_buf[KBENCH_JHASH_BYTES]
 	__attribute__((aligned(64)));
 static volatile unsigned int twin_jhash_sink;
 
-static __attribute__((noinline)) void twin_foo(unsigned int n, void *data)
-{
-	unsigned int h = 0;
-
-	(void)data;
-	while (n--)
-		h = kbench_jhash64(twin_jhash_buf, h);
-	twin_jhash_sink = h;
+/* one body, two functions: the copy is the experiment, so a macro makes it */
+#define TWIN_JHASH(fn)							\
+static __attribute__((noinline)) void fn(unsigned int n, void *data)	\
+{									\
+	unsigned int h = 0;						\
+									\
+	(void)data;							\
+	while (n--)							\
+		h = kbench_jhash64(twin_jhash_buf, h);			\
+	twin_jhash_sink = h;						\
 }
 
-static __attribute__((noinline)) void twin_foobar(unsigned int n, void *data)
-{
-	unsigned int h = 0;
-
-	(void)data;
-	while (n--)
-		h = kbench_jhash64(twin_jhash_buf, h);
-	twin_jhash_sink = h;
-}
+TWIN_JHASH(twin_foo)
+TWIN_JHASH(twin_foobar)
 
 const struct kb_twin kb_twins[] = {
 	{ .name = "empty", .desc = "empty loop (overhead)", .run = twin_empty,

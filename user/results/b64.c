@@ -28,58 +28,6 @@ static int b64_val(unsigned char c)
 	return -1;
 }
 
-uint32_t kb_or32(const uint32_t *f, size_t n)
-{
-	uint32_t any = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		any |= f[i];
-	return any;
-}
-
-uint64_t kb_or64(const void *v, size_t n)
-{
-	const unsigned char *p = v;
-	uint64_t any = 0, x;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		memcpy(&x, p + 8 * i, sizeof(x));
-		any |= x;
-	}
-	return any;
-}
-
-void kb_widen(int64_t *dst, const void *src, size_t n, unsigned int width)
-{
-	const unsigned char *p = src;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		int8_t b;
-		int16_t h;
-		int32_t w;
-
-		switch (width) {
-		case 1:
-			memcpy(&b, p + i, 1);
-			dst[i] = b;
-			break;
-		case 2:
-			memcpy(&h, p + 2 * i, 2);
-			dst[i] = h;
-			break;
-		case 4:
-			memcpy(&w, p + 4 * i, 4);
-			dst[i] = w;
-			break;
-		default:
-			memcpy(&dst[i], p + 8 * i, 8);
-		}
-	}
-}
-
 unsigned int kb_b64_width(const int64_t *v, size_t n)
 {
 	size_t i;

@@ -20,16 +20,6 @@ static inline size_t kb_b64_len(size_t bytes)
 	return (bytes + 2) / 3 * 4;
 }
 
-/* The OR of @n flags: 0 when none is set. */
-uint32_t kb_or32(const uint32_t *f, size_t n);
-/* The OR of @n 64-bit values at @v, which may be unaligned. */
-uint64_t kb_or64(const void *v, size_t n);
-/*
- * @n signed integers of @width bytes (1, 2, 4 or 8; host order, @src may
- * be unaligned) into @dst.
- */
-void kb_widen(int64_t *dst, const void *src, size_t n, unsigned int width);
-
 /* The width an array needs: 4 when every value fits in int32, else 8. */
 unsigned int kb_b64_width(const int64_t *v, size_t n);
 
