@@ -141,6 +141,7 @@ struct kbench_run {
 	void (*complete)(struct kbench_run *run);
 	u64 deadline_ns;		/* ktime_get_ns() limit of the run */
 	bool window_probe;		/* -ERANGE: the probe predicted it */
+	u32 no_valid;			/* 1 + a series without a valid sample */
 };
 
 /* Measurement (kbench_measure.c). */

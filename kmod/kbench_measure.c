@@ -153,7 +153,7 @@ static const char *const kbench_flag_names[] = {
 };
 
 /*
- * A series of @run without a valid sample (-ENODATA), into run->msg: how
+ * A series of @run without a valid sample, into run->msg: how
  * many it took and the reason most of them were excluded for.
  */
 static void kbench_no_valid_msg(struct kbench_run *run, u32 i)
@@ -220,11 +220,14 @@ static int kbench_run_measure(struct kbench_run *run)
 		kbench_range_msg(run, &e);
 	if (err)
 		return err;
-	/* no figure from nothing: say why instead */
-	if (e.no_valid) {
+	/*
+	 * A series without a valid sample: a RUN still answers (its samples
+	 * and flags are the evidence, and the requester makes no figure from
+	 * them); kbench_measure() fails with -ENODATA and this message.
+	 */
+	run->no_valid = e.no_valid;
+	if (e.no_valid)
 		kbench_no_valid_msg(run, e.no_valid - 1);
-		return -ENODATA;
-	}
 	run->iterations = e.iterations;
 	if (e.timed_out)
 		run->status = KBENCH_RUN_TIMEOUT;
@@ -826,7 +829,9 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
 		kbench_result_fill(&out, r, &r->series[0]);
 		out.counter = kbench_counter.name;
 		out.counter_hz = kbench_counter.hz;
-		if (r->status == KBENCH_RUN_TIMEOUT)
+		if (r->no_valid)
+			err = -ENODATA;		/* no figure from nothing */
+		else if (r->status == KBENCH_RUN_TIMEOUT)
 			err = -ETIME;
 		memset(res, 0, res_size);
 		memcpy(res, &out, min(res_size, sizeof(out)));

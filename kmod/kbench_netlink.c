@@ -640,13 +640,12 @@ static void kbench_run_explain(struct netlink_ext_ack *extack,
 	}
 	switch (err) {
 	case -ERANGE:
-	case -ENODATA:
 		/* the routine, its window and N (kbench_range_msg()) */
 		strscpy(run->explain, run->msg[0] ? run->msg :
 			"a window would exceed max_window_us",
 			sizeof(run->explain));
 		kbench_run_say(extack, run);
-		if (err == -ERANGE && run->window_probe && !run->adaptive)
+		if (run->window_probe && !run->adaptive)
 			NL_SET_BAD_ATTR(extack, iterations);
 		break;
 	case -ETIME:

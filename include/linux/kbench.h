@@ -252,7 +252,8 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
  * this CPU: checked before anything is allocated), -ESHUTDOWN (kbench is
  * being unloaded), -ENODEV (the CPU went offline), -ERANGE (the routine's
  * window at N = 1, or at @iterations, is over max_window_us, or windows
- * kept exceeding it), -ENODATA (no valid sample: every one was flagged),
+ * kept exceeding it), -ENODATA (no valid sample: every one was flagged;
+ * @res is filled all the same, its excluded_by[] counts say why),
  * -ETIME (max_run_ms reached: @res is partial if any round was taken,
  * else untouched), -EINTR (a fatal signal).
  */
