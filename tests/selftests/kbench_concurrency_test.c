@@ -473,33 +473,6 @@ static int reload_kbench(const char *params)
 	return err;
 }
 
-/* Whether a run's thread kbench/@cpu exists. */
-static bool run_thread_on(uint32_t cpu)
-{
-	char want[32], path[300], comm[32];
-	struct dirent *d;
-	bool found = false;
-	DIR *dir;
-	FILE *f;
-
-	snprintf(want, sizeof(want), "kbench/%u\n", cpu);
-	dir = opendir("/proc");
-	if (!dir)
-		return false;
-	while (!found && (d = readdir(dir))) {
-		if (d->d_name[0] < '0' || d->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		found = fgets(comm, sizeof(comm), f) && !strcmp(comm, want);
-		fclose(f);
-	}
-	closedir(dir);
-	return found;
-}
-
 /*
  * One budget (store_bytes_max = 4 MiB) for runs in flight, kept runs and
  * runs held by dumps: with a kept run held by a dump that is never read
@@ -556,9 +529,9 @@ TEST_F_TIMEOUT(kb, budget_covers_runs_in_flight_and_dumps, 300)
 	args.iterations = 1000;
 	kb_build_run(&req, fam.id, &args);
 	EXPECT_EQ(0, knl_send(&b, &req));
-	for (i = 0; i < 200 && !run_thread_on(1); i++)
+	for (i = 0; i < 200 && !kb_run_thread_exists(1); i++)
 		usleep(50000);
-	EXPECT_TRUE(run_thread_on(1)) TH_LOG("run 2 did not start");
+	EXPECT_TRUE(kb_run_thread_exists(1)) TH_LOG("run 2 did not start");
 
 	/* run 3: refused, naming the parameter */
 	args.cpu = 0;

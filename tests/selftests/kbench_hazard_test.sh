@@ -19,18 +19,6 @@
 # shellcheck source=tests/selftests/kbench_lib.sh
 . "$(dirname "$0")/kbench_lib.sh"
 
-now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
-# busy CPU: wait (up to 20 s) until a run's thread kbench/CPU exists
-busy() {
-	k=0
-	while [ $k -lt 100 ]; do
-		grep -qx "kbench/$1" /proc/[0-9]*/comm 2>/dev/null && return 0
-		sleep 0.2
-		k=$((k + 1))
-	done
-	return 1
-}
-
 echo "TAP version 13"
 echo "1..4"
 ncpu=$(grep -c '^processor' /proc/cpuinfo)

@@ -287,33 +287,6 @@ TEST_F_TIMEOUT(kb, progress_to_requester_only, 300)
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
 }
 
-/* Whether a run's thread (comm kbench/CPU) exists. */
-static bool run_thread_exists(void)
-{
-	char path[300], comm[32];
-	struct dirent *d;
-	bool found = false;
-	DIR *dir;
-	FILE *f;
-
-	dir = opendir("/proc");
-	if (!dir)
-		return false;
-	while (!found && (d = readdir(dir))) {
-		if (d->d_name[0] < '0' || d->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		found = fgets(comm, sizeof(comm), f) &&
-			!strncmp(comm, "kbench/", 7);
-		fclose(f);
-	}
-	closedir(dir);
-	return found;
-}
-
 /*
  * A requester that does not read during its run (it sends the RUN, then
  * reads only once the run's thread is gone) with a small receive buffer:
@@ -347,7 +320,7 @@ TEST_F_TIMEOUT(kb, progress_leaves_room_for_the_reply, 300)
 		kb_build_run(&self->req, self->fam.id, &a);
 		memset(&run, 0, sizeof(run));
 		ASSERT_EQ(0, knl_send(&self->nl, &self->req));
-		for (wait = 0; wait < 600 && (wait < 5 || run_thread_exists());
+		for (wait = 0; wait < 600 && (wait < 5 || kb_run_thread_exists(-1));
 		     wait++)
 			usleep(100000);
 		ASSERT_EQ(0, knl_recv_answer(&self->nl, self->nl.seq, kb_run_cb,

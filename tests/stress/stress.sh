@@ -25,26 +25,9 @@ reloads=${1:-100}
 signals=${2:-50}
 rmmod_ms=${3:-2000}
 ko=/lib/kbench/kbench.ko
-n=0
-failed=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=1; fi
-}
-now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
-# busy CPU: wait (up to 20 s) until a run occupies it -- a run started in
-# the background may take a while on a slow kernel under a loaded host.
-# The sign is the run's thread kbench/CPU; probing with runs of our own
-# raced (a probe could take the CPU first and make the run fail as busy).
-busy() {
-	k=0
-	while [ $k -lt 100 ]; do
-		grep -qx "kbench/$1" /proc/[0-9]*/comm 2>/dev/null && return 0
-		sleep 0.2
-		k=$((k + 1))
-	done
-	return 1
-}
+# tap, now_ms, busy: the selftests' helpers (in the guest: /selftests)
+# shellcheck source=tests/selftests/kbench_lib.sh
+. "${KBENCH_LIB:-/selftests/kbench_lib.sh}"
 
 echo "TAP version 13"
 echo "1..8"
