@@ -97,14 +97,16 @@ struct kb_field {
  * The tables, each ending with a NULL key:
  *   kb_run_fields       struct kb_run, the run's object
  *   kb_result_fields    struct kb_result, the routine's object
- *   kb_summary_fields   struct kb_result, its "summary" object (the
- *                       excluded counts are kb_excl_key[]/excl[])
+ *   kb_summary_fields   struct kb_result, its "summary" object
+ *   kb_excl_fields      struct kb_result, the summary's excluded counts
+ *                       ("excluded_by_reason"), excl[] by kb_excl_key[]
  *   kb_ev_fields        struct kb_ev_result, an event's "summary" (the
  *                       corrected figures have no attribute: computed)
  */
 extern const struct kb_field kb_run_fields[];
 extern const struct kb_field kb_result_fields[];
 extern const struct kb_field kb_summary_fields[];
+extern const struct kb_field kb_excl_fields[];
 extern const struct kb_field kb_ev_fields[];
 
 /* The field of @table with @key, or NULL. */

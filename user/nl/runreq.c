@@ -24,8 +24,7 @@ static void parse_result(struct nlattr *nest, struct kb_result *res)
 		return;
 	kb_fields_parse(kb_result_fields, tb, res);
 	kb_fields_parse(kb_summary_fields, tb, res);
-#define KBENCH_EXCL(bit, key, attr) res->excl[bit] = kb_u32(tb[attr], 0);
-#include <kbench/schema.h>
+	kb_fields_parse(kb_excl_fields, tb, res);
 	res->flags = kb_u32(tb[KBENCH_A_RESULT_FLAGS], 0);
 	/* EVENT is a multi-attr: each event's summary, by its index */
 	nla_for_each_nested(a, nest, rem) {

@@ -262,12 +262,27 @@ static const JO *member(struct jp *j, const JO *obj, const char *key,
 {
 	JO *v;
 
+	/* not there: nothing pushed, popping @at restores nothing */
+	*at = strlen(j->path);
 	if (!json_object_object_get_ex(obj, key, &v))
 		return NULL;
 	*at = jp_push(j, key, 0);
 	if (!want(j, v, type, type == json_type_object ? "an object" : "an array"))
 		return NULL;
 	return v;
+}
+
+/* The object @key of @obj, when there, read by @table into @base. */
+static bool load_object(struct jp *j, const JO *obj, const char *key,
+			const struct kb_field *table, void *base)
+{
+	size_t at;
+	const JO *v = member(j, obj, key, json_type_object, &at);
+
+	if (j->failed || (v && !load_fields(j, v, table, base)))
+		return false;
+	jp_pop(j, at);
+	return true;
 }
 
 /* The values of a decoded array within [min, max]; else an error. */
@@ -526,34 +541,11 @@ static bool load_request(struct jp *j, const JO *o, struct kb_run_req *q)
 	return true;
 }
 
+/* A routine's "summary" (the corrected figures absent for the overhead). */
 static bool load_summary(struct jp *j, const JO *o, struct kb_result *res)
 {
-	const JO *excl;
-	size_t i, at;
-
-	/* the corrected figures (has_corr) are absent for the overhead */
-	if (!load_fields(j, o, kb_summary_fields, res))
-		return false;
-	excl = member(j, o, "excluded_by_reason", json_type_object, &at);
-	if (j->failed)
-		return false;
-	if (!excl)
-		return true;
-	for (i = 0; i < KB_EXCL_N; i++) {
-		size_t at2;
-		int64_t x;
-		JO *v;
-
-		if (!json_object_object_get_ex(excl, kb_excl_key[i], &v))
-			continue;
-		at2 = jp_push(j, kb_excl_key[i], 0);
-		if (!get_int(j, v, 0, UINT32_MAX, &x))
-			return false;
-		res->excl[i] = (uint32_t)x;
-		jp_pop(j, at2);
-	}
-	jp_pop(j, at);
-	return true;
+	return load_fields(j, o, kb_summary_fields, res) &&
+	       load_object(j, o, "excluded_by_reason", kb_excl_fields, res);
 }
 
 /*
@@ -567,7 +559,6 @@ static bool load_events(struct jp *j, const JO *o, const struct kb_run *r,
 	json_object_object_foreach((JO *)o, name, ev) {
 		int idx = kb_run_event_index(r, name);
 		struct kb_ev_result *e;
-		const JO *sum;
 		JO *net;
 		size_t at = jp_push(j, name, 0), at2;
 
@@ -579,11 +570,8 @@ static bool load_events(struct jp *j, const JO *o, const struct kb_run *r,
 		if (!want(j, ev, json_type_object, "an object"))
 			return false;
 		e = &res->ev[idx];
-		sum = member(j, ev, "summary", json_type_object, &at2);
-		if (j->failed || (sum && !load_fields(j, sum, kb_ev_fields, e)))
+		if (!load_object(j, ev, "summary", kb_ev_fields, e))
 			return false;
-		if (sum)
-			jp_pop(j, at2);
 		if (json_object_object_get_ex(ev, "net", &net)) {
 			at2 = jp_push(j, "net", 0);
 			if (!load_ints(j, net, &e->net, &e->n, INT64_MIN, INT64_MAX))
@@ -711,8 +699,7 @@ static bool load_routine(struct jp *j, const JO *o, struct kb_run *run,
 	v = member(j, o, "summary", json_type_object, &at);
 	if (j->failed || (v && !load_summary(j, v, res)))
 		return false;
-	if (v)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	at = jp_push(j, "net", 0);
 	if (!load_ints(j, net, &res->net, &res->n,
 		       INT64_MIN, INT64_MAX))
@@ -732,13 +719,11 @@ static bool load_routine(struct jp *j, const JO *o, struct kb_run *run,
 	v = member(j, o, "sample_flags", json_type_object, &at);
 	if (j->failed || (v && !load_sample_flags(j, v, res)))
 		return false;
-	if (v)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	v = member(j, o, "events", json_type_object, &at);
 	if (j->failed || (v && !load_events(j, v, run, res)))
 		return false;
-	if (v)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	if (!*overhead && run->nres >= KBENCH_RUN_ROUTINES_MAX) {
 		jp_error(j, "more than %d routines in one run",
 			 KBENCH_RUN_ROUTINES_MAX);
@@ -777,14 +762,12 @@ static bool load_run(struct jp *j, const JO *o, struct kb_saved_run *s)
 	v = member(j, o, "request", json_type_object, &at);
 	if (j->failed || (v && !load_request(j, v, &s->req)))
 		return false;
-	if (v)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	/* the event list first: the routines' events are ordered by it */
 	v = member(j, o, "events", json_type_array, &at);
 	if (j->failed || (v && !load_event_descs(j, v, r)))
 		return false;
-	if (v)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	a = member(j, o, "routines", json_type_array, &at);
 	if (j->failed)
 		return false;
@@ -807,8 +790,7 @@ static bool load_run(struct jp *j, const JO *o, struct kb_saved_run *s)
 		}
 		jp_pop(j, at2);
 	}
-	if (a)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	kb_run_correct_events(r);
 	if (!strcmp(x.side, "user"))
 		r->user = true;
@@ -863,8 +845,7 @@ static bool load_top(struct jp *j, const JO *top, struct kb_resfile *rf)
 	v = member(j, top, "meta", json_type_object, &at);
 	if (j->failed || (v && !load_meta(j, v, &rf->meta)))
 		return false;
-	if (v)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	v = member(j, top, "environment", json_type_object, &at);
 	if (j->failed)
 		return false;

@@ -381,11 +381,9 @@ static JO *environment(struct wr *w, const struct kb_meta *m)
 static JO *summary(struct wr *w, const struct kb_result *res)
 {
 	JO *o = new_obj(w), *excl = new_obj(w);
-	unsigned int i;
 
 	put_fields(w, o, kb_summary_fields, res);
-	for (i = 0; i < KB_EXCL_N; i++)
-		put_u64(w, excl, kb_excl_key[i], res->excl[i]);
+	put_fields(w, excl, kb_excl_fields, res);
 	put(w, o, "excluded_by_reason", excl);
 	return o;
 }
