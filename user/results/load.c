@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "b64.h"
 #include "kbenchctl.h"
 #include "names.h"
 #include "resfile.h"
+#include "uclocks.h"
 
 #define JP_PATH_MAX	256
 #define JP_DEPTH_MAX	64
@@ -975,24 +975,15 @@ void kb_resfile_free(struct kb_resfile *rf)
 	memset(rf, 0, sizeof(*rf));
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 int kb_resfile_load(const char *arg, struct kb_resfile *rf, char *err,
 		    size_t errlen)
 {
-	char path[4096], why[256];
+	char path[4096], why[256], *buf, *b2;
 	size_t len = 0, cap = 1 << 16;
-	double t0 = now_ms();
+	uint64_t t0 = kb_mono_ns();
 	struct stat st;
 	bool is_name;
-	char *buf;
-	ssize_t n;
+	ssize_t n = 0;
 	int fd, ret;
 
 	memset(rf, 0, sizeof(*rf));
@@ -1014,8 +1005,8 @@ int kb_resfile_load(const char *arg, struct kb_resfile *rf, char *err,
 	}
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s: is a directory", path);
-		close(fd);
-		return -EISDIR;
+		ret = -EISDIR;
+		goto out_close;
 	}
 	if (S_ISREG(st.st_mode))
 		cap = (size_t)st.st_size + 1;
@@ -1023,23 +1014,20 @@ int kb_resfile_load(const char *arg, struct kb_resfile *rf, char *err,
 		snprintf(err, errlen, "%s: %lld bytes, more than a result file may have (%llu)",
 			 path, (long long)st.st_size,
 			 (unsigned long long)KB_RESFILE_MAX_BYTES);
-		close(fd);
-		return -EFBIG;
+		ret = -EFBIG;
+		goto out_close;
 	}
+	/* a regular file in one read; a pipe's in a doubling buffer */
 	buf = malloc(cap);
 	while (buf) {
 		if (len == cap) {
-			char *b2 = cap < KB_RESFILE_MAX_BYTES ?
-				   realloc(buf, cap * 2) : NULL;
-
+			ret = cap < KB_RESFILE_MAX_BYTES ? -ENOMEM : -EFBIG;
+			b2 = ret == -ENOMEM ? realloc(buf, cap * 2) : NULL;
 			if (!b2) {
-				ret = cap < KB_RESFILE_MAX_BYTES ? -ENOMEM : -EFBIG;
 				snprintf(err, errlen, "%s: %s", path,
 					 ret == -ENOMEM ? "out of memory" :
 					 "larger than a result file may be");
-				free(buf);
-				close(fd);
-				return ret;
+				goto out_free;
 			}
 			buf = b2;
 			cap *= 2;
@@ -1047,26 +1035,27 @@ int kb_resfile_load(const char *arg, struct kb_resfile *rf, char *err,
 		n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			ret = -errno;
-			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-			free(buf);
-			close(fd);
-			return ret;
-		}
-		if (!n)
+		if (n <= 0)
 			break;
 		len += (size_t)n;
 	}
-	close(fd);
 	if (!buf) {
 		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out_close;
+	}
+	if (n < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		goto out_free;
 	}
 	ret = kb_resfile_parse(buf, len, path, rf, err, errlen);
-	free(buf);
 	if (!ret && getenv("KBENCH_TIMING"))
 		fprintf(stderr, "%s: loaded %s (%zu bytes) in %.1f ms\n", prog,
-			path, len, now_ms() - t0);
+			path, len, (double)(kb_mono_ns() - t0) / 1e6);
+out_free:
+	free(buf);
+out_close:
+	close(fd);
 	return ret;
 }

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "b64.h"
@@ -19,6 +18,7 @@
 #include "names.h"
 #include "output.h"
 #include "resfile.h"
+#include "uclocks.h"
 
 static int name_dir(char *dir, size_t len)
 {
@@ -549,19 +549,11 @@ int kb_resfile_write(FILE *f, const struct kb_meta *m,
 	return err ? err : ferror(f) ? -EIO : 0;
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 int kb_resfile_save(const char *arg, const struct kb_meta *m,
 		    const struct kb_saved_run *runs, size_t nruns)
 {
 	char path[4096], tmp[4200], why[512];
-	double t0 = now_ms();
+	uint64_t t0 = kb_mono_ns();
 	size_t i, samples = 0, routines = 0;
 	unsigned int k;
 	bool is_name;
@@ -609,7 +601,7 @@ int kb_resfile_save(const char *arg, const struct kb_meta *m,
 		prog, routines, routines == 1 ? "" : "s", samples, path,
 		stat(path, &st) ? -1LL : (long long)st.st_size);
 	if (getenv("KBENCH_TIMING"))
-		fprintf(stderr, ", %.1f ms", now_ms() - t0);
+		fprintf(stderr, ", %.1f ms", (double)(kb_mono_ns() - t0) / 1e6);
 	fprintf(stderr, ")\n");
 	return 0;
 }
