@@ -34,7 +34,7 @@ int kb_page_decode(struct nlattr **tb, struct kb_page *pg);
  * The SAMPLES_GET dump of run @run_id (of series @routine when
  * @has_routine): packed, and again unpacked when the kernel does not
  * know the PACKED attribute (kbench.ko before it).  @cb as for
- * kb_nl_dump().  Errors are printed unless nl->quiet.
+ * kb_nl_request().  Errors are printed unless nl->quiet.
  */
 int kb_samples_dump(struct kb_nl *nl, uint32_t run_id, bool has_routine,
 		    uint32_t routine, kb_nl_msg_cb cb, void *arg);
