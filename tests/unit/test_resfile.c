@@ -506,6 +506,12 @@ static void test_errors(void)
 	expect_error("\"per_iter_median_milli\": ", "\"corr_min_milli\": null, \"per_iter_median_milli\": ",
 		     "runs[0].routines[0].summary.corr_min_milli: expected an integer, found null",
 		     "null for a corrected figure");
+	expect_error("\"request\": {", "\"request\": { \"args\": [ 1, -2 ],",
+		     "runs[0].request.args: value [1] = -2 out of range 0..9223372036854775807",
+		     "a negative sweep argument in the request");
+	expect_error("\"request\": {", "\"request\": { \"args\": [ 1, \"x\" ],",
+		     "runs[0].request.args[1]: expected an integer, found a string",
+		     "a string among the request's arguments");
 	expect_error("\"cpu_changed\": 0", "\"cpu_changed\": -1",
 		     "runs[0].routines[0].summary.excluded_by_reason.cpu_changed: integer -1 out of range 0..4294967295",
 		     "a negative excluded count");

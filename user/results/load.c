@@ -511,34 +511,29 @@ static void load_env(const JO *o, struct kb_meta *m)
 
 static bool load_request(struct jp *j, const JO *o, struct kb_run_req *q)
 {
-	const JO *args;
-	size_t i, at, at2;
-	int64_t x;
+	int64_t *args = NULL;
+	size_t i, n = 0, at;
+	bool ok;
+	JO *a;
 
 	if (!load_fields(j, o, kb_request_fields, q))
 		return false;
 	/* the routines' names are kept by the routines themselves */
-	args = member(j, o, "args", json_type_array, &at);
-	if (j->failed)
-		return false;
-	if (!args)
+	if (!json_object_object_get_ex(o, "args", &a))
 		return true;
-	q->nargs = 0;
-	for (i = 0; i < json_object_array_length(args); i++) {
-		const JO *v = json_object_array_get_idx(args, i);
-
-		if (q->nargs == KBENCH_RUN_ROUTINES_MAX) {
-			jp_error(j, "more than %d args", KBENCH_RUN_ROUTINES_MAX);
-			return false;
-		}
-		at2 = jp_push(j, NULL, i);
-		if (!get_int(j, v, 0, INT64_MAX, &x))
-			return false;
-		q->args[q->nargs++] = (uint64_t)x;
-		jp_pop(j, at2);
+	at = jp_push(j, "args", 0);
+	ok = load_ints(j, a, &args, &n, 0, INT64_MAX);
+	if (ok && n > KBENCH_RUN_ROUTINES_MAX) {
+		jp_error(j, "more than %d args", KBENCH_RUN_ROUTINES_MAX);
+		ok = false;
 	}
+	for (i = 0; ok && i < n; i++)
+		q->args[i] = (uint64_t)args[i];
+	if (ok)
+		q->nargs = (unsigned int)n;
+	free(args);
 	jp_pop(j, at);
-	return true;
+	return ok;
 }
 
 /* A routine's "summary" (the corrected figures absent for the overhead). */
