@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "nl.h"
 
@@ -20,6 +21,15 @@ struct kb_page {
 	const void *flags;	/* n u32, host order, 4-byte aligned */
 	bool any_flags;		/* some flags are not 0 */
 };
+
+/* Sample @i of @pg: its net value and flags. */
+static inline void kb_page_sample(const struct kb_page *pg, size_t i,
+				  int64_t *net, uint32_t *flags)
+{
+	memcpy(net, (const char *)pg->net + i * sizeof(*net), sizeof(*net));
+	memcpy(flags, (const char *)pg->flags + i * sizeof(*flags),
+	       sizeof(*flags));
+}
 
 /*
  * The page of a reply message: packed (NET_WIDTH, NET_PACKED, FLAG_LIST)

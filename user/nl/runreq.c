@@ -97,7 +97,7 @@ static int samples_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	struct kb_result *res;
 	uint32_t idx = kb_u32(tb[KBENCH_A_SAMPLES_ROUTINE], 0);
 	size_t n, i;
-	const unsigned char *net, *fl;
+	const unsigned char *net;
 	unsigned int x = 0;
 	struct kb_page pg;
 	struct nlattr *a;
@@ -117,14 +117,11 @@ static int samples_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	n = pg.n;
 	if (pg.first != res->n)
 		f->first_mismatch++;
-	net = pg.net;
-	fl = pg.flags;
 	for (i = 0; i < n; i++) {
 		int64_t v;
 		uint32_t fv;
 
-		memcpy(&v, net + i * sizeof(v), sizeof(v));
-		memcpy(&fv, fl + i * sizeof(fv), sizeof(fv));
+		kb_page_sample(&pg, i, &v, &fv);
 		if (kb_result_push(res, v, fv)) {
 			f->err = -ENOMEM;
 			return -1;
