@@ -500,6 +500,27 @@ static void test_errors(void)
 		     "sample_flags.index[0] = 50 is past the last sample", "a flag past the last sample");
 	expect_error(FLAG_VALUE("4"), FLAG_VALUE("0"),
 		     "runs[0].routines[0].sample_flags.value: value [0] = 0 out of range 1..4294967295", "a zero flag value");
+	/* the scalars read by the field tables: null only where it means "not there" */
+	expect_error("\"cpu\": ", "\"cpu\": null, \"x\": ",
+		     "runs[0].cpu: expected an integer, found null", "null for the run's CPU");
+	expect_error("\"per_iter_median_milli\": ", "\"corr_min_milli\": null, \"per_iter_median_milli\": ",
+		     "runs[0].routines[0].summary.corr_min_milli: expected an integer, found null",
+		     "null for a corrected figure");
+	expect_error("\"request\": {", "\"request\": { \"args\": [ 1, -2 ],",
+		     "runs[0].request.args: value [1] = -2 out of range 0..9223372036854775807",
+		     "a negative sweep argument in the request");
+	expect_error("\"request\": {", "\"request\": { \"args\": [ 1, \"x\" ],",
+		     "runs[0].request.args[1]: expected an integer, found a string",
+		     "a string among the request's arguments");
+	expect_error("\"cpu_changed\": 0", "\"cpu_changed\": -1",
+		     "runs[0].routines[0].summary.excluded_by_reason.cpu_changed: integer -1 out of range 0..4294967295",
+		     "a negative excluded count");
+	expect_error("\"counter_constant\": true", "\"counter_constant\": 1",
+		     "runs[0].counter_constant: expected true or false, found a number",
+		     "a number for a boolean");
+	expect_error("\"flags\": [", "\"flags\": [ 3, \"x\", ",
+		     "runs[0].routines[0].flags[0]: expected a string, found a number",
+		     "a number among flag names");
 	expect_error("\"routine\": \"foo\"", "\"routine\": \"\"",
 		     "without a valid \"routine\" name", "an empty routine name");
 	expect_error("\"side\": \"kernel\"", "\"side\": \"gpu\"",

@@ -166,7 +166,6 @@ void kb_sample_emit(bool csv, uint64_t index, const char *routine,
 static int stream_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
 	struct stream *s = arg;
-	const unsigned char *net, *fl;
 	uint32_t first, ri = kb_u32(tb[KBENCH_A_SAMPLES_ROUTINE], 0);
 	const char *name = kb_str(tb[KBENCH_A_SAMPLES_NAME], "?");
 	struct msg_events ev;
@@ -178,33 +177,25 @@ static int stream_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		return err;
 	first = pg.first;
 	n = pg.n;
-	net = pg.net;
-	fl = pg.flags;
 	if (!s->total && n)
 		stream_header(s);
 	msg_events(nlh, n, &ev);
-	if (ev.n) {
-		for (i = 0; i < n; i++) {
-			int64_t v;
-			uint32_t f;
-
-			memcpy(&v, net + i * sizeof(v), sizeof(v));
-			memcpy(&f, fl + i * sizeof(f), sizeof(f));
-			emit_with_events(s, first + i, name, ri, v, f, &ev, i);
-		}
-	} else if (s->csv) {
-		kb_csv_rows(s->out, name, first, net, fl, n);
-	} else {
-		for (i = 0; i < n; i++) {
-			int64_t v;
-			uint32_t f;
-
-			memcpy(&v, net + i * sizeof(v), sizeof(v));
-			memcpy(&f, fl + i * sizeof(f), sizeof(f));
-			kb_sample_emit(false, first + i, name, ri, v, f);
-		}
-	}
 	s->total += n;
+	if (s->csv && !ev.n) {
+		/* the plain CSV: a page at a time */
+		kb_csv_rows(s->out, name, first, pg.net, pg.flags, n);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		int64_t v;
+		uint32_t f;
+
+		kb_page_sample(&pg, i, &v, &f);
+		if (ev.n)
+			emit_with_events(s, first + i, name, ri, v, f, &ev, i);
+		else
+			kb_sample_emit(false, first + i, name, ri, v, f);
+	}
 	return 0;
 }
 

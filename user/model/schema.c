@@ -11,7 +11,7 @@
 
 #define FIELD(type_, key, t, m, attr_, fmt_, has_)			\
 	{ key, KB_FT_##t, offsetof(type_, m),				\
-	  sizeof(((type_ *)0)->m), attr_, fmt_, has_ }
+	  sizeof(((type_ *)0)->m), attr_, fmt_, has_, NULL, 0 }
 
 #define RUN_FIELD(m, t, attr, fmt) \
 	FIELD(struct kb_run, #m, t, m, attr, fmt, 0),
@@ -22,9 +22,11 @@ const struct kb_field kb_run_fields[] = {
 
 #define RESULT_FIELD(m, t, attr) \
 	FIELD(struct kb_result, #m, t, m, attr, NULL, 0),
+/* an optional one: null in a saved file, as not there */
 #define RESULT_OPT(m, t, attr, has) \
-	FIELD(struct kb_result, #m, t, m, attr, NULL, \
-	      offsetof(struct kb_result, has)),
+	{ #m, KB_FT_##t, offsetof(struct kb_result, m), \
+	  sizeof(((struct kb_result *)0)->m), attr, NULL, \
+	  offsetof(struct kb_result, has), NULL, KB_NULL_READ },
 const struct kb_field kb_result_fields[] = {
 	KB_RESULT_FIELDS(RESULT_FIELD, RESULT_OPT)
 	{ NULL }
@@ -47,6 +49,13 @@ const struct kb_field kb_ev_fields[] = {
 	FIELD(struct kb_ev_result, #m, S64, m, ev_attr, NULL, 0),
 #define KBENCH_CORR(m, sum, attr) \
 	FIELD(struct kb_ev_result, #m, S64, m, 0, NULL, 0),
+#include <kbench/schema.h>
+	{ NULL }
+};
+
+const struct kb_field kb_excl_fields[] = {
+#define KBENCH_EXCL(bit, key, attr) \
+	FIELD(struct kb_result, key, U32, excl[bit], attr, NULL, 0),
 #include <kbench/schema.h>
 	{ NULL }
 };

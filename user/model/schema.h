@@ -62,7 +62,9 @@
 /* A table row for @member of @type (schema.c's tables, a command's own). */
 #define KB_FIELD(type, member, t, attr)					\
 	{ #member, KB_FT_##t, offsetof(type, member),			\
-	  sizeof(((type *)0)->member), attr, NULL, 0 }
+	  sizeof(((type *)0)->member), attr, NULL, 0, NULL, 0 }
+
+struct kb_flag_name;
 
 /* How a field is stored and written. */
 enum kb_field_type {
@@ -71,7 +73,13 @@ enum kb_field_type {
 	KB_FT_S64,	/* int64_t */
 	KB_FT_BOOL32,	/* uint32_t 0 or 1; JSON true or false */
 	KB_FT_STR,	/* char[size], NUL-terminated; a JSON string */
+	KB_FT_BOOL,	/* bool; JSON true or false */
+	KB_FT_FLAGS,	/* uint32_t bits; a JSON array of their names */
 };
+
+/* kb_field.null: where a saved file's null stands for the field */
+#define KB_NULL_READ	1	/* null loads as "" (a string) or not there */
+#define KB_NULL_WRITE	2	/* "" or not there is saved as null */
 
 struct kb_field {
 	const char *key;	/* JSON key: the member's name */
@@ -81,20 +89,24 @@ struct kb_field {
 	const char *fmt;	/* text format of the run header, or NULL */
 	/* offset of the bool that says the field is there; 0: always */
 	size_t has;
+	const struct kb_flag_name *names;	/* KB_FT_FLAGS */
+	unsigned int null;	/* KB_NULL_*: saved files only */
 };
 
 /*
  * The tables, each ending with a NULL key:
  *   kb_run_fields       struct kb_run, the run's object
  *   kb_result_fields    struct kb_result, the routine's object
- *   kb_summary_fields   struct kb_result, its "summary" object (the
- *                       excluded counts are kb_excl_key[]/excl[])
+ *   kb_summary_fields   struct kb_result, its "summary" object
+ *   kb_excl_fields      struct kb_result, the summary's excluded counts
+ *                       ("excluded_by_reason"), excl[] by kb_excl_key[]
  *   kb_ev_fields        struct kb_ev_result, an event's "summary" (the
  *                       corrected figures have no attribute: computed)
  */
 extern const struct kb_field kb_run_fields[];
 extern const struct kb_field kb_result_fields[];
 extern const struct kb_field kb_summary_fields[];
+extern const struct kb_field kb_excl_fields[];
 extern const struct kb_field kb_ev_fields[];
 
 /* The field of @table with @key, or NULL. */

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include <kbench.h>
 #include <kbench/bodies.h>
@@ -18,6 +17,7 @@
 #include "kbenchctl.h"
 #include "result.h"
 #include "twin.h"
+#include "uclocks.h"
 
 static void twin_empty(unsigned int n, void *data)
 {
@@ -221,14 +221,6 @@ static uint64_t cpu_ns_now(void)
 	return ns_of(&ru.ru_utime) + ns_of(&ru.ru_stime);
 }
 
-static uint64_t wall_ns_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 {
 	uint64_t cpu0, wall0;
@@ -287,7 +279,7 @@ int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 	 * had this CPU (the verdict's "CPU was shared").
 	 */
 	cpu0 = cpu_ns_now();
-	wall0 = wall_ns_now();
+	wall0 = kb_mono_ns();
 	if (kbench_measure_events(&req, &evreq, &res, evres)) {
 		int err = errno;
 
@@ -307,7 +299,7 @@ int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 		return err == ENOENT ? -EOPNOTSUPP : -err;
 	}
 
-	r->wall_ns = wall_ns_now() - wall0;
+	r->wall_ns = kb_mono_ns() - wall0;
 	r->cpu_ns = cpu_ns_now() - cpu0;
 	r->user = true;
 	r->cpu = res.cpu;

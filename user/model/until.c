@@ -7,21 +7,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "kbenchctl.h"
 #include "output.h"
 #include "seqtest.h"
+#include "uclocks.h"
 #include "until.h"
 #include "verdict.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Append @s's samples to @d and sum the counts; the summary redone. */
 static int merge_result(struct kb_result *d, const struct kb_result *s,
@@ -104,7 +96,8 @@ static bool answered(struct kb_until *u, const struct kb_run *r)
 int kb_measure_until(const struct kb_run_req *q, bool user,
 		     struct kb_until *u, struct kb_run *r)
 {
-	double t0 = now_s(), per_sample, left;
+	uint64_t t0 = kb_mono_ns();
+	double per_sample, left;
 	struct kb_run_req more = *q;
 	struct kb_run m;
 	uint64_t batch;
@@ -127,7 +120,7 @@ int kb_measure_until(const struct kb_run_req *q, bool user,
 			fprintf(stderr, "%s: out of memory\n", prog);
 			return -ENOMEM;
 		}
-		u->elapsed_s = now_s() - t0;
+		u->elapsed_s = (double)(kb_mono_ns() - t0) / 1e9;
 		if (answered(u, r)) {
 			u->answered = true;
 			break;
@@ -161,7 +154,7 @@ int kb_measure_until(const struct kb_run_req *q, bool user,
 			return err;
 		}
 	}
-	u->elapsed_s = now_s() - t0;
+	u->elapsed_s = (double)(kb_mono_ns() - t0) / 1e9;
 	r->until = u;
 	return 0;
 }

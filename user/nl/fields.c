@@ -33,6 +33,8 @@ void kb_fields_parse(const struct kb_field *table, struct nlattr **tb,
 			kb_field_set(f, obj, (uint64_t)kb_s64(a, 0),
 				     kb_s64(a, 0) < 0);
 			break;
+		default:	/* saved files' types: no attribute */
+			break;
 		}
 		if (!a && f->has)
 			*(bool *)((char *)obj + f->has) = false;

@@ -67,13 +67,6 @@ int kb_nl_request(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
 		  kb_nl_msg_cb cb, void *arg);
 
 /*
- * The same for a dump, with the messages parsed in the receive buffer
- * (no copy per message, no progress fd): the fast path of SAMPLES_GET.
- */
-int kb_nl_dump(struct kb_nl *nl, struct nl_msg *msg, int maxattr,
-	       kb_nl_msg_cb cb, void *arg);
-
-/*
  * Parse the extended ack TLVs following @err inside @nlh (libnl 3.7 has no
  * helper).  Fills msg (or "") and *offs (0 if absent).  Exposed for tests.
  */

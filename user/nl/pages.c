@@ -159,7 +159,7 @@ static int dump(struct kb_nl *nl, uint32_t run_id, bool has_routine,
 		nlmsg_free(msg);
 		msg = NULL;
 	}
-	return kb_nl_dump(nl, msg, KBENCH_A_SAMPLES_MAX, cb, arg);
+	return kb_nl_request(nl, msg, KBENCH_A_SAMPLES_MAX, cb, arg);
 }
 
 int kb_samples_dump(struct kb_nl *nl, uint32_t run_id, bool has_routine,

@@ -24,8 +24,7 @@ static void parse_result(struct nlattr *nest, struct kb_result *res)
 		return;
 	kb_fields_parse(kb_result_fields, tb, res);
 	kb_fields_parse(kb_summary_fields, tb, res);
-#define KBENCH_EXCL(bit, key, attr) res->excl[bit] = kb_u32(tb[attr], 0);
-#include <kbench/schema.h>
+	kb_fields_parse(kb_excl_fields, tb, res);
 	res->flags = kb_u32(tb[KBENCH_A_RESULT_FLAGS], 0);
 	/* EVENT is a multi-attr: each event's summary, by its index */
 	nla_for_each_nested(a, nest, rem) {
@@ -98,7 +97,7 @@ static int samples_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	struct kb_result *res;
 	uint32_t idx = kb_u32(tb[KBENCH_A_SAMPLES_ROUTINE], 0);
 	size_t n, i;
-	const unsigned char *net, *fl;
+	const unsigned char *net;
 	unsigned int x = 0;
 	struct kb_page pg;
 	struct nlattr *a;
@@ -118,14 +117,11 @@ static int samples_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	n = pg.n;
 	if (pg.first != res->n)
 		f->first_mismatch++;
-	net = pg.net;
-	fl = pg.flags;
 	for (i = 0; i < n; i++) {
 		int64_t v;
 		uint32_t fv;
 
-		memcpy(&v, net + i * sizeof(v), sizeof(v));
-		memcpy(&fv, fl + i * sizeof(fv), sizeof(fv));
+		kb_page_sample(&pg, i, &v, &fv);
 		if (kb_result_push(res, v, fv)) {
 			f->err = -ENOMEM;
 			return -1;

@@ -2,7 +2,6 @@
 /*
  * kbenchctl output layer: one call per value, table or JSON.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -72,18 +71,8 @@ size_t json_escape_char(char *dst, unsigned char c)
 void json_write_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	const unsigned char *q;
 	char esc[6];
 
-	/* fast path: nothing to escape */
-	for (q = p; *q >= 0x20 && *q != '"' && *q != '\\' && *q != 0x7f; q++)
-		;
-	if (!*q) {
-		putc_unlocked('"', f);
-		fputs_unlocked((const char *)p, f);
-		putc_unlocked('"', f);
-		return;
-	}
 	putc('"', f);
 	for (; *p; p++)
 		fwrite(esc, 1, json_escape_char(esc, *p), f);
@@ -108,7 +97,7 @@ void kb_write_fd(FILE *f, const void *buf, size_t len)
 	}
 	/* a stream without a descriptor, or the stream's error flag */
 	if (len)
-		fwrite_unlocked(p, 1, len, f);
+		fwrite(p, 1, len, f);
 }
 
 void json_write_double(FILE *f, double v)
@@ -138,6 +127,11 @@ void json_write_double(FILE *f, double v)
 	fputs(buf, f);
 }
 
+const char kb_digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
 static void indent(void)
 {
 	static const char spaces[] = "\n                                                                ";
@@ -145,26 +139,7 @@ static void indent(void)
 
 	if (n > sizeof(spaces) - 1)
 		n = sizeof(spaces) - 1;
-	fwrite_unlocked(spaces, 1, n, out_file());
-}
-
-const char kb_digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233"
-	"34353637383940414243444546474849505152535455565758596061626364656667"
-	"6869707172737475767778798081828384858687888990919293949596979899";
-
-static void write_u64(FILE *f, unsigned long long v)
-{
-	char buf[20];
-
-	fwrite_unlocked(buf, 1, kb_put_u64(buf, v), f);
-}
-
-static void write_s64(FILE *f, long long v)
-{
-	char buf[21];
-
-	fwrite_unlocked(buf, 1, kb_put_s64(buf, v), f);
+	fwrite(spaces, 1, n, out_file());
 }
 
 /* Separator, indentation and "key": before a JSON value. */
@@ -176,13 +151,13 @@ static void json_key(const char *key)
 		bool in = depth <= OUT_DEPTH_MAX && level_inline[depth - 1];
 
 		if (level_used[depth - 1])
-			fputs_unlocked(in ? ", " : ",", f);
+			fputs(in ? ", " : ",", f);
 		level_used[depth - 1] = true;
 		if (!in)
 			indent();
 		if (!level_array[depth - 1]) {
 			json_write_string(f, key ? key : "");
-			fputs_unlocked(": ", f);
+			fputs(": ", f);
 		}
 	}
 }
@@ -267,7 +242,7 @@ void out_uint(const char *key, const char *fmt, uint64_t v)
 	if (out_is_json) {
 		if (json_wants(key)) {
 			json_key(key);
-			write_u64(out_file(), (unsigned long long)v);
+			fprintf(out_file(), "%llu", (unsigned long long)v);
 		}
 	} else if (fmt) {
 		fprintf(out_file(), fmt, (unsigned long long)v);
@@ -279,7 +254,7 @@ void out_int(const char *key, const char *fmt, int64_t v)
 	if (out_is_json) {
 		if (json_wants(key)) {
 			json_key(key);
-			write_s64(out_file(), (long long)v);
+			fprintf(out_file(), "%lld", (long long)v);
 		}
 	} else if (fmt) {
 		fprintf(out_file(), fmt, (long long)v);

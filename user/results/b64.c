@@ -157,23 +157,13 @@ long long kb_b64_decode_ints(int64_t *out, const char *src, size_t len,
 			bytes[o++] = (uint8_t)(x << 6 | d);
 	}
 	/* then the values, from the last: each lies at or after its bytes */
-	if (width == 4) {
-		for (i = (size_t)n; i-- > 0;) {
-			uint32_t w = (uint32_t)bytes[4 * i] |
-				     (uint32_t)bytes[4 * i + 1] << 8 |
-				     (uint32_t)bytes[4 * i + 2] << 16 |
-				     (uint32_t)bytes[4 * i + 3] << 24;
+	for (i = (size_t)n; i-- > 0;) {
+		uint64_t w = 0;
 
-			out[i] = (int32_t)w;
-		}
-	} else {
-		for (i = 0; i < (size_t)n; i++) {
-			uint64_t w = 0;
-
-			for (c = 8; c-- > 0;)
-				w = w << 8 | bytes[8 * i + c];
-			out[i] = (int64_t)w;
-		}
+		for (c = width; c-- > 0;)
+			w = w << 8 | bytes[width * i + c];
+		/* a 4-byte value is an int32_t's */
+		out[i] = width == 4 ? (int32_t)(uint32_t)w : (int64_t)w;
 	}
 	return n;
 }

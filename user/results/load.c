@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "b64.h"
 #include "kbenchctl.h"
 #include "names.h"
 #include "resfile.h"
+#include "uclocks.h"
 
 #define JP_PATH_MAX	256
 #define JP_DEPTH_MAX	64
@@ -144,14 +144,9 @@ static bool get_u64(struct jp *j, const JO *v, uint64_t max, uint64_t *out)
 	return true;
 }
 
-/* A string into @out of @cap bytes (NUL-terminated), or "" for null. */
-static bool get_str(struct jp *j, const JO *v, bool nullable, char *out,
-		    size_t cap)
+/* A string into @out of @cap bytes (NUL-terminated). */
+static bool get_str(struct jp *j, const JO *v, char *out, size_t cap)
 {
-	if (nullable && !v) {
-		out[0] = '\0';
-		return true;
-	}
 	if (!want(j, v, json_type_string, "a string"))
 		return false;
 	if ((size_t)json_object_get_string_len(v) >= cap) {
@@ -193,94 +188,69 @@ static bool get_flags(struct jp *j, const JO *v,
 }
 
 /*
- * A field of an object: the key, how it is stored, where (the shape of
- * the run and result field tables of the schema, so that those can
- * replace the tables below where they cover the same struct).
+ * Read the fields of @table (model/schema.h, resfile.h) that @obj holds
+ * into @base; others are kept.  A null, where the field allows it
+ * (KB_NULL_READ), is an empty string or the field not there.
  */
-enum jf_type {
-	JF_U32,		/* uint32_t */
-	JF_U64,		/* uint64_t */
-	JF_S64,		/* int64_t */
-	JF_BOOL,	/* bool */
-	JF_BOOL32,	/* uint32_t 0 or 1 */
-	JF_STR,		/* char[size] */
-	JF_STR_NULL,	/* char[size], "" for null */
-	JF_FLAGS,	/* uint32_t bits from an array of names */
-};
-
-struct jf {
-	const char *key;
-	enum jf_type type;
-	size_t off, size;
-	/* offset + 1 of a bool set when the field is there (not null); 0 */
-	size_t has;
-	const struct kb_flag_name *names;	/* JF_FLAGS */
-};
-
-#define F(st, key, type, m) \
-	{ key, type, offsetof(st, m), sizeof(((st *)0)->m), 0, NULL }
-#define F_HAS(st, key, type, m, h) \
-	{ key, type, offsetof(st, m), sizeof(((st *)0)->m), offsetof(st, h) + 1, NULL }
-#define F_FLAGS(st, key, m, t) \
-	{ key, JF_FLAGS, offsetof(st, m), sizeof(((st *)0)->m), 0, t }
-
-/* Read the fields of @table that @obj holds into @base; others are kept. */
-static bool load_fields(struct jp *j, const JO *obj, const struct jf *table,
-			void *base)
+static bool load_fields(struct jp *j, const JO *obj,
+			const struct kb_field *table, void *base)
 {
-	const struct jf *f;
+	const struct kb_field *f;
 
 	for (f = table; f->key; f++) {
-		char *p = (char *)base + f->off;
-		JO *v;
+		char *p = (char *)base + f->offset;
+		bool ok = true;
+		uint32_t u32;
 		int64_t x;
 		size_t at;
-		bool ok = true;
+		JO *v;
 
 		/* present with a NULL value: JSON null */
 		if (!json_object_object_get_ex(obj, f->key, &v))
 			continue;
 		at = jp_push(j, f->key, 0);
-		if (f->has) {
-			((bool *)base)[f->has - 1] = v != NULL;
-			if (!v) {
-				jp_pop(j, at);
-				continue;
-			}
+		if (!v && (f->null & KB_NULL_READ)) {
+			if (f->has)
+				*(bool *)((char *)base + f->has) = false;
+			if (f->type == KB_FT_STR)
+				p[0] = '\0';
+			jp_pop(j, at);
+			continue;
 		}
 		switch (f->type) {
-		case JF_U32:
+		case KB_FT_U32:
 			ok = get_int(j, v, 0, UINT32_MAX, &x);
+			u32 = (uint32_t)x;
 			if (ok)
-				*(uint32_t *)p = (uint32_t)x;
+				memcpy(p, &u32, sizeof(u32));
 			break;
-		case JF_U64:
+		case KB_FT_U64:
 			ok = get_u64(j, v, UINT64_MAX, (uint64_t *)p);
 			break;
-		case JF_S64:
+		case KB_FT_S64:
 			ok = get_int(j, v, INT64_MIN, INT64_MAX, (int64_t *)p);
 			break;
-		case JF_BOOL:
-		case JF_BOOL32:
+		case KB_FT_BOOL:
+		case KB_FT_BOOL32:
 			ok = json_object_is_type(v, json_type_boolean);
 			if (!ok)
 				jp_error(j, "expected true or false, found %s",
 					 found(v));
-			else if (f->type == JF_BOOL)
+			else if (f->type == KB_FT_BOOL)
 				*(bool *)p = json_object_get_boolean(v);
 			else
-				*(uint32_t *)p = json_object_get_boolean(v);
+				kb_field_set(f, base, json_object_get_boolean(v), 0);
 			break;
-		case JF_STR:
-		case JF_STR_NULL:
-			ok = get_str(j, v, f->type == JF_STR_NULL, p, f->size);
+		case KB_FT_STR:
+			ok = get_str(j, v, p, f->size);
 			break;
-		case JF_FLAGS:
+		case KB_FT_FLAGS:
 			ok = get_flags(j, v, f->names, (uint32_t *)p);
 			break;
 		}
 		if (!ok)
 			return false;
+		kb_field_set_present(f, base);
 		jp_pop(j, at);
 	}
 	return true;
@@ -292,12 +262,27 @@ static const JO *member(struct jp *j, const JO *obj, const char *key,
 {
 	JO *v;
 
+	/* not there: nothing pushed, popping @at restores nothing */
+	*at = strlen(j->path);
 	if (!json_object_object_get_ex(obj, key, &v))
 		return NULL;
 	*at = jp_push(j, key, 0);
 	if (!want(j, v, type, type == json_type_object ? "an object" : "an array"))
 		return NULL;
 	return v;
+}
+
+/* The object @key of @obj, when there, read by @table into @base. */
+static bool load_object(struct jp *j, const JO *obj, const char *key,
+			const struct kb_field *table, void *base)
+{
+	size_t at;
+	const JO *v = member(j, obj, key, json_type_object, &at);
+
+	if (j->failed || (v && !load_fields(j, v, table, base)))
+		return false;
+	jp_pop(j, at);
+	return true;
 }
 
 /* The values of a decoded array within [min, max]; else an error. */
@@ -442,102 +427,15 @@ static bool load_ints(struct jp *j, const JO *a, int64_t **out,
 
 /* --- schema --- */
 
-static const struct jf meta_fields[] = {
-	F(struct kb_meta, "kbenchctl_version", JF_STR_NULL, kbenchctl_version),
-	F(struct kb_meta, "kbench_version", JF_STR_NULL, kbench_version),
-	F(struct kb_meta, "method_version", JF_U32, method_version),
-	F(struct kb_meta, "kernel", JF_STR_NULL, kernel),
-	F(struct kb_meta, "arch", JF_STR_NULL, arch),
-	F(struct kb_meta, "cpu_model", JF_STR_NULL, cpu_model),
-	F(struct kb_meta, "hypervisor", JF_STR_NULL, hypervisor),
-	F(struct kb_meta, "hostname", JF_STR_NULL, hostname),
-	F(struct kb_meta, "date", JF_STR_NULL, date),
-	F_FLAGS(struct kb_meta, "counter_flags", counter_flags, kb_counter_flag_names),
-	F_FLAGS(struct kb_meta, "detectors", detectors, kb_sample_flag_names),
-	{ NULL }
-};
-
-static const struct jf request_fields[] = {
-	F_HAS(struct kb_run_req, "cpu", JF_U32, cpu, has_cpu),
-	F_HAS(struct kb_run_req, "samples", JF_U32, samples, has_samples),
-	F_HAS(struct kb_run_req, "iterations", JF_U32, iterations, has_iterations),
-	F_HAS(struct kb_run_req, "target_ns", JF_U32, target_ns, has_target),
-	F_HAS(struct kb_run_req, "warmup", JF_U32, warmup, has_warmup),
-	{ NULL }
-};
-
-#define SUMMARY_FIELDS(st)						\
-	F(st, "net_min", JF_S64, net_min),				\
-	F(st, "net_median", JF_S64, net_median),			\
-	F(st, "net_max", JF_S64, net_max),				\
-	F(st, "net_sum", JF_S64, net_sum),				\
-	F(st, "per_iter_min_milli", JF_S64, per_iter_min_milli),	\
-	F(st, "per_iter_median_milli", JF_S64, per_iter_median_milli),	\
-	F(st, "corr_min_milli", JF_S64, corr_min_milli),		\
-	F(st, "corr_median_milli", JF_S64, corr_median_milli)
-
-static const struct jf summary_fields[] = {
-	SUMMARY_FIELDS(struct kb_result),
-	F(struct kb_result, "samples", JF_U32, samples),
-	F(struct kb_result, "valid", JF_U32, valid),
-	{ NULL }
-};
-
-static const struct jf ev_summary_fields[] = {
-	SUMMARY_FIELDS(struct kb_ev_result),
-	{ NULL }
-};
-
-static const struct jf event_desc_fields[] = {
-	F(struct kb_event_desc, "name", JF_STR, name),
-	F(struct kb_event_desc, "type", JF_U32, type),
-	F(struct kb_event_desc, "config", JF_U64, config),
-	F(struct kb_event_desc, "pmu", JF_STR_NULL, pmu),
-	F(struct kb_event_desc, "read", JF_STR_NULL, read),
-	F(struct kb_event_desc, "enabled_ns", JF_U64, enabled_ns),
-	F(struct kb_event_desc, "running_ns", JF_U64, running_ns),
-	{ NULL }
-};
-
-static const struct jf result_fields[] = {
-	F(struct kb_result, "routine", JF_STR, routine),
-	F(struct kb_result, "index", JF_U32, index),
-	F(struct kb_result, "bytes_per_iter", JF_U32, bytes_per_iter),
-	F_HAS(struct kb_result, "arg", JF_U64, arg, has_arg),
-	F_FLAGS(struct kb_result, "flags", flags, kb_result_flag_names),
-	{ NULL }
-};
-
-static const struct jf run_fields[] = {
-	F(struct kb_run, "run_id", JF_U32, run_id),
-	F(struct kb_run, "cpu", JF_U32, cpu),
-	F(struct kb_run, "samples", JF_U32, samples),
-	F(struct kb_run, "iterations", JF_U32, iterations),
-	F(struct kb_run, "adaptive", JF_BOOL32, adaptive),
-	F(struct kb_run, "target_ns", JF_U32, target_ns),
-	F(struct kb_run, "warmup", JF_U32, warmup),
-	F(struct kb_run, "counter", JF_STR, counter),
-	F(struct kb_run, "counter_hz", JF_U64, counter_hz),
-	F(struct kb_run, "counter_constant", JF_BOOL, counter_constant),
-	F(struct kb_run, "elapsed_ns", JF_U64, elapsed_ns),
-	F(struct kb_run, "span_cycles", JF_U64, span_cycles),
-	F(struct kb_run, "routine_cycles", JF_U64, routine_cycles),
-	F(struct kb_run, "window_cycles", JF_U64, window_cycles),
-	F(struct kb_run, "mem_bytes", JF_U64, mem_bytes),
-	F(struct kb_run, "kernel", JF_STR_NULL, kernel),
-	F(struct kb_run, "date", JF_STR_NULL, date),
-	{ NULL }
-};
-
 /* What a routine's or a run's object says that is not a member of it. */
 struct routine_extra {
 	bool overhead, has_n;
 	uint32_t n;
 };
 
-static const struct jf routine_extra_fields[] = {
-	F(struct routine_extra, "overhead", JF_BOOL, overhead),
-	F_HAS(struct routine_extra, "n", JF_U32, n, has_n),
+static const struct kb_field routine_extra_fields[] = {
+	KB_FILE_FIELD(struct routine_extra, overhead, BOOL, 0, NULL, 0),
+	KB_FILE_OPT(struct routine_extra, n, U32, has_n, KB_NULL_READ),
 	{ NULL }
 };
 
@@ -545,14 +443,9 @@ struct run_extra {
 	char side[16], status[16];
 };
 
-static const struct jf run_extra_fields[] = {
-	F(struct run_extra, "side", JF_STR, side),
-	F(struct run_extra, "status", JF_STR, status),
-	{ NULL }
-};
-
-static const struct jf saved_run_fields[] = {
-	F_HAS(struct kb_saved_run, "arg", JF_U64, arg, has_arg),
+static const struct kb_field run_extra_fields[] = {
+	KB_FILE_FIELD(struct run_extra, side, STR, 0, NULL, 0),
+	KB_FILE_FIELD(struct run_extra, status, STR, 0, NULL, 0),
 	{ NULL }
 };
 
@@ -561,7 +454,7 @@ static bool load_meta(struct jp *j, const JO *o, struct kb_meta *m)
 	const JO *params;
 	size_t at;
 
-	if (!load_fields(j, o, meta_fields, m))
+	if (!load_fields(j, o, kb_meta_fields, m))
 		return false;
 	params = member(j, o, "module_params", json_type_object, &at);
 	if (j->failed)
@@ -618,66 +511,36 @@ static void load_env(const JO *o, struct kb_meta *m)
 
 static bool load_request(struct jp *j, const JO *o, struct kb_run_req *q)
 {
-	const JO *args;
-	size_t i, at, at2;
-	int64_t x;
+	int64_t *args = NULL;
+	size_t i, n = 0, at;
+	bool ok;
+	JO *a;
 
-	if (!load_fields(j, o, request_fields, q))
+	if (!load_fields(j, o, kb_request_fields, q))
 		return false;
 	/* the routines' names are kept by the routines themselves */
-	args = member(j, o, "args", json_type_array, &at);
-	if (j->failed)
-		return false;
-	if (!args)
+	if (!json_object_object_get_ex(o, "args", &a))
 		return true;
-	q->nargs = 0;
-	for (i = 0; i < json_object_array_length(args); i++) {
-		const JO *v = json_object_array_get_idx(args, i);
-
-		if (q->nargs == KBENCH_RUN_ROUTINES_MAX) {
-			jp_error(j, "more than %d args", KBENCH_RUN_ROUTINES_MAX);
-			return false;
-		}
-		at2 = jp_push(j, NULL, i);
-		if (!get_int(j, v, 0, INT64_MAX, &x))
-			return false;
-		q->args[q->nargs++] = (uint64_t)x;
-		jp_pop(j, at2);
+	at = jp_push(j, "args", 0);
+	ok = load_ints(j, a, &args, &n, 0, INT64_MAX);
+	if (ok && n > KBENCH_RUN_ROUTINES_MAX) {
+		jp_error(j, "more than %d args", KBENCH_RUN_ROUTINES_MAX);
+		ok = false;
 	}
+	for (i = 0; ok && i < n; i++)
+		q->args[i] = (uint64_t)args[i];
+	if (ok)
+		q->nargs = (unsigned int)n;
+	free(args);
 	jp_pop(j, at);
-	return true;
+	return ok;
 }
 
+/* A routine's "summary" (the corrected figures absent for the overhead). */
 static bool load_summary(struct jp *j, const JO *o, struct kb_result *res)
 {
-	const JO *excl;
-	size_t i, at;
-
-	if (!load_fields(j, o, summary_fields, res))
-		return false;
-	/* the corrected figures are absent for the overhead */
-	res->has_corr = json_object_object_get_ex(o, "corr_min_milli", NULL) ||
-			json_object_object_get_ex(o, "corr_median_milli", NULL);
-	excl = member(j, o, "excluded_by_reason", json_type_object, &at);
-	if (j->failed)
-		return false;
-	if (!excl)
-		return true;
-	for (i = 0; i < KB_EXCL_N; i++) {
-		size_t at2;
-		int64_t x;
-		JO *v;
-
-		if (!json_object_object_get_ex(excl, kb_excl_key[i], &v))
-			continue;
-		at2 = jp_push(j, kb_excl_key[i], 0);
-		if (!get_int(j, v, 0, UINT32_MAX, &x))
-			return false;
-		res->excl[i] = (uint32_t)x;
-		jp_pop(j, at2);
-	}
-	jp_pop(j, at);
-	return true;
+	return load_fields(j, o, kb_summary_fields, res) &&
+	       load_object(j, o, "excluded_by_reason", kb_excl_fields, res);
 }
 
 /*
@@ -691,7 +554,6 @@ static bool load_events(struct jp *j, const JO *o, const struct kb_run *r,
 	json_object_object_foreach((JO *)o, name, ev) {
 		int idx = kb_run_event_index(r, name);
 		struct kb_ev_result *e;
-		const JO *sum;
 		JO *net;
 		size_t at = jp_push(j, name, 0), at2;
 
@@ -703,11 +565,8 @@ static bool load_events(struct jp *j, const JO *o, const struct kb_run *r,
 		if (!want(j, ev, json_type_object, "an object"))
 			return false;
 		e = &res->ev[idx];
-		sum = member(j, ev, "summary", json_type_object, &at2);
-		if (j->failed || (sum && !load_fields(j, sum, ev_summary_fields, e)))
+		if (!load_object(j, ev, "summary", kb_ev_fields, e))
 			return false;
-		if (sum)
-			jp_pop(j, at2);
 		if (json_object_object_get_ex(ev, "net", &net)) {
 			at2 = jp_push(j, "net", 0);
 			if (!load_ints(j, net, &e->net, &e->n, INT64_MIN, INT64_MAX))
@@ -741,7 +600,7 @@ static bool load_event_descs(struct jp *j, const JO *a, struct kb_run *r)
 		}
 		memset(e, 0, sizeof(*e));
 		if (!want(j, o, json_type_object, "an object") ||
-		    !load_fields(j, o, event_desc_fields, e))
+		    !load_fields(j, o, kb_event_desc_fields, e))
 			return false;
 		if (!e->name[0]) {
 			jp_error(j, "an event without a \"name\"");
@@ -817,7 +676,8 @@ static bool load_routine(struct jp *j, const JO *o, struct kb_run *run,
 	size_t at;
 
 	if (!want(j, o, json_type_object, "an object") ||
-	    !load_fields(j, o, result_fields, res) ||
+	    !load_fields(j, o, kb_result_fields, res) ||
+	    !load_fields(j, o, kb_routine_fields, res) ||
 	    !load_fields(j, o, routine_extra_fields, &x))
 		return false;
 	*overhead = x.overhead;
@@ -834,8 +694,7 @@ static bool load_routine(struct jp *j, const JO *o, struct kb_run *run,
 	v = member(j, o, "summary", json_type_object, &at);
 	if (j->failed || (v && !load_summary(j, v, res)))
 		return false;
-	if (v)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	at = jp_push(j, "net", 0);
 	if (!load_ints(j, net, &res->net, &res->n,
 		       INT64_MIN, INT64_MAX))
@@ -855,13 +714,11 @@ static bool load_routine(struct jp *j, const JO *o, struct kb_run *run,
 	v = member(j, o, "sample_flags", json_type_object, &at);
 	if (j->failed || (v && !load_sample_flags(j, v, res)))
 		return false;
-	if (v)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	v = member(j, o, "events", json_type_object, &at);
 	if (j->failed || (v && !load_events(j, v, run, res)))
 		return false;
-	if (v)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	if (!*overhead && run->nres >= KBENCH_RUN_ROUTINES_MAX) {
 		jp_error(j, "more than %d routines in one run",
 			 KBENCH_RUN_ROUTINES_MAX);
@@ -892,21 +749,20 @@ static bool load_run(struct jp *j, const JO *o, struct kb_saved_run *s)
 	size_t i, at;
 
 	if (!want(j, o, json_type_object, "an object") ||
-	    !load_fields(j, o, run_fields, r) ||
-	    !load_fields(j, o, saved_run_fields, s) ||
+	    !load_fields(j, o, kb_run_fields, r) ||
+	    !load_fields(j, o, kb_run_file_fields, r) ||
+	    !load_fields(j, o, kb_saved_run_fields, s) ||
 	    !load_fields(j, o, run_extra_fields, &x))
 		return false;
 	v = member(j, o, "request", json_type_object, &at);
 	if (j->failed || (v && !load_request(j, v, &s->req)))
 		return false;
-	if (v)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	/* the event list first: the routines' events are ordered by it */
 	v = member(j, o, "events", json_type_array, &at);
 	if (j->failed || (v && !load_event_descs(j, v, r)))
 		return false;
-	if (v)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	a = member(j, o, "routines", json_type_array, &at);
 	if (j->failed)
 		return false;
@@ -929,8 +785,7 @@ static bool load_run(struct jp *j, const JO *o, struct kb_saved_run *s)
 		}
 		jp_pop(j, at2);
 	}
-	if (a)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	kb_run_correct_events(r);
 	if (!strcmp(x.side, "user"))
 		r->user = true;
@@ -985,8 +840,7 @@ static bool load_top(struct jp *j, const JO *top, struct kb_resfile *rf)
 	v = member(j, top, "meta", json_type_object, &at);
 	if (j->failed || (v && !load_meta(j, v, &rf->meta)))
 		return false;
-	if (v)
-		jp_pop(j, at);
+	jp_pop(j, at);
 	v = member(j, top, "environment", json_type_object, &at);
 	if (j->failed)
 		return false;
@@ -1116,24 +970,15 @@ void kb_resfile_free(struct kb_resfile *rf)
 	memset(rf, 0, sizeof(*rf));
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 int kb_resfile_load(const char *arg, struct kb_resfile *rf, char *err,
 		    size_t errlen)
 {
-	char path[4096], why[256];
+	char path[4096], why[256], *buf, *b2;
 	size_t len = 0, cap = 1 << 16;
-	double t0 = now_ms();
+	uint64_t t0 = kb_mono_ns();
 	struct stat st;
 	bool is_name;
-	char *buf;
-	ssize_t n;
+	ssize_t n = 0;
 	int fd, ret;
 
 	memset(rf, 0, sizeof(*rf));
@@ -1155,8 +1000,8 @@ int kb_resfile_load(const char *arg, struct kb_resfile *rf, char *err,
 	}
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s: is a directory", path);
-		close(fd);
-		return -EISDIR;
+		ret = -EISDIR;
+		goto out_close;
 	}
 	if (S_ISREG(st.st_mode))
 		cap = (size_t)st.st_size + 1;
@@ -1164,23 +1009,20 @@ int kb_resfile_load(const char *arg, struct kb_resfile *rf, char *err,
 		snprintf(err, errlen, "%s: %lld bytes, more than a result file may have (%llu)",
 			 path, (long long)st.st_size,
 			 (unsigned long long)KB_RESFILE_MAX_BYTES);
-		close(fd);
-		return -EFBIG;
+		ret = -EFBIG;
+		goto out_close;
 	}
+	/* a regular file in one read; a pipe's in a doubling buffer */
 	buf = malloc(cap);
 	while (buf) {
 		if (len == cap) {
-			char *b2 = cap < KB_RESFILE_MAX_BYTES ?
-				   realloc(buf, cap * 2) : NULL;
-
+			ret = cap < KB_RESFILE_MAX_BYTES ? -ENOMEM : -EFBIG;
+			b2 = ret == -ENOMEM ? realloc(buf, cap * 2) : NULL;
 			if (!b2) {
-				ret = cap < KB_RESFILE_MAX_BYTES ? -ENOMEM : -EFBIG;
 				snprintf(err, errlen, "%s: %s", path,
 					 ret == -ENOMEM ? "out of memory" :
 					 "larger than a result file may be");
-				free(buf);
-				close(fd);
-				return ret;
+				goto out_free;
 			}
 			buf = b2;
 			cap *= 2;
@@ -1188,26 +1030,27 @@ int kb_resfile_load(const char *arg, struct kb_resfile *rf, char *err,
 		n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			ret = -errno;
-			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-			free(buf);
-			close(fd);
-			return ret;
-		}
-		if (!n)
+		if (n <= 0)
 			break;
 		len += (size_t)n;
 	}
-	close(fd);
 	if (!buf) {
 		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out_close;
+	}
+	if (n < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		goto out_free;
 	}
 	ret = kb_resfile_parse(buf, len, path, rf, err, errlen);
-	free(buf);
 	if (!ret && getenv("KBENCH_TIMING"))
 		fprintf(stderr, "%s: loaded %s (%zu bytes) in %.1f ms\n", prog,
-			path, len, now_ms() - t0);
+			path, len, (double)(kb_mono_ns() - t0) / 1e6);
+out_free:
+	free(buf);
+out_close:
+	close(fd);
 	return ret;
 }

@@ -135,6 +135,31 @@ int kb_resfile_parse(const char *buf, size_t len, const char *name,
 void kb_resfile_free(struct kb_resfile *rf);
 
 /*
+ * The file's own fields beside the schema's tables (model/schema.h),
+ * defined in save.c: save.c writes and load.c reads each object's scalars
+ * by one loop over its tables.  A new scalar of an object is one line.
+ *   kb_meta_fields        "meta" (struct kb_meta)
+ *   kb_request_fields     a run's "request" (struct kb_run_req)
+ *   kb_saved_run_fields   a run's sweep "arg" (struct kb_saved_run)
+ *   kb_run_file_fields    a run's, after kb_run_fields (struct kb_run)
+ *   kb_routine_fields     a routine's, after kb_result_fields
+ *   kb_event_desc_fields  an entry of a run's "events"
+ */
+extern const struct kb_field kb_meta_fields[];
+extern const struct kb_field kb_request_fields[];
+extern const struct kb_field kb_saved_run_fields[];
+extern const struct kb_field kb_run_file_fields[];
+extern const struct kb_field kb_routine_fields[];
+extern const struct kb_field kb_event_desc_fields[];
+
+/* A row of those: @member of @type, present when @has (0: always). */
+#define KB_FILE_FIELD(type, member, t, has, names, null)		\
+	{ #member, KB_FT_##t, offsetof(type, member),			\
+	  sizeof(((type *)0)->member), 0, NULL, has, names, null }
+#define KB_FILE_OPT(type, member, t, has, null)				\
+	KB_FILE_FIELD(type, member, t, offsetof(type, has), NULL, null)
+
+/*
  * A run just measured, for saving: a shallow copy of @r (it shares the
  * samples: free only @r) with the request @q beside it.
  */

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "b64.h"
@@ -19,6 +18,7 @@
 #include "names.h"
 #include "output.h"
 #include "resfile.h"
+#include "uclocks.h"
 
 static int name_dir(char *dir, size_t len)
 {
@@ -111,6 +111,67 @@ void kb_saved_run_init(struct kb_saved_run *s, const struct kb_run *r,
 			s->req.events[i] = s->req.events_buf[i];
 }
 
+/* --- the file's own fields (resfile.h) --- */
+
+#define NUL_R	KB_NULL_READ
+#define NUL_RW	(KB_NULL_READ | KB_NULL_WRITE)
+
+const struct kb_field kb_meta_fields[] = {
+	KB_FILE_FIELD(struct kb_meta, kbenchctl_version, STR, 0, NULL, NUL_R),
+	KB_FILE_FIELD(struct kb_meta, kbench_version, STR, 0, NULL, NUL_RW),
+	KB_FILE_FIELD(struct kb_meta, method_version, U32, 0, NULL, 0),
+	KB_FILE_FIELD(struct kb_meta, kernel, STR, 0, NULL, NUL_R),
+	KB_FILE_FIELD(struct kb_meta, arch, STR, 0, NULL, NUL_R),
+	KB_FILE_FIELD(struct kb_meta, cpu_model, STR, 0, NULL, NUL_R),
+	KB_FILE_FIELD(struct kb_meta, hypervisor, STR, 0, NULL, NUL_RW),
+	KB_FILE_FIELD(struct kb_meta, hostname, STR, 0, NULL, NUL_R),
+	KB_FILE_FIELD(struct kb_meta, date, STR, 0, NULL, NUL_R),
+	KB_FILE_FIELD(struct kb_meta, counter_flags, FLAGS, 0,
+		      kb_counter_flag_names, 0),
+	KB_FILE_FIELD(struct kb_meta, detectors, FLAGS, 0,
+		      kb_sample_flag_names, 0),
+	{ NULL }
+};
+
+/* the optional request values: the value or null (the default) */
+const struct kb_field kb_request_fields[] = {
+	KB_FILE_OPT(struct kb_run_req, cpu, U32, has_cpu, NUL_RW),
+	KB_FILE_OPT(struct kb_run_req, samples, U32, has_samples, NUL_RW),
+	KB_FILE_OPT(struct kb_run_req, iterations, U32, has_iterations, NUL_RW),
+	KB_FILE_OPT(struct kb_run_req, target_ns, U32, has_target, NUL_RW),
+	KB_FILE_OPT(struct kb_run_req, warmup, U32, has_warmup, NUL_RW),
+	{ NULL }
+};
+
+const struct kb_field kb_saved_run_fields[] = {
+	KB_FILE_OPT(struct kb_saved_run, arg, U64, has_arg, NUL_R),
+	{ NULL }
+};
+
+const struct kb_field kb_run_file_fields[] = {
+	KB_FILE_FIELD(struct kb_run, counter_constant, BOOL, 0, NULL, 0),
+	KB_FILE_FIELD(struct kb_run, kernel, STR, 0, NULL, NUL_R),
+	KB_FILE_FIELD(struct kb_run, date, STR, 0, NULL, NUL_R),
+	{ NULL }
+};
+
+const struct kb_field kb_routine_fields[] = {
+	KB_FILE_FIELD(struct kb_result, flags, FLAGS, 0,
+		      kb_result_flag_names, 0),
+	{ NULL }
+};
+
+const struct kb_field kb_event_desc_fields[] = {
+	KB_FILE_FIELD(struct kb_event_desc, name, STR, 0, NULL, 0),
+	KB_FILE_FIELD(struct kb_event_desc, type, U32, 0, NULL, 0),
+	KB_FILE_FIELD(struct kb_event_desc, config, U64, 0, NULL, 0),
+	KB_FILE_FIELD(struct kb_event_desc, pmu, STR, 0, NULL, NUL_R),
+	KB_FILE_FIELD(struct kb_event_desc, read, STR, 0, NULL, NUL_R),
+	KB_FILE_FIELD(struct kb_event_desc, enabled_ns, U64, 0, NULL, 0),
+	KB_FILE_FIELD(struct kb_event_desc, running_ns, U64, 0, NULL, 0),
+	{ NULL }
+};
+
 /* --- writer: a json-c tree of the file, printed once --- */
 
 /* Arrays of more values are written in base64 (RESULTS.md); tests lower it. */
@@ -144,31 +205,9 @@ static void put_str(struct wr *w, JO *o, const char *key, const char *v)
 	put(w, o, key, chk(w, json_object_new_string(v)));
 }
 
-/* "" as null: a field that does not apply (no module, no hypervisor) */
-static void put_str_null(struct wr *w, JO *o, const char *key, const char *v)
-{
-	put(w, o, key, v[0] ? chk(w, json_object_new_string(v)) : NULL);
-}
-
 static void put_u64(struct wr *w, JO *o, const char *key, uint64_t v)
 {
 	put(w, o, key, chk(w, json_object_new_uint64(v)));
-}
-
-static void put_s64(struct wr *w, JO *o, const char *key, int64_t v)
-{
-	put(w, o, key, chk(w, json_object_new_int64(v)));
-}
-
-static void put_bool(struct wr *w, JO *o, const char *key, bool v)
-{
-	put(w, o, key, chk(w, json_object_new_boolean(v)));
-}
-
-/* the optional request values: the value or null */
-static void put_opt(struct wr *w, JO *o, const char *key, bool has, uint64_t v)
-{
-	put(w, o, key, has ? chk(w, json_object_new_uint64(v)) : NULL);
 }
 
 static void push(struct wr *w, JO *a, JO *v)
@@ -195,6 +234,56 @@ static JO *flag_names(struct wr *w, const struct kb_flag_name *t, uint32_t v)
 		if (v & t->bit)
 			push(w, a, chk(w, json_object_new_string(t->name)));
 	return a;
+}
+
+/*
+ * The field @f of @obj as @o's member: null where it does not apply
+ * (KB_NULL_WRITE: not there, or an empty string), left out where it is
+ * not there otherwise.
+ */
+static void put_field(struct wr *w, JO *o, const struct kb_field *f,
+		      const void *obj)
+{
+	const char *p = (const char *)obj + f->offset;
+	bool there = kb_field_present(f, obj) &&
+		     !(f->type == KB_FT_STR && !p[0] &&
+		       (f->null & KB_NULL_WRITE));
+	uint32_t bits;
+	JO *v;
+
+	if (!there) {
+		if (f->null & KB_NULL_WRITE)
+			put(w, o, f->key, NULL);
+		return;
+	}
+	switch (f->type) {
+	case KB_FT_STR:
+		v = json_object_new_string(p);
+		break;
+	case KB_FT_BOOL:
+		v = json_object_new_boolean(*(const bool *)p);
+		break;
+	case KB_FT_BOOL32:
+		v = json_object_new_boolean(kb_field_u64(f, obj) != 0);
+		break;
+	case KB_FT_S64:
+		v = json_object_new_int64(kb_field_s64(f, obj));
+		break;
+	case KB_FT_FLAGS:
+		memcpy(&bits, p, sizeof(bits));
+		put(w, o, f->key, flag_names(w, f->names, bits));
+		return;
+	default:
+		v = json_object_new_uint64(kb_field_u64(f, obj));
+	}
+	put(w, o, f->key, chk(w, v));
+}
+
+static void put_fields(struct wr *w, JO *o, const struct kb_field *table,
+		       const void *obj)
+{
+	for (; table->key; table++)
+		put_field(w, o, table, obj);
 }
 
 static JO *str_array(struct wr *w, const char *const *s, unsigned int n)
@@ -263,22 +352,11 @@ static JO *meta(struct wr *w, const struct kb_meta *m)
 	unsigned int i;
 	int a;
 
-	put_str(w, o, "kbenchctl_version", m->kbenchctl_version);
-	put_str_null(w, o, "kbench_version", m->kbench_version);
-	put_u64(w, o, "method_version", m->method_version);
-	put_str(w, o, "kernel", m->kernel);
-	put_str(w, o, "arch", m->arch);
-	put_str(w, o, "cpu_model", m->cpu_model);
-	put_str_null(w, o, "hypervisor", m->hypervisor);
-	put_str(w, o, "hostname", m->hostname);
-	put_str(w, o, "date", m->date);
+	put_fields(w, o, kb_meta_fields, m);
 	push(w, cmd, chk(w, json_object_new_string(prog)));
 	for (a = 0; a < m->argc; a++)
 		push(w, cmd, chk(w, json_object_new_string(m->argv[a])));
 	put(w, o, "command", cmd);
-	put(w, o, "counter_flags", flag_names(w, kb_counter_flag_names,
-					      m->counter_flags));
-	put(w, o, "detectors", flag_names(w, kb_sample_flag_names, m->detectors));
 	for (i = 0; i < m->nparams; i++)
 		put_u64(w, params, m->param[i].name, m->param[i].value);
 	put(w, o, "module_params", params);
@@ -299,36 +377,14 @@ static JO *environment(struct wr *w, const struct kb_meta *m)
 	return o;
 }
 
-/* The kernel's integer summary, of a result or of an event (@e). */
-static void put_figures(struct wr *w, JO *o, const int64_t *f, bool corr)
-{
-	static const char *const key[] = {
-		"net_min", "net_median", "net_max", "net_sum",
-		"per_iter_min_milli", "per_iter_median_milli",
-		"corr_min_milli", "corr_median_milli",
-	};
-	unsigned int i;
-
-	for (i = 0; i < (corr ? 8u : 6u); i++)
-		put_s64(w, o, key[i], f[i]);
-}
-
+/* The kernel's integer summary (the corrected figures when has_corr). */
 static JO *summary(struct wr *w, const struct kb_result *res)
 {
-	const int64_t f[8] = {
-		res->net_min, res->net_median, res->net_max, res->net_sum,
-		res->per_iter_min_milli, res->per_iter_median_milli,
-		res->corr_min_milli, res->corr_median_milli,
-	};
 	JO *o = new_obj(w), *excl = new_obj(w);
-	unsigned int i;
 
-	put_u64(w, o, "samples", res->samples);
-	put_u64(w, o, "valid", res->valid);
-	for (i = 0; i < KB_EXCL_N; i++)
-		put_u64(w, excl, kb_excl_key[i], res->excl[i]);
+	put_fields(w, o, kb_summary_fields, res);
+	put_fields(w, excl, kb_excl_fields, res);
 	put(w, o, "excluded_by_reason", excl);
-	put_figures(w, o, f, res->has_corr);
 	return o;
 }
 
@@ -344,14 +400,13 @@ static JO *events(struct wr *w, const struct kb_run *r,
 
 	for (x = 0; x < r->nevents; x++) {
 		const struct kb_ev_result *ev = &res->ev[x];
-		const int64_t f[8] = {
-			ev->net_min, ev->net_median, ev->net_max, ev->net_sum,
-			ev->per_iter_min_milli, ev->per_iter_median_milli,
-			ev->corr_min_milli, ev->corr_median_milli,
-		};
 		JO *e = new_obj(w), *sum = new_obj(w);
+		const struct kb_field *f;
 
-		put_figures(w, sum, f, res->has_corr && !overhead);
+		/* the corrected figures (no attribute) where the routine's are */
+		for (f = kb_ev_fields; f->key; f++)
+			if (f->attr || (res->has_corr && !overhead))
+				put_field(w, sum, f, ev);
 		put(w, e, "summary", sum);
 		put(w, e, "net", ints(w, ev->net,
 				      ev->net && ev->n == res->n ? ev->n : 0));
@@ -395,13 +450,9 @@ static JO *routine(struct wr *w, const struct kb_run *r,
 {
 	JO *o = new_obj(w);
 
-	put_str(w, o, "routine", res->routine);
-	put_u64(w, o, "index", res->index);
-	put_bool(w, o, "overhead", overhead);
-	put_u64(w, o, "bytes_per_iter", res->bytes_per_iter);
-	if (res->has_arg)
-		put_u64(w, o, "arg", res->arg);
-	put(w, o, "flags", flag_names(w, kb_result_flag_names, res->flags));
+	put_fields(w, o, kb_result_fields, res);
+	put(w, o, "overhead", chk(w, json_object_new_boolean(overhead)));
+	put_fields(w, o, kb_routine_fields, res);
 	put(w, o, "summary", summary(w, res));
 	put_u64(w, o, "n", res->n);
 	put(w, o, "net", ints(w, res->net, res->n));
@@ -418,16 +469,9 @@ static JO *event_descs(struct wr *w, const struct kb_run *r)
 	unsigned int x;
 
 	for (x = 0; x < r->nevents; x++) {
-		const struct kb_event_desc *e = &r->events[x];
 		JO *o = new_obj(w);
 
-		put_str(w, o, "name", e->name);
-		put_u64(w, o, "type", e->type);
-		put_u64(w, o, "config", e->config);
-		put_str(w, o, "pmu", e->pmu);
-		put_str(w, o, "read", e->read);
-		put_u64(w, o, "enabled_ns", e->enabled_ns);
-		put_u64(w, o, "running_ns", e->running_ns);
+		put_fields(w, o, kb_event_desc_fields, &r->events[x]);
 		push(w, a, o);
 	}
 	return a;
@@ -439,11 +483,7 @@ static JO *request(struct wr *w, const struct kb_run_req *q)
 	unsigned int i;
 
 	put(w, o, "routines", str_array(w, q->names, q->n));
-	put_opt(w, o, "cpu", q->has_cpu, q->cpu);
-	put_opt(w, o, "samples", q->has_samples, q->samples);
-	put_opt(w, o, "iterations", q->has_iterations, q->iterations);
-	put_opt(w, o, "target_ns", q->has_target, q->target_ns);
-	put_opt(w, o, "warmup", q->has_warmup, q->warmup);
+	put_fields(w, o, kb_request_fields, q);
 	put(w, o, "events", str_array(w, q->events, q->nevents));
 	if (q->nargs) {
 		args = new_arr(w);
@@ -461,27 +501,11 @@ static JO *run(struct wr *w, const struct kb_saved_run *s)
 	unsigned int i;
 
 	put_str(w, o, "side", r->user ? "user" : "kernel");
-	if (s->has_arg)
-		put_u64(w, o, "arg", s->arg);
-	put_u64(w, o, "run_id", r->run_id);
-	put_u64(w, o, "cpu", r->cpu);
-	put_u64(w, o, "samples", r->samples);
-	put_u64(w, o, "iterations", r->iterations);
-	put_bool(w, o, "adaptive", r->adaptive);
-	put_u64(w, o, "target_ns", r->target_ns);
-	put_u64(w, o, "warmup", r->warmup);
-	put_str(w, o, "counter", r->counter);
-	put_u64(w, o, "counter_hz", r->counter_hz);
-	put_bool(w, o, "counter_constant", r->counter_constant);
-	put_u64(w, o, "elapsed_ns", r->elapsed_ns);
-	put_u64(w, o, "span_cycles", r->span_cycles);
-	put_u64(w, o, "routine_cycles", r->routine_cycles);
-	put_u64(w, o, "window_cycles", r->window_cycles);
-	put_u64(w, o, "mem_bytes", r->mem_bytes);
+	put_fields(w, o, kb_saved_run_fields, s);
+	put_fields(w, o, kb_run_fields, r);
 	put_str(w, o, "status", r->status == KBENCH_RUN_TIMEOUT ? "timeout" :
 							  "complete");
-	put_str(w, o, "kernel", r->kernel);
-	put_str(w, o, "date", r->date);
+	put_fields(w, o, kb_run_file_fields, r);
 	put(w, o, "request", request(w, &s->req));
 	put(w, o, "events", event_descs(w, r));
 	for (i = 0; i < r->nres; i++)
@@ -525,19 +549,11 @@ int kb_resfile_write(FILE *f, const struct kb_meta *m,
 	return err ? err : ferror(f) ? -EIO : 0;
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 int kb_resfile_save(const char *arg, const struct kb_meta *m,
 		    const struct kb_saved_run *runs, size_t nruns)
 {
 	char path[4096], tmp[4200], why[512];
-	double t0 = now_ms();
+	uint64_t t0 = kb_mono_ns();
 	size_t i, samples = 0, routines = 0;
 	unsigned int k;
 	bool is_name;
@@ -585,7 +601,7 @@ int kb_resfile_save(const char *arg, const struct kb_meta *m,
 		prog, routines, routines == 1 ? "" : "s", samples, path,
 		stat(path, &st) ? -1LL : (long long)st.st_size);
 	if (getenv("KBENCH_TIMING"))
-		fprintf(stderr, ", %.1f ms", now_ms() - t0);
+		fprintf(stderr, ", %.1f ms", (double)(kb_mono_ns() - t0) / 1e6);
 	fprintf(stderr, ")\n");
 	return 0;
 }
