@@ -54,6 +54,7 @@ struct genl_family kbench_genl_family __ro_after_init = {
 int kbench_netlink_init(void)
 {
 	unsigned int i;
+	int err;
 
 	for (i = 0; i < ARRAY_SIZE(kbench_ops); i++) {
 		kbench_ops[i] = kbench_nl_ops[i];
@@ -62,10 +63,17 @@ int kbench_netlink_init(void)
 		kbench_ops[i].policy = kbench_reject_all_policy;
 		kbench_ops[i].maxattr = ARRAY_SIZE(kbench_reject_all_policy) - 1;
 	}
-	return genl_register_family(&kbench_genl_family);
+	err = netlink_register_notifier(&kbench_netlink_notifier);
+	if (err)
+		return err;
+	err = genl_register_family(&kbench_genl_family);
+	if (err)
+		netlink_unregister_notifier(&kbench_netlink_notifier);
+	return err;
 }
 
 void kbench_netlink_exit(void)
 {
 	genl_unregister_family(&kbench_genl_family);
+	netlink_unregister_notifier(&kbench_netlink_notifier);
 }

@@ -88,13 +88,21 @@ struct kbench_run {
 	struct kref ref;
 	struct list_head node;		/* in the store */
 	u32 id;
-	u32 portid;			/* requester, for progress notifications */
 	/*
-	 * The requester's socket, set only while the run executes: the RUN
-	 * doit waits for the run inside the requester's sendmsg(), which
-	 * keeps the socket alive until then.
+	 * The RUN request, held from the doit until the run's thread has sent
+	 * the reply and the ack (kbench_nl_run_complete()): the doit returns
+	 * at once, so it is no longer the request that keeps them alive.
+	 * requester is NULL for kbench_measure() runs.
 	 */
-	struct sock *requester;
+	u32 portid;			/* requester's port */
+	u32 seq;			/* the request's sequence number */
+	struct sock *requester;		/* sock_hold()ed sender */
+	struct sk_buff *req_skb;	/* skb_get() of the request */
+	struct nlmsghdr *req_nlh;	/* the request in req_skb */
+	const struct nlattr *nla_cpu;	/* its attributes, for the extack */
+	const struct nlattr *nla_iterations;
+	const struct nlattr *nla_events[KBENCH_EVENTS_MAX];
+	bool requester_gone;		/* its socket was released */
 
 	/* request, as used */
 	u32 cpu;
@@ -116,18 +124,24 @@ struct kbench_run {
 	int err;			/* 0 or -errno */
 	int setup_failed;		/* series + 1 whose setup failed, or 0 */
 	char msg[KBENCH_EXTACK_MSG_LEN];	/* that setup's message */
+	char explain[KBENCH_EXTACK_MSG_LEN];	/* the ack's, on 6.1 */
 	u32 status;			/* enum kbench_run_status */
 	u64 elapsed_ns;
 	u64 span_cycles;
 	u64 routine_cycles;
 	u64 window_cycles;
 	u64 mem_bytes;
+	bool charged;			/* mem_bytes counted in the budget */
 
 	/* control */
 	atomic_t abort;			/* 0 or -errno: stop between windows */
-	struct completion done;
+	/* the run has ended and its slot is free (kbench_run_execute()) */
+	struct completion finished;
+	/* called by the thread when the run has ended, before done */
+	void (*complete)(struct kbench_run *run);
 	u64 deadline_ns;		/* ktime_get_ns() limit of the run */
 	bool window_probe;		/* -ERANGE: the probe predicted it */
+	u32 no_valid;			/* 1 + a series without a valid sample */
 };
 
 /* Measurement (kbench_measure.c). */
@@ -135,16 +149,22 @@ int kbench_measure_init(void);
 void kbench_measure_exit(void);
 struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
 				    u32 samples);
+struct kbench_run *kbench_run_alloc_err(u32 nr_routines, u32 nr_events,
+					u32 samples, u64 *in_use);
 u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples);
 void kbench_run_put(struct kbench_run *run);
+int kbench_run_start(struct kbench_run *run);
 int kbench_run_execute(struct kbench_run *run);
 void kbench_abort_all(int err);
+void kbench_abort_requester(const struct net *net, u32 portid);
 
 /* Stored runs (kbench_store.c). */
 void kbench_store_add(struct kbench_run *run);
 struct kbench_run *kbench_store_get(u32 id);
 bool kbench_store_has(struct kbench_run *run);
 u64 kbench_store_bytes(void);
+int kbench_mem_charge(u64 bytes, u64 *in_use);
+void kbench_mem_uncharge(u64 bytes);
 void kbench_store_exit(void);
 
 /* Hardware events (kbench_event.c). */
@@ -173,5 +193,8 @@ int kbench_netlink_init(void);
 void kbench_netlink_exit(void);
 void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 			    u64 elapsed_ns);
+void kbench_nl_run_complete(struct kbench_run *run);
+extern struct notifier_block kbench_netlink_notifier;
+void kbench_run_drop_request(struct kbench_run *run);
 
 #endif /* _KBENCH_INTERNAL_H */

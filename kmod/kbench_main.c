@@ -30,7 +30,8 @@ MODULE_PARM_DESC(duty_pct, "largest share of time with irqs off, percent (1-100)
 module_param_named(runs_kept, kbench_runs_kept, uint, 0444);
 MODULE_PARM_DESC(runs_kept, "completed runs kept for SAMPLES_GET (>= 1)");
 module_param_named(store_bytes_max, kbench_store_bytes_max, ulong, 0444);
-MODULE_PARM_DESC(store_bytes_max, "memory cap of the kept runs in bytes");
+MODULE_PARM_DESC(store_bytes_max,
+		 "memory budget of every run (in flight, kept, read by dumps) in bytes");
 module_param_named(setup_bytes_max, kbench_setup_bytes_max, ulong, 0444);
 MODULE_PARM_DESC(setup_bytes_max,
 		 "memory the built-in routines' setups may hold at once, in bytes");
@@ -84,7 +85,10 @@ out_builtin:
 
 static void __exit kbench_exit(void)
 {
-	/* Runs in progress end within one window; new ones are refused. */
+	/*
+	 * Runs in progress end within one window, send their answers and
+	 * their threads exit; new ones are refused.
+	 */
 	kbench_abort_all(-ESHUTDOWN);
 	/* Waits for every op in flight (genetlink's cb_lock). */
 	kbench_netlink_exit();

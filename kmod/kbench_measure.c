@@ -14,12 +14,14 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/delay.h>
+#include <linux/freezer.h>
 #include <linux/kthread.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <net/sock.h>
 
 #include "kbench_internal.h"
 
@@ -29,7 +31,6 @@
 
 static DEFINE_SPINLOCK(kbench_cpu_lock);
 static DEFINE_PER_CPU(struct kbench_run *, kbench_cpu_run);
-static DECLARE_WAIT_QUEUE_HEAD(kbench_cpu_wq);
 static bool kbench_shutting_down;
 static atomic_t kbench_next_id = ATOMIC_INIT(0);
 static enum cpuhp_state kbench_hp_state;
@@ -55,6 +56,9 @@ static void kbench_gap(struct kbench_engine *e, const struct kbench_window *w)
 	u64 gap_ns = kbench_ticks_to_ns(gap, kbench_counter.hz);
 	u64 end = w->start + w->len, us, slice;
 
+	/* the CPU went away (kbench_cpu_offline()): no more windows */
+	if (raw_smp_processor_id() != world->run->cpu)
+		atomic_cmpxchg(&world->run->abort, 0, -ENODEV);
 	if (gap_ns > 50 * NSEC_PER_USEC) {
 		for (us = gap_ns / NSEC_PER_USEC; us; us -= slice) {
 			if (atomic_read(&world->run->abort))
@@ -67,6 +71,8 @@ static void kbench_gap(struct kbench_engine *e, const struct kbench_window *w)
 			cpu_relax();
 	}
 	cond_resched();
+	/* suspend: the thread is frozen here, between windows */
+	try_to_freeze();
 }
 
 /*
@@ -99,6 +105,72 @@ static const struct kbench_engine_ops kbench_engine_ops = {
 	.gap = kbench_gap,
 	.check = kbench_check,
 };
+
+/* @ticks of the run's counter in microseconds, rounded to nearest. */
+static u64 kbench_ticks_to_us(u64 ticks)
+{
+	return DIV_ROUND_CLOSEST_ULL(kbench_ticks_to_ns(ticks,
+							kbench_counter.hz),
+				     NSEC_PER_USEC);
+}
+
+/*
+ * Why the engine refused @run (-ERANGE), into run->msg: the routine, the
+ * window measured (the shortest of the probe's, or the last long one) or
+ * predicted for the requested N (the ITERATIONS attribute is named), and
+ * the limit: at most NETLINK_MAX_FMTMSG_LEN (80) bytes.
+ */
+static void kbench_range_msg(struct kbench_run *run,
+			     const struct kbench_engine *e)
+{
+	const char *name = run->series[e->range_series].name;
+
+	switch (e->range) {
+	case KBENCH_RANGE_SLOW:
+		scnprintf(run->msg, sizeof(run->msg),
+			  "routine '%s' takes %llu us a window at N=%u, over max_window_us=%u",
+			  name, kbench_ticks_to_us(e->range_len), e->range_n,
+			  kbench_max_window_us);
+		break;
+	case KBENCH_RANGE_FIXED:
+		scnprintf(run->msg, sizeof(run->msg),
+			  "routine '%s' would take %llu us a window, over max_window_us=%u",
+			  name, kbench_ticks_to_us(e->range_want_len),
+			  kbench_max_window_us);
+		break;
+	case KBENCH_RANGE_LONG:
+		scnprintf(run->msg, sizeof(run->msg),
+			  "routine '%s': windows of %llu us in a row, over max_window_us=%u",
+			  name, kbench_ticks_to_us(e->range_len),
+			  kbench_max_window_us);
+		break;
+	}
+}
+
+static const char *const kbench_flag_names[] = {
+	"cpu_changed", "backwards", "nmi", "smi", "window", "reference",
+	"event", "steal",
+};
+
+/*
+ * A series of @run without a valid sample, into run->msg: how
+ * many it took and the reason most of them were excluded for.
+ */
+static void kbench_no_valid_msg(struct kbench_run *run, u32 i)
+{
+	const struct kbench_series *s = &run->series[i];
+	u32 count[ARRAY_SIZE(kbench_flag_names)] = { }, k, bit, top = 0;
+
+	for (k = 0; k < s->eng.taken; k++)
+		for (bit = 0; bit < ARRAY_SIZE(count); bit++)
+			count[bit] += !!(s->eng.flags[k] & BIT(bit));
+	for (bit = 1; bit < ARRAY_SIZE(count); bit++)
+		if (count[bit] > count[top])
+			top = bit;
+	scnprintf(run->msg, sizeof(run->msg),
+		  "routine '%s': none of %u samples valid (%u flagged %s)",
+		  s->name, s->eng.taken, count[top], kbench_flag_names[top]);
+}
 
 /* Take the samples of @run with the engine, on this (its) CPU. */
 static int kbench_run_measure(struct kbench_run *run)
@@ -144,8 +216,18 @@ static int kbench_run_measure(struct kbench_run *run)
 
 	err = kbench_engine_run(&e);
 	run->window_probe = e.window_probe;
+	if (err == -ERANGE)
+		kbench_range_msg(run, &e);
 	if (err)
 		return err;
+	/*
+	 * A series without a valid sample: a RUN still answers (its samples
+	 * and flags are the evidence, and the requester makes no figure from
+	 * them); kbench_measure() fails with -ENODATA and this message.
+	 */
+	run->no_valid = e.no_valid;
+	if (e.no_valid)
+		kbench_no_valid_msg(run, e.no_valid - 1);
 	run->iterations = e.iterations;
 	if (e.timed_out)
 		run->status = KBENCH_RUN_TIMEOUT;
@@ -261,11 +343,27 @@ static void kbench_run_teardown(struct kbench_run *run)
 	}
 }
 
+/*
+ * A run's thread, from its start until it has exited: kept in
+ * kbench_inflight (which owns it) so that module exit can wait for the
+ * thread to be past the last instruction of module text it runs.  Small:
+ * the run itself (its samples) is the thread's until it ends, then its
+ * requester's, the store's or nobody's.
+ */
+struct kbench_thread {
+	struct list_head node;
+	struct completion done;		/* the thread's last act */
+	struct kbench_run *run;		/* the thread's reference */
+};
+
 static int kbench_run_thread(void *arg)
 {
-	struct kbench_run *run = arg;
+	struct kbench_thread *t = arg;
+	struct kbench_run *run = t->run;
 	int err;
 
+	/* the freezer stops the thread between windows (kbench_gap()) */
+	set_freezable();
 	err = kbench_run_setup(run);
 	if (!err) {
 		kbench_steal_start(run->cpu);
@@ -277,30 +375,64 @@ static int kbench_run_thread(void *arg)
 		err = kbench_finish(run);
 	run->err = err;
 
+	/* free before the reply: the requester may start the next run */
 	spin_lock(&kbench_cpu_lock);
 	per_cpu(kbench_cpu_run, run->cpu) = NULL;
 	spin_unlock(&kbench_cpu_lock);
-	wake_up_all(&kbench_cpu_wq);
+	/* a RUN's reply and ack: sent before rmmod can unregister the family */
+	if (run->complete)
+		run->complete(run);
+	complete_all(&run->finished);
+	kbench_run_put(run);
 
-	/* Never return into module text that rmmod may free after done. */
-	kthread_complete_and_exit(&run->done, 0);
+	/*
+	 * Never return into module text that rmmod may free: exit waits for
+	 * done of every thread still in kbench_inflight.
+	 */
+	kthread_complete_and_exit(&t->done, 0);
+}
+
+/*
+ * The threads of runs that started, until reaped: once exited (done), when
+ * the next run starts or at module exit, which waits for each.  At most
+ * one run per CPU is in flight (kbench_cpu_run), so the list holds at most
+ * that many threads plus those that ended since the last start.
+ */
+static LIST_HEAD(kbench_inflight);
+
+/* Forget the threads that have exited. */
+static void kbench_reap(void)
+{
+	struct kbench_thread *t, *tmp;
+	LIST_HEAD(done);
+
+	spin_lock(&kbench_cpu_lock);
+	list_for_each_entry_safe(t, tmp, &kbench_inflight, node)
+		if (completion_done(&t->done))
+			list_move(&t->node, &done);
+	spin_unlock(&kbench_cpu_lock);
+	list_for_each_entry_safe(t, tmp, &done, node)
+		kfree(t);
 }
 
 /**
- * kbench_run_execute() - measure a prepared run on its CPU
+ * kbench_run_start() - start a prepared run on its CPU
  * @run: from kbench_run_alloc(), with routines and parameters set
  *
- * Sleeps until the run ends.  A fatal signal aborts the run within one
- * window.
+ * Returns once the run's thread exists: the run goes on without the
+ * caller, ends with run->err set, calls run->complete (if any) and
+ * completes run->finished.  The caller's reference stays the caller's.
  *
  * Return: 0 or -errno (-ENODEV: CPU offline, -EBUSY: a run already uses
- * the CPU, -ERANGE: a window would exceed max_window_us, -EINTR).
+ * the CPU, -ESHUTDOWN: kbench is being unloaded).
  */
-int kbench_run_execute(struct kbench_run *run)
+int kbench_run_start(struct kbench_run *run)
 {
+	struct kbench_thread *t;
 	struct task_struct *task;
 	int err = 0;
 
+	kbench_reap();
 	cpus_read_lock();
 	if (!cpu_online(run->cpu)) {
 		err = -ENODEV;
@@ -317,21 +449,29 @@ int kbench_run_execute(struct kbench_run *run)
 	if (err)
 		goto out_unlock_cpus;
 
-	task = kthread_create_on_cpu(kbench_run_thread, run, run->cpu,
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t) {
+		err = -ENOMEM;
+		goto out_clear_slot;
+	}
+	init_completion(&t->done);
+	t->run = run;
+	task = kthread_create_on_cpu(kbench_run_thread, t, run->cpu,
 				     "kbench/%u");
 	if (IS_ERR(task)) {
 		err = PTR_ERR(task);
-		goto out_clear_slot;
+		goto out_free_thread;
 	}
+	kref_get(&run->ref);
+	spin_lock(&kbench_cpu_lock);
+	list_add_tail(&t->node, &kbench_inflight);
+	spin_unlock(&kbench_cpu_lock);
 	wake_up_process(task);
 	cpus_read_unlock();
+	return 0;
 
-	if (wait_for_completion_killable(&run->done)) {
-		atomic_cmpxchg(&run->abort, 0, -EINTR);
-		wait_for_completion(&run->done);
-	}
-	return run->err;
-
+out_free_thread:
+	kfree(t);
 out_clear_slot:
 	spin_lock(&kbench_cpu_lock);
 	per_cpu(kbench_cpu_run, run->cpu) = NULL;
@@ -341,36 +481,114 @@ out_unlock_cpus:
 	return err;
 }
 
-/* Abort the run on @cpu, if any, with @err and wait until it has ended. */
-static void kbench_abort_cpu(unsigned int cpu, int err)
+/**
+ * kbench_run_execute() - measure a prepared run on its CPU and wait for it
+ * @run: from kbench_run_alloc(), with routines and parameters set
+ *
+ * Sleeps until the run ends, in a wait the freezer passes (the run's
+ * thread freezes between windows too).  A fatal signal aborts the run
+ * within one window.
+ *
+ * Return: 0 or -errno (-ENODEV: CPU offline, -EBUSY: a run already uses
+ * the CPU, -ERANGE: a window would exceed max_window_us, -EINTR).
+ */
+int kbench_run_execute(struct kbench_run *run)
+{
+	int err;
+
+	err = kbench_run_start(run);
+	if (err)
+		return err;
+	if (wait_for_completion_state(&run->finished,
+				      TASK_KILLABLE | TASK_FREEZABLE)) {
+		atomic_cmpxchg(&run->abort, 0, -EINTR);
+		wait_for_completion(&run->finished);
+	}
+	return run->err;
+}
+
+/*
+ * Runs on @cpu as it goes offline, under cpus_write_lock(): its run, if
+ * any, is asked to end (-ENODEV) and not waited for.  Its thread may be
+ * in a routine's setup or teardown, which may take cpus_read_lock():
+ * waiting here would deadlock.  The thread is not a per-CPU kthread for
+ * the scheduler, so once the CPU is inactive it moves to another online
+ * CPU, where it ends the round it is in (the engine flags those windows:
+ * the CPU changed) and tears the routines down.
+ */
+static int kbench_cpu_offline(unsigned int cpu)
 {
 	struct kbench_run *run;
 
 	spin_lock(&kbench_cpu_lock);
 	run = per_cpu(kbench_cpu_run, cpu);
 	if (run)
-		atomic_cmpxchg(&run->abort, 0, err);
+		atomic_cmpxchg(&run->abort, 0, -ENODEV);
 	spin_unlock(&kbench_cpu_lock);
-	wait_event(kbench_cpu_wq, !READ_ONCE(per_cpu(kbench_cpu_run, cpu)));
-}
-
-/* Runs on @cpu as it goes offline: its run ends with -ENODEV. */
-static int kbench_cpu_offline(unsigned int cpu)
-{
-	kbench_abort_cpu(cpu, -ENODEV);
 	return 0;
 }
 
-/* Module exit: refuse new runs, end the running ones within one window. */
+/*
+ * The socket of @portid was released (its process closed it or died):
+ * its runs end within one window and send it nothing more (the port may
+ * be another socket's by then).  Waits for them, in a wait the freezer
+ * passes, as the RUN request did when it waited for its run: once its
+ * process is gone, so is its run, and the CPU is free.
+ */
+void kbench_abort_requester(const struct net *net, u32 portid)
+{
+	struct kbench_run *run, *found;
+	unsigned int cpu;
+
+	do {
+		found = NULL;
+		spin_lock(&kbench_cpu_lock);
+		for_each_possible_cpu(cpu) {
+			run = per_cpu(kbench_cpu_run, cpu);
+			if (!run || !run->requester || run->requester_gone ||
+			    run->portid != portid ||
+			    !net_eq(sock_net(run->requester), net))
+				continue;
+			WRITE_ONCE(run->requester_gone, true);
+			atomic_cmpxchg(&run->abort, 0, -ECONNRESET);
+			kref_get(&run->ref);
+			found = run;
+			break;
+		}
+		spin_unlock(&kbench_cpu_lock);
+		if (found) {
+			wait_for_completion_state(&found->finished,
+						  TASK_UNINTERRUPTIBLE |
+						  TASK_FREEZABLE);
+			kbench_run_put(found);
+		}
+	} while (found);
+}
+
+/*
+ * Module exit: refuse new runs, end the running ones within one window
+ * and wait until each thread has exited (its reply sent).
+ */
 void kbench_abort_all(int err)
 {
+	struct kbench_thread *t, *tmp;
+	struct kbench_run *run;
 	unsigned int cpu;
+	LIST_HEAD(all);
 
 	spin_lock(&kbench_cpu_lock);
 	kbench_shutting_down = true;
+	for_each_possible_cpu(cpu) {
+		run = per_cpu(kbench_cpu_run, cpu);
+		if (run)
+			atomic_cmpxchg(&run->abort, 0, err);
+	}
+	list_splice_init(&kbench_inflight, &all);
 	spin_unlock(&kbench_cpu_lock);
-	for_each_possible_cpu(cpu)
-		kbench_abort_cpu(cpu, err);
+	list_for_each_entry_safe(t, tmp, &all, node) {
+		wait_for_completion(&t->done);
+		kfree(t);
+	}
 }
 
 static void kbench_run_release(struct kref *ref)
@@ -380,12 +598,15 @@ static void kbench_run_release(struct kref *ref)
 
 	/* the RUN handler released them; an error path may not have */
 	kbench_events_release(run);
+	kbench_run_drop_request(run);
 	for (i = 0; i < run->nr_series; i++) {
 		kvfree(run->series[i].eng.net);
 		kvfree(run->series[i].eng.flags);
 		for (x = 0; x < run->nr_events; x++)
 			kvfree(run->series[i].eng.xnet[x]);
 	}
+	if (run->charged)
+		kbench_mem_uncharge(run->mem_bytes);
 	kfree(run);
 }
 
@@ -407,18 +628,31 @@ u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples)
 	       (sizeof(s64) + sizeof(u32) + (u64)nr_events * sizeof(s64));
 }
 
-struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
-				    u32 samples)
+/*
+ * A run of @nr_routines routines, @nr_events events and @samples samples,
+ * charged to the memory budget (kbench_mem_charge()).  ERR_PTR(-E2BIG)
+ * over the budget (*@in_use: what the budget holds), ERR_PTR(-ENOMEM).
+ */
+struct kbench_run *kbench_run_alloc_err(u32 nr_routines, u32 nr_events,
+					u32 samples, u64 *in_use)
 {
+	u64 bytes = kbench_run_bytes(nr_routines, nr_events, samples);
 	struct kbench_run *run;
 	u32 i, x;
+	int err;
 
+	err = kbench_mem_charge(bytes, in_use);
+	if (err)
+		return ERR_PTR(err);
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
-	if (!run)
-		return NULL;
+	if (!run) {
+		kbench_mem_uncharge(bytes);
+		return ERR_PTR(-ENOMEM);
+	}
+	run->charged = true;
 	kref_init(&run->ref);
 	INIT_LIST_HEAD(&run->node);
-	init_completion(&run->done);
+	init_completion(&run->finished);
 	atomic_set(&run->abort, 0);
 	run->nr_routines = nr_routines;
 	run->nr_series = nr_routines + 1;
@@ -450,7 +684,18 @@ struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
 
 out_free:
 	kbench_run_put(run);
-	return NULL;
+	return ERR_PTR(-ENOMEM);
+}
+
+/* kbench_run_alloc_err() for kbench_measure(): NULL on any failure */
+struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
+				    u32 samples)
+{
+	struct kbench_run *run;
+	u64 in_use;
+
+	run = kbench_run_alloc_err(nr_routines, nr_events, samples, &in_use);
+	return IS_ERR(run) ? NULL : run;
 }
 
 /*
@@ -485,6 +730,38 @@ static void kbench_result_fill(struct kbench_result *res,
 	res->elapsed_ns = run->elapsed_ns;
 }
 
+/*
+ * Is the caller in a context that must not sleep?  A debugging check, as
+ * might_sleep()'s, not a choice of behaviour: each test is reliable where
+ * it can see something at all.  irqs_disabled() everywhere; a non-zero
+ * preempt_count() (in_atomic()) is interrupt or softirq context
+ * everywhere, and preempt_disable() or a held spinlock only with
+ * CONFIG_PREEMPT_COUNT (Debian's 6.1 and 6.12 have it through
+ * PREEMPT_DYNAMIC, 6.12-rt and the debug kernel through PREEMPT);
+ * rcu_preempt_depth() sees rcu_read_lock() under PREEMPT_RCU, and with it
+ * a spinlock_t on PREEMPT_RT, whose spin_lock() leaves preemption on but
+ * enters an RCU read-side section.  preemptible() is not used: it is
+ * always 0 without CONFIG_PREEMPT_COUNT (and without CONFIG_PREEMPTION).
+ */
+static bool kbench_caller_atomic(void)
+{
+	return irqs_disabled() || preempt_count() || rcu_preempt_depth();
+}
+
+/* -EBUSY or -ESHUTDOWN if @cpu cannot take a run now, before allocating. */
+static int kbench_cpu_slot_check(unsigned int cpu)
+{
+	int err = 0;
+
+	spin_lock(&kbench_cpu_lock);
+	if (kbench_shutting_down)
+		err = -ESHUTDOWN;
+	else if (per_cpu(kbench_cpu_run, cpu))
+		err = -EBUSY;
+	spin_unlock(&kbench_cpu_lock);
+	return err;
+}
+
 /**
  * __kbench_measure() - kbench_measure() with the size of the caller's result
  * @run: the routine
@@ -497,6 +774,9 @@ static void kbench_result_fill(struct kbench_result *res,
  *	know
  *
  * See kbench_measure() in include/linux/kbench.h.
+ *
+ * Context: process context; not from atomic context (-EINVAL and one
+ * WARN_ON_ONCE), not with cpus_read_lock() held (taken here).
  *
  * Return: 0, or -errno.
  */
@@ -511,8 +791,12 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
 	};
 	struct kbench_result out = { };
 	struct kbench_run *r;
+	unsigned int cpu;
 	int err;
 
+	/* before might_sleep(), which would only complain and go on */
+	if (WARN_ON_ONCE(kbench_caller_atomic()))
+		return -EINVAL;
 	might_sleep();
 	if (!run || !res || res_size < KBENCH_RESULT_SIZE_V1 ||
 	    iterations > KBENCH_ITERATIONS_LIMIT || !samples ||
@@ -520,10 +804,14 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
 		return -EINVAL;
 	if (kbench_run_bytes(1, 0, samples) > kbench_store_bytes_max)
 		return -E2BIG;
+	cpu = raw_smp_processor_id();
+	err = kbench_cpu_slot_check(cpu);
+	if (err)
+		return err;
 	r = kbench_run_alloc(1, 0, samples);
 	if (!r)
 		return -ENOMEM;
-	r->cpu = raw_smp_processor_id();
+	r->cpu = cpu;
 	r->adaptive = !iterations;
 	r->iterations = iterations;
 	r->target_ns = min(KBENCH_TARGET_NS_DEFAULT,
@@ -532,13 +820,18 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
 	/* neither can go away: the caller's module holds kbench.ko */
 	r->series[0].routine = &routine;
 	r->series[1].routine = &kbench_builtin_empty;
+	strscpy(r->series[0].name, routine.name, sizeof(r->series[0].name));
+	strscpy(r->series[1].name, kbench_builtin_empty.name,
+		sizeof(r->series[1].name));
 
 	err = kbench_run_execute(r);
 	if (!err) {
 		kbench_result_fill(&out, r, &r->series[0]);
 		out.counter = kbench_counter.name;
 		out.counter_hz = kbench_counter.hz;
-		if (r->status == KBENCH_RUN_TIMEOUT)
+		if (r->no_valid)
+			err = -ENODATA;		/* no figure from nothing */
+		else if (r->status == KBENCH_RUN_TIMEOUT)
 			err = -ETIME;
 		memset(res, 0, res_size);
 		memcpy(res, &out, min(res_size, sizeof(out)));

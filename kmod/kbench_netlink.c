@@ -10,6 +10,8 @@
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/module.h>
+#include <linux/task_work.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
@@ -17,17 +19,52 @@
 #include "kbench_compat.h"
 #include "kbench_internal.h"
 
+/* cb->args of a CLOCK_GET dump: .start's verdict (kbench_clock.c uses 0) */
+#define KBENCH_CLOCK_DENIED	5
+
 #ifndef KBENCH_HAVE_EXTACK_FMT
 /*
  * 6.1 keeps a pointer to the extack message and copies the text only when
- * it builds the ack, after the handler returned: formatted messages live
- * in this ring until KBENCH_EXTACK_RING more have been formatted.  The
- * ring outlives every ack: genetlink holds cb_lock across a request and
- * its ack, and unregistering the family at rmmod waits for it.
+ * it builds the ack, after the handler returned, in the same task before
+ * it goes back to userspace (or, for a RUN's thread, in the same
+ * function).  So each formatted message is the task's own: allocated here
+ * and freed by a task_work when the task returns to userspace (or exits).
+ * Nothing shared between requests: parallel_ops requests cannot overwrite
+ * each other's text before it is copied.  The work holds a reference to
+ * kbench.ko (rmmod is refused meanwhile) and drops it as its last act.
  */
-#define KBENCH_EXTACK_RING	16
-static char kbench_extack_ring[KBENCH_EXTACK_RING][KBENCH_EXTACK_MSG_LEN];
-static atomic_t kbench_extack_next = ATOMIC_INIT(0);
+struct kbench_extack_msg {
+	struct callback_head work;
+	char text[KBENCH_EXTACK_MSG_LEN];
+};
+
+static void kbench_extack_free(struct callback_head *work)
+{
+	kfree(container_of(work, struct kbench_extack_msg, work));
+	module_put(THIS_MODULE);
+}
+
+static const char *kbench_extack_store(const char *buf)
+{
+	struct kbench_extack_msg *m;
+
+	/* a kthread's work runs at its exit, which rmmod may not wait for */
+	if (current->flags & PF_KTHREAD)
+		return NULL;
+	m = kmalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return NULL;
+	strscpy(m->text, buf, sizeof(m->text));
+	__module_get(THIS_MODULE);
+	init_task_work(&m->work, kbench_extack_free);
+	if (task_work_add(current, &m->work, TWA_RESUME)) {
+		/* the task is exiting: no ack will be built */
+		kfree(m);
+		module_put(THIS_MODULE);
+		return NULL;
+	}
+	return m->text;
+}
 #endif
 
 /**
@@ -50,22 +87,24 @@ void kbench_extack_fmt(struct netlink_ext_ack *extack,
 #ifdef KBENCH_HAVE_EXTACK_FMT
 	NL_SET_ERR_MSG_FMT(extack, "%s", buf);
 #else
-	{
-		char *slot = kbench_extack_ring[(unsigned int)
-			atomic_inc_return(&kbench_extack_next) %
-			KBENCH_EXTACK_RING];
-
-		strscpy(slot, buf, KBENCH_EXTACK_MSG_LEN);
-		extack->_msg = slot;
-	}
+	extack->_msg = kbench_extack_store(buf) ?:
+		       "kbench: no memory for the error message";
 #endif
 	if (attr)
 		NL_SET_BAD_ATTR(extack, attr);
 }
 
-static bool kbench_may_measure(struct netlink_ext_ack *extack)
+/*
+ * Privilege is the socket's: netlink_capable() asks both the opener of the
+ * socket that sent @skb and the sender now (a socket opened without the
+ * capability and handed to a privileged writer is refused: the lesson of
+ * CVE-2014-0181).
+ */
+static bool kbench_may_measure(const struct sk_buff *skb,
+			       struct netlink_ext_ack *extack)
 {
-	if (perfmon_capable())
+	if (netlink_capable(skb, CAP_PERFMON) ||
+	    netlink_capable(skb, CAP_SYS_ADMIN))
 		return true;
 	NL_SET_ERR_MSG(extack,
 		       "measuring needs CAP_PERFMON or CAP_SYS_ADMIN");
@@ -560,55 +599,129 @@ static int kbench_run_check(struct genl_info *info, u32 cpu, u32 samples,
 	return 0;
 }
 
-static void kbench_run_explain(struct genl_info *info,
-			       const struct kbench_run *run, int err)
+/* run->explain as @extack's message: the run outlives the ack. */
+static void kbench_run_say(struct netlink_ext_ack *extack,
+			   struct kbench_run *run)
 {
-	struct nlattr **tb = info->attrs;
+#ifdef KBENCH_HAVE_EXTACK_FMT
+	NL_SET_ERR_MSG_FMT(extack, "%s", run->explain);
+#else
+	if (extack)
+		extack->_msg = run->explain;
+#endif
+}
+
+/*
+ * The extack of a run that failed with @err; @cpu and @iterations are the
+ * request's attributes in the skb the ack is built from.
+ */
+static void kbench_run_explain(struct netlink_ext_ack *extack,
+			       struct kbench_run *run, int err,
+			       const struct nlattr *cpu,
+			       const struct nlattr *iterations)
+{
 	const struct kbench_series *s;
 
 	if (run->setup_failed) {
-		/* the routine's own words when it gave some */
+		/*
+		 * The routine's own words when it gave some, formatted into
+		 * the run, which outlives the ack (a RUN's thread builds it
+		 * before it lets go of the run).
+		 */
 		s = &run->series[run->setup_failed - 1];
 		if (run->msg[0])
-			kbench_extack_fmt(info->extack, NULL, "%s: %s", s->name,
-					  run->msg);
+			scnprintf(run->explain, sizeof(run->explain), "%s: %s",
+				  s->name, run->msg);
 		else
-			kbench_extack_fmt(info->extack, NULL,
-					  "%s: setup failed (%d)", s->name, err);
+			scnprintf(run->explain, sizeof(run->explain),
+				  "%s: setup failed (%d)", s->name, err);
+		kbench_run_say(extack, run);
 		return;
 	}
 	switch (err) {
 	case -ERANGE:
-		if (run->window_probe)
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    tb[KBENCH_A_RUN_ITERATIONS],
-					    "a window would exceed max_window_us: use fewer iterations");
-		else
-			NL_SET_ERR_MSG(info->extack,
-				       "windows kept exceeding max_window_us: something intervenes");
+		/* the routine, its window and N (kbench_range_msg()) */
+		strscpy(run->explain, run->msg[0] ? run->msg :
+			"a window would exceed max_window_us",
+			sizeof(run->explain));
+		kbench_run_say(extack, run);
+		if (run->window_probe && !run->adaptive)
+			NL_SET_BAD_ATTR(extack, iterations);
 		break;
 	case -ETIME:
-		NL_SET_ERR_MSG(info->extack,
+		NL_SET_ERR_MSG(extack,
 			       "max_run_ms reached before the first sample");
 		break;
 	case -EBUSY:
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_CPU],
+		NL_SET_ERR_MSG_ATTR(extack, cpu,
 				    "another run is using this CPU");
 		break;
 	case -ENODEV:
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_CPU],
+		NL_SET_ERR_MSG_ATTR(extack, cpu,
 				    "CPU went offline during the run");
 		break;
 	case -EINTR:
-		NL_SET_ERR_MSG(info->extack, "run interrupted by a signal");
+		NL_SET_ERR_MSG(extack, "run interrupted by a signal");
+		break;
+	case -ECONNRESET:
+		NL_SET_ERR_MSG(extack,
+			       "the requester's socket was closed during the run");
 		break;
 	case -ESHUTDOWN:
-		NL_SET_ERR_MSG(info->extack, "kbench is being unloaded");
+		NL_SET_ERR_MSG(extack, "kbench is being unloaded");
 		break;
 	case -ENOMEM:
-		NL_SET_ERR_MSG(info->extack, "out of memory");
+		NL_SET_ERR_MSG(extack, "out of memory");
 		break;
 	}
+}
+
+/* An attribute of the request @skb at the same place in its copy @copy. */
+static const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
+					  const struct sk_buff *skb,
+					  const struct nlattr *nla)
+{
+	return nla ? (const void *)(copy->data +
+				    ((const u8 *)nla - skb->data)) : NULL;
+}
+
+/*
+ * Keep what the run's thread needs to answer the RUN request @skb when
+ * the run ends (kbench_nl_run_complete()): a copy of the request, in which
+ * the extack's bad attributes point, and a reference to the sender's
+ * socket, which netlink_ack() reads.  A copy, not a reference: the
+ * request's skb is pulled past the message when the doit returns (and a
+ * large one has a vmalloc()ed head, which a clone cannot outlive).  The
+ * copy's sk is genetlink's kernel socket of init_net (the family is not
+ * netns-aware), which netlink_ack() sends from and which is never freed;
+ * the copy has no destructor, so it takes no reference.
+ */
+static int kbench_run_hold_request(struct kbench_run *run,
+				   struct sk_buff *skb, struct genl_info *info,
+				   const struct nlattr **events)
+{
+	struct sk_buff *copy;
+	u32 i;
+
+	copy = skb_copy(skb, GFP_KERNEL);
+	if (!copy) {
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		return -ENOMEM;
+	}
+	copy->sk = skb->sk;
+	run->req_skb = copy;
+	run->req_nlh = (struct nlmsghdr *)kbench_nla_in(copy, skb,
+		(const struct nlattr *)info->nlhdr);
+	run->portid = info->snd_portid;
+	run->seq = info->snd_seq;
+	run->requester = NETLINK_CB(skb).sk;
+	sock_hold(run->requester);
+	run->nla_cpu = kbench_nla_in(copy, skb, info->attrs[KBENCH_A_RUN_CPU]);
+	run->nla_iterations = kbench_nla_in(copy, skb,
+					    info->attrs[KBENCH_A_RUN_ITERATIONS]);
+	for (i = 0; i < run->nr_events; i++)
+		run->nla_events[i] = kbench_nla_in(copy, skb, events[i]);
+	return 0;
 }
 
 int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
@@ -619,8 +732,9 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	struct kbench_run *run;
 	u32 cpu, samples;
 	int i, nr_events, err;
+	u64 in_use;
 
-	if (!kbench_may_measure(info->extack))
+	if (!kbench_may_measure(skb, info->extack))
 		return -EPERM;
 	if (GENL_REQ_ATTR_CHECK(info, KBENCH_A_RUN_ROUTINE))
 		return -EINVAL;
@@ -640,15 +754,24 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 
-	run = kbench_run_alloc(q.nr, nr_events, samples);
-	if (!run) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SAMPLES],
-				    "cannot allocate the sample buffers");
-		return -ENOMEM;
+	run = kbench_run_alloc_err(q.nr, nr_events, samples, &in_use);
+	if (IS_ERR(run)) {
+		err = PTR_ERR(run);
+		if (err == -E2BIG)
+			kbench_extack_fmt(info->extack, tb[KBENCH_A_RUN_SAMPLES],
+					  "store_bytes_max reached: %llu bytes in use, %llu more needed",
+					  in_use, kbench_run_bytes(q.nr, nr_events,
+								   samples));
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    tb[KBENCH_A_RUN_SAMPLES],
+					    "cannot allocate the sample buffers");
+		return err;
 	}
 	run->cpu = cpu;
-	run->portid = info->snd_portid;
-	run->requester = NETLINK_CB(skb).sk;
+	err = kbench_run_hold_request(run, skb, info, events);
+	if (err)
+		goto out_put_run;
 	run->adaptive = !tb[KBENCH_A_RUN_ITERATIONS];
 	run->iterations = run->adaptive ? 0 :
 			  nla_get_u32(tb[KBENCH_A_RUN_ITERATIONS]);
@@ -672,22 +795,22 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	err = kbench_events_open(run, events, info->extack);
 	if (err)
 		goto out_put_routines;
-	err = kbench_run_execute(run);
-	run->requester = NULL;
+
+	/* the run's thread sends the reply and the ack when the run ends */
+	run->complete = kbench_nl_run_complete;
+	err = kbench_run_start(run);
 	if (err) {
-		kbench_run_explain(info, run, err);
+		kbench_run_explain(info->extack, run, err, tb[KBENCH_A_RUN_CPU],
+				   tb[KBENCH_A_RUN_ITERATIONS]);
 		goto out_release_events;
 	}
-	kbench_run_put_routines(run);
-	err = kbench_events_close(run, events, info->extack);
-	if (err)
-		goto out_put_run;
-
-	kbench_store_add(run);
-	err = kbench_reply(info, KBENCH_CMD_RUN, kbench_run_reply_size(run),
-			   kbench_run_fill, run);
 	kbench_run_put(run);
-	return err;
+	/*
+	 * Not an error: like a dump that has started, -EINTR tells
+	 * netlink_rcv_skb() to send no ack now.  genetlink's cb_lock is
+	 * released on return, the run goes on in its thread.
+	 */
+	return -EINTR;
 
 out_release_events:
 	kbench_events_release(run);
@@ -698,6 +821,86 @@ out_put_run:
 	return err;
 }
 
+/* Let go of the RUN request and its socket (any context that may sleep). */
+void kbench_run_drop_request(struct kbench_run *run)
+{
+	if (run->requester)
+		sock_put(run->requester);
+	run->requester = NULL;
+	kfree_skb(run->req_skb);
+	run->req_skb = NULL;
+	run->req_nlh = NULL;
+}
+
+/*
+ * Whether the requester can still be sent to: its socket not released
+ * (sock_orphan() marks it dead before netlink_release() frees the port,
+ * and the URELEASE notifier sets requester_gone after).
+ */
+static bool kbench_requester_alive(const struct kbench_run *run)
+{
+	return run->requester && !READ_ONCE(run->requester_gone) &&
+	       !sock_flag(run->requester, SOCK_DEAD);
+}
+
+/* The RUN reply to the requester, as genlmsg_reply() would have sent it. */
+static int kbench_run_reply(struct kbench_run *run)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(kbench_run_reply_size(run), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put(msg, run->portid, run->seq, &kbench_genl_family, 0,
+			  KBENCH_CMD_RUN);
+	if (!hdr || kbench_run_fill(msg, run)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_unicast(sock_net(run->requester), msg, run->portid);
+}
+
+/**
+ * kbench_nl_run_complete() - the end of a RUN, in the run's thread
+ * @run: the run, its err set
+ *
+ * Keeps a successful run in the store, then sends the requester what a
+ * synchronous doit would have: the RUN reply (on success) and the ack
+ * (always on error, else when asked for), with the request's sequence
+ * number, so clients that wait for the reply and the ack see no
+ * difference.  The extack of a failure is built here, on this stack.
+ */
+void kbench_nl_run_complete(struct kbench_run *run)
+{
+	struct netlink_ext_ack extack = { };
+	int err = run->err;
+
+	if (err) {
+		kbench_run_explain(&extack, run, err, run->nla_cpu,
+				   run->nla_iterations);
+		kbench_events_release(run);
+		kbench_run_put_routines(run);
+	} else {
+		kbench_run_put_routines(run);
+		err = kbench_events_close(run, run->nla_events, &extack);
+		if (!err)
+			kbench_store_add(run);
+	}
+	if (kbench_requester_alive(run)) {
+		if (!err) {
+			err = kbench_run_reply(run);
+			if (err)
+				NL_SET_ERR_MSG(&extack,
+					       "cannot send the RUN reply: fetch the run with samples-get");
+		}
+		if (err || (run->req_nlh->nlmsg_flags & NLM_F_ACK))
+			netlink_ack(run->req_skb, run->req_nlh, err, &extack);
+	}
+	kbench_run_drop_request(run);
+}
+
 struct kbench_samples_ctx {
 	struct kbench_run *run;
 	u32 series;		/* next series to send */
@@ -705,6 +908,7 @@ struct kbench_samples_ctx {
 	u32 next;		/* its next sample */
 	bool packed;		/* the request's PACKED */
 	u8 width;		/* packed: the last page's net width */
+	bool denied;		/* .start found no privilege */
 };
 
 static struct kbench_samples_ctx *kbench_samples_ctx(struct netlink_callback *cb)
@@ -714,16 +918,16 @@ static struct kbench_samples_ctx *kbench_samples_ctx(struct netlink_callback *cb
 }
 
 /*
- * Checks of a dump request happen in its first dumpit call, not in .start:
- * 6.1 reports the extended ack of dumpit (in NLMSG_DONE) but drops .start's.
+ * The checks of a SAMPLES_GET request: privilege in .start
+ * (kbench_nl_samples_start()), at the request, the rest here in the first
+ * dumpit call, which reports it: 6.1 reports the extended ack of dumpit
+ * (in NLMSG_DONE) but drops .start's.
  */
 static int kbench_samples_begin(struct netlink_callback *cb,
 				struct kbench_samples_ctx *ctx)
 {
 	struct nlattr **tb = kbench_dump_attrs(cb);
 
-	if (!kbench_may_measure(cb->extack))
-		return -EPERM;
 	if (!tb[KBENCH_A_SAMPLES_RUN_ID]) {
 		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, KBENCH_A_SAMPLES_RUN_ID);
 		NL_SET_ERR_MSG(cb->extack, "missing run id");
@@ -955,6 +1159,8 @@ static int kbench_put_packed(struct sk_buff *skb,
 		need = acc >> 63 ? kbench_width_signed(v, n) :
 				   kbench_width_of(acc);
 		packed = n;
+		/* this pass's count of flagged samples, or 0 */
+		nflag = 0;
 		if (need == w && fo) {
 			n = kbench_packed_fit(f, n, w + ev, room, &nflag);
 			/* fewer samples: their width may be less */
@@ -971,9 +1177,13 @@ static int kbench_put_packed(struct sk_buff *skb,
 	*count = n;
 	if (nla_put_u8(skb, KBENCH_A_SAMPLES_NET_WIDTH, w))
 		return -EMSGSIZE;
-	if (!fo)
+	/*
+	 * nflag belongs to the pass that ended the loop: reset by every
+	 * pass, counted over exactly these n samples when any is flagged
+	 * (need == w and fo), 0 otherwise
+	 */
+	if (!nflag)
 		return 0;
-	/* fo: the last pass's kbench_packed_fit() counted the n's flags */
 	a = nla_reserve(skb, KBENCH_A_SAMPLES_FLAG_LIST,
 			nflag * 2 * sizeof(u32));
 	if (!a)
@@ -1012,6 +1222,11 @@ int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
 	void *hdr;
 	int err;
 
+	if (ctx->denied) {
+		NL_SET_ERR_MSG(cb->extack,
+			       "measuring needs CAP_PERFMON or CAP_SYS_ADMIN");
+		return -EPERM;
+	}
 	if (!ctx->run) {
 		err = kbench_samples_begin(cb, ctx);
 		if (err)
@@ -1074,6 +1289,17 @@ out_cancel:
 	return skb->len;
 }
 
+/*
+ * Privilege of a dump is decided in .start, on the request's skb, by the
+ * requester; the refusal is reported by the first dumpit, whose extack
+ * every kernel sends (6.1 drops .start's message, not its errno).
+ */
+int kbench_nl_samples_start(struct netlink_callback *cb)
+{
+	kbench_samples_ctx(cb)->denied = !kbench_may_measure(cb->skb, NULL);
+	return 0;
+}
+
 int kbench_nl_samples_done(struct netlink_callback *cb)
 {
 	struct kbench_samples_ctx *ctx = kbench_samples_ctx(cb);
@@ -1092,11 +1318,36 @@ int kbench_nl_routine_get_dumpit(struct sk_buff *skb,
 int kbench_nl_clock_get_dumpit(struct sk_buff *skb,
 			       struct netlink_callback *cb)
 {
-	/* in the first call, not .start: see kbench_samples_begin() */
-	if (!cb->args[0] && !kbench_may_measure(cb->extack))
+	/* decided by kbench_nl_clock_start() */
+	if (cb->args[KBENCH_CLOCK_DENIED]) {
+		NL_SET_ERR_MSG(cb->extack,
+			       "measuring needs CAP_PERFMON or CAP_SYS_ADMIN");
 		return -EPERM;
+	}
 	return kbench_clock_dump(skb, cb);
 }
+
+/* As kbench_nl_samples_start(): the clocks' cursor is args[0] */
+int kbench_nl_clock_start(struct netlink_callback *cb)
+{
+	cb->args[KBENCH_CLOCK_DENIED] = !kbench_may_measure(cb->skb, NULL);
+	return 0;
+}
+
+static int kbench_netlink_notify(struct notifier_block *nb,
+				 unsigned long state, void *ptr)
+{
+	struct netlink_notify *n = ptr;
+
+	if (state == NETLINK_URELEASE && n->protocol == NETLINK_GENERIC)
+		kbench_abort_requester(n->net, n->portid);
+	return NOTIFY_DONE;
+}
+
+/* A requester's socket released: its runs end (kbench_abort_requester()) */
+struct notifier_block kbench_netlink_notifier = {
+	.notifier_call = kbench_netlink_notify,
+};
 
 /*
  * Progress of a run goes to its requester alone (unicast to the port that
@@ -1106,8 +1357,8 @@ int kbench_nl_clock_get_dumpit(struct sk_buff *skb,
  * of privileged runs.  The "progress" group stays registered because the
  * ABI only grows, but nothing is sent to it.
  *
- * The requester is usually blocked in sendmsg() for the whole run (a do op
- * runs there), so notifications queue up on its socket until it reads.  The
+ * A requester may not read during the run (an old client read nothing until
+ * the end, when RUN held it in sendmsg()), so notifications queue up.  The
  * RUN reply and its ack come after them, and netlink drops a message for a
  * socket whose receive queue is full (and flags the socket ENOBUFS): so a
  * notification is sized exactly and only sent while it leaves
@@ -1125,7 +1376,8 @@ void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 	void *hdr;
 	int room;
 
-	if (!sk)
+	/* the port may be another socket's once the requester's is released */
+	if (!kbench_requester_alive(run))
 		return;
 	msg = genlmsg_new(4 * nla_total_size(sizeof(u32)) +
 			  nla_total_size_64bit(sizeof(u64)), GFP_KERNEL);

@@ -60,6 +60,7 @@ const struct genl_split_ops kbench_nl_ops[5] = {
 	},
 	{
 		.cmd	= KBENCH_CMD_CLOCK_GET,
+		.start	= kbench_nl_clock_start,
 		.dumpit	= kbench_nl_clock_get_dumpit,
 		.flags	= GENL_CMD_CAP_DUMP,
 	},
@@ -72,6 +73,7 @@ const struct genl_split_ops kbench_nl_ops[5] = {
 	},
 	{
 		.cmd		= KBENCH_CMD_SAMPLES_GET,
+		.start		= kbench_nl_samples_start,
 		.dumpit		= kbench_nl_samples_get_dumpit,
 		.done		= kbench_nl_samples_done,
 		.policy		= kbench_samples_get_nl_policy,

@@ -21,6 +21,8 @@
 /* Ops table for kbench */
 extern const struct genl_split_ops kbench_nl_ops[5];
 
+int kbench_nl_clock_start(struct netlink_callback *cb);
+int kbench_nl_samples_start(struct netlink_callback *cb);
 int kbench_nl_samples_done(struct netlink_callback *cb);
 
 int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info);

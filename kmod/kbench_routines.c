@@ -98,17 +98,21 @@ int __kbench_register_routine(struct kbench_routine *r, struct module *owner)
 	    !kbench_routine_hooks_valid(r))
 		return -EINVAL;
 
-	r->owner = owner;
-	atomic_set(&r->users, 0);
-	if (owner == THIS_MODULE)
-		r->flags |= KBENCH_ROUTINE_F_BUILTIN;
-	if (r->setup || r->setup_ctx)
-		r->flags |= KBENCH_ROUTINE_F_SETUP;
-
 	mutex_lock(&kbench_routines_lock);
+	/*
+	 * @r itself may be the one registered (registered twice): touch
+	 * nothing of it before the name is known to be free - resetting its
+	 * users under a run made a later unregister wait forever.
+	 */
 	if (kbench_routine_find(r->name)) {
 		err = -EEXIST;
 	} else {
+		r->owner = owner;
+		atomic_set(&r->users, 0);
+		if (owner == THIS_MODULE)
+			r->flags |= KBENCH_ROUTINE_F_BUILTIN;
+		if (r->setup || r->setup_ctx)
+			r->flags |= KBENCH_ROUTINE_F_SETUP;
 		list_add_tail(&r->node, &kbench_routines);
 		kbench_routines_gen++;
 	}

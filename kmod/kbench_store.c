@@ -2,9 +2,17 @@
 /*
  * kbench: completed runs kept for SAMPLES_GET.
  *
- * The last runs_kept runs are kept, within store_bytes_max; the oldest go
- * first.  A dump holds a reference, so an evicted run stays readable until
- * its dump ends (the dump is then marked NLM_F_DUMP_INTR).
+ * The last runs_kept runs are kept; the oldest go first.  A dump holds a
+ * reference, so an evicted run stays readable until its dump ends (the dump
+ * is then marked NLM_F_DUMP_INTR).
+ *
+ * One memory budget, store_bytes_max, covers every run alive: runs in
+ * flight (RUN and kbench_measure()), stored runs, and evicted runs that
+ * open dumps still hold.  A new run is charged before its buffers are
+ * allocated; to make room the oldest stored runs are evicted, and when the
+ * runs in flight and those pinned by dumps still leave too little the run
+ * is refused (-E2BIG).  A dump opened and never read thus holds memory
+ * inside the budget, never beside it.
  */
 #include <linux/list.h>
 #include <linux/spinlock.h>
@@ -15,6 +23,7 @@ static LIST_HEAD(kbench_store);
 static DEFINE_SPINLOCK(kbench_store_lock);
 static unsigned int kbench_store_count;
 static u64 kbench_store_used;
+static u64 kbench_mem_used;	/* every run alive: the budget's use */
 
 static struct kbench_run *kbench_store_evict_one(void)
 {
@@ -29,30 +38,70 @@ static struct kbench_run *kbench_store_evict_one(void)
 	return run;
 }
 
-/* Keep @run (takes a reference) and evict what no longer fits. */
+/*
+ * Keep @run (takes a reference) and evict what no longer fits, one run at
+ * a time: a run's node changes only under the lock, where
+ * kbench_store_has() reads it, and is empty once the run is evicted.
+ */
 void kbench_store_add(struct kbench_run *run)
 {
 	struct kbench_run *old;
-	LIST_HEAD(evicted);
 
 	kref_get(&run->ref);
 	spin_lock(&kbench_store_lock);
 	list_add_tail(&run->node, &kbench_store);
 	kbench_store_count++;
 	kbench_store_used += run->mem_bytes;
-	while (kbench_store_count > kbench_runs_kept ||
-	       (kbench_store_used > kbench_store_bytes_max &&
-		kbench_store_count > 1)) {
-		old = kbench_store_evict_one();
-		list_add_tail(&old->node, &evicted);
-	}
 	spin_unlock(&kbench_store_lock);
 
-	while ((old = list_first_entry_or_null(&evicted, struct kbench_run,
-					       node))) {
-		list_del_init(&old->node);
+	for (;;) {
+		old = NULL;
+		spin_lock(&kbench_store_lock);
+		if (kbench_store_count > kbench_runs_kept)
+			old = kbench_store_evict_one();
+		spin_unlock(&kbench_store_lock);
+		if (!old)
+			break;
 		kbench_run_put(old);
 	}
+}
+
+/**
+ * kbench_mem_charge() - count a new run's @bytes against store_bytes_max
+ * @bytes: kbench_run_bytes() of the run
+ * @in_use: out, on -E2BIG: what the budget holds
+ *
+ * Evicts stored runs, oldest first, while the budget would be exceeded.
+ *
+ * Return: 0, or -E2BIG when the runs in flight and those held by dumps
+ * leave too little.
+ */
+int kbench_mem_charge(u64 bytes, u64 *in_use)
+{
+	struct kbench_run *old;
+
+	for (;;) {
+		spin_lock(&kbench_store_lock);
+		if (kbench_mem_used + bytes <= kbench_store_bytes_max) {
+			kbench_mem_used += bytes;
+			spin_unlock(&kbench_store_lock);
+			return 0;
+		}
+		*in_use = kbench_mem_used;
+		old = kbench_store_evict_one();
+		spin_unlock(&kbench_store_lock);
+		if (!old)
+			return -E2BIG;
+		/* frees it unless a dump holds it */
+		kbench_run_put(old);
+	}
+}
+
+void kbench_mem_uncharge(u64 bytes)
+{
+	spin_lock(&kbench_store_lock);
+	kbench_mem_used -= bytes;
+	spin_unlock(&kbench_store_lock);
 }
 
 /* A reference to stored run @id, or NULL. */

@@ -20,7 +20,10 @@
 # icount: the exact assertions), ksft-K (the kselftest package,
 # `make kselftest-install`, run by the kernel's own run_kselftest.sh -c
 # kbench in plain TCG: tests/vm/ksft.sh; it replaces run.sh's plain run),
-# ynl-K, stress-K; on the debug kernel ksft-debug under debug-check.sh.
+# ynl-K, stress-K; on the debug kernel ksft-debug under debug-check.sh
+# and atomic-debug (kbench_atomic_test.sh, which warns on purpose, in a
+# boot of its own: debug-check.sh wants the whole log clean; elsewhere it
+# runs in the collection, judging the log it wrote).
 # Unless --skip builtin: builtin-6.12, a linux-source-6.12
 # tinyconfig kernel with the in-tree series (scripts/intree.sh) and
 # CONFIG_KBENCH=y, cached (scripts/builtin-kernel.sh), booted with no
@@ -28,7 +31,7 @@
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
 #                         [--modes "icount plain"]
-#                         [--skip lint,unit,spec,vm,ynl,results,fuzz,smt,kit,builtin,...] [--selftest-args "..."]
+#                         [--skip lint,unit,spec,vm,ynl,results,fuzz,smt,kit,atomic,builtin,...] [--selftest-args "..."]
 #   --kernels debug --skip lint,unit,spec,host,dkms,svg,arch   (make
 #   check-debug): only the debug kernel; it is built first if not cached
 #   (scripts/debug-kernel.sh, ~10 min on 2 cores), inside suite debug-config.
@@ -190,6 +193,13 @@ debug_suites() {
 			--timeout "$debug_timeout" --add tests/vm/debug-check.sh \
 			--add build/stress/sigrun --add build/stress/stress.sh \
 			-- /extra/debug-check.sh /extra/stress.sh 20 10
+	# kbench_measure() from atomic context: one warning on purpose, so a
+	# boot of its own, outside debug-check.sh (whose log must be clean);
+	# the suite checks the log itself (lockdep, KASAN, ...)
+	skipped atomic ||
+		run_suite atomic-debug tests/vm/run --kernel debug \
+			--timeout "$debug_timeout" \
+			-- /selftests/kbench_atomic_test.sh
 	# the kernel's ynl CLI: KASAN/UBSAN reports and warnings panic the VM
 	skipped ynl ||
 		run_suite ynl-debug tests/ynl/run.sh --kernel debug \
@@ -207,11 +217,18 @@ if ! skipped vm; then
 		for m in $modes; do
 			if [ "$m" = plain ]; then
 				# plain TCG: the kselftest package, as CI farms run it
-				# run.sh's --quick: a shorter fuzz
+				# run.sh's --quick: a shorter fuzz.  Plain TCG is host
+				# time: a host stall stretches a window of microseconds
+				# to milliseconds, and three in one probe step refused a
+				# fixed N at the 1 ms default (issue 21).  The suites'
+				# windows are microseconds; the bound itself is tested
+				# with a routine over any limit (window test).
 				fuzz=
 				[[ " $selftest_args " == *" --quick "* ]] && fuzz=2000
-				KBENCH_FUZZ_COUNT=$fuzz run_suite "ksft-$k" \
-					tests/vm/ksft.sh --kernel "$k" --timeout "$vm_timeout"
+				KBENCH_FUZZ_COUNT=$fuzz \
+				KBENCH_MODULE_ARGS=max_window_us=20000 \
+					run_suite "ksft-$k" tests/vm/ksft.sh --kernel "$k" \
+					--timeout "$vm_timeout"
 				continue
 			fi
 			# shellcheck disable=SC2086

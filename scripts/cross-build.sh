@@ -53,12 +53,16 @@ step kmod make -C "$top/kmod" KDIR="$XKDIR" ARCH="$XKARCH" \
 # user/ (and user/lib/, libkbench) builds in its own directory with
 # ../include: give it a private copy of its sources next to a link to that.
 src=$dir/src
-mkdir -p "$src/user/lib"
+mkdir -p "$src/user"
 ln -sfn "$top/include" "$src/include"
 rm -f "$src/kmod"
 cp -u "$top"/user/*.c "$top"/user/*.h "$top"/user/Makefile "$src/user/"
-cp -u "$top"/user/lib/*.c "$top"/user/lib/*.h "$top"/user/lib/*.map \
-	"$top"/user/lib/Makefile "$src/user/lib/"
+for d in "$top"/user/*/; do
+	d=${d%/}
+	mkdir -p "$src/user/${d##*/}"
+	cp -u "$d"/*.[ch] "$src/user/${d##*/}/"
+done
+cp -u "$top"/user/lib/*.map "$top"/user/lib/Makefile "$src/user/lib/"
 # libnl's getaddrinfo() etc. are never called; silence glibc's static-link
 # warnings about them.
 step kbenchctl env PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="/usr/lib/$XTRIPLET/pkgconfig" \

@@ -37,7 +37,8 @@ if [ "$force" = 0 ] && [ -f "$env" ]; then
 	. "$env"
 	if [ -r "$XVMLINUZ" ] && [ -f "$XKDIR/Makefile" ] && [ -x "$XBUSYBOX" ] &&
 	   command -v "${XCROSS}gcc" >/dev/null && command -v "$qemubin" >/dev/null &&
-	   [ -f "/usr/lib/$triplet/libnl-genl-3.a" ]; then
+	   [ -f "/usr/lib/$triplet/libnl-genl-3.a" ] &&
+	   [ -f "/usr/lib/$triplet/libjson-c.a" ]; then
 		echo "cross-setup: $arch ready ($XKVER)"
 		exit 0
 	fi
@@ -59,7 +60,8 @@ if ! dpkg --print-foreign-architectures | grep -qx "$debarch"; then
 fi
 need=()
 for p in "gcc-$triplet" "libc6-dev-$debarch-cross" "$qemupkg" qemu-system-data \
-	 "libnl-3-dev:$debarch" "libnl-genl-3-dev:$debarch"; do
+	 "libnl-3-dev:$debarch" "libnl-genl-3-dev:$debarch" \
+	 "libjson-c-dev:$debarch"; do
 	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 	[ "$st" = installed ] || need+=("$p")
 done

@@ -30,7 +30,7 @@ done
 pkgs=(
 	build-essential gcc make pkg-config perl python3 git
 	xz-utils gzip cpio file kmod
-	libnl-3-dev libnl-genl-3-dev
+	libnl-3-dev libnl-genl-3-dev libjson-c-dev
 	valgrind sparse dkms jq
 	clang libclang-rt-14-dev
 	chromium libxml2-utils openssl

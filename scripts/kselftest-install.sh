@@ -15,7 +15,7 @@
 #   DIR/kbench/                the tests, settings (timeout), kbench_lib.sh,
 #                              kbench-fuzz, a static kbenchctl
 #   DIR/kbench/modules/        kbench.ko, the example modules and the test
-#                              module, built for KVER (not kbench.ko when
+#                              modules, built for KVER (not kbench.ko when
 #                              KDIR's kernel has CONFIG_KBENCH=y)
 #
 # Usage: scripts/kselftest-install.sh DIR [KVER [KDIR]]
@@ -72,7 +72,8 @@ mkdir -p "$top/build/$kver"
 	make -s -C "$top/kmod" KVER="$kver" KDIR="$kdir" OUT="$kout" \
 		KBENCH_TEST_MODULES=m
 ) 9>"$top/build/$kver/.build.lock" || die "the modules did not build for $kver ($kdir)"
-mods=(kbench_example.ko kbench_measure_example.ko kbench_setup_test.ko)
+mods=(kbench_example.ko kbench_measure_example.ko kbench_setup_test.ko
+	kbench_atomic_test.ko kbench_genl_test.ko)
 if grep -qs '^CONFIG_KBENCH=y' "$kdir/.config"; then
 	echo "$prog: $kver has kbench built in (CONFIG_KBENCH=y): no kbench.ko" >&2
 else

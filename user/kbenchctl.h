@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kbenchctl: shared declarations of the subcommands and their helpers.
+ * kbenchctl: the subcommand table, usage and exit statuses (cli/cli.c)
+ * and each subcommand's entry point (cmd/).
  */
 #ifndef KBENCHCTL_H
 #define KBENCHCTL_H
@@ -45,9 +46,6 @@ int usage_error(const char *sub, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The usage error for an unknown subcommand (with the known ones). */
 int unknown_subcommand(const char *name);
-/* "kbenchctl SUB: msg" to stderr (no hint); returns -EINVAL. */
-int kb_arg_error(const char *sub, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 /*
  * The exit status of a step: 0 for 0 or a positive "done" (--help was
  * printed); for -errno, a bad argument (-EINVAL)
@@ -67,23 +65,5 @@ int events_main(const struct subcommand *sc, int argc, char *argv[]);
 int diff_main(const struct subcommand *sc, int argc, char *argv[]);
 int new_main(const struct subcommand *sc, int argc, char *argv[]);
 int tune_main(const struct subcommand *sc, int argc, char *argv[]);
-
-/* First line of @path without its newline, or "" (absent, unreadable). */
-void kb_read_line(const char *path, char *buf, size_t len);
-/*
- * The hypervisor this runs under (x86: CPUID's vendor, "KVMKVMKVM",
- * "TCGTCGTCGTCG"; else /sys/hypervisor/type or the device tree), "" if
- * none is seen.
- */
-void kb_hypervisor(char *buf, size_t len);
-
-/* Strict number parsing: whole string, base 10, within range. 0 or -1. */
-int parse_u32(const char *s, uint32_t *out);
-int parse_u64(const char *s, uint64_t *out);
-int parse_double(const char *s, double *out);
-
-/* One sample line of `samples` (CSV, table or JSON); exposed for tests. */
-void kb_sample_emit(bool csv, uint64_t index, const char *routine,
-		    uint32_t routine_index, int64_t net, uint32_t flags);
 
 #endif /* KBENCHCTL_H */

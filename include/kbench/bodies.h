@@ -418,4 +418,56 @@ static inline void kbench_body_load_l1_ring_init(void **ring)
 		ring[i] = &ring[(i * 5 + 1) % KBENCH_L1_RING_WORDS];
 }
 
+/*
+ * jhash of KBENCH_JHASH_BYTES bytes, the body of kbench_example's `foo'
+ * and `foobar' (identical: the null experiment) and of their userspace
+ * twins.  Bob Jenkins' lookup3 as the kernel's jhash() (linux/jhash.h)
+ * computes it, written here in C so that both worlds can include it (the
+ * instruction count is the compiler's, not fixed by construction as the
+ * assembly bodies above are).  @buf is 4-byte aligned.
+ */
+#define KBENCH_JHASH_BYTES	64
+#define KBENCH_JHASH_INITVAL	0xdeadbeefU
+
+static inline unsigned int kbench_rol32(unsigned int w, unsigned int s)
+{
+	return (w << (s & 31)) | (w >> ((-s) & 31));
+}
+
+static inline unsigned int kbench_jhash64(const void *buf, unsigned int init)
+{
+	const unsigned char *k = buf;
+	unsigned int a, b, c, len = KBENCH_JHASH_BYTES, w[3];
+
+	a = KBENCH_JHASH_INITVAL + len + init;
+	b = a;
+	c = a;
+	while (len > 12) {
+		__builtin_memcpy(w, k, sizeof(w));
+		a += w[0];
+		b += w[1];
+		c += w[2];
+		/* __jhash_mix */
+		a -= c; a ^= kbench_rol32(c, 4); c += b;
+		b -= a; b ^= kbench_rol32(a, 6); a += c;
+		c -= b; c ^= kbench_rol32(b, 8); b += a;
+		a -= c; a ^= kbench_rol32(c, 16); c += b;
+		b -= a; b ^= kbench_rol32(a, 19); a += c;
+		c -= b; c ^= kbench_rol32(b, 4); b += a;
+		len -= 12;
+		k += 12;
+	}
+	/* 64 = 5 x 12 + 4: the last 4 bytes go to a, then __jhash_final */
+	a += (unsigned int)k[3] << 24 | (unsigned int)k[2] << 16 |
+	     (unsigned int)k[1] << 8 | k[0];
+	c ^= b; c -= kbench_rol32(b, 14);
+	a ^= c; a -= kbench_rol32(c, 11);
+	b ^= a; b -= kbench_rol32(a, 25);
+	c ^= b; c -= kbench_rol32(b, 16);
+	a ^= c; a -= kbench_rol32(c, 4);
+	b ^= a; b -= kbench_rol32(a, 14);
+	c ^= b; c -= kbench_rol32(b, 24);
+	return c;
+}
+
 #endif /* _KBENCH_BODIES_H */

@@ -36,9 +36,13 @@
 #include "method.h"
 #include "steal.h"
 
-/* Probe windows per series and step; their minimum rejects noise. */
+/*
+ * Probe windows per series and step; their minimum rejects noise, and
+ * decides whether the routine fits max_window at all: a window the host
+ * stretched (a virtual CPU descheduled mid-window) is one of several.
+ */
 #define KBENCH_PROBE_REPEAT		3
-/* Windows in a row longer than the limit that end a run (-ERANGE). */
+/* Windows of one series in a row longer than the limit: -ERANGE. */
 #define KBENCH_LONG_WINDOWS_ABORT	3
 /*
  * The reasonableness test of the reference span: a span longer than
@@ -211,8 +215,8 @@ static void fn(kbench_method_run_t run, void *data, unsigned int n,	\
 /*
  * The reasonableness test (AIX's advice for raw timebase values: they
  * need one).  The reference span T(2) runs the same few instructions in
- * every window of a series, so the shortest clean span seen so far (probe
- * and warm-up included) is its cost.  Something that lands in it - an
+ * every window of a series, so the shortest clean span seen so far (the
+ * warm-up's included, not the probe's) is its cost.  Something that lands in it - an
  * interrupt in userspace, the host preempting a virtual CPU, an NMI, the
  * cold caches after a sleep - makes the sample's net T(N + 2) - T(2) too
  * small, even negative, and the minimum of a run is exactly such a
@@ -314,6 +318,8 @@ struct kbench_engine_series {
 	unsigned int *flags;		/* [samples] enum kbench_sample_flags */
 	kbench_s64 *xnet[KBENCH_EXTRA_MAX];	/* [samples] each event's */
 	unsigned int taken;		/* samples stored */
+	unsigned int valid;		/* of them without a flag */
+	unsigned int long_windows;	/* over max_window in a row, now */
 	unsigned long long ref_min;	/* shortest clean reference span */
 	int overhead;			/* not counted in routine_ticks */
 };
@@ -356,7 +362,68 @@ struct kbench_engine {
 	unsigned long long window_ticks;	/* all timed parts */
 	int timed_out;			/* the samples phase ended early */
 	int window_probe;		/* -ERANGE came from the probe */
+	/*
+	 * -ERANGE: why (enum kbench_range), the series at fault, the N and
+	 * window (ticks) measured - the shortest of the probe step, or the
+	 * last of the long ones - with its net, and the N and window predicted
+	 * for the requested N (KBENCH_RANGE_FIXED)
+	 */
+	unsigned int range;
+	unsigned int range_series;
+	unsigned int range_n;
+	unsigned long long range_len;
+	long long range_net;
+	unsigned int range_want_n;
+	unsigned long long range_want_len;
+	/* series + 1 of the first series without a valid sample, 0: none */
+	unsigned int no_valid;
 };
+
+/* Why kbench_engine_run() returned -ERANGE. */
+enum kbench_range {
+	KBENCH_RANGE_NONE,
+	/* the probe: the shortest of a step's windows was over the limit */
+	KBENCH_RANGE_SLOW,
+	/* fixed N: the window predicted for it is over the limit */
+	KBENCH_RANGE_FIXED,
+	/* KBENCH_LONG_WINDOWS_ABORT windows of one series in a row over it */
+	KBENCH_RANGE_LONG,
+};
+
+/* Refuse the run (-ERANGE) for @why, at series @i, N @n, window @len. */
+static inline int kbench_engine_refuse(struct kbench_engine *e,
+				       unsigned int why, unsigned int i,
+				       unsigned int n, unsigned long long len,
+				       long long net)
+{
+	e->range = why;
+	e->range_series = i;
+	e->range_n = n;
+	e->range_len = len;
+	e->range_net = net;
+	e->window_probe = why != KBENCH_RANGE_LONG;
+	return -ERANGE;
+}
+
+/*
+ * The window predicted at @to iterations from one of @fixed ticks plus a
+ * loop of @net ticks at @n: @fixed + @net x @to / @n, saturating.
+ */
+static inline unsigned long long kbench_window_at(unsigned long long fixed,
+						  unsigned long long net,
+						  unsigned int n,
+						  unsigned int to)
+{
+	unsigned long long loop;
+
+	if (!n)
+		return KBENCH_U64_MAX;
+	if (to && net > KBENCH_U64_MAX / to)
+		loop = net / n * to;	/* precise enough for a refusal */
+	else
+		loop = net * to / n;
+	return loop > KBENCH_U64_MAX - fixed ? KBENCH_U64_MAX : fixed + loop;
+}
 
 /* One window of @s with @n iterations, flagged, then the gap. */
 static inline void kbench_engine_take(struct kbench_engine *e,
@@ -371,29 +438,54 @@ static inline void kbench_engine_take(struct kbench_engine *e,
 }
 
 /*
+ * Refuse a fixed N of @want (KBENCH_RANGE_FIXED): the window predicted for
+ * it from series @i's shortest, @len ticks with a net of @net (>= 0) at @n.
+ */
+static inline int kbench_engine_refuse_fixed(struct kbench_engine *e,
+					     unsigned int i, unsigned int n,
+					     unsigned long long len,
+					     long long net, unsigned int want)
+{
+	unsigned long long loop = (unsigned long long)net;
+
+	e->range_want_n = want;
+	e->range_want_len = kbench_window_at(len > loop ? len - loop : 0, loop,
+					     n, want);
+	return kbench_engine_refuse(e, KBENCH_RANGE_FIXED, i, n, len, net);
+}
+
+/*
  * Find N: double it from 1 and take the minimum of a few windows per step
- * (clean windows only, when there are any).  Fixed N: stop at N; reject
- * the run (-ERANGE) as soon as the window predicted for the next step
- * would exceed max_window, so no window of the run is ever longer than
- * the limit.  Adaptive N: stop when the slowest series' net reaches the
- * target, or at the limit, or when the next step would not fit.
+ * (clean windows only, when there are any).  The shortest window of a
+ * step is the routine's own cost at that N: a window the host stretched
+ * is one of several, so it never decides.  When even that is over
+ * max_window, the run is refused (-ERANGE, KBENCH_RANGE_SLOW) then and
+ * there - after at most KBENCH_PROBE_REPEAT long windows - unless an
+ * adaptive probe can go back to the last N that fitted (a fixed N above
+ * 1 is then refused as KBENCH_RANGE_FIXED: the prediction missed).  Fixed
+ * N: stop at N; reject the run (KBENCH_RANGE_FIXED) as soon as the window
+ * predicted for the next step would exceed max_window, so no window of
+ * the run after the probe's first step is ever predicted over the limit.
+ * Adaptive N: stop when the slowest series' net reaches the target, or at
+ * the limit, or when the next step would not fit.
  */
 static inline int kbench_engine_probe(struct kbench_engine *e)
 {
 	unsigned int limit = e->adaptive ? e->iterations_limit :
 					   e->iterations;
-	unsigned int n = 1, next, i, k;
+	unsigned int n = 1, prev = 0, next, i, k;
 	struct kbench_window w;
 	int err;
 
 	for (;;) {
-		long long slowest = 0;
-		int fits = 1;
+		unsigned long long over = 0;
+		unsigned int over_series = 0;
+		long long slowest = 0, over_net = 0;
 
 		next = n >= limit ? n : n > limit / 2 ? limit : 2 * n;
 		for (i = 0; i < e->nr_series; i++) {
 			long long clean = KBENCH_S64_MAX, any = KBENCH_S64_MAX;
-			unsigned long long len = KBENCH_U64_MAX, fixed;
+			unsigned long long len = KBENCH_U64_MAX, fixed, want;
 			long long net;
 
 			for (k = 0; k < KBENCH_PROBE_REPEAT; k++) {
@@ -411,28 +503,47 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
 			net = clean != KBENCH_S64_MAX ? clean : any;
 			if (net < 0)
 				net = 0;
+			if (e->max_window && len > e->max_window) {
+				/* adaptive: the prediction missed, the last N that fit */
+				if (e->adaptive && prev) {
+					e->iterations = prev;
+					return 0;
+				}
+				/* fixed N: the prediction missed on the way */
+				if (n > 1)
+					return kbench_engine_refuse_fixed(e, i, n,
+									  len, net,
+									  limit);
+				return kbench_engine_refuse(e, KBENCH_RANGE_SLOW,
+							    i, n, len, net);
+			}
 			if (net > slowest)
 				slowest = net;
 			/* the fixed part of the window plus the loop scaled */
 			fixed = len > (unsigned long long)net ?
 				len - (unsigned long long)net : 0;
-			if (e->max_window &&
-			    fixed + (unsigned long long)net * next / n >
-			    e->max_window)
-				fits = 0;
+			want = kbench_window_at(fixed, (unsigned long long)net,
+						n, next);
+			if (e->max_window && want > e->max_window && !over) {
+				over = len;
+				over_net = net;
+				over_series = i;
+			}
 		}
 		if (e->adaptive) {
 			if ((unsigned long long)slowest >= e->target ||
-			    n >= limit || !fits)
+			    n >= limit || over)
 				break;
 		} else {
 			if (n >= limit)
 				break;
-			if (!fits) {
-				e->window_probe = 1;
-				return -ERANGE;
-			}
+			if (over)
+				return kbench_engine_refuse_fixed(e, over_series,
+								  n, over,
+								  over_net,
+								  limit);
 		}
+		prev = n;
 		n = next;
 	}
 	e->iterations = n;
@@ -440,16 +551,40 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
 }
 
 /*
+ * After window @w of series @k: -ERANGE (KBENCH_RANGE_LONG) at the
+ * KBENCH_LONG_WINDOWS_ABORT-th window of that series in a row over
+ * max_window.  Counted per series: the other series' windows in between
+ * (the overhead routine's are short) do not reset it.
+ */
+static inline int kbench_engine_long(struct kbench_engine *e, unsigned int k,
+				     const struct kbench_window *w)
+{
+	struct kbench_engine_series *s = e->series[k];
+
+	if (!(w->flags & KBENCH_SAMPLE_F_WINDOW)) {
+		s->long_windows = 0;
+		return 0;
+	}
+	if (++s->long_windows < KBENCH_LONG_WINDOWS_ABORT)
+		return 0;
+	return kbench_engine_refuse(e, KBENCH_RANGE_LONG, k, e->iterations,
+				    w->len, w->net);
+}
+
+/*
  * Run @e: measure the counter's step, probe, warm-up, then @e->samples
  * rounds of one window per series, the order rotated each round (A B E,
  * B E A, E A B, ...) so that no series always follows the gap or the same
- * other series.  0, or -errno: -ERANGE (a window over the limit: predicted
- * by the probe, or KBENCH_LONG_WINDOWS_ABORT in a row), or what check()
- * returned.
+ * other series.  0, or -errno: -ERANGE (a window over the limit: the
+ * probe's shortest, one predicted by the probe, or
+ * KBENCH_LONG_WINDOWS_ABORT of one series in a row, warm-up included;
+ * @e->range says which), or what check() returned.  A series left
+ * without a valid sample is named in @e->no_valid: the world fails the
+ * run or reports it, never a figure from nothing.
  */
 static inline int kbench_engine_run(struct kbench_engine *e)
 {
-	unsigned int nr = e->nr_series, r, k, x, long_windows = 0;
+	unsigned int nr = e->nr_series, r, k, x;
 	unsigned long long first = 0, last = 0;
 	struct kbench_engine_series *s;
 	struct kbench_window w;
@@ -457,6 +592,8 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 
 	for (k = 0; k < nr; k++) {
 		e->series[k]->taken = 0;
+		e->series[k]->valid = 0;
+		e->series[k]->long_windows = 0;
 		e->series[k]->ref_min = KBENCH_U64_MAX;
 	}
 	e->done = 0;
@@ -466,15 +603,32 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 	e->window_ticks = 0;
 	e->timed_out = 0;
 	e->window_probe = 0;
+	e->range = KBENCH_RANGE_NONE;
+	e->range_want_n = 0;
+	e->range_want_len = 0;
+	e->no_valid = 0;
 	e->step = kbench_counter_step(e->counter->read);
 
 	err = kbench_engine_probe(e);
 	if (err)
 		return err;
+	/*
+	 * The probe's spans are no baseline: its windows follow one another
+	 * with the short gaps of short windows, and under a hypervisor (plain
+	 * TCG on a loaded host: 5 of 8 runs of 5 ms windows) the spans of the
+	 * run's windows, each after its gap, were all longer than twice the
+	 * probe's shortest: every sample flagged.
+	 */
+	for (k = 0; k < nr; k++)
+		e->series[k]->ref_min = KBENCH_U64_MAX;
 
 	for (r = 0; r < e->warmup; r++) {
-		for (k = 0; k < nr; k++)
+		for (k = 0; k < nr; k++) {
 			kbench_engine_take(e, e->series[k], e->iterations, &w);
+			err = kbench_engine_long(e, k, &w);
+			if (err)
+				return err;
+		}
 		err = e->ops->check(e);
 		if (err)
 			return err;
@@ -482,24 +636,25 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 
 	for (r = 0; r < e->samples; r++) {
 		for (k = 0; k < nr; k++) {
-			s = e->series[(r + k) % nr];
+			x = (r + k) % nr;
+			s = e->series[x];
 			kbench_engine_take(e, s, e->iterations, &w);
+			err = kbench_engine_long(e, x, &w);
+			if (err)
+				return err;
 			s->net[s->taken] = w.net;
 			s->flags[s->taken] = w.flags;
 			for (x = 0; x < e->extra.nr; x++)
 				s->xnet[x][s->taken] = w.xnet[x];
 			s->taken++;
+			s->valid += !w.flags;
 			if (!e->done++)
 				first = w.start;
 			last = w.start + w.len;
 			e->window_ticks += w.len;
 			if (!s->overhead && w.net > 0)
 				e->routine_ticks += (unsigned long long)w.net;
-			long_windows = w.flags & KBENCH_SAMPLE_F_WINDOW ?
-				       long_windows + 1 : 0;
 		}
-		if (long_windows >= KBENCH_LONG_WINDOWS_ABORT)
-			return -ERANGE;
 		err = e->ops->check(e);
 		if (err == -ETIME) {
 			/* a partial result: every series has r + 1 samples */
@@ -510,6 +665,9 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 			return err;
 	}
 	e->span = last - first;
+	for (k = 0; k < nr && !e->no_valid; k++)
+		if (!e->series[k]->valid)
+			e->no_valid = k + 1;
 	return 0;
 }
 

@@ -85,8 +85,11 @@ struct kbench_setup {
  *	one of @setup and @setup_ctx.
  * @teardown: optional, only with a setup: after every run whose setup
  *	returned 0 - completed, failed, aborted by a signal, by rmmod kbench
- *	or by the CPU going offline - exactly once, in process context on
- *	the run's CPU, with the data the setup stored
+ *	or by the CPU going offline - exactly once, in process context, with
+ *	the data the setup stored; on the run's CPU, except after that CPU
+ *	went offline during the run: then on another online CPU (kbench
+ *	never holds up a hotplug for a run, so setup and teardown may take
+ *	cpus_read_lock())
  *
  * Concurrent runs (on different CPUs) each call setup() and get their own
  * data.  A run holds a reference on the owner module from before setup()
@@ -234,14 +237,25 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
  * Measures @run on the CPU the caller runs on, with the windows, gaps,
  * sample flags, limits and abort rules of a RUN: the `empty` overhead
  * routine is interleaved, @res holds the exact integer summary of the
- * valid samples.  Process context; sleeps until done.  For modules that
- * hand-roll get_cycles() loops (tcrypt's cycle mode, find_bit_benchmark).
+ * valid samples.  For modules that hand-roll get_cycles() loops
+ * (tcrypt's cycle mode, find_bit_benchmark).
  *
- * Return: 0; -EINVAL (bad arguments), -E2BIG (above store_bytes_max),
- * -ENOMEM, -EBUSY (a run already uses this CPU), -ENODEV (the CPU went
- * offline), -ERANGE (a window would exceed max_window_us, or kept doing
- * so), -ETIME (max_run_ms reached: @res is partial if any round was
- * taken, else untouched), -EINTR (a fatal signal).
+ * Context: process context, may sleep: not with interrupts off, under
+ * preempt_disable(), a spinlock or rcu_read_lock() (that is -EINVAL and
+ * one warning, as far as the kernel can tell: see kbench.rst).  The
+ * caller must not hold cpus_read_lock(): kbench_measure() takes it
+ * (a recursive read of the hotplug lock deadlocks against a waiting
+ * writer).  Sleeps until done.
+ *
+ * Return: 0; -EINVAL (bad arguments, or called from atomic context),
+ * -E2BIG (above store_bytes_max), -ENOMEM, -EBUSY (a run already uses
+ * this CPU: checked before anything is allocated), -ESHUTDOWN (kbench is
+ * being unloaded), -ENODEV (the CPU went offline), -ERANGE (the routine's
+ * window at N = 1, or at @iterations, is over max_window_us, or windows
+ * kept exceeding it), -ENODATA (no valid sample: every one was flagged;
+ * @res is filled all the same, its excluded_by[] counts say why),
+ * -ETIME (max_run_ms reached: @res is partial if any round was taken,
+ * else untouched), -EINTR (a fatal signal).
  */
 static inline int kbench_measure(void (*run)(unsigned int iterations,
 					     void *data),

@@ -18,9 +18,21 @@
  * and knobs (0644): fail_errno (with fail_arg: only for that argument;
  * -1: any; fail_msg 0: without a message), sleep_ms, alloc_bytes.
  *
+ * Routine `cache_test` creates a kmem_cache in its setup and destroys it
+ * in its teardown: both take cpus_read_lock(), so a CPU offline that waited
+ * for the run (under cpus_write_lock()) would deadlock with them.  Its
+ * counters: cache_setups, cache_teardowns (equal when no run is in
+ * progress); it does not check the CPU (after an offline its teardown runs
+ * on another CPU).
+ *
  * Routine `add_half` takes 1 .. 1024 "adds" and runs add_n's body with
  * arg / 2 + 8 adds: arg / 2 + 10 instructions per iteration on x86_64
  * (arg / 2 + 11 on arm64), which meets add_n's arg + 2 at 16 adds.
+ *
+ * Routine `slow` takes 1 .. 20 "ms" (3) and mdelay()s that long an
+ * iteration: over any max_window_us at N = 1 (5 iterations a window).
+ * Writing `reregister` registers setup_test a second time (-EEXIST in
+ * reregister_err); an rmmod afterwards must complete.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -161,6 +173,55 @@ static void kbst_run(unsigned int iterations, void *data)
 		asm volatile("" : : "r" (d) : "memory");
 }
 
+/*
+ * slow: mdelay(arg) an iteration - a routine far too slow for any
+ * max_window_us, which kbench must refuse after the probe's first step.
+ */
+static int kbst_slow_setup(u64 arg, void **data)
+{
+	*data = (void *)(unsigned long)arg;
+	return 0;
+}
+
+static void kbst_slow_run(unsigned int iterations, void *data)
+{
+	while (iterations--)
+		mdelay((unsigned long)data);
+}
+
+static atomic_t kbst_cache_setups = ATOMIC_INIT(0);
+static atomic_t kbst_cache_teardowns = ATOMIC_INIT(0);
+module_param_cb(cache_setups, &kbst_counter_ops, &kbst_cache_setups, 0444);
+MODULE_PARM_DESC(cache_setups, "cache_test setups that returned 0");
+module_param_cb(cache_teardowns, &kbst_counter_ops, &kbst_cache_teardowns,
+		0444);
+MODULE_PARM_DESC(cache_teardowns, "cache_test teardowns");
+
+static int kbst_cache_setup(u64 arg, void **data)
+{
+	struct kmem_cache *c;
+
+	c = kmem_cache_create("kbst_cache", 64, 0, 0, NULL);
+	if (!c)
+		return -ENOMEM;
+	*data = c;
+	atomic_inc(&kbst_cache_setups);
+	return 0;
+}
+
+static void kbst_cache_teardown(void *data)
+{
+	kmem_cache_destroy(data);
+	atomic_inc(&kbst_cache_teardowns);
+}
+
+/* Irqs off: nothing */
+static void kbst_cache_run(unsigned int iterations, void *data)
+{
+	while (iterations--)
+		asm volatile("" : : "r" (data) : "memory");
+}
+
 /* add_half: the argument travels as the data, as add_n's */
 static int kbst_half_setup(u64 arg, void **data)
 {
@@ -190,6 +251,13 @@ static struct kbench_routine kbst_routines[] = {
 		.teardown = kbst_teardown,
 	},
 	{
+		.name = "cache_test",
+		.desc = "test bed: setup and teardown take cpus_read_lock()",
+		.run = kbst_cache_run,
+		.setup = kbst_cache_setup,
+		.teardown = kbst_cache_teardown,
+	},
+	{
 		.name = "add_half",
 		.desc = "test bed: add_n with arg / 2 + 8 adds",
 		.run = kbst_half_run,
@@ -197,7 +265,37 @@ static struct kbench_routine kbst_routines[] = {
 			 .def = 16 },
 		.setup = kbst_half_setup,
 	},
+	{
+		.name = "slow",
+		.desc = "test bed: mdelay(arg) an iteration",
+		.run = kbst_slow_run,
+		.arg = { .name = "ms", .min = 1, .max = 20, .def = 3 },
+		.setup = kbst_slow_setup,
+	},
 };
+
+/*
+ * reregister (write-only): register setup_test once more - it is
+ * registered - and keep what that returned in reregister_err (-EEXIST);
+ * written while a run uses setup_test, a later rmmod must still finish.
+ */
+static atomic_t kbst_reregister_err = ATOMIC_INIT(0);
+
+static int kbst_reregister(const char *val, const struct kernel_param *kp)
+{
+	atomic_set(&kbst_reregister_err,
+		   kbench_register_routine(&kbst_routines[0]));
+	return 0;
+}
+
+static const struct kernel_param_ops kbst_reregister_ops = {
+	.set = kbst_reregister,
+};
+
+module_param_cb(reregister, &kbst_reregister_ops, NULL, 0200);
+MODULE_PARM_DESC(reregister, "register setup_test again (it is registered)");
+module_param_cb(reregister_err, &kbst_counter_ops, &kbst_reregister_err, 0444);
+MODULE_PARM_DESC(reregister_err, "what the last reregister returned");
 
 module_kbench_routines(kbst_routines);
 

@@ -1010,6 +1010,7 @@ static int exchange(unsigned long idx)
 	uint32_t fseq, sseq;
 	uint64_t deadline;
 	bool sentinel_done = false, answered = false, rejected = false;
+	bool run_pending, final = false;
 	bool bad = false, data = false;
 	int err = 0;
 	ssize_t n;
@@ -1042,8 +1043,17 @@ static int exchange(unsigned long idx)
 		return -1;
 	sseq = sentinel.nlh.nlmsg_seq;
 
+	/*
+	 * A RUN request returns before its run ends: its answer (the reply,
+	 * the ack) may come after the sentinel's, so wait for it too, as long
+	 * as a run may take.
+	 */
+	run_pending = m.cmd == KBENCH_CMD_RUN && !m.may_be_silent &&
+		      (m.req.nlh.nlmsg_flags & NLM_F_REQUEST);
 	deadline = kb_now_ns() + (uint64_t)opt.timeout_ms * 1000000;
-	while (!sentinel_done) {
+	if (run_pending)
+		deadline += info.v[KBENCH_A_INFO_MAX_RUN_MS] * 1000000;
+	while (!sentinel_done || (run_pending && !final)) {
 		struct pollfd p = { .fd = nl.fd, .events = POLLIN };
 		uint64_t now = kb_now_ns();
 		struct nlmsghdr *nlh;
@@ -1102,6 +1112,7 @@ static int exchange(unsigned long idx)
 			if (nlh->nlmsg_type == NLMSG_ERROR) {
 				const struct nlmsgerr *e = NLMSG_DATA(nlh);
 
+				final = true;
 				if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e))) {
 					bad = true;
 					continue;
@@ -1132,6 +1143,9 @@ static int exchange(unsigned long idx)
 				if (g->cmd == KBENCH_CMD_RUN) {
 					struct kb_run run = {};
 
+					/* without NLM_F_ACK, the reply ends it */
+					final |= !(m.req.nlh.nlmsg_flags &
+						   NLM_F_ACK);
 					kb_run_cb(nlh, &run);
 					if (run.has[KBENCH_A_RUN_ID])
 						remember_run(run.v[KBENCH_A_RUN_ID]);

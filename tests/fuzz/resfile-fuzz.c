@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness of the saved-result loader (user/load.c): any input
+ * libFuzzer harness of the saved-result loader (user/results/load.c over json-c): any input
  * must either load - with every routine's arrays consistent - or fail with
- * a message naming the file and a byte offset; never crash, hang, leak or
+ * a message naming the file and then a line:column (a syntax error) or a
+ * key path (a schema error); never crash, hang, leak or
  * read out of bounds (built with AddressSanitizer).  tests/fuzz/resfile.sh
  * builds it with clang (with every user/ and user/lib/ file but
  * kbenchctl.c, which holds main()) and runs it for a fixed number of
@@ -24,8 +25,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (kb_resfile_parse((const char *)data, size, "fuzz.json", &rf, err,
 			     sizeof(err))) {
-		if (strncmp(err, "fuzz.json: byte ", 16))
-			abort();	/* every error names the file and offset */
+		/* every error names the file, then where: "fuzz.json:L:C: ..."
+		 * or "fuzz.json: PATH: ..." */
+		if (strncmp(err, "fuzz.json:", 10) || strlen(err) < 13)
+			abort();
 		return 0;
 	}
 	for (i = 0; i < rf.nruns; i++)

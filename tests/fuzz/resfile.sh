@@ -18,13 +18,17 @@ fi
 rm -rf "$out"
 mkdir -p "$out/corpus"
 srcs=()
-for f in "$top"/user/*.c "$top"/user/lib/*.c; do
+incs=(-I"$top/user")
+for d in "$top"/user/*/; do
+	incs+=(-I"${d%/}")
+done
+for f in "$top"/user/*.c "$top"/user/*/*.c; do
 	[ "$(basename "$f")" = kbenchctl.c ] || srcs+=("$f")
 done
-read -ra nl_cflags < <(pkg-config --cflags libnl-genl-3.0)
-read -ra nl_libs < <(pkg-config --libs libnl-genl-3.0)
+read -ra nl_cflags < <(pkg-config --cflags libnl-genl-3.0 json-c)
+read -ra nl_libs < <(pkg-config --libs libnl-genl-3.0 json-c)
 if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-I"$top/user" -I"$top/include/uapi" -I"$top/include" -I"$top/user/lib" \
+	"${incs[@]}" -I"$top/include/uapi" -I"$top/include" \
 	"${nl_cflags[@]}" \
 	"$top/tests/fuzz/resfile-fuzz.c" "${srcs[@]}" \
 	"${nl_libs[@]}" -lm -o "$out/resfile-fuzz" 2>"$out/build.log"; then

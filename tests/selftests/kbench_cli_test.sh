@@ -30,7 +30,7 @@ expect() {
 
 
 echo "TAP version 13"
-echo "1..31"
+echo "1..34"
 
 info=$(kbenchctl --json info)
 routines=$(kbenchctl --json list | grep -c '"name"')
@@ -56,8 +56,16 @@ expect 2 "kbenchctl run: --target-ns $((max_window_us * 1000 + 1)): at most $((m
 	kbenchctl run add_chain --target-ns $((max_window_us * 1000 + 1))
 
 # the kernel's extended ack, after the option its attribute came from
-expect 1 "kbenchctl: --iterations 16777216: a window would exceed max_window_us: use fewer iterations" \
-	kbenchctl run add_chain --iterations 16777216
+out=$(kbenchctl run add_chain --iterations 16777216 2>&1)
+rc=$?
+case "$out" in
+"kbenchctl: --iterations 16777216: routine '"*"' would take "*" us a window, over max_window_us=$max_window_us")
+	r=$rc ;;
+*) r=9 ;;
+esac
+[ "$r" = 1 ] || echo "# exit $rc: $out" | head -n 5
+[ "$r" = 1 ]
+tap $? "kbenchctl run add_chain --iterations 16777216: exit 1, the window predicted and max_window_us named after the option"
 kbenchctl run add_chain --cpu 0 --samples 1000000 --iterations 1000 \
 	>/dev/null 2>&1 &
 pid=$!
@@ -114,6 +122,39 @@ if kb_icount && [ "$(uname -m)" = x86_64 ]; then
 	tap $? "run add_chain under icount: median = min = 6.000, corrected 4.000, stable"
 else
 	echo "ok $((n += 1)) # SKIP exact report needs --icount on x86_64"
+fi
+
+# sampling until answered in the kernel: repeated RUN requests merged.
+# Under icount add_chain and mul_chain are both exactly 6 instructions: at
+# threshold 0 they are never resolved (the CI is [0, 0]), so it samples
+# until --max-time, several looks, each a RUN of its own.  In plain TCG
+# mul_chain is far slower: resolved, at the first look or a later one.
+out=$(kbenchctl compare add_chain mul_chain --iterations 1000 --samples 100 \
+	--threshold 0 --max-time 1 2>&1)
+rc=$?
+set -- $(echo "$out" | sed -n 's/^sampled until [^:]*: \([0-9]*\) looks, \([0-9]*\) samples per routine.*/\1 \2/p')
+looks=${1:-0}
+total=${2:-0}
+[ $rc = 0 ] && [ "$looks" -ge 1 ] && [ "$total" -ge 100 ] &&
+	echo "$out" | tail -n 1 | grep -q '95% anytime CI'
+r=$?
+[ $r = 0 ] || echo "$out" | sed 's/^/# /'
+tap $r "compare --threshold 0 --max-time 1: $looks looks (RUN requests merged), $total samples per routine, an anytime CI"
+if grep -q kbench_icount=1 /proc/cmdline && [ "$(uname -m)" = x86_64 ]; then
+	[ "$looks" -ge 2 ] && echo "$out" | grep -q '^sampled until --max-time, unanswered' &&
+	echo "$out" | tail -n 1 | grep -qx 'no significant difference between add_chain and mul_chain (+0.00%, 95% anytime CI +0.00% to +0.00%)' &&
+	echo "$out" | grep -qx '  median         6.000 cycles/iter     6.000 ns/iter   95% CI \[6.000, 6.000\]' &&
+	echo "$out" | grep -q "^  samples    $total valid, 0 excluded"
+	tap $? "the merged samples under icount: still exactly 6.000, all $total valid"
+	out=$(kbenchctl run add_chain --iterations 1000 --samples 100 --precision 0.1 2>&1)
+	echo "$out" | grep -q '^sampled until answered: 1 looks, 100 samples per routine' &&
+	echo "$out" | grep -qx '  verdict    stable'
+	r=$?
+	[ $r = 0 ] || echo "$out" | sed 's/^/# /'
+	tap $r "run --precision 0.1 under icount: answered at the first look (CI width 0), stable"
+else
+	echo "ok $((n += 1)) # SKIP exact merged samples need --icount on x86_64"
+	echo "ok $((n += 1)) # SKIP exact precision needs --icount on x86_64"
 fi
 
 # ---- arguments and sweeps ----------------------------------------------

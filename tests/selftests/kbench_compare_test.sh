@@ -63,7 +63,7 @@ i=0
 while [ $i -lt "$runs" ]; do
 	v=$(kbenchctl compare foo foobar --cpu 0 --samples 1000 | tail -n 1)
 	echo "# $v"
-	case "$v" in "no significant difference"*) same=$((same + 1)) ;; esac
+	case "$v" in "no significant difference"* | "no difference beyond"*) same=$((same + 1)) ;; esac
 	i=$((i + 1))
 done
 if [ "$runs" -gt 0 ]; then

@@ -8,6 +8,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -454,6 +455,107 @@ TEST_F_TIMEOUT(kb, owner_module_pinned, 120)
 		usleep(100000);
 	}
 	EXPECT_EQ(0, err) TH_LOG("rmmod after the run: %s", strerror(err));
+}
+
+/* Unload kbench.ko and load it again with @params; 0 or errno. */
+static int reload_kbench(const char *params)
+{
+	const char *path = getenv("KBENCH_KO") ?: "/lib/kbench/kbench.ko";
+	int fd, err;
+
+	if (syscall(SYS_delete_module, "kbench", O_NONBLOCK))
+		return errno;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	err = syscall(SYS_finit_module, fd, params, 0) ? errno : 0;
+	close(fd);
+	return err;
+}
+
+/*
+ * One budget (store_bytes_max = 4 MiB) for runs in flight, kept runs and
+ * runs held by dumps: with a kept run held by a dump that is never read
+ * and a run in flight, a third run of the same size is refused (-E2BIG,
+ * naming store_bytes_max); once the dump's socket and the run's are
+ * closed, the memory is back and the third run passes.
+ */
+TEST_F_TIMEOUT(kb, budget_covers_runs_in_flight_and_dumps, 300)
+{
+	static struct knl_req req;
+	struct knl_sock a, b, d;
+	struct knl_family fam;
+	struct knl_result res;
+	struct kb_run_args args = {
+		.routines = { "add_chain" }, .nroutines = 1, .has_cpu = true,
+		.cpu = 0, .samples = 60000, .iterations = 10,
+	};
+	struct kb_run run;
+	uint64_t bytes = 0;
+	uint32_t id = 0;
+	char buf[8192];
+	int err, i;
+
+	if (!need_two_cpus())
+		SKIP(return, "needs 2 online CPUs (not under icount)");
+	if (geteuid())
+		SKIP(return, "needs root to reload kbench.ko");
+	err = reload_kbench("store_bytes_max=4194304");
+	ASSERT_EQ(0, err) TH_LOG("reloading kbench.ko: %s", strerror(err));
+	ASSERT_EQ(0, knl_open(&a, NETLINK_GENERIC));
+	ASSERT_EQ(0, knl_resolve(&a, KBENCH_GENL_NAME, &fam, &res));
+
+	/* run 1, kept; about 1.4 MiB */
+	memset(&run, 0, sizeof(run));
+	kb_build_run(&req, fam.id, &args);
+	EXPECT_EQ(0, knl_transact(&a, &req, kb_run_cb, &run, &res));
+	EXPECT_EQ(0, res.err) TH_LOG("run 1: %s", res.msg);
+	id = run.v[KBENCH_A_RUN_ID];
+	bytes = run.v[KBENCH_A_RUN_MEM_BYTES];
+	EXPECT_TRUE(2 * bytes <= 4194304 && 3 * bytes > 4194304)
+		TH_LOG("a run of %llu bytes", (unsigned long long)bytes);
+
+	/* a dump of run 1 that reads one datagram and then nothing */
+	ASSERT_EQ(0, knl_open(&d, NETLINK_GENERIC));
+	knl_req_genl(&req, fam.id, NLM_F_REQUEST | NLM_F_DUMP,
+		     KBENCH_CMD_SAMPLES_GET, KBENCH_GENL_VERSION);
+	knl_put_u32(&req, KBENCH_A_SAMPLES_RUN_ID, id);
+	EXPECT_EQ(0, knl_send(&d, &req));
+	EXPECT_LT(0, recv(d.fd, buf, sizeof(buf), 0));
+
+	/* run 2 in flight on CPU 1, its requester not reading */
+	ASSERT_EQ(0, knl_open(&b, NETLINK_GENERIC));
+	args.cpu = 1;
+	args.iterations = 1000;
+	kb_build_run(&req, fam.id, &args);
+	EXPECT_EQ(0, knl_send(&b, &req));
+	for (i = 0; i < 200 && !kb_run_thread_exists(1); i++)
+		usleep(50000);
+	EXPECT_TRUE(kb_run_thread_exists(1)) TH_LOG("run 2 did not start");
+
+	/* run 3: refused, naming the parameter */
+	args.cpu = 0;
+	args.iterations = 10;
+	memset(&run, 0, sizeof(run));
+	kb_build_run(&req, fam.id, &args);
+	EXPECT_EQ(0, knl_transact(&a, &req, kb_run_cb, &run, &res));
+	EXPECT_EQ(E2BIG, res.err);
+	EXPECT_TRUE(res.has_msg && strstr(res.msg, "store_bytes_max"))
+		TH_LOG("extack: %s", res.msg);
+	EXPECT_TRUE(res.has_offs && res.offs == (uint32_t)args.offs_samples);
+	TH_LOG("refused: %s", res.msg);
+
+	/* the dump and the run in flight gone, their memory is back */
+	knl_close(&d);
+	knl_close(&b);
+	memset(&run, 0, sizeof(run));
+	kb_build_run(&req, fam.id, &args);
+	EXPECT_EQ(0, knl_transact(&a, &req, kb_run_cb, &run, &res));
+	EXPECT_EQ(0, res.err) TH_LOG("run 3 after: %s", res.msg);
+	knl_close(&a);
+
+	err = reload_kbench("");
+	ASSERT_EQ(0, err) TH_LOG("reloading kbench.ko: %s", strerror(err));
 }
 
 TEST_HARNESS_MAIN

@@ -548,4 +548,85 @@ TEST_F(kb, unprivileged)
 	EXPECT_TRUE(rep.clock_msg) TH_LOG("CLOCK_GET EPERM without a message");
 }
 
+/*
+ * Send @r on @s with write(2): no destination address, as a privileged
+ * program writes to a descriptor it was handed (sendto() with an address
+ * makes the kernel check the sender alone: NETLINK_SKB_DST).
+ */
+static int write_req(struct knl_sock *s, struct knl_req *r)
+{
+	ssize_t n;
+
+	r->nlh.nlmsg_seq = ++s->seq;
+	r->nlh.nlmsg_pid = s->portid;
+	n = write(s->fd, r->buf, r->nlh.nlmsg_len);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == r->nlh.nlmsg_len ? 0 : -EMSGSIZE;
+}
+
+/* @r written on @s (write_req()): its answer in @res, its messages counted */
+static int write_transact(struct knl_sock *s, struct knl_req *r,
+			  struct knl_result *res, int *nmsgs)
+{
+	int err = write_req(s, r);
+
+	if (err)
+		return err;
+	*nmsgs = 0;
+	return knl_recv_answer(s, s->seq, count_cb, nmsgs, res);
+}
+
+/*
+ * Privilege is the socket's (netlink_capable(), the lesson of
+ * CVE-2014-0181): a socket opened without privilege (effective uid 65534,
+ * no effective capabilities) and then written by a privileged process
+ * (root again, every capability) is refused; the same requests on a
+ * socket opened as root pass.  Dumps are refused too, whoever reads.
+ */
+TEST_F(kb, socket_opened_unprivileged_privileged_writer)
+{
+	struct knl_result res;
+	struct knl_sock nl;
+	struct kb_run_args a;
+	int nmsgs;
+
+	if (geteuid())
+		SKIP(return, "needs root to open a socket as uid 65534");
+	ASSERT_EQ(0, setresuid(-1, 65534, -1));	/* clears effective caps */
+	ASSERT_EQ(0, knl_open(&nl, NETLINK_GENERIC));
+	ASSERT_EQ(0, setresuid(-1, 0, -1));	/* and restores them */
+	ASSERT_EQ(0, geteuid());
+
+	run_args(&a, "add_chain");
+	kb_build_run(&self->req, self->fam.id, &a);
+	ASSERT_EQ(0, write_transact(&nl, &self->req, &res, &nmsgs));
+	EXPECT_EQ(EPERM, res.err);
+	EXPECT_TRUE(res.has_msg) TH_LOG("RUN EPERM without an extack message");
+	EXPECT_EQ(0, nmsgs);
+
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_DUMP,
+		     KBENCH_CMD_CLOCK_GET, KBENCH_GENL_VERSION);
+	ASSERT_EQ(0, write_transact(&nl, &self->req, &res, &nmsgs));
+	EXPECT_EQ(EPERM, res.err);
+	EXPECT_EQ(0, nmsgs);
+
+	knl_req_genl(&self->req, self->fam.id, NLM_F_REQUEST | NLM_F_DUMP,
+		     KBENCH_CMD_SAMPLES_GET, KBENCH_GENL_VERSION);
+	knl_put_u32(&self->req, KBENCH_A_SAMPLES_RUN_ID, 1);
+	ASSERT_EQ(0, write_transact(&nl, &self->req, &res, &nmsgs));
+	EXPECT_EQ(EPERM, res.err);
+	EXPECT_EQ(0, nmsgs);
+	knl_close(&nl);
+
+	/* the same writer on a socket it opened itself may */
+	ASSERT_EQ(0, knl_open(&nl, NETLINK_GENERIC));
+	run_args(&a, "add_chain");
+	kb_build_run(&self->req, self->fam.id, &a);
+	ASSERT_EQ(0, write_transact(&nl, &self->req, &res, &nmsgs));
+	EXPECT_EQ(0, res.err) TH_LOG("%s", res.msg);
+	EXPECT_EQ(1, nmsgs);
+	knl_close(&nl);
+}
+
 TEST_HARNESS_MAIN

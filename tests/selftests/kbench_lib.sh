@@ -56,3 +56,20 @@ kb_icount() {
 kb_builtin() {
 	[ -d /sys/module/kbench ] && ! grep -q '^kbench ' /proc/modules
 }
+
+# now_ms: milliseconds since boot
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+# busy CPU: wait (up to 20 s) until a run occupies CPU -- a run started in
+# the background may take a while on a slow kernel under a loaded host.
+# The sign is the run's thread kbench/CPU; probing with runs of our own
+# raced (a probe could take the CPU first and make the run fail as busy).
+busy() {
+	k=0
+	while [ $k -lt 100 ]; do
+		grep -qx "kbench/$1" /proc/[0-9]*/comm 2>/dev/null && return 0
+		sleep 0.2
+		k=$((k + 1))
+	done
+	return 1
+}

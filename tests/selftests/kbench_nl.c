@@ -5,6 +5,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -933,6 +934,39 @@ uint64_t kb_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+bool kb_run_thread_exists(int cpu)
+{
+	char want[32], path[300], comm[32];
+	struct dirent *d;
+	bool found = false;
+	size_t len;
+	DIR *dir;
+	FILE *f;
+
+	/* "kbench/CPU\n", or the prefix "kbench/" for any CPU */
+	if (cpu < 0)
+		snprintf(want, sizeof(want), "kbench/");
+	else
+		snprintf(want, sizeof(want), "kbench/%d\n", cpu);
+	len = cpu < 0 ? strlen(want) : sizeof(want);
+	dir = opendir("/proc");
+	if (!dir)
+		return false;
+	while (!found && (d = readdir(dir))) {
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		found = fgets(comm, sizeof(comm), f) &&
+			!strncmp(comm, want, len);
+		fclose(f);
+	}
+	closedir(dir);
+	return found;
 }
 
 bool kb_kernel_at_least(int major, int minor)

@@ -252,6 +252,8 @@ const char *kb_kbenchctl(void);
 int kb_possible_cpus(void);	/* nr_cpu_ids from /sys/.../possible */
 uint64_t kb_now_ns(void);	/* CLOCK_MONOTONIC */
 bool kb_kernel_at_least(int major, int minor);
+/* Whether a run's thread kbench/@cpu exists (any CPU's when @cpu < 0). */
+bool kb_run_thread_exists(int cpu);
 /*
  * Linux 6.1 drops the extack of a dump's start() callback (the errno still
  * arrives); 6.2 passes it on ("netlink: support extack in dump ->start()").

@@ -34,7 +34,7 @@ def median_ci_ranks(n):
 
 
 def mode_filter(x, bins=20):
-    """Iterative max-bin filtering, as specified in user/stats.h."""
+    """Iterative max-bin filtering, as specified in user/model/stats.h."""
     cur = np.sort(np.asarray(x, dtype=float))
     n = len(cur)
     rounds = 0
@@ -179,7 +179,7 @@ with open(f"{out}/rng.txt", "w") as f:
         f.write(f"{seed} " + " ".join(str(v) for v in xoshiro_ref(seed, 5)) + "\n")
 
 
-# The complexity fit (user/fit.c, after Google Benchmark's complexity.cc):
+# The complexity fit (user/model/fit.c, after Google Benchmark's complexity.cc):
 # for each candidate g(n), the least-squares coefficient of t = coef * g(n)
 # without a constant term (numpy.linalg.lstsq on the one column g), the RMS
 # of the residuals over the mean of t, and the best candidate (O(1) unless

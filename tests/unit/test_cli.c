@@ -419,12 +419,12 @@ static void test_results_cli(void)
 	expect("run add_chain --user --csv --baseline x", 2, "--csv replaces the summary: not with --json, --verbose, --hist, --raw or --baseline");
 	expect_line("run add_chain --user --baseline /nonexistent/b.json", 2,
 		    "kbenchctl run: --baseline: /nonexistent/b.json: No such file or directory");
-	expect("diff --check /dev/null", 2, "kbenchctl diff: /dev/null: byte 0: empty file");
+	expect("diff --check /dev/null", 2, "kbenchctl diff: /dev/null: empty file");
 	{
 		char args[256];
 
 		snprintf(args, sizeof(args), "diff --check %s", corrupt);
-		expect(args, 2, "corrupt.json: byte 101, runs[0].routines[0].net: expected an integer, found the end of the file (truncated?)");
+		expect(args, 2, "corrupt.json:1:102: unexpected end of the file (truncated?)");
 	}
 	expect("run add_chain mul_chain --user --samples 200 --iterations 1000 --save unitbase",
 	       0, "kbenchctl: saved 2 routines, 400 samples to /tmp/kbench-xdg-");
@@ -495,7 +495,7 @@ static void test_results_cli(void)
 		valgrind(args, 2);
 	}
 	valgrind("run add_chain --user --samples 100 --iterations 1000 --baseline unitbase --threshold 100000 --save unit-v.json", 0);
-	/* long enough for the vector base64 codec's chunks (768 values) */
+	/* long base64 arrays (768 values and more) */
 	valgrind("run add_chain --user --samples 3000 --iterations 100 --save unit-long.json", 0);
 	valgrind("diff --check unit-long.json", 0);
 	{
@@ -560,8 +560,27 @@ static void test_sweep_cli(void)
 		    "kbenchctl run: --hist and --raw show one run: not with a sweep (-v shows every run)");
 	expect_line("compare add_n:64 add_n --user", 2,
 		    "kbenchctl compare: give every routine its argument (NAME:ARG), or none");
-	expect_line("compare add_n:64 add_n:64 --user", 2,
-		    "kbenchctl compare: routine 'add_n' given twice: give the two their own arguments (add_n:64 add_n:128)");
+	expect_line("compare add_n:64 add_n:64", 2,
+		    "kbenchctl compare: routine 'add_n' given twice: give the two their own arguments (add_n:64 add_n:128); an A/A comparison is compare --user X X, or foo foobar in the kernel");
+	rc = run("compare add_n:64 add_n:64 --user --samples 200", "2>/dev/null", &out);
+	ok(rc == 0 && strstr(out, "[A/A: the same routine twice]"),
+	   "compare add_n:64 add_n:64 --user: the A/A null experiment, labelled");
+	free(out);
+	rc = run("compare foo foobar --user --samples 300", "2>/dev/null", &out);
+	ok(rc == 0 && strstr(out, "\nfoo\n") && strstr(out, "\nfoobar\n"),
+	   "compare foo foobar --user: the userspace twins of kbench_example's null experiment");
+	free(out);
+	rc = run("run add_chain --user --precision 50 --max-time 2", "2>/dev/null", &out);
+	ok(rc == 0 && strstr(out, "sampled until answered: 1 looks, 1000 samples per routine"),
+	   "run --precision 50: answered at the first look");
+	free(out);
+	rc = run("compare add_n:16 add_n:16 --user --precision 0.001 --max-time 0.3", "2>/dev/null", &out);
+	ok(rc == 0 && strstr(out, "sampled until --max-time, unanswered") &&
+	   strstr(out, "95% anytime CI"),
+	   "compare --precision 0.001 --max-time 0.3: unanswered in time, said so");
+	free(out);
+	expect_line("compare add_n:16 add_n:17 --user --precision 1 --events instructions", 2,
+		    "kbenchctl compare: --precision and --max-time sample one run until answered: not with --events, --metric, --kernel-vs-user, --arg sweeps or --baseline");
 	expect_line("compare add_n:64 empty --user", 2,
 		    "kbenchctl compare: give every routine its argument (NAME:ARG), or none");
 	expect_line("compare add_n:64 add_n:x --user", 2,
@@ -596,8 +615,8 @@ static void test_sweep_cli(void)
 		   "c=d[\"comparison\"]; assert c[\"a\"]==c[\"b\"]==\"add_n\" and c[\"a_arg\"]==8 and c[\"b_arg\"]==64; "
 		   "assert [r[\"arg\"] for r in d[\"routines\"]]==[8,64] and c[\"median_ratio\"]>1",
 		   "compare add_n:8 add_n:64: one run, each routine at its argument, the ratio");
-	expect_line("compare add_n add_n --user --arg 1..4:x2", 2,
-		    "kbenchctl compare: routine 'add_n' given twice: give the two their own arguments (add_n:64 add_n:128)");
+	expect_line("compare add_n add_n --arg 1..4:x2", 2,
+		    "kbenchctl compare: routine 'add_n' given twice: give the two their own arguments (add_n:64 add_n:128); an A/A comparison is compare --user X X, or foo foobar in the kernel");
 	rc = run("run add_n --user --arg 1,2,4 --samples 30 --csv", "2>/dev/null", &out);
 	ok(rc == 0 && !strncmp(out, "arg,routine,min_cycles,median_cycles,", 37) &&
 	   strstr(out, "\n1,add_n,") && strstr(out, "\n2,add_n,") && strstr(out, "\n4,add_n,"),
@@ -697,7 +716,7 @@ void test_cli(void)
 	expect_line("samples 1 --csv --json", 2, "kbenchctl samples: --csv and --json exclude each other");
 	expect_line("clocks x", 2, "kbenchctl clocks: unexpected argument 'x' (clocks takes only options)");
 	expect_line("compare nosuch --kernel-vs-user", 2,
-		    "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1, add_n)");
+		    "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1, add_n, foo, foobar)");
 	expect_line("samples 1 --routine 5", 2, "kbenchctl samples: --routine 5: at most 4");
 	expect_line("clocks --user --all", 2,
 		    "kbenchctl clocks: --user and --all exclude each other (--all includes the userspace clocks)");

@@ -14,7 +14,7 @@
 #include <kbench/engine.h>
 #include <kbench/summary.h>
 
-#include "run.h"
+#include "result.h"
 #include "tap.h"
 #include "tests.h"
 
@@ -213,6 +213,10 @@ struct fake {
 	long long per_iter;
 	unsigned int calls;
 	unsigned int stall_every;	/* every k-th window: ref + 500 */
+	unsigned int stretch_call;	/* that window: len + 2^30 (the host) */
+	unsigned int long_from;		/* windows after that many: len 2^40 */
+	unsigned int jump_n;		/* N from which a window is 2^30 longer */
+	unsigned int flag_all;		/* every window: these flags */
 };
 
 static unsigned int trace[64], ntrace;
@@ -245,6 +249,13 @@ static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
 	w->start = 1000ULL * f->calls;
 	if (long_after && f->calls > long_after)
 		w->len = 1ULL << 40;
+	if (f->stretch_call == f->calls)
+		w->len += 1ULL << 30;
+	if (f->long_from && f->calls > f->long_from)
+		w->len = 1ULL << 40;
+	if (f->jump_n && n >= f->jump_n)
+		w->len += 1ULL << 30;
+	w->flags = f->flag_all;
 }
 
 static void fake_gap(struct kbench_engine *e, const struct kbench_window *w)
@@ -284,8 +295,9 @@ struct fake_run {
  * overhead routine and stalls every 4th window), 16 samples, no warm-up. */
 static void fake_setup(struct fake_run *r)
 {
-	static const struct fake f[3] = { { 0, 6, 0, 0 }, { 1, 4, 0, 0 },
-					  { 2, 2, 0, 4 } };
+	static const struct fake f[3] = {
+		{ .id = 0, .per_iter = 6 }, { .id = 1, .per_iter = 4 },
+		{ .id = 2, .per_iter = 2, .stall_every = 4 } };
 	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
@@ -375,6 +387,167 @@ static void test_engine_run(void)
 	   r.s[0].taken);
 	fail_after = 0;
 	long_after = 0;
+}
+
+/*
+ * The window bound (issue 21): a routine too slow for max_window at N = 1
+ * is refused after the probe's windows of its first step, adaptive or
+ * fixed; a window the host stretched once never fails a run; long windows
+ * are counted per series; a series without a valid sample is named.
+ */
+static void test_engine_bound(void)
+{
+	static struct fake_run r;
+	unsigned int i, bad = 0;
+	int err;
+
+	/* 5000 ticks an iteration: 5030 a window at N = 1, limit 3000 */
+	fake_setup(&r);
+	r.f[0].per_iter = 5000;
+	r.e.adaptive = 1;
+	r.e.target = 1000;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_SLOW &&
+	   r.e.window_probe && r.e.range_series == 0 && r.e.range_n == 1 &&
+	   r.e.range_len == 5030 && r.e.range_net == 5000,
+	   "bound: adaptive, a routine over max_window at N = 1 is refused (range %u, series %u, N %u, len %llu)",
+	   r.e.range, r.e.range_series, r.e.range_n, r.e.range_len);
+	ok(ntrace == KBENCH_PROBE_REPEAT && r.f[0].calls == KBENCH_PROBE_REPEAT &&
+	   r.f[1].calls == 0 && r.e.done == 0,
+	   "bound: ... after its %u probe windows, nothing else (%u windows)",
+	   KBENCH_PROBE_REPEAT, ntrace);
+
+	/* the same with fixed N = 1 (was never checked) and N = 1000 */
+	fake_setup(&r);
+	r.f[1].per_iter = 5000;
+	r.e.iterations = 1;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_SLOW &&
+	   r.e.range_series == 1 && r.f[1].calls == KBENCH_PROBE_REPEAT &&
+	   r.f[2].calls == 0,
+	   "bound: fixed N = 1, the second series too slow: refused after its %u probe windows (%u)",
+	   KBENCH_PROBE_REPEAT, r.f[1].calls);
+	fake_setup(&r);
+	r.f[0].per_iter = 5000;
+	r.e.iterations = 1000;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_SLOW &&
+	   r.f[0].calls == KBENCH_PROBE_REPEAT,
+	   "bound: fixed N = 1000, too slow at N = 1: refused by the first step");
+
+	/* fixed N predicted over the limit: the window at N is named */
+	fake_setup(&r);
+	r.e.iterations = 1000;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_FIXED &&
+	   r.e.range_series == 0 && r.e.range_want_n == 1000 &&
+	   r.e.range_want_len > 3000 && r.e.range_len <= 3000 &&
+	   r.e.range_n < 1000 && r.e.done == 0,
+	   "bound: fixed N = 1000 refused from the prediction (measured %llu at N %u, predicted %llu at N %u)",
+	   r.e.range_len, r.e.range_n, r.e.range_want_len, r.e.range_want_n);
+	for (i = 0; i < 3; i++)
+		bad += r.f[i].calls % KBENCH_PROBE_REPEAT != 0;
+	ok(!bad, "bound: ... with no window but the probe's");
+
+	/* fixed N whose prediction missed at N = 64: refused as FIXED */
+	fake_setup(&r);
+	r.f[1].jump_n = 64;
+	r.e.iterations = 1000;
+	r.e.max_window = 1U << 20;
+	err = kbench_engine_run(&r.e);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_FIXED &&
+	   r.e.range_series == 1 && r.e.range_n == 64 &&
+	   r.e.range_want_n == 1000 && r.e.range_want_len > 1U << 30 &&
+	   r.e.done == 0,
+	   "bound: fixed N, a step over the limit after a prediction that fit: refused, the window at N named (%llu)",
+	   r.e.range_want_len);
+
+	/* one probe window stretched by the host (2^30 ticks): no refusal */
+	fake_setup(&r);
+	r.f[0].stretch_call = 2;
+	r.f[2].stretch_call = 1;
+	r.e.adaptive = 1;
+	r.e.target = 1000;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.e.iterations == 256 && r.s[0].taken == 16,
+	   "bound: a probe window stretched once does not fail the run (N %u, err %d)",
+	   r.e.iterations, err);
+	fake_setup(&r);
+	r.f[0].stretch_call = 2;
+	r.e.iterations = 100;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.s[0].taken == 16,
+	   "bound: ... nor a fixed-N run (err %d)", err);
+	/* and one in the samples phase: flagged, the run goes on */
+	fake_setup(&r);
+	r.f[0].stretch_call = 40;
+	r.e.iterations = 100;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	for (i = 0, bad = 0; i < 16; i++)
+		bad += !!(r.fl[0][i] & KBENCH_SAMPLE_F_WINDOW);
+	ok(!err && r.s[0].taken == 16 && bad == 1 && r.s[0].valid == 15,
+	   "bound: a sample stretched once is flagged window, the run goes on (%u flagged)",
+	   bad);
+
+	/*
+	 * One routine and the overhead routine: the routine's windows turn
+	 * long; the overhead's in between no longer reset the count.
+	 */
+	fake_setup(&r);
+	r.e.nr_series = 2;
+	r.s[1].overhead = 1;
+	r.f[0].long_from = 3 + 2 + 4;	/* probe, warm-up, 4 samples */
+	r.e.iterations = 1;		/* a probe of one step */
+	r.e.warmup = 2;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_LONG &&
+	   !r.e.window_probe && r.e.range_series == 0 &&
+	   r.f[0].calls == 3 + 2 + 4 + KBENCH_LONG_WINDOWS_ABORT,
+	   "bound: %u long windows of one series in a row end the run, interleaved with short ones (%u windows)",
+	   KBENCH_LONG_WINDOWS_ABORT, r.f[0].calls);
+	/* ... and in the warm-up too */
+	fake_setup(&r);
+	r.f[1].long_from = 3;
+	r.e.iterations = 1;
+	r.e.warmup = 10;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_LONG &&
+	   r.e.range_series == 1 && r.e.done == 0 &&
+	   r.f[1].calls == 3 + KBENCH_LONG_WINDOWS_ABORT,
+	   "bound: ... counted in the warm-up too (%u windows)", r.f[1].calls);
+
+	/* adaptive: a step whose windows all exceed it goes back one step */
+	fake_setup(&r);
+	r.f[1].jump_n = 64;
+	r.e.adaptive = 1;
+	r.e.target = 1000;
+	r.e.max_window = 1U << 20;
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.e.iterations == 32 && r.s[1].taken == 16,
+	   "bound: adaptive, the prediction missed at N = 64: N = 32 (%u)",
+	   r.e.iterations);
+
+	/* a series none of whose samples is valid is named */
+	fake_setup(&r);
+	r.f[1].flag_all = KBENCH_SAMPLE_F_NMI;
+	r.e.iterations = 10;
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.e.no_valid == 2 && r.s[0].valid == 16 &&
+	   r.s[1].valid == 0, "bound: a series without a valid sample is named (%u)",
+	   r.e.no_valid);
+	fake_setup(&r);
+	r.e.iterations = 10;
+	err = kbench_engine_run(&r.e);
+	ok(!err && !r.e.no_valid, "bound: ... and none when all have some");
 }
 
 /*
@@ -519,5 +692,6 @@ void test_engine(void)
 	test_reference();
 	test_units();
 	test_engine_run();
+	test_engine_bound();
 	test_window_extra();
 }

@@ -20,6 +20,7 @@
 #include <linux/kbench.h>
 
 #include "diff.h"
+#include "diffprint.h"
 #include "env.h"
 #include "output.h"
 #include "resfile.h"

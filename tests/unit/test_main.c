@@ -28,9 +28,12 @@ int main(int argc, char *argv[])
 	test_output();
 	test_opts();
 	test_report();
-	test_results();
+	test_resfile();
+	test_diff_all();
 	test_env();
 	test_steal();
+	test_schema();
+	test_seqtest();
 	test_cli();
 	test_engine();
 	test_sweep();

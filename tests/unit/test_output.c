@@ -14,15 +14,17 @@
 #include <linux/kbench.h>
 #include <linux/netlink.h>
 
+#include "b64.h"
 #include "csv.h"
 #include "hist.h"
 #include "kbenchctl.h"
 #include "names.h"
 #include "nl.h"
+#include "opts.h"
 #include "output.h"
 #include "pages.h"
-#include "b64.h"
 #include "progress.h"
+#include "samples.h"
 #include "stats.h"
 #include "svg.h"
 #include "tap.h"
@@ -354,9 +356,9 @@ static void test_csv(void)
 
 /*
  * The batch writer against the one-line reference (kb_sample_emit) on
- * 300,000 rows: values of every length and sign (table, two groups,
- * kb_put_s64), flag values below and above 64, batches without flags and
- * with mostly or only small values (the vector paths), batches of random sizes
+ * 300,000 rows: values of every length and sign, flag values below and
+ * above 64, batches without flags and with mostly or only small values,
+ * batches of random sizes
  * from random starting indexes that cross powers of 10, names of 1 to 31
  * characters, a flush in the middle of a batch.
  */
@@ -452,8 +454,8 @@ static bool file_holds(const char *path, const char *want, size_t len)
 }
 
 /*
- * kb_write_fd into a regular file (vmsplice and splice) and with O_APPEND
- * (write(2)): what stdio had buffered first, the bytes from an odd
+ * kb_write_fd into a regular file opened with O_TRUNC and with O_APPEND:
+ * what stdio had buffered first, the bytes from an odd
  * address, and the descriptor's offset after them.
  */
 static void test_write_fd(void)
@@ -483,7 +485,7 @@ static void test_write_fd(void)
 		fputs("tail\n", f);
 		ok(!fclose(f) && file_holds(path, want, len + 10),
 		   "kb_write_fd of %zu bytes into a file opened %s: in place",
-		   len, m ? "O_APPEND" : "O_TRUNC (spliced)");
+		   len, m ? "O_APPEND" : "O_TRUNC");
 	}
 	unlink(path);
 	free(src);
@@ -503,7 +505,7 @@ static struct nlattr *mk_attr(unsigned char *buf, uint16_t type,
 }
 
 /*
- * kb_page_decode: packed pages of each width (AVX2 and scalar widening),
+ * kb_page_decode: packed pages of each width,
  * the flag list at the page's ends and cleared for the next page,
  * malformed pages refused, unpacked pages passed through.
  */
@@ -521,46 +523,42 @@ static void test_page_decode(void)
 	uint32_t pairs[4] = { 0, KBENCH_SAMPLE_F_NMI, 36, 3 };
 	uint32_t flags[3] = { 0, 7, 0 };
 	struct kb_page pg;
-	int v, w, bad = 0;
+	int w, bad = 0;
 	size_t i;
 
-	for (v = 0; v < 2; v++) {
-		kb_b64_use_vector(v);
-		for (w = 0; w < 4; w++) {
-			uint8_t width = (uint8_t)widths[w];
+	for (w = 0; w < 4; w++) {
+		uint8_t width = (uint8_t)widths[w];
 
-			for (i = 0; i < 37; i++) {
-				int8_t c = (int8_t)want[i];
-				int16_t h = (int16_t)want[i];
-				int32_t l = (int32_t)want[i];
+		for (i = 0; i < 37; i++) {
+			int8_t c = (int8_t)want[i];
+			int16_t h = (int16_t)want[i];
+			int32_t l = (int32_t)want[i];
 
-				memcpy(packed + i * width,
-				       width == 1 ? (void *)&c : width == 2 ? (void *)&h :
-				       width == 4 ? (void *)&l : (void *)&want[i], width);
-			}
-			memset(tb, 0, sizeof(tb));
-			tb[KBENCH_A_SAMPLES_NET_WIDTH] =
-				mk_attr(b[0], KBENCH_A_SAMPLES_NET_WIDTH, &width, 1);
-			tb[KBENCH_A_SAMPLES_NET_PACKED] =
-				mk_attr(b[1], KBENCH_A_SAMPLES_NET_PACKED, packed, 37u * width);
-			tb[KBENCH_A_SAMPLES_FLAG_LIST] = w % 2 ? NULL :
-				mk_attr(b[2], KBENCH_A_SAMPLES_FLAG_LIST, pairs, sizeof(pairs));
-			if (kb_page_decode(tb, &pg) != 1 || pg.n != 37 ||
-			    memcmp(pg.net, want, sizeof(want)) ||
-			    pg.any_flags != !(w % 2))
+			memcpy(packed + i * width,
+			       width == 1 ? (void *)&c : width == 2 ? (void *)&h :
+			       width == 4 ? (void *)&l : (void *)&want[i], width);
+		}
+		memset(tb, 0, sizeof(tb));
+		tb[KBENCH_A_SAMPLES_NET_WIDTH] =
+			mk_attr(b[0], KBENCH_A_SAMPLES_NET_WIDTH, &width, 1);
+		tb[KBENCH_A_SAMPLES_NET_PACKED] =
+			mk_attr(b[1], KBENCH_A_SAMPLES_NET_PACKED, packed, 37u * width);
+		tb[KBENCH_A_SAMPLES_FLAG_LIST] = w % 2 ? NULL :
+			mk_attr(b[2], KBENCH_A_SAMPLES_FLAG_LIST, pairs, sizeof(pairs));
+		if (kb_page_decode(tb, &pg) != 1 || pg.n != 37 ||
+		    memcmp(pg.net, want, sizeof(want)) ||
+		    pg.any_flags != !(w % 2))
+			bad++;
+		for (i = 0; i < 37; i++) {
+			uint32_t f;
+
+			memcpy(&f, (const char *)pg.flags + 4 * i, 4);
+			if (f != (w % 2 ? 0 : i == 0 ? KBENCH_SAMPLE_F_NMI :
+				  i == 36 ? 3 : 0))
 				bad++;
-			for (i = 0; i < 37; i++) {
-				uint32_t f;
-
-				memcpy(&f, (const char *)pg.flags + 4 * i, 4);
-				if (f != (w % 2 ? 0 : i == 0 ? KBENCH_SAMPLE_F_NMI :
-					  i == 36 ? 3 : 0))
-					bad++;
-			}
 		}
 	}
-	kb_b64_use_vector(true);
-	ok(!bad, "packed pages of widths 1, 2, 4, 8 (vector and scalar): values, flag list at both ends, cleared for the next page");
+	ok(!bad, "packed pages of widths 1, 2, 4, 8: values, flag list at both ends, cleared for the next page");
 
 	/* width 8 extremes */
 	{

@@ -12,7 +12,8 @@
 
 #include "output.h"
 #include "report.h"
-#include "run.h"
+#include "result.h"
+#include "runprint.h"
 #include "tap.h"
 #include "tests.h"
 
@@ -131,7 +132,7 @@ static void print_full(enum full_report what, const struct kb_run *r,
 		kb_run_print(r, 0);
 		break;
 	case FULL_COMPARE:
-		kb_report_compare(r, &r->res[0], &r->res[1], 1, 1, true);
+		kb_report_compare(r, &r->res[0], &r->res[1], 1, 1, true, NULL);
 		break;
 	case FULL_KVU:
 		kb_report_kvu(r, u, true);
@@ -181,6 +182,50 @@ static void test_run_report(void)
 	kb_run_free(&r);
 }
 
+/* A routine none of whose samples is valid: no median, the run fails. */
+static void test_no_valid_report(void)
+{
+	struct kb_run r;
+	char *text, *err = NULL;
+	size_t elen = 0;
+	FILE *f;
+	size_t i;
+	bool none;
+
+	fake_run(&r, false, 1);
+	r.res[0].n = 0;
+	r.res[0].net_median = r.res[0].net_min = 0;
+	r.res[0].per_iter_median_milli = r.res[0].per_iter_min_milli = 0;
+	for (i = 0; i < 50; i++)
+		kb_result_push(&r.res[0], 15000000, KBENCH_SAMPLE_F_WINDOW);
+	kb_result_summarize(&r.res[0], 1);
+	kb_run_analyze(&r);
+	capture(false);
+	kb_report_run(&r, 0);
+	text = captured();
+	if (!ok(!strstr(text, "0.000") && strstr(text, "median     none: no valid sample\n") &&
+		!strstr(text, "corrected") &&
+		strstr(text, "samples    0 valid, 50 excluded (window 50)\n"),
+		"default report of a routine without a valid sample: no median, no figure, why"))
+		diag("%s", text);
+	free(text);
+	f = open_memstream(&err, &elen);
+	none = kb_report_no_valid(&r, f);
+	fclose(f);
+	if (!ok(none && !strcmp(err, "kbenchctl: routine 'add_chain': none of 50 samples valid (window 50): no figure\n"),
+		"run: a routine without a valid sample fails, saying why"))
+		diag("%s", err);
+	free(err);
+	kb_run_free(&r);
+	fake_run(&r, false, 1);
+	f = open_memstream(&err, &elen);
+	none = kb_report_no_valid(&r, f);
+	fclose(f);
+	ok(!none && !elen, "run: ... and nothing is said when every routine has some");
+	free(err);
+	kb_run_free(&r);
+}
+
 static void test_compare_report(void)
 {
 	struct kb_run r, u;
@@ -188,7 +233,7 @@ static void test_compare_report(void)
 
 	fake_run(&r, false, 2);
 	capture(false);
-	kb_report_compare(&r, &r.res[0], &r.res[1], 1, 1, false);
+	kb_report_compare(&r, &r.res[0], &r.res[1], 1, 1, false, NULL);
 	text = captured();
 	if (!ok(lines(text) == 2 &&
 		strstr(text, "mul_chain - add_chain: +3.000 cycles/iter = +1.200 ns/iter (medians)\nmul_chain is 49.7% slower than add_chain"),
@@ -211,5 +256,6 @@ static void test_compare_report(void)
 void test_report(void)
 {
 	test_run_report();
+	test_no_valid_report();
 	test_compare_report();
 }

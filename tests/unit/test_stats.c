@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "verdict.h"
 #include "tap.h"
 #include "tests.h"
 
@@ -303,22 +304,36 @@ static void verdict_case(double rel, double lo, double hi, double p,
 
 static void test_verdicts(void)
 {
+	char buf[256];
+	struct kb_compare c = { .rel_median_pct = 0.1, .ci_lo_pct = -0.2,
+				.ci_hi_pct = 0.4, .p = 0.5, .threshold_pct = 1 };
+
+	/* the CI decides; the p-value is never printed in the verdict */
 	verdict_case(-3.1, -3.5, -2.7, 1e-6, 1, KB_VERDICT_FASTER, false,
-		     "foobar is 3.1% faster than foo (95% CI 2.7\u20133.5%, p < 0.001)");
+		     "foobar is 3.1% faster than foo (95% CI 2.7\u20133.5%)");
 	verdict_case(12.25, 11.5, 13.0, 0.0123, 1, KB_VERDICT_SLOWER, false,
-		     "foobar is 12.2% slower than foo (95% CI 11.5\u201313.0%, p = 0.012)");
+		     "foobar is 12.2% slower than foo (95% CI 11.5\u201313.0%)");
 	verdict_case(0.4, 0.2, 0.6, 1e-5, 1, KB_VERDICT_EQUAL, true,
-		     "no significant difference between foo and foobar (+0.40%, 95% CI +0.20% to +0.60%, p < 0.001; below the 1% threshold)");
+		     "no difference beyond the 1% threshold between foo and foobar (+0.40%, 95% CI +0.20% to +0.60%)");
 	verdict_case(0.4, 0.2, 0.6, 1e-5, 0.1, KB_VERDICT_SLOWER, false, NULL);
 	verdict_case(2.0, -1.0, 5.0, 0.31, 1, KB_VERDICT_EQUAL, false,
-		     "no significant difference between foo and foobar (+2.0%, 95% CI -1.0% to +5.0%, p = 0.310)");
+		     "no significant difference between foo and foobar (+2.0%, 95% CI -1.0% to +5.0%)");
 	/* p small but the CI holds 0: not called */
 	verdict_case(-2.0, -4.0, 0.5, 0.01, 1, KB_VERDICT_EQUAL, false, NULL);
+	/* p large but the CI excludes 0: the CI decides, slower */
+	verdict_case(2.0, 1.5, 2.5, 0.2, 1, KB_VERDICT_SLOWER, false, NULL);
 	/* rel beyond the threshold but CI within +-threshold */
 	verdict_case(-1.0, -1.5, -0.5, 0.001, 2, KB_VERDICT_EQUAL, true, NULL);
 	/* the sign: rel < 0 means b faster */
 	verdict_case(-5, -6, -4, 0.0001, 1, KB_VERDICT_FASTER, false, NULL);
 	verdict_case(NAN, NAN, NAN, NAN, 1, KB_VERDICT_EQUAL, false, NULL);
+
+	/* A/A and the anytime CI are labelled */
+	c.sequential = true;
+	kb_compare_decide(&c);
+	kb_compare_text(&c, "add_n:64", "add_n:64", buf, sizeof(buf));
+	ok(!strcmp(buf, "no significant difference between add_n:64 and add_n:64 (+0.10%, 95% anytime CI -0.20% to +0.40%) [A/A: the same routine twice]"),
+	   "A/A, anytime CI: '%s'", buf);
 }
 
 static void test_mode(void)
@@ -356,19 +371,56 @@ static void test_mode(void)
 static void test_stability(void)
 {
 	struct kb_stats s = { .count = 1000, .mean = 6, .stddev = 0.01,
-			      .median = 6, .ci_lo = 6, .ci_hi = 6 };
+			      .median = 6, .mad = 0.01, .ci_lo = 5.99,
+			      .ci_hi = 6.01, .far_high = 40 };
+	struct kb_verdict_in in = { .st = &s, .excluded = 0, .samples = 1000,
+				    .iterations = 1000, .counter_constant = true,
+				    .cpu_share = NAN };
 	struct kb_stability v;
 	char rate[48];
 
-	s.cv = s.stddev / s.mean;
-	kb_stability(&s, 0, 1000, 1000, true, false, &v);
-	ok(v.stable && v.nreasons == 0, "stable run: no reasons");
-	s.cv = 0.2;
-	s.ci_hi = 6.2;
-	kb_stability(&s, 50, 1050, 10, false, true, &v);
-	ok(!v.stable && v.nreasons == 6, "unstable run: CV, CI, flagged, iterations, counter, timeout (%u reasons)",
+	/* a tail the median ignores: CV 300%, 4% far above -- stable */
+	s.stddev = 18;
+	s.cv = 3;
+	kb_verdict(&in, &v);
+	ok(v.stable && v.nreasons == 0, "stable: CV 300%% and 40 of 1000 far above do not count (%u reasons)",
 	   v.nreasons);
-	ok(strstr(v.reason[0], "CV 20.0%") != NULL, "reason names the CV: '%s'", v.reason[0]);
+	kb_stability(&s, 0, 1000, 1000, true, false, &v);
+	ok(v.stable, "kb_stability() is kb_verdict() without a CPU share");
+
+	/* every reason, in order, each with its number and threshold */
+	s.mad = 0.6;		/* 1.4826 * 0.6 / 6 = 14.83% */
+	s.far_high = 120;	/* 12% */
+	s.ci_lo = 5.9;		/* half-width 0.1 / 6 = 1.67% */
+	s.count = 20;
+	s.far_high = 3;		/* 15% of 20 */
+	in.excluded = 50;
+	in.samples = 1050;	/* 4.8% */
+	in.cpu_share = 0.52;
+	in.elapsed_s = 0.17;
+	in.iterations = 10;
+	in.counter_constant = false;
+	in.timeout = true;
+	kb_verdict(&in, &v);
+	ok(!v.stable && v.nreasons == 9, "unstable: 9 reasons (%u)", v.nreasons);
+	ok(v.nreasons == 9 &&
+	   strstr(v.reason[0], "only 20 valid samples") &&
+	   strstr(v.reason[1], "robust CV (1.4826 MAD / median) 14.83% > 5%") &&
+	   strstr(v.reason[2], "3 of 20 samples far above the median (15.0% > 10%): interrupts") &&
+	   strstr(v.reason[3], "95% CI half-width 1.67% of the median > 0.5%") &&
+	   strstr(v.reason[4], "50 of 1050 samples flagged and excluded (4.8% > 2%") &&
+	   strstr(v.reason[5], "the CPU was shared: the run had it 52% of its 0.17 s (< 90%)") &&
+	   strstr(v.reason[6], "(10 < 100)") &&
+	   strstr(v.reason[7], "not constant") &&
+	   strstr(v.reason[8], "timed out"),
+	   "the reasons name their figures and thresholds");
+	if (v.nreasons == 9)
+		diag("%s | %s | %s | %s | %s | %s", v.reason[1], v.reason[2],
+		     v.reason[3], v.reason[4], v.reason[5], v.reason[6]);
+	ok(close_to(kb_robust_rsd(&s), 1.4826 * 0.6 / 6, 1e-15) &&
+	   close_to(kb_median_precision(&s), 0.1 / 6, 1e-15),
+	   "robust CV %.6f, precision %.6f", kb_robust_rsd(&s),
+	   kb_median_precision(&s));
 
 	kb_format_rate(1536, true, rate, sizeof(rate));
 	ok(!strcmp(rate, "1.50 KiB/s"), "1536 B/s is '%s'", rate);

@@ -13,15 +13,19 @@ void test_output(void);
 void test_cli(void);
 void test_opts(void);
 void test_report(void);
-void test_results(void);
-/* round trip, errors and fuzzing of the loader alone (valgrind run) */
+void test_b64(void);
+void test_resfile(void);
+/* base64, round trip, errors and fuzzing of the loader alone (valgrind run) */
 void test_results_loader(void);
+void test_diff_all(void);
 void test_engine(void);
 /* Two results of "foo" with events: 6 then 7 instructions/iter, equal cycles. */
 void test_write_event_results(const char *old_path, const char *new_path);
 void test_sweep(void);
 void test_env(void);
 void test_steal(void);
+void test_schema(void);
+void test_seqtest(void);
 
 /* |a - b| within a relative 1e-9 (absolute near 0), NaN == NaN */
 static inline bool close_to(double a, double b, double rel)

@@ -150,19 +150,13 @@ static void kb_fill(struct kbench_series_result *out, const char *name,
 	unsigned int bit;
 
 	snprintf(out->name, sizeof(out->name), "%s", name);
-	out->samples = sum->samples;
-	out->valid = sum->valid;
 	for (bit = 0; bit < KBENCH_MEASURE_REASONS; bit++)
 		out->excluded_by[bit] = bit < KBENCH_SUMMARY_REASONS ?
 					sum->excluded[bit] : 0;
-	out->net_min = sum->min;
-	out->net_median = sum->median;
-	out->net_max = sum->max;
-	out->net_sum = sum->sum;
-	out->per_iter_min_milli = sum->per_iter_min_milli;
-	out->per_iter_median_milli = sum->per_iter_median_milli;
-	out->corr_min_milli = sum->corr_min_milli;
-	out->corr_median_milli = sum->corr_median_milli;
+#define KBENCH_COUNT(m, s, attr) out->m = sum->s;
+#define KBENCH_SERIES(m, s, attr, ev_attr) out->m = sum->s;
+#define KBENCH_CORR(m, s, attr) out->m = sum->s;
+#include <kbench/schema.h>
 	out->flags = sum->flags;
 	/* the samples move to the result */
 	out->net = s->net;
@@ -176,12 +170,8 @@ static void kb_fill_event(struct kbench_event_series *out,
 			  const struct kbench_summary *sum,
 			  struct kbench_engine_series *s, unsigned int x)
 {
-	out->net_min = sum->min;
-	out->net_median = sum->median;
-	out->net_max = sum->max;
-	out->net_sum = sum->sum;
-	out->per_iter_min_milli = sum->per_iter_min_milli;
-	out->per_iter_median_milli = sum->per_iter_median_milli;
+#define KBENCH_SERIES(m, s, attr, ev_attr) out->m = sum->s;
+#include <kbench/schema.h>
 	out->net = s->xnet[x];
 	s->xnet[x] = NULL;
 }

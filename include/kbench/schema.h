@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbench: the fields of a routine's integer summary, written once, as an
+ * X-macro file (included several times, no include guard).  Each line
+ * names a field as every userspace structure and the saved-result file
+ * name it (kb_result, kbench_series_result, kb_ev_result,
+ * kbench_event_series; the key in the "summary" object), its member in
+ * struct kbench_summary (summary.h) and the netlink attribute that
+ * carries it in a RESULT nest (and in an EVENT_SUMMARY nest for the
+ * figures an event has too).  Define the kinds you want before including
+ * it; the others expand to nothing:
+ *
+ *   KBENCH_SERIES(name, summary member, RESULT attr, EVENT_SUMMARY attr)
+ *	figures of a series of samples, the counter's or an event's (s64)
+ *   KBENCH_CORR(name, summary member, RESULT attr)
+ *	figures corrected by the overhead routine, absent for the overhead
+ *	itself and for events in the netlink reply (s64)
+ *   KBENCH_COUNT(name, summary member, RESULT attr)
+ *	sample counts (u32)
+ *   KBENCH_EXCL(bit, key, RESULT attr)
+ *	excluded samples by reason, in flag-bit order (u32)
+ *
+ * The consumers: the netlink parser (user/nl/), the twins
+ * (user/model/twin.c), libkbench's fill (user/lib/measure.c), the saved
+ * results (user/results/, through user/model/schema.c's tables).
+ */
+#ifndef KBENCH_SERIES
+#define KBENCH_SERIES(name, sum, attr, ev_attr)
+#endif
+#ifndef KBENCH_CORR
+#define KBENCH_CORR(name, sum, attr)
+#endif
+#ifndef KBENCH_COUNT
+#define KBENCH_COUNT(name, sum, attr)
+#endif
+#ifndef KBENCH_EXCL
+#define KBENCH_EXCL(bit, key, attr)
+#endif
+
+KBENCH_SERIES(net_min, min, KBENCH_A_RESULT_NET_MIN,
+	      KBENCH_A_EVENT_SUMMARY_NET_MIN)
+KBENCH_SERIES(net_median, median, KBENCH_A_RESULT_NET_MEDIAN,
+	      KBENCH_A_EVENT_SUMMARY_NET_MEDIAN)
+KBENCH_SERIES(net_max, max, KBENCH_A_RESULT_NET_MAX,
+	      KBENCH_A_EVENT_SUMMARY_NET_MAX)
+KBENCH_SERIES(net_sum, sum, KBENCH_A_RESULT_NET_SUM,
+	      KBENCH_A_EVENT_SUMMARY_NET_SUM)
+KBENCH_SERIES(per_iter_min_milli, per_iter_min_milli,
+	      KBENCH_A_RESULT_PER_ITER_MIN_MILLI,
+	      KBENCH_A_EVENT_SUMMARY_PER_ITER_MIN_MILLI)
+KBENCH_SERIES(per_iter_median_milli, per_iter_median_milli,
+	      KBENCH_A_RESULT_PER_ITER_MEDIAN_MILLI,
+	      KBENCH_A_EVENT_SUMMARY_PER_ITER_MEDIAN_MILLI)
+
+KBENCH_CORR(corr_min_milli, corr_min_milli, KBENCH_A_RESULT_CORR_MIN_MILLI)
+KBENCH_CORR(corr_median_milli, corr_median_milli,
+	    KBENCH_A_RESULT_CORR_MEDIAN_MILLI)
+
+KBENCH_COUNT(samples, samples, KBENCH_A_RESULT_SAMPLES)
+KBENCH_COUNT(valid, valid, KBENCH_A_RESULT_VALID)
+
+KBENCH_EXCL(0, "cpu_changed", KBENCH_A_RESULT_EXCL_CPU)
+KBENCH_EXCL(1, "backwards", KBENCH_A_RESULT_EXCL_BACKWARDS)
+KBENCH_EXCL(2, "nmi", KBENCH_A_RESULT_EXCL_NMI)
+KBENCH_EXCL(3, "smi", KBENCH_A_RESULT_EXCL_SMI)
+KBENCH_EXCL(4, "window", KBENCH_A_RESULT_EXCL_WINDOW)
+KBENCH_EXCL(5, "reference", KBENCH_A_RESULT_EXCL_REFERENCE)
+KBENCH_EXCL(6, "event", KBENCH_A_RESULT_EXCL_EVENT)
+KBENCH_EXCL(7, "steal", KBENCH_A_RESULT_EXCL_STEAL)
+
+#undef KBENCH_SERIES
+#undef KBENCH_CORR
+#undef KBENCH_COUNT
+#undef KBENCH_EXCL

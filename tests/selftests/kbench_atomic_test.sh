@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# kbench_measure() from atomic context, in a VM boot of its own (tests/vm/run
+# -- /selftests/kbench_atomic_test.sh; kbench.ko loaded): the module
+# kbench_atomic_test calls it under preempt_disable(), a spinlock,
+# rcu_read_lock() and with interrupts off - each -EINVAL - and from process
+# context - 0.  The kernel log must then hold exactly one warning, kbench's
+# WARN_ON_ONCE in __kbench_measure(), and nothing else: no "sleeping
+# function called from invalid context", no "scheduling while atomic", no
+# lockdep report.  The warning is on purpose, so the test turns
+# panic_on_warn off and keeps the console quiet while it runs (both
+# restored after), and judges only the log lines written since it began:
+# it runs late in the collection, after the dmesg check and the compare
+# test's deliberate NMI backtraces.  Where the whole log must stay clean
+# (tests/vm/debug-check.sh sets KBENCH_LOG_MUST_STAY_CLEAN=1) it SKIPs,
+# and runs in a boot of its own instead.  Prints TAP.
+
+# shellcheck source=tests/selftests/kbench_lib.sh
+. "$(dirname "$0")/kbench_lib.sh"
+
+p=/sys/module/kbench_atomic_test/parameters
+
+echo "TAP version 13"
+echo "1..5"
+
+if [ "${KBENCH_LOG_MUST_STAY_CLEAN:-0}" = 1 ]; then
+	for t in insmod atomic process warning log; do
+		skip "$t: warns on purpose, and this kernel's log must stay clean (run it in a boot of its own)"
+	done
+	exit 4
+fi
+
+pow=$(cat /proc/sys/kernel/panic_on_warn)
+lvl=$(cut -f1 /proc/sys/kernel/printk)
+restore() {
+	echo "$pow" >/proc/sys/kernel/panic_on_warn
+	echo "$lvl" >/proc/sys/kernel/printk
+}
+echo 0 >/proc/sys/kernel/panic_on_warn
+# the warning to the log only: tests/vm/run fails a boot whose console
+# shows one
+echo 1 >/proc/sys/kernel/printk
+# the log from here on is this test's
+n0=$(dmesg | wc -l)
+insmod "$kb_moddir/kbench_atomic_test.ko"
+tap $? "insmod kbench_atomic_test.ko"
+
+r=""
+for c in preempt spin rcu irq; do
+	r="$r $c=$(cat $p/$c)"
+done
+echo "#$r process=$(cat $p/process)"
+bad=0
+tried=0
+for c in preempt spin rcu irq; do
+	v=$(cat $p/$c)
+	[ "$v" = 1 ] && continue	# not visible to this kernel: not tried
+	tried=$((tried + 1))
+	[ "$v" = -22 ] || bad=1
+done
+[ $bad = 0 ] && [ "$(cat $p/irq)" = -22 ] && [ $tried -ge 3 ]
+tap $? "kbench_measure() from atomic context: -EINVAL each ($tried contexts:$r)"
+[ "$(cat $p/process)" = 0 ]
+tap $? "kbench_measure() from process context afterwards: 0 ($(cat $p/process))"
+
+log=$(dmesg | tail -n +$((n0 + 1)))
+warns=$(echo "$log" | grep -c 'WARNING:')
+ours=$(echo "$log" | grep 'WARNING:' | grep -c '__kbench_measure')
+traces=$(echo "$log" | grep -c 'Call Trace')
+echo "$log" | grep 'WARNING:' | sed 's/^/# /'
+if zcat /proc/config.gz 2>/dev/null | grep -qx '# CONFIG_BUG is not set'; then
+	# WARN_ON_ONCE() tests and reports nothing there
+	skip "exactly one warning: this kernel has no CONFIG_BUG ($warns warnings)"
+else
+	[ "$warns" = 1 ] && [ "$ours" = 1 ] && [ "$traces" = 1 ]
+	tap $? "exactly one warning, kbench's in __kbench_measure ($warns warnings, $ours ours, $traces call traces)"
+fi
+pattern='BUG:|Oops|lockup|RCU stall|rcu: INFO|scheduling while atomic|sleeping function called|possible circular|possible recursive|inconsistent lock|suspicious RCU|KASAN|UBSAN'
+bad=$(echo "$log" | grep -v -i 'command line' | grep -E "$pattern")
+[ -n "$bad" ] && echo "$bad" | head -n 20 | sed 's/^/# /'
+[ -z "$bad" ]
+tap $? "nothing else in the kernel log"
+rmmod kbench_atomic_test
+restore
+exit $failed

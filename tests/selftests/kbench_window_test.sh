@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The irq-off bound and the routine registry, in the VM (busybox sh, as
+# root, kbench.ko loaded): a routine far over max_window_us at N = 1
+# (kbench_setup_test's `slow`, mdelay() an iteration) is refused, adaptive
+# and with a fixed --iterations, in under 2 s, exit status 1, with a
+# message naming the routine, its window and max_window_us, and no
+# figure printed; a fixed N predicted over the limit names the attribute;
+# registering a registered routine again while a run uses it gives
+# -EEXIST and a later rmmod still completes.  None of it depends on how
+# long a window of a fast routine takes: plain TCG and icount alike.
+# Prints TAP.
+
+# shellcheck source=tests/selftests/kbench_lib.sh
+. "$(dirname "$0")/kbench_lib.sh"
+
+p=/sys/module/kbench_setup_test/parameters
+now_cs() { tr -d . </proc/uptime | cut -d' ' -f1; }
+
+echo "TAP version 13"
+echo "1..9"
+
+# The default limit, 1 ms: a routine of 3 ms an iteration is 15 ms a
+# window at N = 1, which plain TCG on a loaded host stretches to a few
+# 100 ms at most - under a larger limit (the debug test bed loads 20 ms)
+# its windows would be long enough to stall RCU (rcu_cpu_stall_timeout=3).
+# Built in, kbench keeps the limit of the kernel command line.
+ko=$kb_moddir/kbench.ko
+max_window_us=$(kbenchctl --json info | json_num max_window_us)
+if [ "$max_window_us" != 1000 ] && ! kb_builtin; then
+	lsmod | grep -q '^kbench_setup_test ' && rmmod kbench_setup_test
+	rmmod kbench && insmod $ko max_window_us=1000
+	max_window_us=$(kbenchctl --json info | json_num max_window_us)
+fi
+lsmod | grep -q '^kbench_setup_test ' || insmod $kb_moddir/kbench_setup_test.ko
+ms=3
+
+# refused CMD...: exit 1 within 2 s, the message, no median or figure
+refused() {
+	want=$1
+	shift
+	t0=$(now_cs)
+	out=$("$@" 2>&1)
+	rc=$?
+	cs=$(( $(now_cs) - t0 ))
+	echo "# $*: exit $rc after $((cs / 100)).$((cs / 10 % 10))$((cs % 10)) s: $out" | head -n 3
+	case "$out" in
+	$want) match=0 ;;
+	*) match=1 ;;
+	esac
+	echo "$out" | grep -q -i -E 'median|cycles/iter|samples:' && match=1
+	[ "$rc" = 1 ] && [ $match = 0 ] && [ $cs -lt 200 ]
+	tap $? "$*: refused in under 2 s ($cs cs), exit 1, '$want', no figure"
+}
+
+refused "kbenchctl: routine 'slow' takes * us a window at N=1, over max_window_us=$max_window_us" \
+	kbenchctl run slow --arg $ms
+refused "kbenchctl: --iterations 1: routine 'slow' takes * us a window at N=1, over max_window_us=$max_window_us" \
+	kbenchctl run slow --arg $ms --iterations 1
+refused "kbenchctl: --iterations 100: routine 'slow' takes * us a window at N=1, over max_window_us=$max_window_us" \
+	kbenchctl run slow --arg $ms --iterations 100
+# a fast routine with a fixed N predicted over the limit (2^24 adds: 8 ms
+# at 2 GHz, more in emulation): the prediction, before any long window
+refused "kbenchctl: --iterations 16777216: routine '*' would take * us a window, over max_window_us=$max_window_us" \
+	kbenchctl run add_chain --iterations 16777216
+# compare with the slow one second: named, not the first
+refused "kbenchctl: routine 'slow' takes * us a window at N=1, over max_window_us=$max_window_us" \
+	kbenchctl compare add_chain slow
+
+# the same routine registered again while a run uses it
+echo 1500 >$p/sleep_ms
+kbenchctl run setup_test --samples 5 >/dev/null 2>&1 &
+pid=$!
+k=0
+while [ $k -lt 100 ] && ! grep -qx 'kbench/[0-9]*' /proc/[0-9]*/comm 2>/dev/null; do
+	sleep 0.1
+	k=$((k + 1))
+done
+echo 1 >$p/reregister
+err=$(cat $p/reregister_err)
+wait $pid
+rc=$?
+echo 0 >$p/sleep_ms
+[ "$err" = -17 ] && [ "$rc" = 0 ]
+tap $? "reregister during a run: -EEXIST ($err), the run completes (exit $rc)"
+# hung_task_panic=1, hung_task_timeout_secs=10: a hang fails the VM too
+t0=$(now_cs)
+timeout 30 rmmod kbench_setup_test
+rc=$?
+[ "$rc" = 0 ] && ! lsmod | grep -q '^kbench_setup_test '
+tap $? "rmmod kbench_setup_test after a second registration completes (exit $rc, $(( $(now_cs) - t0 )) cs)"
+insmod $kb_moddir/kbench_setup_test.ko
+tap $? "insmod kbench_setup_test.ko again"
+[ "$(kbenchctl --json list | grep -c '"setup_test"')" = 1 ]
+tap $? "setup_test listed once"
+
+exit $failed

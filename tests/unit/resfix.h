@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Result files for the result tests (resfix.c). */
+#ifndef KBENCH_UNIT_RESFIX_H
+#define KBENCH_UNIT_RESFIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "resfile.h"
+
+/* A run of @nres routines, each @n samples of @per_iter * @iters net. */
+void make_run(struct kb_run *r, unsigned int nres, const char *const *names,
+	      const int64_t *per_iter, size_t n, uint32_t iters, uint64_t seed);
+/* Events "instructions" and "cycles" on every routine of @r. */
+void add_events(struct kb_run *r, const int64_t *insns);
+/* Metadata with every field set, quotes and escapes included. */
+void make_meta(struct kb_meta *m);
+/* @n runs written as a result file into memory (free it); @len its size. */
+char *write_mem(const struct kb_meta *m, const struct kb_saved_run *s,
+		size_t n, size_t *len);
+void buf_to_file(const char *path, const char *buf, size_t len);
+/* kb_resfile_parse() of @buf named "t.json". */
+int parse(const char *buf, size_t len, struct kb_resfile *rf, char *err,
+	  size_t errlen);
+
+#endif

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A run measured in the kernel (nl/runreq.c) or by the userspace twins
+ * (model/twin.c): what run, compare and sweeps call (measure.h).
+ */
+#include <string.h>
+
+#include "measure.h"
+#include "nl.h"
+#include "runreq.h"
+#include "twin.h"
+
+/*
+ * Measure @q: in the kernel, or with @user the userspace twins (the same
+ * defaults as the kernel's).  0 with @r filled, or -errno (printed): the
+ * module missing or no such twin is -ENOENT.
+ */
+int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
+{
+	struct kb_nl nl;
+	int err;
+
+	if (user) {
+		struct kb_twin_req tq = {
+			.n = q->n,
+			.cpu = q->has_cpu ? (int)q->cpu : -1,
+			.samples = q->has_samples ? q->samples : KB_RUN_DEFAULT_SAMPLES,
+			.iterations = q->has_iterations ? q->iterations : 0,
+			.target_ns = q->has_target ? q->target_ns :
+				     KB_RUN_DEFAULT_TARGET_NS,
+			.warmup = q->has_warmup ? q->warmup : KB_RUN_DEFAULT_WARMUP,
+			.nargs = q->nargs,
+		};
+
+		memcpy(tq.names, q->names, sizeof(tq.names));
+		memcpy(tq.args, q->args, sizeof(tq.args));
+		memcpy(tq.events, q->events, sizeof(tq.events));
+		tq.nevents = q->nevents;
+		err = kb_twin_run(&tq, r);
+		if (err) {
+			kb_run_free(r);
+			return err;
+		}
+		r->has_arg = q->nargs == 1;
+		r->arg = q->nargs == 1 ? q->args[0] : 0;
+		kb_run_stamp(r);
+		kb_run_env(r);
+		return 0;
+	}
+	err = kb_nl_open(&nl);
+	if (err)
+		return err;
+	err = kb_run_kernel(&nl, q, r);
+	kb_nl_close(&nl);
+	if (err)
+		kb_run_free(r);
+	return err;
+}

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A run: the RUN reply, its samples and their statistics, shared by run,
+ * compare and the userspace twins (result.c).  Its fields from the kernel
+ * are listed once in schema.h.
+ */
+#ifndef KBENCHCTL_RESULT_H
+#define KBENCHCTL_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/kbench.h>
+
+#include "env.h"
+#include "schema.h"
+#include "stats.h"
+
+struct kb_nl;
+struct kb_until;
+
+/* excluded samples by reason: bit i of the sample flags is excl[i] */
+enum { KB_EXCL_CPU, KB_EXCL_BACKWARDS, KB_EXCL_NMI, KB_EXCL_SMI,
+       KB_EXCL_WINDOW, KB_EXCL_REFERENCE, KB_EXCL_EVENT,
+       KB_EXCL_STEAL, KB_EXCL_N };
+
+/* The names of the excluded-by-reason counts: the sample flags' names. */
+extern const char *const kb_excl_key[KB_EXCL_N];
+
+/*
+ * One hardware event's figures in a result: what the counter's are in
+ * struct kb_result, in counts of the event, over the same samples (the
+ * result's sflags say which are valid).
+ */
+struct kb_ev_result {
+	int64_t net_min, net_median, net_max, net_sum;
+	int64_t per_iter_min_milli, per_iter_median_milli;
+	int64_t corr_min_milli, corr_median_milli;	/* minus the overhead's */
+	int64_t *net;		/* raw net counts, time order */
+	size_t n, cap;
+	double *sorted;		/* valid samples per iteration, sorted */
+	struct kb_stats st;
+	bool have_stats;
+};
+
+/* One hardware event of a run (RUN's event-info, or the twin's). */
+struct kb_event_desc {
+	char name[KBENCH_NAME_MAX + 1];
+	uint32_t type;		/* perf_event_attr */
+	uint64_t config;
+	char pmu[32];		/* kernel: the PMU; userspace: "" */
+	char read[16];		/* userspace: "rdpmc" or "read"; kernel: "" */
+	uint64_t enabled_ns, running_ns;
+};
+
+struct kb_result {
+	char routine[KBENCH_NAME_MAX + 1];
+	uint32_t index;
+	uint32_t samples, valid;
+	uint32_t excl[KB_EXCL_N];
+	int64_t net_min, net_median, net_max, net_sum;
+	int64_t per_iter_min_milli, per_iter_median_milli;
+	int64_t corr_min_milli, corr_median_milli;
+	bool has_corr;
+	uint32_t flags, bytes_per_iter;
+	bool has_arg;		/* the routine took an argument ... */
+	uint64_t arg;		/* ... this one */
+
+	/* raw samples in time order (SAMPLES_GET or the twin) */
+	int64_t *net;
+	uint32_t *sflags;
+	size_t n, cap;
+
+	/* analysis: valid samples in cycles per iteration, sorted */
+	double *sorted;
+	struct kb_stats st;
+	bool have_stats;
+
+	/* each event of the run (kb_run.events) over the same samples */
+	struct kb_ev_result ev[KBENCH_EVENTS_MAX];
+};
+
+struct kb_run {
+	bool user;		/* userspace twin run */
+	/* run_id, cpu, samples, ..., mem_bytes: RUN's reply (schema.h) */
+	KB_RUN_FIELDS(KB_MEMBER)
+	uint32_t status;
+	/*
+	 * userspace: CPU time the process had during the run(s) and their
+	 * wall time (cpu_share = cpu_ns / wall_ns; 0: not measured)
+	 */
+	uint64_t cpu_ns, wall_ns;
+	/* sampling until answered (--precision, --max-time): batches merged */
+	unsigned int batches;
+	const struct kb_until *until;	/* its outcome, for the reports */
+	unsigned int nres;
+	struct kb_result res[KBENCH_RUN_ROUTINES_MAX];
+	struct kb_result overhead;
+	bool has_overhead;
+	bool counter_constant;
+	bool has_arg;		/* one argument for every routine (a sweep's) */
+	uint64_t arg;
+	char kernel[80];	/* release, for plot titles */
+	char date[40];
+	unsigned int nevents;	/* hardware events counted */
+	struct kb_event_desc events[KBENCH_EVENTS_MAX];
+	/*
+	 * "": the figures are the counter's; else the event whose figures
+	 * took the counter's place (kb_run_use_metric())
+	 */
+	char metric[KBENCH_NAME_MAX + 1];
+	bool metric_missing;	/* the run did not count that event */
+	/* what could have distorted it (the module's INFO, sysfs, procfs) */
+	struct kb_kernel_env kenv;
+	struct kb_env env;
+	bool has_env;
+};
+
+struct kb_run_req {
+	const char *names[KBENCH_RUN_ROUTINES_MAX];
+	unsigned int n;
+	bool has_cpu, has_samples, has_iterations, has_target, has_warmup;
+	uint32_t cpu, samples, iterations, target_ns, warmup;
+	/* arguments: none, one for every routine, or one per routine (n) */
+	unsigned int nargs;
+	uint64_t args[KBENCH_RUN_ROUTINES_MAX];
+	bool progress;		/* show progress on stderr when a tty */
+	const char *events[KBENCH_EVENTS_MAX];	/* hardware events to count */
+	unsigned int nevents;
+	char events_buf[KBENCH_EVENTS_MAX][KBENCH_NAME_MAX + 1];
+};
+
+/* Defaults of a run, as the kernel's (kmod/kbench_internal.h). */
+#define KB_RUN_DEFAULT_SAMPLES		1000
+#define KB_RUN_DEFAULT_WARMUP		10
+#define KB_RUN_DEFAULT_TARGET_NS	20000
+
+/* The kernel's run (or the twins'); 0 or -errno (printed). */
+int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r);
+
+/* Append one sample to @res. */
+int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags);
+/* Append one sample of event @x to @res. */
+int kb_result_push_event(struct kb_result *res, unsigned int x, int64_t net);
+/* Recompute the kernel-style integer summary from the samples. */
+void kb_result_summarize(struct kb_result *res, uint32_t iterations);
+/* Userspace statistics of the valid samples (cycles per iteration). */
+int kb_run_analyze(struct kb_run *r);
+/* The same for one result of a run of @iterations per sample. */
+int kb_result_analyze(struct kb_result *res, uint32_t iterations);
+
+/* Kernel release (uname when not known) and the date, for titles. */
+void kb_run_stamp(struct kb_run *r);
+/* The environment report of the run's CPU (after the run: r->cpu). */
+void kb_run_env(struct kb_run *r);
+
+/* @cycles of the run's counter in ns; NAN for an event's counts. */
+double kb_run_ns(const struct kb_run *r, double cycles);
+/* What the run's per-iteration figures count: "cycles" or the event. */
+const char *kb_run_unit(const struct kb_run *r);
+/* The index of event @name in @r, or -1. */
+int kb_run_event_index(const struct kb_run *r, const char *name);
+/*
+ * Make event @name the metric of @r: in each result its samples, summary
+ * and statistics take the counter's place, for good (the counter's and
+ * the other events' are freed), so that every statistic, comparison and
+ * report works on it (compare and diff --metric).  A run without the
+ * event keeps no samples and gets metric_missing.  The overhead
+ * correction of the event is kbench_correct()'s.  Before kb_run_analyze().
+ */
+void kb_run_use_metric(struct kb_run *r, const char *name);
+/*
+ * The kernel's overhead correction (kbench_correct()) of each event of
+ * @r's routines: their corr_* figures.
+ */
+void kb_run_correct_events(struct kb_run *r);
+
+
+/* Figures derived from a routine's events (NAN where not counted). */
+struct kb_derived {
+	double ipc;	/* instructions / cycles */
+	double hz;	/* effective frequency: cycles / counter ticks x Hz */
+};
+void kb_result_derived(const struct kb_run *r, const struct kb_result *res,
+		       struct kb_derived *d);
+
+
+void kb_run_free(struct kb_run *r);
+
+#endif /* KBENCHCTL_RESULT_H */

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace twins of the arithmetic built-ins, measured with libkbench.
+ */
+#ifndef KBENCHCTL_TWIN_H
+#define KBENCHCTL_TWIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/kbench.h>
+
+struct kb_run;
+
+struct kb_twin {
+	const char *name;
+	const char *desc;
+	void (*run)(unsigned int iterations, void *data);
+	unsigned int insns;	/* instructions per iteration (+ the argument) */
+	/* its argument, as the kernel routine's (NULL: none) */
+	const char *arg_name;
+	uint64_t arg_min, arg_max, arg_def;
+};
+
+extern const struct kb_twin kb_twins[];
+/* their names, for messages */
+#define KB_TWIN_NAMES	"empty, add_chain, mul_chain, load_l1, add_n, foo, foobar"
+const struct kb_twin *kb_twin_find(const char *name);
+
+struct kb_twin_req {
+	const char *names[4];
+	unsigned int n;
+	int cpu;		/* -1: the current CPU */
+	uint32_t samples;
+	uint32_t iterations;	/* 0: adaptive */
+	uint32_t target_ns;
+	uint32_t warmup;
+	uint64_t counter_hz;	/* 0: the counter's own rate */
+	const char *events[KBENCH_EVENTS_MAX];	/* hardware events */
+	unsigned int nevents;
+	unsigned int nargs;	/* 0, 1 (every routine) or n (each its own) */
+	uint64_t args[4];
+};
+
+/*
+ * Time the twins with libkbench's kbench_measure() - the kernel's engine -
+ * interleaved with the empty loop as the overhead routine, on a pinned
+ * thread; fill @r like a kernel RUN reply (samples included).  0, or
+ * -errno with a message printed (-ENOENT: no such twin or counter).
+ */
+int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r);
+
+/*
+ * The userspace counter (KBENCH_COUNTER or the preference list): 0, or
+ * -errno with a message printed naming the usable choices.
+ */
+struct kbench_counter_info;
+int kb_user_counter(struct kbench_counter_info *info);
+
+#endif /* KBENCHCTL_TWIN_H */

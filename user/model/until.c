@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sampling until answered (until.h; the method: seqtest.h and
+ * Documentation/kbench.rst).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kbenchctl.h"
+#include "output.h"
+#include "seqtest.h"
+#include "uclocks.h"
+#include "until.h"
+#include "verdict.h"
+
+/* Append @s's samples to @d and sum the counts; the summary redone. */
+static int merge_result(struct kb_result *d, const struct kb_result *s,
+			uint32_t iterations)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < s->n; i++) {
+		err = kb_result_push(d, s->net[i], s->sflags[i]);
+		if (err)
+			return err;
+	}
+	kb_result_summarize(d, iterations);
+	return 0;
+}
+
+static int merge_run(struct kb_run *d, const struct kb_run *s)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < d->nres && !err; i++)
+		err = merge_result(&d->res[i], &s->res[i], d->iterations);
+	if (!err && d->has_overhead && s->has_overhead)
+		err = merge_result(&d->overhead, &s->overhead, d->iterations);
+	if (err)
+		return err;
+	d->samples += s->samples;
+	d->elapsed_ns += s->elapsed_ns;
+	d->cpu_ns += s->cpu_ns;
+	d->wall_ns += s->wall_ns;
+	d->span_cycles += s->span_cycles;
+	d->routine_cycles += s->routine_cycles;
+	d->window_cycles += s->window_cycles;
+	d->mem_bytes += s->mem_bytes;
+	if (s->status == KBENCH_RUN_TIMEOUT)
+		d->status = s->status;
+	d->counter_constant = d->counter_constant && s->counter_constant;
+	return 0;
+}
+
+bool kb_until_compare_look(const double *a, size_t na, const double *b,
+			   size_t nb, unsigned int look, struct kb_compare *c)
+{
+	double t = c->threshold_pct, ma, mb;
+
+	ma = kb_median_sorted(a, na);
+	mb = kb_median_sorted(b, nb);
+	c->rel_median_pct = (mb - ma) / ma * 100;
+	c->sequential = true;
+	if (kb_seq_rel_ci(a, na, b, nb, kb_seq_alpha(KB_UNTIL_ALPHA, look),
+			  &c->ci_lo_pct, &c->ci_hi_pct)) {
+		c->verdict = KB_VERDICT_EQUAL;
+		c->below_threshold = false;
+		return false;
+	}
+	kb_compare_decide(c);
+	return c->verdict != KB_VERDICT_EQUAL ||
+	       (c->ci_lo_pct > -t && c->ci_hi_pct < t);
+}
+
+static bool answered(struct kb_until *u, const struct kb_run *r)
+{
+	unsigned int i;
+
+	if (u->compare)
+		return kb_until_compare_look(r->res[0].sorted,
+					     r->res[0].st.count,
+					     r->res[1].sorted,
+					     r->res[1].st.count, u->looks,
+					     &u->c);
+	for (i = 0; i < r->nres; i++)
+		if (!(kb_median_precision(&r->res[i].st) * 100 <=
+		      u->precision_pct))
+			return false;
+	return true;
+}
+
+int kb_measure_until(const struct kb_run_req *q, bool user,
+		     struct kb_until *u, struct kb_run *r)
+{
+	uint64_t t0 = kb_mono_ns();
+	double per_sample, left;
+	struct kb_run_req more = *q;
+	struct kb_run m;
+	uint64_t batch;
+	int err;
+
+	u->looks = 0;
+	u->answered = false;
+	err = kb_run_measure(q, user, r);
+	if (err)
+		return err;
+	/* the next batches: the first one's CPU and iterations */
+	more.has_cpu = more.has_iterations = more.has_samples = true;
+	more.cpu = r->cpu;
+	more.iterations = r->iterations;
+	more.progress = false;
+	for (;;) {
+		r->batches++;
+		u->looks++;
+		if (kb_run_analyze(r)) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return -ENOMEM;
+		}
+		u->elapsed_s = (double)(kb_mono_ns() - t0) / 1e9;
+		if (answered(u, r)) {
+			u->answered = true;
+			break;
+		}
+		if (r->status == KBENCH_RUN_TIMEOUT || !r->nres ||
+		    !r->res[0].n)
+			break;
+		left = u->max_time_s - u->elapsed_s;
+		if (left <= 0)
+			break;
+		/*
+		 * double the samples, but stay within the time left (at the
+		 * rate seen so far) and the per-batch bound
+		 */
+		per_sample = u->elapsed_s / (double)r->res[0].n;
+		batch = r->res[0].n;
+		if (per_sample > 0 && (double)batch * per_sample > left)
+			batch = (uint64_t)(left / per_sample);
+		if (batch > KB_UNTIL_BATCH_MAX)
+			batch = KB_UNTIL_BATCH_MAX;
+		if (batch < 100)
+			break;
+		more.samples = (uint32_t)batch;
+		err = kb_run_measure(&more, user, &m);
+		if (err)
+			return err;
+		err = merge_run(r, &m);
+		kb_run_free(&m);
+		if (err) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return err;
+		}
+	}
+	u->elapsed_s = (double)(kb_mono_ns() - t0) / 1e9;
+	r->until = u;
+	return 0;
+}
+
+void kb_until_print(const struct kb_until *u, const struct kb_run *r)
+{
+	out_open_object("until");
+	out_bool("answered", NULL, u->answered);
+	out_text("sampled %s", u->answered ? "until answered" :
+		 "until --max-time, unanswered");
+	out_uint("looks", ": %llu looks", u->looks);
+	out_uint("samples_per_routine", ", %llu samples per routine",
+		 r->nres ? r->res[0].n : 0);
+	out_double("elapsed_s", ", %.2f s", u->elapsed_s);
+	out_double("max_time_s", " (at most %g s", u->max_time_s);
+	if (u->compare) {
+		out_double("alpha", "; false alarms at most %g over all looks",
+			   KB_UNTIL_ALPHA);
+		out_double("last_look_alpha", ", %.2g at the last",
+			   kb_seq_alpha(KB_UNTIL_ALPHA, u->looks));
+	} else {
+		out_double("precision_pct", "; median CI half-width %g%% asked",
+			   u->precision_pct);
+	}
+	out_text(")\n");
+	out_close_object();
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stability verdict (verdict.h): robust spread, samples far above the
+ * median, the precision of the median, flagged samples, the share of the
+ * CPU the run had, the counter's rate.  Reasons in a fixed order, each
+ * "figure > threshold".
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verdict.h"
+
+static void add_reason(struct kb_stability *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_reason(struct kb_stability *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	v->stable = false;
+	if (v->nreasons >= 10)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(v->buf[v->nreasons], sizeof(v->buf[0]), fmt, ap);
+	va_end(ap);
+	v->reason[v->nreasons] = v->buf[v->nreasons];
+	v->nreasons++;
+}
+
+double kb_robust_rsd(const struct kb_stats *s)
+{
+	if (!s->count || s->median == 0)
+		return NAN;
+	return 1.4826 * s->mad / fabs(s->median);
+}
+
+double kb_median_precision(const struct kb_stats *s)
+{
+	double lo, hi;
+
+	if (!s->count || s->median == 0)
+		return NAN;
+	lo = s->median - s->ci_lo;
+	hi = s->ci_hi - s->median;
+	return (lo > hi ? lo : hi) / fabs(s->median);
+}
+
+void kb_verdict(const struct kb_verdict_in *in, struct kb_stability *v)
+{
+	const struct kb_stats *s = in->st;
+	double rsd = kb_robust_rsd(s), prec = kb_median_precision(s);
+
+	memset(v, 0, sizeof(*v));
+	v->stable = true;
+	if (s->count < KB_STABLE_SAMPLES_MIN)
+		add_reason(v, "only %zu valid samples (want at least %d)",
+			   s->count, KB_STABLE_SAMPLES_MIN);
+	if (rsd > KB_STABLE_RSD_MAX)
+		add_reason(v, "high spread: robust CV (1.4826 MAD / median) %.2f%% > %.0f%%",
+			   rsd * 100, KB_STABLE_RSD_MAX * 100);
+	if (s->count && (double)s->far_high > KB_STABLE_FAR_MAX * (double)s->count)
+		add_reason(v, "%zu of %zu samples far above the median (%.1f%% > %.0f%%): interrupts or another task?",
+			   s->far_high, s->count,
+			   (double)s->far_high / (double)s->count * 100,
+			   KB_STABLE_FAR_MAX * 100);
+	if (prec > KB_STABLE_PREC_MAX)
+		add_reason(v, "imprecise median: 95%% CI half-width %.2f%% of the median > %.1f%% (more samples: --precision)",
+			   prec * 100, KB_STABLE_PREC_MAX * 100);
+	if (in->samples &&
+	    (double)in->excluded > KB_STABLE_FLAGGED_MAX * (double)in->samples)
+		add_reason(v, "%zu of %zu samples flagged and excluded (%.1f%% > %.0f%%; NMI/SMI/CPU change/window/reference/steal)",
+			   in->excluded, in->samples,
+			   (double)in->excluded / (double)in->samples * 100,
+			   KB_STABLE_FLAGGED_MAX * 100);
+	if (in->cpu_share < KB_STABLE_CPU_SHARE_MIN)
+		add_reason(v, "the CPU was shared: the run had it %.0f%% of its %.2f s (< %.0f%%): another task on this CPU?",
+			   in->cpu_share * 100, in->elapsed_s,
+			   KB_STABLE_CPU_SHARE_MIN * 100);
+	if (in->iterations < KB_STABLE_ITER_MIN)
+		add_reason(v, "too few iterations per sample (%u < %d): counter reads and quantization dominate",
+			   in->iterations, KB_STABLE_ITER_MIN);
+	if (!in->counter_constant)
+		add_reason(v, "counter rate not constant: frequency scaling changes the figures");
+	if (in->timeout)
+		add_reason(v, "run timed out before all samples were taken");
+}
+
+void kb_stability(const struct kb_stats *s, size_t excluded,
+		  size_t samples, uint32_t iterations, bool counter_constant,
+		  bool timeout, struct kb_stability *v)
+{
+	struct kb_verdict_in in = {
+		.st = s, .excluded = excluded, .samples = samples,
+		.iterations = iterations, .counter_constant = counter_constant,
+		.timeout = timeout, .cpu_share = NAN,
+	};
+
+	kb_verdict(&in, v);
+}

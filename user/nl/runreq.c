@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RUN request and its reply, SAMPLES_GET into a run's results, and the
+ * INFO fields a run needs (runreq.h).  The reply's fields are parsed from
+ * the schema tables (model/schema.h) by kb_fields_parse().
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fields.h"
+#include "kbenchctl.h"
+#include "nl.h"
+#include "pages.h"
+#include "progress.h"
+#include "runreq.h"
+
+static void parse_result(struct nlattr *nest, struct kb_result *res)
+{
+	struct nlattr *tb[KBENCH_A_RESULT_MAX + 1], *a;
+	int rem;
+
+	if (nla_parse_nested(tb, KBENCH_A_RESULT_MAX, nest, NULL) < 0)
+		return;
+	kb_fields_parse(kb_result_fields, tb, res);
+	kb_fields_parse(kb_summary_fields, tb, res);
+	kb_fields_parse(kb_excl_fields, tb, res);
+	res->flags = kb_u32(tb[KBENCH_A_RESULT_FLAGS], 0);
+	/* EVENT is a multi-attr: each event's summary, by its index */
+	nla_for_each_nested(a, nest, rem) {
+		struct nlattr *eb[KBENCH_A_EVENT_SUMMARY_MAX + 1];
+		uint32_t x;
+
+		if (nla_type(a) != KBENCH_A_RESULT_EVENT ||
+		    nla_parse_nested(eb, KBENCH_A_EVENT_SUMMARY_MAX, a, NULL) < 0)
+			continue;
+		x = kb_u32(eb[KBENCH_A_EVENT_SUMMARY_INDEX], KBENCH_EVENTS_MAX);
+		if (x >= KBENCH_EVENTS_MAX)
+			continue;
+		kb_fields_parse(kb_ev_fields, eb, &res->ev[x]);
+	}
+}
+
+/* One EVENT_INFO nest of the RUN reply into @e. */
+static void parse_event_info(struct nlattr *nest, struct kb_event_desc *e)
+{
+	struct nlattr *tb[KBENCH_A_EVENT_MAX + 1];
+
+	if (nla_parse_nested(tb, KBENCH_A_EVENT_MAX, nest, NULL) < 0)
+		return;
+	snprintf(e->name, sizeof(e->name), "%s",
+		 kb_str(tb[KBENCH_A_EVENT_NAME], "?"));
+	snprintf(e->pmu, sizeof(e->pmu), "%s",
+		 kb_str(tb[KBENCH_A_EVENT_PMU], ""));
+	e->type = kb_u32(tb[KBENCH_A_EVENT_TYPE], 0);
+	e->config = kb_u64(tb[KBENCH_A_EVENT_CONFIG], 0);
+	e->enabled_ns = kb_u64(tb[KBENCH_A_EVENT_ENABLED_NS], 0);
+	e->running_ns = kb_u64(tb[KBENCH_A_EVENT_RUNNING_NS], 0);
+}
+
+static int run_reply_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct kb_run *r = arg;
+	struct nlattr *a;
+	int rem;
+
+	kb_fields_parse(kb_run_fields, tb, r);
+	r->status = kb_u32(tb[KBENCH_A_RUN_STATUS], 0);
+	r->nres = 0;
+	/* RESULT is a multi-attr: walk them all, in request order */
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(a) == KBENCH_A_RUN_RESULT &&
+		    r->nres < KBENCH_RUN_ROUTINES_MAX)
+			parse_result(a, &r->res[r->nres++]);
+		else if (nla_type(a) == KBENCH_A_RUN_OVERHEAD) {
+			parse_result(a, &r->overhead);
+			r->has_overhead = true;
+		} else if (nla_type(a) == KBENCH_A_RUN_EVENT_INFO &&
+			   r->nevents < KBENCH_EVENTS_MAX) {
+			parse_event_info(a, &r->events[r->nevents++]);
+		}
+	}
+	kb_run_correct_events(r);
+	return 0;
+}
+
+struct fetch {
+	struct kb_run *r;
+	uint32_t first_mismatch;
+	int err;
+};
+
+static int samples_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct fetch *f = arg;
+	struct kb_result *res;
+	uint32_t idx = kb_u32(tb[KBENCH_A_SAMPLES_ROUTINE], 0);
+	size_t n, i;
+	const unsigned char *net;
+	unsigned int x = 0;
+	struct kb_page pg;
+	struct nlattr *a;
+	int rem, err;
+
+	if (idx < f->r->nres)
+		res = &f->r->res[idx];
+	else if (idx == f->r->nres)
+		res = &f->r->overhead;
+	else
+		return 0;
+	err = kb_page_decode(tb, &pg);
+	if (err <= 0) {
+		f->err = err;
+		return err;
+	}
+	n = pg.n;
+	if (pg.first != res->n)
+		f->first_mismatch++;
+	for (i = 0; i < n; i++) {
+		int64_t v;
+		uint32_t fv;
+
+		kb_page_sample(&pg, i, &v, &fv);
+		if (kb_result_push(res, v, fv)) {
+			f->err = -ENOMEM;
+			return -1;
+		}
+	}
+	/* EVENT_NET: one array per event of the run, in its order */
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(a) != KBENCH_A_SAMPLES_EVENT_NET)
+			continue;
+		if (x < f->r->nevents &&
+		    (size_t)nla_len(a) / sizeof(int64_t) >= n) {
+			net = nla_data(a);
+			for (i = 0; i < n; i++) {
+				int64_t v;
+
+				memcpy(&v, net + i * sizeof(v), sizeof(v));
+				if (kb_result_push_event(res, x, v)) {
+					f->err = -ENOMEM;
+					return -1;
+				}
+			}
+		}
+		x++;
+	}
+	return 0;
+}
+
+int kb_run_fetch_samples(struct kb_nl *nl, uint32_t run_id, struct kb_run *r)
+{
+	struct fetch f = { r, 0, 0 };
+	int err;
+
+	err = kb_samples_dump(nl, run_id, false, 0, samples_cb, &f);
+	if (err)
+		return f.err ? f.err : err;
+	if (f.first_mismatch)
+		fprintf(stderr, "%s: warning: %u sample pages out of order\n",
+			prog, f.first_mismatch);
+	return f.err;
+}
+
+static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct kb_run *r = arg;
+
+	(void)nlh;
+	snprintf(r->kernel, sizeof(r->kernel), "%s",
+		 kb_str(tb[KBENCH_A_INFO_KERNEL], ""));
+	r->counter_constant = kb_u32(tb[KBENCH_A_INFO_COUNTER_FLAGS], 0) &
+			      KBENCH_COUNTER_F_CONSTANT;
+	kb_kernel_env_parse(tb, &r->kenv);
+	return 0;
+}
+
+void kb_run_fetch_info(struct kb_nl *nl, struct kb_run *r)
+{
+	bool quiet = nl->quiet;
+
+	nl->quiet = true;
+	r->counter_constant = true;
+	kb_nl_request(nl, kb_nl_msg(nl, KBENCH_CMD_INFO, false),
+		      KBENCH_A_INFO_MAX, info_cb, r);
+	nl->quiet = quiet;
+}
+
+int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
+		  struct kb_run *r)
+{
+	struct nl_msg *msg;
+	unsigned int i;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	kb_run_fetch_info(nl, r);
+	msg = kb_nl_msg(nl, KBENCH_CMD_RUN, false);
+	if (!msg)
+		return kb_nl_request(nl, NULL, 0, NULL, NULL);
+	for (i = 0; i < q->n; i++)
+		if (nla_put_string(msg, KBENCH_A_RUN_ROUTINE, q->names[i]) < 0)
+			goto out_nomem;
+	if ((q->has_cpu && nla_put_u32(msg, KBENCH_A_RUN_CPU, q->cpu) < 0) ||
+	    (q->has_samples && nla_put_u32(msg, KBENCH_A_RUN_SAMPLES, q->samples) < 0) ||
+	    (q->has_iterations &&
+	     nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS, q->iterations) < 0) ||
+	    (q->has_target && nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, q->target_ns) < 0) ||
+	    (q->has_warmup && nla_put_u32(msg, KBENCH_A_RUN_WARMUP, q->warmup) < 0))
+		goto out_nomem;
+	for (i = 0; i < q->nargs; i++)
+		if (nla_put_u64(msg, KBENCH_A_RUN_ARG, q->args[i]) < 0)
+			goto out_nomem;
+	for (i = 0; i < q->nevents; i++)
+		if (nla_put_string(msg, KBENCH_A_RUN_EVENT, q->events[i]) < 0)
+			goto out_nomem;
+	if (q->progress)
+		err = kb_progress_request(nl, msg, KBENCH_A_RUN_MAX,
+					  run_reply_cb, r);
+	else
+		err = kb_nl_request(nl, msg, KBENCH_A_RUN_MAX, run_reply_cb, r);
+	if (err)
+		return err;
+	r->has_arg = q->nargs == 1;
+	r->arg = q->nargs == 1 ? q->args[0] : 0;
+	kb_run_stamp(r);
+	kb_run_env(r);
+	err = kb_run_fetch_samples(nl, r->run_id, r);
+	if (err)
+		fprintf(stderr, "%s: warning: samples of run %u unavailable; statistics from the kernel summary only\n",
+			prog, r->run_id);
+	return 0;
+
+out_nomem:
+	nlmsg_free(msg);
+	return kb_nl_request(nl, NULL, 0, NULL, NULL);
+}

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report of `kbenchctl diff` and `run --baseline` (diffprint.h): the
+ * rows of results/diff.c's comparison as a table, Markdown or JSON, the
+ * routines only one side has, the warnings and notes, the counts and the
+ * exit status.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "color.h"
+#include "diff.h"
+#include "diffprint.h"
+#include "kbenchctl.h"
+#include "output.h"
+
+static void label(const struct kb_saved_run *s, const struct kb_result *r,
+		  char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", r->routine, s->run.user ? " [user]" : "");
+}
+
+static void format_pct(double v, char *buf, size_t len)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%+.2f%%", v);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void format_med(const struct kb_diff_row *w, const char *metric, double v,
+		       char *buf, size_t len)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.3f %s", v, metric ? "" :
+			 w->ns_unit ? "ns" : "cyc");
+	else
+		snprintf(buf, len, "-");
+}
+
+static void side_json(const char *key, const char *name,
+		      const struct kb_resfile *rf)
+{
+	const struct kb_meta *m = &rf->meta;
+
+	out_open_object(key);
+	out_string("file", NULL, name);
+	out_string("date", NULL, m->date);
+	out_string("kernel", NULL, m->kernel);
+	out_string("arch", NULL, m->arch);
+	out_string("cpu_model", NULL, m->cpu_model);
+	out_string("hypervisor", NULL, m->hypervisor[0] ? m->hypervisor : NULL);
+	out_string("kbench_version", NULL,
+		   m->kbench_version[0] ? m->kbench_version : NULL);
+	out_uint("method_version", NULL, m->method_version);
+	out_close_object();
+}
+
+/* A row's cells as text ("-" where there is no figure). */
+struct cells {
+	char lbl[64], om[32], nm[32], ch[24], lo[24], hi[24], p[16], arg[24];
+};
+
+static void row_cells(const struct kb_diff_row *w, const char *metric, struct cells *c)
+{
+	bool na = w->verdict == KB_ROW_NA;
+	uint64_t a = 0;
+
+	label(w->os, w->o, c->lbl, sizeof(c->lbl));
+	format_med(w, metric, w->old_med, c->om, sizeof(c->om));
+	format_med(w, metric, w->new_med, c->nm, sizeof(c->nm));
+	format_pct(na ? NAN : w->c.rel_median_pct, c->ch, sizeof(c->ch));
+	format_pct(na ? NAN : w->c.ci_lo_pct, c->lo, sizeof(c->lo));
+	format_pct(na ? NAN : w->c.ci_hi_pct, c->hi, sizeof(c->hi));
+	kb_format_p(na ? NAN : w->c.p, c->p, sizeof(c->p));
+	if (kb_diff_arg_of(w->os, w->o, &a))
+		snprintf(c->arg, sizeof(c->arg), "%llu", (unsigned long long)a);
+	else
+		snprintf(c->arg, sizeof(c->arg), "-");
+}
+
+/* As compare's verdicts: regressed red, improved and no change green. */
+static const char *verdict_color(enum kb_row_verdict v)
+{
+	return kb_color(out_file(), v == KB_ROW_REGRESSED ? KB_BAD :
+				    v == KB_ROW_NA ? KB_WARN : KB_GOOD);
+}
+
+/* The p column only with -v (the verdict already says what p decided). */
+static void print_rows_table(const struct kb_diff_row *rows, size_t nrows,
+			     bool any_arg, bool full, const char *metric)
+{
+	struct cells c;
+	char ci[56], oh[48], nh[48];
+	size_t i;
+
+	snprintf(oh, sizeof(oh), "old %.20s/iter", metric ? metric : "");
+	snprintf(nh, sizeof(nh), "new %.20s/iter", metric ? metric : "");
+	out_text("%-24s %s%14s %14s %9s  %-20s", "routine",
+		 any_arg ? "       arg " : "", metric ? oh : "old/iter",
+		 metric ? nh : "new/iter", "change", "95% CI of change");
+	if (full)
+		out_text(" %8s", "p");
+	out_text("  verdict\n");
+	for (i = 0; i < nrows; i++) {
+		const struct kb_diff_row *w = &rows[i];
+
+		row_cells(w, metric, &c);
+		snprintf(ci, sizeof(ci), "%s .. %s", c.lo, c.hi);
+		out_text("%-24s ", c.lbl);
+		if (any_arg)
+			out_text("%10s ", c.arg);
+		out_text("%14s %14s %9s  %-20s", c.om, c.nm, c.ch,
+			 w->verdict == KB_ROW_NA ? "-" : ci);
+		if (full)
+			out_text(" %8s", c.p);
+		out_text("  %s%s%s%s%s\n", verdict_color(w->verdict),
+			 kb_row_verdict_name[w->verdict], w->why_na ? ": " : "",
+			 w->why_na ? w->why_na : "", kb_color_end(out_file()));
+	}
+}
+
+/* For a commit message or a review: never coloured. */
+static void print_rows_markdown(const struct kb_diff_row *rows, size_t nrows,
+				bool any_arg, const char *metric)
+{
+	struct cells c;
+	size_t i;
+
+	out_text("| routine |%s old%s%s/iter | new%s%s/iter | change | 95%% CI | p | verdict |\n",
+		 any_arg ? " arg |" : "", metric ? " " : "", metric ? metric : "",
+		 metric ? " " : "", metric ? metric : "");
+	out_text("|:--|%s--:|--:|--:|:-:|--:|:--|\n", any_arg ? "--:|" : "");
+	for (i = 0; i < nrows; i++) {
+		const struct kb_diff_row *w = &rows[i];
+		bool na = w->verdict == KB_ROW_NA;
+
+		row_cells(w, metric, &c);
+		out_text("| `%s` |", c.lbl);
+		if (any_arg)
+			out_text(" %s |", c.arg);
+		out_text(" %s | %s | %s | %s%s%s | %s | %s%s |\n", c.om, c.nm,
+			 c.ch, na ? "-" : c.lo, na ? "" : " .. ", na ? "" : c.hi,
+			 c.p, w->verdict == KB_ROW_REGRESSED ? "**regressed**" :
+			 kb_row_verdict_name[w->verdict],
+			 w->why_na ? " (no samples)" : "");
+	}
+}
+
+static void print_rows_json(const struct kb_diff_row *rows, size_t nrows,
+			    const char *metric)
+{
+	size_t i;
+
+	out_open_array("routines");
+	for (i = 0; i < nrows; i++) {
+		const struct kb_diff_row *w = &rows[i];
+		bool na = w->verdict == KB_ROW_NA;
+		uint64_t a = 0;
+
+		out_open_object(NULL);
+		out_string("routine", NULL, w->o->routine);
+		if (strcmp(w->o->routine, w->n->routine))
+			out_string("new_routine", NULL, w->n->routine);
+		out_string("side", NULL, w->os->run.user ? "user" : "kernel");
+		if (kb_diff_arg_of(w->os, w->o, &a))
+			out_uint("arg", NULL, a);
+		else
+			out_null("arg");
+		out_string("compared_in", NULL, metric ? metric :
+				     w->ns_unit ? "ns" : "cycles");
+		out_double("old_median_cycles", NULL, w->ost->median);
+		out_double("new_median_cycles", NULL, w->nst->median);
+		out_double("old_median_ns", NULL, w->old_med_ns);
+		out_double("new_median_ns", NULL, w->new_med_ns);
+		out_uint("old_samples", NULL, w->ost->count);
+		out_uint("new_samples", NULL, w->nst->count);
+		out_double("change_pct", NULL, na ? NAN : w->c.rel_median_pct);
+		out_double("change_ci95_lo_pct", NULL, na ? NAN : w->c.ci_lo_pct);
+		out_double("change_ci95_hi_pct", NULL, na ? NAN : w->c.ci_hi_pct);
+		out_double("mann_whitney_u", NULL, na ? NAN : w->u);
+		out_double("p_value", NULL, na ? NAN : w->c.p);
+		out_string("verdict", NULL, kb_row_verdict_name[w->verdict]);
+		out_bool("below_threshold", NULL, !na && w->c.below_threshold);
+		if (w->why_na)
+			out_string("reason", NULL, w->why_na);
+		out_close_object();
+	}
+	out_close_array();
+}
+
+static void only_list(const char *key, const char *text,
+		      const struct kb_resfile *rf, bool **used)
+{
+	size_t i, shown = 0;
+	unsigned int k;
+	uint64_t a = 0;
+
+	out_open_array(key);
+	for (i = 0; i < rf->nruns; i++) {
+		for (k = 0; k < rf->runs[i].run.nres; k++) {
+			const struct kb_saved_run *s = &rf->runs[i];
+			char lbl[64];
+
+			if (used[i][k])
+				continue;
+			label(s, &s->run.res[k], lbl, sizeof(lbl));
+			if (kb_diff_arg_of(s, &s->run.res[k], &a))
+				snprintf(lbl + strlen(lbl), sizeof(lbl) - strlen(lbl),
+					 " (arg %llu)", (unsigned long long)a);
+			out_text("%s%s", shown++ ? ", " : text, lbl);
+			out_open_object_inline(NULL);
+			out_string("routine", NULL, s->run.res[k].routine);
+			out_string("side", NULL, s->run.user ? "user" : "kernel");
+			if (kb_diff_arg_of(s, &s->run.res[k], &a))
+				out_uint("arg", NULL, a);
+			else
+				out_null("arg");
+			out_close_object();
+		}
+	}
+	out_close_array();
+	if (shown)
+		out_text("\n");
+}
+
+/*
+ * Warnings (yellow) and notes: JSON arrays of strings; in the text, one
+ * line each, or on stderr beside Markdown.  Not @shown: JSON only (the
+ * short report counts the notes instead).
+ */
+static void print_notes(const char *key, const char *prefix,
+			const struct kb_diff_notes *nt, bool to_stderr, bool shown,
+			bool warning)
+{
+	FILE *f = to_stderr ? stderr : out_file();
+	const char *on = warning ? kb_color(f, KB_WARN) : "";
+	const char *off = warning ? kb_color_end(f) : "";
+	unsigned int i;
+
+	out_open_array(key);
+	for (i = 0; i < nt->n; i++) {
+		if (shown && to_stderr)
+			fprintf(stderr, "%s: %s%s: %s%s\n", prog, on, prefix,
+				nt->text[i], off);
+		else if (shown)
+			out_text("%s%s: ", on, prefix);
+		out_string(NULL, shown && !to_stderr ? "%s" : NULL, nt->text[i]);
+		if (shown && !to_stderr)
+			out_text("%s\n", off);
+	}
+	out_close_array();
+}
+
+int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
+		  const char *new_name, struct kb_resfile *new,
+		  const struct kb_diff_opts *o, bool *regressed)
+{
+	struct kb_diff *d = calloc(1, sizeof(*d));
+	bool md = o->markdown && !out_json(), full = o->full || md;
+	int err = -ENOMEM, status;
+
+	*regressed = false;
+	if (!d || kb_diff_compute(d, old_name, old, new_name, new, o))
+		goto out_nomem;
+	*regressed = d->regressed;
+	err = 0;
+	if (!d->nrows) {
+		fprintf(stderr, "%s: nothing to compare: %s and %s have no routine in common%s\n",
+			prog, old_name, new_name,
+			o->nmatch ? "" : " (for routines renamed between them: --match OLD=NEW)");
+		*regressed = false;
+		err = -ENODATA;
+	}
+	status = kb_diff_exit_status(err, *regressed);
+
+	out_open_object(key);
+	if (out_json()) {
+		side_json("old", old_name, old);
+		side_json("new", new_name, new);
+	} else if (o->full && !md) {
+		out_text("old: %s (%s, %s, %s)\n", old_name, old->meta.date,
+			 old->meta.kernel, old->meta.arch);
+		out_text("new: %s (%s, %s, %s)\n", new_name, new->meta.date,
+			 new->meta.kernel, new->meta.arch);
+	}
+	out_double("threshold_pct", NULL, o->threshold);
+	out_string("fail_on", NULL, kb_diff_fail_on_choices[o->fail_on]);
+	out_uint("seed", NULL, o->seed);
+	out_uint("bootstrap_resamples", NULL, KB_BOOTSTRAP_RESAMPLES);
+	print_notes("warnings", "warning", &d->warn, md, true, true);
+	print_notes("notes", "note", &d->note, md, full, false);
+	if (o->full && !md)
+		out_text("\n");
+	out_string("metric", NULL, o->metric ? o->metric : "cycles");
+	if (md)
+		print_rows_markdown(d->rows, d->nrows, d->any_arg, o->metric);
+	else if (out_json())
+		print_rows_json(d->rows, d->nrows, o->metric);
+	else
+		print_rows_table(d->rows, d->nrows, d->any_arg, o->full, o->metric);
+	if (md || o->full)
+		out_text("\n");
+	only_list("only_old", "only in old: ", old, d->used_old);
+	only_list("only_new", "only in new: ", new, d->used_new);
+	out_uint("regressed", NULL, d->counts[KB_ROW_REGRESSED]);
+	out_uint("improved", NULL, d->counts[KB_ROW_IMPROVED]);
+	out_uint("no_change", NULL, d->counts[KB_ROW_NO_CHANGE]);
+	out_uint("not_compared", NULL, d->counts[KB_ROW_NA]);
+	if (!md)
+		out_text("%s", kb_color(out_file(), status ? KB_BAD : KB_GOOD));
+	out_text("%s%zu regressed, %zu improved, %zu no change",
+		 md ? "kbench diff: " : "", d->counts[KB_ROW_REGRESSED],
+		 d->counts[KB_ROW_IMPROVED], d->counts[KB_ROW_NO_CHANGE]);
+	if (d->counts[KB_ROW_NA])
+		out_text(", %zu not compared", d->counts[KB_ROW_NA]);
+	if (full)
+		out_text(" (noise threshold %g%%, 95%% bootstrap CI of the median change, Mann-Whitney p%s)",
+			 o->threshold,
+			 o->fail_on == KB_DIFF_FAIL_CHANGED ? "; fail on any change" : "");
+	else
+		out_text(" (noise threshold %g%%%s)", o->threshold,
+			 o->fail_on == KB_DIFF_FAIL_CHANGED ? "; fail on any change" : "");
+	if (!full && d->note.n)
+		out_text("; -v shows %u note%s on what else differs", d->note.n,
+			 d->note.n == 1 ? "" : "s");
+	out_text("%s\n", md ? "" : kb_color_end(out_file()));
+	out_uint("exit_status", NULL, (uint64_t)status);
+	out_close_object();
+	goto out_free;
+
+out_nomem:
+	fprintf(stderr, "%s: out of memory\n", prog);
+out_free:
+	if (d)
+		kb_diff_free(d);
+	free(d);
+	return err;
+}

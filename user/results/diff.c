@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The comparison of two saved results (diff.h), what `kbenchctl diff`,
+ * `run --baseline` and sweeps print (output/diffprint.c): per routine
+ * (matched by side, name and sweep argument) the medians per iteration,
+ * the relative change with its bootstrap CI, the Mann-Whitney p and a
+ * verdict, criterion-style: a change counts only when its CI excludes 0
+ * and it is beyond the noise threshold (the CI not inside +-threshold); the
+ * p is reported, never consulted (kb_compare_decide()).  The statistics are model/stats.c's, the ones
+ * `compare` uses.  No printing but the warnings of loading and saving.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "env.h"
+#include "kbenchctl.h"
+#include "opts.h"
+#include "runopts.h"
+
+const char *const kb_row_verdict_name[] = {
+	"no change", "improved", "regressed", "n/a" };
+
+static void kb_diff_note(struct kb_diff_notes *nt, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void kb_diff_note(struct kb_diff_notes *nt, const char *fmt, ...)
+{
+	char buf[200];
+	unsigned int i;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (i = 0; i < nt->n; i++)
+		if (!strcmp(nt->text[i], buf))
+			return;
+	if (nt->n < KB_DIFF_NOTES_MAX)
+		memcpy(nt->text[nt->n++], buf, sizeof(buf));
+}
+
+const char *const kb_diff_fail_on_choices[] = { "regressed", "changed", NULL };
+
+void kb_diff_opts_init(struct kb_diff_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->threshold = KB_DIFF_DEFAULT_THRESHOLD;
+	o->seed = KB_DIFF_DEFAULT_SEED;
+}
+
+int kb_diff_parse_match(const struct kb_opt *row, const char *arg,
+			void *field)
+{
+	struct kb_diff_opts *o = field;
+	const char *eq = strchr(arg, '=');
+	size_t lo, ln;
+	char *buf;
+
+	if (!eq || eq == arg || !eq[1] || strchr(eq + 1, '='))
+		return kb_opt_error(row, arg, "want OLD=NEW: the routine OLD of the old result is NEW in the new one");
+	lo = (size_t)(eq - arg);
+	ln = strlen(eq + 1);
+	if (lo > KBENCH_NAME_MAX || ln > KBENCH_NAME_MAX)
+		return kb_opt_error(row, arg, "routine names are at most %d characters",
+				    KBENCH_NAME_MAX);
+	if (o->nmatch == KB_DIFF_MATCH_MAX)
+		return kb_opt_error(row, arg, "at most %d --match pairs",
+				    KB_DIFF_MATCH_MAX);
+	buf = o->match_buf[o->nmatch];
+	memcpy(buf, arg, lo);
+	buf[lo] = '\0';
+	memcpy(buf + lo + 1, eq + 1, ln + 1);
+	o->match_old[o->nmatch] = buf;
+	o->match_new[o->nmatch++] = buf + lo + 1;
+	return 0;
+}
+
+const char *kb_diff_opts_given(const struct kb_diff_opts *o)
+{
+	return o->has_threshold ? "--threshold" : o->has_seed ? "--seed" :
+	       o->has_fail_on ? "--fail-on" : o->markdown ? "--markdown" :
+	       o->nmatch ? "--match" : o->metric ? "--metric" : NULL;
+}
+
+int kb_diff_exit_status(int err, bool regressed)
+{
+	if (err < 0)
+		return EXIT_USAGE;
+	return regressed ? EXIT_REGRESSED : EXIT_OK;
+}
+
+/* The name a routine of the old file has in the new one (--match). */
+static const char *new_name_of(const struct kb_diff_opts *o, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nmatch; i++)
+		if (!strcmp(o->match_old[i], name))
+			return o->match_new[i];
+	return name;
+}
+
+static bool same_key(const struct kb_saved_run *a, const struct kb_saved_run *b)
+{
+	return a->run.user == b->run.user && a->has_arg == b->has_arg &&
+	       (!a->has_arg || a->arg == b->arg);
+}
+
+/*
+ * The argument a result ran with: its sweep value, else its own (a routine
+ * with an argument run without --arg, or NAME:ARG).  false: none.
+ */
+bool kb_diff_arg_of(const struct kb_saved_run *s, const struct kb_result *r,
+		   uint64_t *v)
+{
+	if (s->has_arg)
+		*v = s->arg;
+	else if (r->has_arg)
+		*v = r->arg;
+	return s->has_arg || r->has_arg;
+}
+
+/*
+ * The first result of @rf keyed like @s (side, sweep value) with @name and
+ * the argument of @key, or NULL.
+ */
+static const struct kb_result *find(const struct kb_resfile *rf,
+				    const struct kb_saved_run *s,
+				    const char *name,
+				    const struct kb_result *key,
+				    const struct kb_saved_run **in)
+{
+	const struct kb_result *r;
+	uint64_t a = 0, b = 0;
+	bool has = kb_diff_arg_of(s, key, &a);
+	size_t i;
+	unsigned int k;
+
+	for (i = 0; i < rf->nruns; i++) {
+		if (!same_key(&rf->runs[i], s))
+			continue;
+		for (k = 0; k < rf->runs[i].run.nres; k++) {
+			r = &rf->runs[i].run.res[k];
+			if (strcmp(r->routine, name) ||
+			    kb_diff_arg_of(&rf->runs[i], r, &b) != has || a != b)
+				continue;
+			*in = &rf->runs[i];
+			return r;
+		}
+	}
+	return NULL;
+}
+
+static bool hz_close(uint64_t a, uint64_t b)
+{
+	double d = fabs((double)a - (double)b);
+
+	return d <= 0.001 * (double)(a > b ? a : b);
+}
+
+/* Per-iteration values in ns: cycles scaled by the run's counter rate. */
+static double *to_ns(const struct kb_run *r, const double *sorted,
+		     const struct kb_stats *st)
+{
+	double *v = malloc((st->count ? st->count : 1) * sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < st->count; i++)
+		v[i] = kb_run_ns(r, sorted[i]);
+	return v;
+}
+
+/*
+ * The samples of @res a row compares: the counter's, or with --metric
+ * EVENT that event's (false when the run did not count it).
+ */
+static bool metric_of(const struct kb_saved_run *s, const struct kb_result *res,
+		      const char *metric, const double **sorted,
+		      const struct kb_stats **st)
+{
+	int x;
+
+	*sorted = res->sorted;
+	*st = &res->st;
+	if (!metric)
+		return true;
+	x = kb_run_event_index(&s->run, metric);
+	if (x < 0 || !res->ev[x].sorted)
+		return false;
+	*sorted = res->ev[x].sorted;
+	*st = &res->ev[x].st;
+	return true;
+}
+
+static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
+		       struct kb_diff_notes *warn, struct kb_diff_notes *note)
+{
+	const struct kb_run *or = &w->os->run, *nr = &w->ns->run;
+	bool o_has = metric_of(w->os, w->o, o->metric, &w->osorted, &w->ost);
+	bool n_has = metric_of(w->ns, w->n, o->metric, &w->nsorted, &w->nst);
+	const double *a = w->osorted, *b = w->nsorted;
+	double *a2 = NULL, *b2 = NULL;
+	size_t na = w->ost->count, nb = w->nst->count;
+	int err = 0;
+
+	/* an event's counts need no conversion between counters */
+	w->ns_unit = !o->metric && (strcmp(or->counter, nr->counter) ||
+				    !hz_close(or->counter_hz, nr->counter_hz));
+	if (w->ns_unit)
+		kb_diff_note(warn, "counters differ (%s @ %llu Hz, %s @ %llu Hz): comparing ns per iteration, which depends on the counter's calibration",
+			 or->counter, (unsigned long long)or->counter_hz,
+			 nr->counter, (unsigned long long)nr->counter_hz);
+	else if (or->counter_hz != nr->counter_hz)
+		kb_diff_note(note, "counter rate differs slightly (%llu Hz, %llu Hz): comparing cycles",
+			 (unsigned long long)or->counter_hz,
+			 (unsigned long long)nr->counter_hz);
+	if (or->iterations != nr->iterations)
+		kb_diff_note(note, "%s: %u iterations per sample, now %u",
+			 w->o->routine, or->iterations, nr->iterations);
+	if (or->cpu != nr->cpu)
+		kb_diff_note(note, "measured on cpu %u, now cpu %u", or->cpu, nr->cpu);
+	if (or->status == KBENCH_RUN_TIMEOUT || nr->status == KBENCH_RUN_TIMEOUT)
+		kb_diff_note(warn, "%s: a run timed out: partial samples", w->o->routine);
+	w->verdict = KB_ROW_NA;
+	w->old_med_ns = o->metric ? NAN : kb_run_ns(or, w->ost->median);
+	w->new_med_ns = o->metric ? NAN : kb_run_ns(nr, w->nst->median);
+	if (!o_has || !n_has) {
+		w->old_med = w->new_med = NAN;
+		w->why_na = !o_has ? "the event was not counted in the old result" :
+				     "the event was not counted in the new result";
+		return 0;
+	}
+	if (!na || !nb) {
+		w->old_med = w->new_med = NAN;
+		w->why_na = "no valid samples";
+		return 0;
+	}
+	if (w->ns_unit) {
+		a = a2 = to_ns(or, w->osorted, w->ost);
+		b = b2 = to_ns(nr, w->nsorted, w->nst);
+		if (!a2 || !b2) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+	}
+	w->old_med = kb_median_sorted(a, na);
+	w->new_med = kb_median_sorted(b, nb);
+	if (!(w->old_med > 0)) {
+		w->why_na = "old median not above 0: no relative change";
+		goto out_free;
+	}
+	w->c.threshold_pct = o->threshold;
+	w->c.rel_median_pct = (w->new_med - w->old_med) / w->old_med * 100;
+	err = kb_bootstrap_rel_median_ci(a, na, b, nb, KB_BOOTSTRAP_RESAMPLES,
+					 o->seed, &w->c.ci_lo_pct, &w->c.ci_hi_pct);
+	if (!err)
+		err = kb_mann_whitney_sorted(a, na, b, nb, &w->u, &w->c.p);
+	if (err)
+		goto out_free;
+	kb_compare_decide(&w->c);
+	w->verdict = w->c.verdict == KB_VERDICT_FASTER ? KB_ROW_IMPROVED :
+		     w->c.verdict == KB_VERDICT_SLOWER ? KB_ROW_REGRESSED :
+		     KB_ROW_NO_CHANGE;
+	w->why_na = NULL;
+out_free:
+	free(a2);
+	free(b2);
+	return err;
+}
+
+/* What differs between the two files' metadata. */
+static void compare_meta(const struct kb_meta *a, const struct kb_meta *b,
+			 struct kb_diff_notes *warn, struct kb_diff_notes *note)
+{
+	unsigned int i, k;
+
+#define DIFFERS(field) (a->field[0] && b->field[0] && strcmp(a->field, b->field))
+	if (DIFFERS(arch))
+		kb_diff_note(warn, "architecture differs: %s, %s", a->arch, b->arch);
+	if (DIFFERS(cpu_model))
+		kb_diff_note(warn, "CPU model differs: %s, %s", a->cpu_model, b->cpu_model);
+	if (strcmp(a->hypervisor, b->hypervisor))
+		kb_diff_note(warn, "hypervisor differs: %s, %s",
+			 a->hypervisor[0] ? a->hypervisor : "none",
+			 b->hypervisor[0] ? b->hypervisor : "none");
+	if (a->method_version != b->method_version)
+		kb_diff_note(warn, "sampling method differs (method version %u, %u): kbench itself changed how it measures",
+			 a->method_version, b->method_version);
+	if (DIFFERS(kernel))
+		kb_diff_note(note, "kernel release differs: %s, %s", a->kernel, b->kernel);
+	if (DIFFERS(kbench_version))
+		kb_diff_note(note, "kbench module version differs: %s, %s",
+			 a->kbench_version, b->kbench_version);
+	if (DIFFERS(kbenchctl_version))
+		kb_diff_note(note, "kbenchctl version differs: %s, %s",
+			 a->kbenchctl_version, b->kbenchctl_version);
+	if (DIFFERS(hostname))
+		kb_diff_note(note, "hostname differs: %s, %s", a->hostname, b->hostname);
+#undef DIFFERS
+	for (i = 0; i < a->nparams; i++)
+		for (k = 0; k < b->nparams; k++)
+			if (!strcmp(a->param[i].name, b->param[k].name) &&
+			    a->param[i].value != b->param[k].value)
+				kb_diff_note(note, "module parameter %s differs: %llu, %llu",
+					 a->param[i].name,
+					 (unsigned long long)a->param[i].value,
+					 (unsigned long long)b->param[k].value);
+	for (i = 0; i < a->nenv; i++)
+		for (k = 0; k < b->nenv; k++) {
+			const char *key = a->env[i].key;
+			/* what changes the code's cost is a warning (env.h) */
+			bool moves = kb_env_key_moves_figures(key);
+
+			if (strcmp(key, b->env[k].key) ||
+			    !strcmp(a->env[i].value, b->env[k].value))
+				continue;
+			if (strlen(a->env[i].value) > 40 ||
+			    strlen(b->env[k].value) > 40)
+				kb_diff_note(moves ? warn : note,
+					 "environment %s differs (see the files)",
+					 key);
+			else
+				kb_diff_note(moves ? warn : note,
+					 "environment %s differs: %s, %s%s", key,
+					 a->env[i].value, b->env[k].value,
+					 moves ? " (it changes what the code costs)" : "");
+		}
+}
+
+static bool **used_alloc(const struct kb_resfile *rf)
+{
+	bool **u = calloc(rf->nruns ? rf->nruns : 1, sizeof(*u));
+	size_t i;
+
+	for (i = 0; u && i < rf->nruns; i++) {
+		u[i] = calloc(KBENCH_RUN_ROUTINES_MAX, sizeof(**u));
+		if (!u[i]) {
+			while (i--)
+				free(u[i]);
+			free(u);
+			return NULL;
+		}
+	}
+	return u;
+}
+
+static void used_free(bool **u, size_t n)
+{
+	size_t i;
+
+	for (i = 0; u && i < n; i++)
+		free(u[i]);
+	free(u);
+}
+
+/* Statistics of the routines (not of the overhead: diff does not use it). */
+static int analyze(struct kb_resfile *rf)
+{
+	size_t i;
+	unsigned int k;
+
+	for (i = 0; i < rf->nruns; i++) {
+		struct kb_run *r = &rf->runs[i].run;
+
+		if (rf->runs[i].analyzed)
+			continue;
+		for (k = 0; k < r->nres; k++)
+			if (kb_result_analyze(&r->res[k], r->iterations))
+				return -ENOMEM;
+		rf->runs[i].analyzed = true;
+	}
+	return 0;
+}
+
+/* One row per routine of @old found in @new; the counts per verdict. */
+static int match_rows(const char *old_name, struct kb_resfile *old,
+		      const char *new_name, struct kb_resfile *new,
+		      const struct kb_diff_opts *o, struct kb_diff_row **rowsp,
+		      size_t *nrowsp, size_t counts[4], bool **used_old,
+		      bool **used_new, struct kb_diff_notes *warn, struct kb_diff_notes *note)
+{
+	size_t i, nrows = 0, cap = 0;
+	struct kb_diff_row *rows = NULL;
+	unsigned int k;
+
+	for (i = 0; i < old->nruns; i++) {
+		const struct kb_saved_run *os = &old->runs[i];
+
+		for (k = 0; k < os->run.nres; k++) {
+			const struct kb_result *o_res = &os->run.res[k], *n_res;
+			const struct kb_saved_run *ns = NULL, *first_in;
+			struct kb_diff_row *w;
+			size_t ni;
+
+			/* a routine twice on one side: the first one counts */
+			if (find(old, os, o_res->routine, o_res, &first_in) != o_res) {
+				kb_diff_note(note, "%s appears more than once in %s: compared the first",
+					 o_res->routine, old_name);
+				used_old[i][k] = true;
+				continue;
+			}
+			n_res = find(new, os, new_name_of(o, o_res->routine), o_res,
+				     &ns);
+			if (!n_res)
+				continue;
+			used_old[i][k] = true;
+			ni = (size_t)(ns - new->runs);
+			used_new[ni][n_res - ns->run.res] = true;
+			if (nrows == cap) {
+				struct kb_diff_row *r2;
+
+				cap = cap ? cap * 2 : 8;
+				r2 = realloc(rows, cap * sizeof(*r2));
+				if (!r2)
+					goto out_nomem;
+				rows = r2;
+			}
+			w = &rows[nrows++];
+			memset(w, 0, sizeof(*w));
+			w->os = os;
+			w->ns = ns;
+			w->o = o_res;
+			w->n = n_res;
+			if (compute_row(w, o, warn, note))
+				goto out_nomem;
+			counts[w->verdict]++;
+		}
+	}
+	/* the duplicates on the new side (already-matched ones stay used) */
+	for (i = 0; i < new->nruns; i++)
+		for (k = 0; k < new->runs[i].run.nres; k++) {
+			const struct kb_saved_run *first_in;
+			const struct kb_result *r = &new->runs[i].run.res[k];
+
+			if (find(new, &new->runs[i], r->routine, r, &first_in) != r) {
+				kb_diff_note(note, "%s appears more than once in %s: compared the first",
+					 r->routine, new_name);
+				used_new[i][k] = true;
+			}
+		}
+	*rowsp = rows;
+	*nrowsp = nrows;
+	return 0;
+
+out_nomem:
+	free(rows);
+	return -ENOMEM;
+}
+
+int kb_diff_compute(struct kb_diff *d, const char *old_name,
+		    struct kb_resfile *old, const char *new_name,
+		    struct kb_resfile *new, const struct kb_diff_opts *o)
+{
+	size_t i;
+	uint64_t a;
+
+	memset(d, 0, sizeof(*d));
+	d->used_old = used_alloc(old);
+	d->used_new = used_alloc(new);
+	d->nold = old->nruns;
+	d->nnew = new->nruns;
+	if (!d->used_old || !d->used_new)
+		return -ENOMEM;
+	if (analyze(old) || analyze(new))
+		return -ENOMEM;
+	compare_meta(&old->meta, &new->meta, &d->warn, &d->note);
+	if (match_rows(old_name, old, new_name, new, o, &d->rows, &d->nrows,
+		       d->counts, d->used_old, d->used_new, &d->warn, &d->note))
+		return -ENOMEM;
+	for (i = 0; i < d->nrows; i++)
+		d->any_arg |= kb_diff_arg_of(d->rows[i].os, d->rows[i].o, &a);
+	d->regressed = d->counts[KB_ROW_REGRESSED] ||
+		       (o->fail_on == KB_DIFF_FAIL_CHANGED &&
+			d->counts[KB_ROW_IMPROVED]);
+	return 0;
+}
+
+void kb_diff_free(struct kb_diff *d)
+{
+	used_free(d->used_old, d->nold);
+	used_free(d->used_new, d->nnew);
+	free(d->rows);
+	memset(d, 0, sizeof(*d));
+}
+
+void kb_results_build(struct kb_results *x, const struct kb_run *const *runs,
+		      const struct kb_run_req *const *reqs, unsigned int n,
+		      int argc, char *argv[])
+{
+	unsigned int i;
+
+	memset(x, 0, sizeof(*x));
+	if (n > 2)
+		n = 2;
+	for (i = 0; i < n; i++) {
+		kb_saved_run_init(&x->s[i], runs[i], reqs[i]);
+		x->s[i].analyzed = true;	/* by the caller; the copy shares it */
+	}
+	kb_meta_collect(&x->rf.meta, n && !runs[0]->user,
+			n ? (int)runs[0]->cpu : -1, argc, argv);
+	if (n && runs[0]->has_env)
+		kb_meta_add_env(&x->rf.meta, &runs[0]->env);
+	x->rf.runs = x->s;
+	x->rf.nruns = n;
+}
+
+int kb_results_save(const char *arg, const struct kb_results *x)
+{
+	return kb_resfile_save(arg, &x->rf.meta, x->s, x->rf.nruns);
+}
+
+int kb_baseline_load(const char *sub, const char *arg, struct kb_resfile *base)
+{
+	char err[768];
+	int ret;
+
+	ret = kb_resfile_load(arg, base, err, sizeof(err));
+	if (ret)
+		kb_arg_error(sub, "--baseline: %s", err);
+	return ret;
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kbenchctl diff: two saved results compared routine by routine (and sweep
+ * value by sweep value), with a verdict per routine and an exit status
+ * for scripts (CI, git bisect run).  Its options are rows of run's table
+ * (runopts.c), so that `run --baseline` takes exactly the same ones.
+ */
+#ifndef KBENCHCTL_DIFF_H
+#define KBENCHCTL_DIFF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "opts.h"
+#include "resfile.h"
+
+/*
+ * Default noise threshold in percent: changes of the median smaller than
+ * this are "no change" even when significant (RESULTS.md says why 2).
+ */
+#define KB_DIFF_DEFAULT_THRESHOLD	2
+#define KB_DIFF_DEFAULT_SEED		1
+#define KB_DIFF_MATCH_MAX		8
+
+/* --fail-on */
+enum kb_diff_fail_on { KB_DIFF_FAIL_REGRESSED, KB_DIFF_FAIL_CHANGED };
+extern const char *const kb_diff_fail_on_choices[];
+
+struct kb_diff_opts {
+	double threshold;		/* percent */
+	uint64_t seed;			/* bootstrap */
+	int fail_on;			/* enum kb_diff_fail_on */
+	bool markdown;
+	bool full;			/* -v: every figure, the notes */
+	const char *metric;		/* --metric EVENT; NULL: cycles */
+	/* given on the command line (run: only with --baseline) */
+	bool has_threshold, has_seed, has_fail_on;
+	unsigned int nmatch;		/* --match OLD=NEW */
+	const char *match_old[KB_DIFF_MATCH_MAX];
+	const char *match_new[KB_DIFF_MATCH_MAX];
+	char match_buf[KB_DIFF_MATCH_MAX][2 * (KBENCH_NAME_MAX + 1)];
+};
+
+/* The defaults (the rows' given flags say what the user changed). */
+void kb_diff_opts_init(struct kb_diff_opts *o);
+/* The parser of the --match row: OLD=NEW, repeatable; the field is @o. */
+int kb_diff_parse_match(const struct kb_opt *row, const char *arg,
+			void *field);
+/* "--threshold" etc.: the first diff option given, or NULL. */
+const char *kb_diff_opts_given(const struct kb_diff_opts *o);
+
+/* The verdict of one routine's row. */
+enum kb_row_verdict {
+	KB_ROW_NO_CHANGE, KB_ROW_IMPROVED, KB_ROW_REGRESSED, KB_ROW_NA
+};
+extern const char *const kb_row_verdict_name[];
+
+/* One routine of the old result against the same one in the new. */
+struct kb_diff_row {
+	const struct kb_saved_run *os, *ns;
+	const struct kb_result *o, *n;
+	/* what is compared: the counter's samples, or --metric's event's */
+	const double *osorted, *nsorted;
+	const struct kb_stats *ost, *nst;
+	bool ns_unit;			/* compared in ns (counters differ) */
+	double old_med, new_med;	/* per iteration, in the unit */
+	double old_med_ns, new_med_ns;
+	struct kb_compare c;
+	double u;
+	enum kb_row_verdict verdict;
+	const char *why_na;
+};
+
+/* What else differs between the two (warnings, notes), each once. */
+#define KB_DIFF_NOTES_MAX	64
+struct kb_diff_notes {
+	unsigned int n;
+	char text[KB_DIFF_NOTES_MAX][200];
+};
+
+/* The comparison of two results. */
+struct kb_diff {
+	struct kb_diff_row *rows;	/* the routines both have */
+	size_t nrows;
+	size_t counts[4];		/* rows per enum kb_row_verdict */
+	/* [run][routine]: matched (or a duplicate); the others are "only in" */
+	bool **used_old, **used_new;
+	size_t nold, nnew;
+	struct kb_diff_notes warn, note;
+	bool any_arg;			/* some row has a sweep argument */
+	/* a routine regressed (or changed, with --fail-on changed) */
+	bool regressed;
+};
+
+/*
+ * Compare @new against @old (their runs are analyzed here) into @d: 0, or
+ * -ENOMEM (@d still to be freed).
+ */
+int kb_diff_compute(struct kb_diff *d, const char *old_name,
+		    struct kb_resfile *old, const char *new_name,
+		    struct kb_resfile *new, const struct kb_diff_opts *o);
+void kb_diff_free(struct kb_diff *d);
+/* The sweep argument of routine @r of @s into *@a: whether it has one. */
+bool kb_diff_arg_of(const struct kb_saved_run *s, const struct kb_result *r,
+		    uint64_t *a);
+
+/*
+ * The exit status of diff and run --baseline (kbenchctl.8): 0 no
+ * regression (or --help printed), 1 a regression, 2 for any error of
+ * theirs (a bad option, an unreadable or invalid result file, nothing in
+ * common).
+ */
+int kb_diff_exit_status(int err, bool regressed);
+
+/*
+ * Results just measured: @n runs (one, or the kernel and the userspace
+ * run of compare --kernel-vs-user) with their requests and the metadata
+ * of now, as a result file that shares the runs' samples (nothing to
+ * free; do not copy: rf.runs points into s).
+ */
+struct kb_results {
+	struct kb_resfile rf;
+	struct kb_saved_run s[2];
+};
+
+void kb_results_build(struct kb_results *x, const struct kb_run *const *runs,
+		      const struct kb_run_req *const *reqs, unsigned int n,
+		      int argc, char *argv[]);
+
+/* --save FILE|NAME of run and compare: 0 or -errno (printed). */
+int kb_results_save(const char *arg, const struct kb_results *x);
+
+/* --baseline FILE|NAME, loaded before measuring: 0 or -errno (printed). */
+int kb_baseline_load(const char *sub, const char *arg, struct kb_resfile *base);
+
+#endif /* KBENCHCTL_DIFF_H */
