@@ -52,7 +52,8 @@ src_version=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null ||
 	stat -L -c '%s %Y' "$tarball")
 key=$( { echo "recipe $recipe"; echo "source $src_version";
 	 gcc --version | head -n1; cat "$fragment";
-	 cd "$top" && cat scripts/intree.sh scripts/intree/Kconfig kmod/*.[ch] \
+	 cd "$top" && cat scripts/intree.sh scripts/intree/Kconfig \
+		$(ls kmod/*.[ch] | grep -v '\.mod\.c$') \
 		kmod/Kbuild include/linux/kbench.h include/uapi/linux/kbench.h \
 		include/kbench/*.h; } | sha256sum | cut -c1-16)
 if [ -n "${KBENCH_CACHE_DIR:-}" ]; then

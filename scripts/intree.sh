@@ -118,11 +118,18 @@ gcommit "uapi: add the kbench generic netlink family" "$msgs/1"
 
 # ---- 2: the core --------------------------------------------------------------
 mkdir -p "$ksrc/kernel/kbench" "$ksrc/include/kbench"
+# (not the *.mod.c that an out-of-tree build of kmod/ leaves there)
 for f in "$top"/kmod/*.c "$top"/kmod/*.h; do
+	case "$f" in *.mod.c) continue ;; esac
 	install -m 644 "$f" "$ksrc/kernel/kbench/"
 done
 install -m 644 "$top/include/linux/kbench.h" "$ksrc/include/linux/kbench.h"
-install -m 644 "$top"/include/kbench/*.h "$ksrc/include/kbench/"
+# the engine's headers; schema.h (an X-macro list of the result's fields)
+# serves only this repository's userspace
+for f in "$top"/include/kbench/*.h; do
+	[ "$(basename "$f")" = schema.h ] && continue
+	install -m 644 "$f" "$ksrc/include/kbench/"
+done
 # In a kernel tree userspace (the selftests) has the uapi header as
 # <linux/kbench.h> from usr/include (headers_install), the kernel as
 # <uapi/linux/kbench.h>; the relative include serves the installed
@@ -196,9 +203,11 @@ st=$ksrc/tools/testing/selftests/kbench
 mkdir -p "$st/modules"
 lists=$(make -s --no-print-directory -C "$top/tests/selftests" print-lists)
 # what needs this repository's userspace (kbenchctl, libkbench) stays out
-drop="kbench_lib_test kbench_cli_test.sh kbench_event_cli_test.sh kbench_env_test.sh kbench_compare_test.sh run.sh"
+drop="kbench_lib_test kbench_cli_test.sh kbench_event_cli_test.sh kbench_env_test.sh kbench_compare_test.sh"
+drop="$drop kbench_window_test.sh kbench_hazard_test.sh run.sh"
 for l in $drop; do lists=$(echo "$lists" | sed "s/ $l\b//"); done
-# the modules the tests load (kbench_example, kbench_setup_test), built
+# the modules the tests load (kbench_example, kbench_setup_test,
+# kbench_atomic_test), built
 # against the kernel by lib.mk's TEST_GEN_MODS_DIR into modules/
 lists=$(printf '%s\nTEST_GEN_MODS_DIR := modules\n' "$lists")
 awk -v lists="$lists" '$0 == "@TESTLISTS@" { print lists; next } { print }' \
@@ -208,7 +217,7 @@ for f in $(make -s --no-print-directory -C "$top/tests/selftests" print-sources)
 	cp -p "$f" "$st/"
 done
 install -m 644 "$top/kmod/examples/kbench_example.c" "$top/kmod/tests/kbench_setup_test.c" \
-	"$st/modules/"
+	"$top/kmod/tests/kbench_atomic_test.c" "$st/modules/"
 install -m 644 "$in/modules.mk" "$st/modules/Makefile"
 printf '%s\n' kbench_nl_tables.c kbench_nl_tables.h kbench-fuzz $(echo "$lists" |
 	sed -n 's/^TEST_GEN_PROGS :=//p') | sed '/^$/d' | sort -u >"$st/.gitignore"

@@ -4,7 +4,7 @@
 TESTMODS_DIR := $(realpath $(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
-obj-m += kbench_example.o kbench_setup_test.o
+obj-m += kbench_example.o kbench_setup_test.o kbench_atomic_test.o
 
 # Ensure that KDIR exists, otherwise skip the compilation
 modules:
