@@ -36,6 +36,8 @@ pkgs=(
 	chromium libxml2-utils openssl
 	qemu-system-x86 busybox-static
 	linux-source-6.1 linux-source-6.12 python3-yaml python3-jsonschema
+	# checkpatch's SPDX check (scripts/spdxcheck.py) on the in-tree series
+	python3-ply python3-git
 	linux-image-amd64 linux-headers-amd64
 	# the debug kernel of the test bed (scripts/debug-kernel.sh)
 	flex bison bc libelf-dev libssl-dev

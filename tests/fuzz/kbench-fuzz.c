@@ -112,11 +112,12 @@ static uint64_t rng;
 static const char *const routines[] = {
 	"empty", "add_chain", "mul_chain", "load_l1", "ktime_get", "rdtsc",
 };
-#define NR_ROUTINES	(sizeof(routines) / sizeof(routines[0]))
+
+#define NR_ROUTINES	ARRAY_SIZE(routines)
 
 /* Routines that take an argument: 1 .. 1024 suits all of them. */
 static const char *const arg_routines[] = { "add_n", "memcpy", "memset" };
-#define NR_ARG_ROUTINES	(sizeof(arg_routines) / sizeof(arg_routines[0]))
+#define NR_ARG_ROUTINES	ARRAY_SIZE(arg_routines)
 #define CHEAP_ARG_MAX	1024
 
 static const char *const bad_names[] = {
@@ -168,15 +169,15 @@ static uint32_t extreme_u32(uint32_t max)
 		0, 1, 2, 3, 50, 100, max - 1, max, max + 1, max * 2,
 		0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff,
 	};
-	uint32_t i = rnd_below(sizeof(v) / sizeof(v[0]) + 1);
+	uint32_t i = rnd_below(ARRAY_SIZE(v) + 1);
 
-	return i < sizeof(v) / sizeof(v[0]) ? v[i] : (uint32_t)rnd();
+	return i < ARRAY_SIZE(v) ? v[i] : (uint32_t)rnd();
 }
 
 static void remember_run(uint32_t id)
 {
 	last_run_id = id;
-	if (nrun_ids == sizeof(run_ids) / sizeof(run_ids[0])) {
+	if (nrun_ids == ARRAY_SIZE(run_ids)) {
 		memmove(run_ids, run_ids + 1, sizeof(run_ids) - sizeof(run_ids[0]));
 		nrun_ids--;
 	}
@@ -310,7 +311,7 @@ static void probe_events(void)
 	unsigned int i;
 	long fd;
 
-	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
 		memset(&attr, 0, sizeof(attr));
 		attr.size = sizeof(attr);
 		attr.type = PERF_TYPE_HARDWARE;
@@ -410,7 +411,8 @@ static const struct run_attr run_attrs[] = {
 	{ .type = KBENCH_A_RUN_ARG, .name = "arg", .kind = K_U64,
 	  .put_valid = valid_arg, .limit = limit_arg },
 };
-#define NR_RUN_ATTRS	(sizeof(run_attrs) / sizeof(run_attrs[0]))
+
+#define NR_RUN_ATTRS	ARRAY_SIZE(run_attrs)
 
 /* A random row of @kind. */
 static const struct run_attr *rnd_attr(enum attr_kind kind)
@@ -632,7 +634,7 @@ static void gen_extreme_int(void)
 			r->put_valid(r);
 		put_guard();
 		knl_put_u64(&m.req, a->type,
-			    v64[rnd_below(sizeof(v64) / sizeof(v64[0]))]);
+			    v64[rnd_below(ARRAY_SIZE(v64))]);
 		return;
 	}
 	put_routines(1 + rnd_below(2));
@@ -663,7 +665,7 @@ static void gen_strings(void)
 	switch (k) {
 	case 0:
 		knl_put_str(&m.req, a->type,
-			    bad_names[rnd_below(sizeof(bad_names) / sizeof(bad_names[0]))]);
+			    bad_names[rnd_below(ARRAY_SIZE(bad_names))]);
 		break;
 	case 1:		/* oversized */
 		len = 32 + rnd_below(coin() ? 100 : 60000);
@@ -810,7 +812,7 @@ static void gen_flags(void)
 		NLM_F_REQUEST | 0x8000,
 	};
 	uint8_t cmd = rnd_cmd();
-	uint16_t f = coin() ? odd[rnd_below(sizeof(odd) / sizeof(odd[0]))] :
+	uint16_t f = coin() ? odd[rnd_below(ARRAY_SIZE(odd))] :
 			       (uint16_t)rnd();
 	struct genlmsghdr *g;
 
@@ -894,7 +896,7 @@ static void gen_valid(void)
 static bool table_covers_spec(void)
 {
 	const struct kb_req *rq = kb_req_find(KBENCH_CMD_RUN, false);
-	bool ok = rq != NULL;
+	bool ok = rq;
 	unsigned int j;
 	int i;
 
@@ -940,20 +942,47 @@ static void generate(enum category c)
 	memset(&m, 0, offsetof(struct fuzz_msg, raw_len) + sizeof(m.raw_len));
 	m.cat = c;
 	switch (c) {
-	case C_UNKNOWN_CMD: gen_unknown_cmd(); break;
-	case C_RANDOM_ATTRS: gen_random_attrs(); break;
-	case C_WRONG_LEN: gen_wrong_len(); break;
-	case C_MISSING: gen_missing(); break;
-	case C_DUPLICATE: gen_duplicate(); break;
-	case C_EXTREME_INT: gen_extreme_int(); break;
-	case C_STRINGS: gen_strings(); break;
-	case C_NESTED: gen_nested(); break;
-	case C_TRUNCATED: gen_truncated(); break;
-	case C_FLAGS: gen_flags(); break;
-	case C_DUMP_JUNK: gen_dump_junk(); break;
-	case C_VALID: gen_valid(); break;
-	case C_EVERY_ATTR: gen_every_attr(); break;
-	case C_NR: break;
+	case C_UNKNOWN_CMD:
+		gen_unknown_cmd();
+		break;
+	case C_RANDOM_ATTRS:
+		gen_random_attrs();
+		break;
+	case C_WRONG_LEN:
+		gen_wrong_len();
+		break;
+	case C_MISSING:
+		gen_missing();
+		break;
+	case C_DUPLICATE:
+		gen_duplicate();
+		break;
+	case C_EXTREME_INT:
+		gen_extreme_int();
+		break;
+	case C_STRINGS:
+		gen_strings();
+		break;
+	case C_NESTED:
+		gen_nested();
+		break;
+	case C_TRUNCATED:
+		gen_truncated();
+		break;
+	case C_FLAGS:
+		gen_flags();
+		break;
+	case C_DUMP_JUNK:
+		gen_dump_junk();
+		break;
+	case C_VALID:
+		gen_valid();
+		break;
+	case C_EVERY_ATTR:
+		gen_every_attr();
+		break;
+	case C_NR:
+		break;
 	}
 }
 
@@ -1318,8 +1347,9 @@ static bool phase_dumps_closed(unsigned int rounds)
 		     recv_first(&s, req.nlh.nlmsg_seq, cmd, NULL, NULL);
 		knl_close(&s);
 	}
-	printf("# %u dumps (SAMPLES_GET of %u samples, ROUTINE_GET, CLOCK_GET) closed after their first datagram\n",
+	printf("# %u dumps (SAMPLES_GET of %u samples, ROUTINE_GET, CLOCK_GET)",
 	       i, BIG_SAMPLES);
+	printf(" closed after their first datagram\n");
 	return ok;
 }
 
@@ -1571,9 +1601,10 @@ static bool phase_routine_churn(unsigned long *dumps, unsigned long *with_foo)
 	}
 	if (!ok)
 		waitpid(churn.pid, &status, 0);	/* it ends its cycles alone */
-	printf("# %lu ROUTINE_GET dumps (%lu listed foo), %lu RUNs of foo (%lu measured) while kbench_example came and went %u times; churner status %d\n",
-	       *dumps, *with_foo, runs, runs_ok, opt.churn_cycles,
-	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	printf("# %lu ROUTINE_GET dumps (%lu listed foo), %lu RUNs of foo (%lu measured)",
+	       *dumps, *with_foo, runs, runs_ok);
+	printf(" while kbench_example came and went %u times; churner status %d\n",
+	       opt.churn_cycles, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	return ok && WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
@@ -1615,8 +1646,8 @@ static bool family_answers(bool run_too)
 
 static void usage(int status)
 {
-	printf("usage: kbench-fuzz [--count N] [--seed S] [--unpriv] "
-	       "[--timeout-ms T] [--churn-ko PATH] [--churn-cycles N] [-v]\n"
+	printf("usage: kbench-fuzz [--count N] [--seed S] [--unpriv]\n"
+	       "       [--timeout-ms T] [--churn-ko PATH] [--churn-cycles N] [-v]\n"
 	       "  --churn-ko PATH   module loaded/unloaded during ROUTINE_GET dumps\n"
 	       "                    (default /lib/kbench/kbench_example.ko; \"\": none)\n");
 	exit(status);
@@ -1665,15 +1696,32 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "c:s:ut:vh", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'c': opt.count = strtoul(optarg, NULL, 0); break;
-		case 's': opt.seed = strtoull(optarg, NULL, 0); break;
-		case 'u': opt.unpriv = true; break;
-		case 't': opt.timeout_ms = atoi(optarg); break;
-		case 'k': opt.churn_ko = optarg; break;
-		case 'n': opt.churn_cycles = strtoul(optarg, NULL, 0); break;
-		case 'v': opt.verbose = true; break;
-		case 'h': usage(0); break;
-		default: usage(2);
+		case 'c':
+			opt.count = strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			opt.seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'u':
+			opt.unpriv = true;
+			break;
+		case 't':
+			opt.timeout_ms = atoi(optarg);
+			break;
+		case 'k':
+			opt.churn_ko = optarg;
+			break;
+		case 'n':
+			opt.churn_cycles = strtoul(optarg, NULL, 0);
+			break;
+		case 'v':
+			opt.verbose = true;
+			break;
+		case 'h':
+			usage(0);
+			break;
+		default:
+			usage(2);
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1738,8 +1786,9 @@ int main(int argc, char **argv)
 		acc += stats[c].accepted;
 		sil += stats[c].silent;
 	}
-	printf("# total: sent %lu rejected %lu accepted %lu silent %lu timeouts %lu progress notifications %lu\n",
-	       sent, rej, acc, sil, timeouts, notifications);
+	printf("# total: sent %lu rejected %lu accepted %lu silent %lu",
+	       sent, rej, acc, sil);
+	printf(" timeouts %lu progress notifications %lu\n", timeouts, notifications);
 	all &= tap(!failures, "fuzz_messages", "%lu failures", failures);
 
 	/* 4: the errnos */

@@ -255,7 +255,7 @@ TEST_F(kb, routine_get_arguments)
 	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, routines_cb, &rs, &res));
 	ASSERT_EQ(0, res.err);
 	ASSERT_EQ(NULL, rs.bad) TH_LOG("ROUTINE_GET reply: %s", rs.bad);
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		r = routine_find(&rs, want[i].name);
 		ASSERT_NE(NULL, r) TH_LOG("no routine %s", want[i].name);
 		EXPECT_TRUE(r->has_arg && r->has_min && r->has_max && r->has_def)
@@ -290,7 +290,7 @@ TEST_F(kb, arg_out_of_range)
 	struct kb_run run;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		a.args[0] = bad[i];
 		EXPECT_EQ(ERANGE, run_a(self, &a, &run, &res))
 			TH_LOG("add_n arg %llu", (unsigned long long)bad[i]);
@@ -443,7 +443,7 @@ TEST_F(kb, memcpy_memset_chase)
 	struct kb_run run;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		a.routines[0] = cases[i].name;
 		a.args[0] = cases[i].arg;
 		ASSERT_EQ(0, run_a(self, &a, &run, &res))

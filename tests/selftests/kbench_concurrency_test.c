@@ -268,7 +268,7 @@ TEST_F_TIMEOUT(kb, busy_cpu, 120)
 	pin_to(1);
 	ASSERT_EQ(0, long_run_start(self, &lr, "add_chain", 0, 1));
 	ASSERT_FALSE(long_run_answered(&lr, 0, &rep))
-		TH_LOG("the long run ended early: err %d (%s), %u of %u samples, status %u, %llu ns",
+		TH_LOG("the long run ended early: err %d (%s), %u/%u samples, status %u, %llu ns",
 		       rep.err, rep.msg, rep.samples_taken, rep.samples_asked,
 		       rep.status, (unsigned long long)rep.elapsed_ns);
 
@@ -339,7 +339,7 @@ TEST_F_TIMEOUT(kb, killed_run, 120)
 	pin_to(1);
 	ASSERT_EQ(0, long_run_start(self, &lr, "add_chain", 0, 1));
 	ASSERT_FALSE(long_run_answered(&lr, 200, &rep))
-		TH_LOG("the long run ended early: err %d (%s), %u of %u samples, status %u, %llu ns",
+		TH_LOG("the long run ended early: err %d (%s), %u/%u samples, status %u, %llu ns",
 		       rep.err, rep.msg, rep.samples_taken, rep.samples_asked,
 		       rep.status, (unsigned long long)rep.elapsed_ns);
 	long_run_kill(&lr, &ns);
@@ -369,7 +369,7 @@ TEST_F_TIMEOUT(kb, killed_runs_at_random_points, 300)
 					    "add_chain", 0, 1));
 		usleep(rand_r(&seed) % 300000);
 		ASSERT_FALSE(long_run_answered(&lr, 0, &rep))
-			TH_LOG("round %d: the long run ended early: err %d, %u of %u samples, %llu ns",
+			TH_LOG("round %d: the long run ended early: err %d, %u/%u samples, %llu ns",
 			       i, rep.err, rep.samples_taken, rep.samples_asked,
 			       (unsigned long long)rep.elapsed_ns);
 		long_run_kill(&lr, &ns);

@@ -284,9 +284,10 @@ TEST_F_TIMEOUT(kb, plain_no_negative_min, 600)
 				worst_med = med;
 			}
 		}
-		printf("# %s: %d runs of 1000 samples: lowest min/median %lld/%lld (%lld%%), %lld samples excluded by the reference test\n",
+		printf("# %s: %d runs of 1000 samples: lowest min/median %lld/%lld (%lld%%),",
 		       routines[k], PLAIN_RUNS, worst_min, worst_med,
-		       worst_min * 100 / worst_med, excl);
+		       worst_min * 100 / worst_med);
+		printf(" %lld samples excluded by the reference test\n", excl);
 	}
 }
 
@@ -316,7 +317,7 @@ TEST_F_TIMEOUT(kb, user_clock_latency_ticks, 180)
 	snprintf(cmd, sizeof(cmd), "%s --json clocks --user", ctl);
 	ASSERT_EQ(0, kb_cmd_output(cmd, out, sizeof(out)))
 		TH_LOG("kbenchctl failed: %s", out);
-	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
 		snprintf(pat, sizeof(pat), "\"%s\"", clocks[i]);
 		obj = strstr(out, pat);
 		ASSERT_NE(NULL, obj) TH_LOG("no %s in: %s", clocks[i], out);

@@ -104,7 +104,7 @@ TEST_F(kb, event_raw_malformed)
 	struct kb_run run;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		ev_args(&a, "add_chain", 10);
 		a.events[0] = bad[i];
 		a.nevents = 1;
@@ -374,7 +374,7 @@ static int ev_samples_cb(const struct nlmsghdr *nlh, void *arg)
 	const char *names[2] = { "instructions", "cycles" };
 	struct ev_samples *s = arg;
 	const struct nlattr *a, *tb[KBENCH_A_SAMPLES_MAX + 1];
-	const void *data;
+	const void *data, *fl;
 	int len, rem, nnet = 0, nname = 0, n;
 	uint32_t series = 0;
 	uint32_t flags;
@@ -392,6 +392,7 @@ static int ev_samples_cb(const struct nlmsghdr *nlh, void *arg)
 	}
 	s->series_seen[series]++;
 	n = knl_len(tb[KBENCH_A_SAMPLES_NET]) / 8;
+	fl = knl_data(tb[KBENCH_A_SAMPLES_FLAGS]);
 	knl_for_each_attr(a, data, len, rem) {
 		int type = a->nla_type & NLA_TYPE_MASK;
 		int i;
@@ -411,7 +412,7 @@ static int ev_samples_cb(const struct nlmsghdr *nlh, void *arg)
 			}
 			for (i = 0; i < n && nnet == 0; i++) {
 				memcpy(&v, (const char *)knl_data(a) + 8 * i, 8);
-				memcpy(&flags, (const char *)knl_data(tb[KBENCH_A_SAMPLES_FLAGS]) + 4 * i, 4);
+				memcpy(&flags, (const char *)fl + 4 * i, 4);
 				if (!flags && v != s->expect[series]) {
 					s->why = "an instructions sample is not N x the body";
 					s->bad++;

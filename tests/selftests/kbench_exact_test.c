@@ -307,17 +307,22 @@ TEST_F_TIMEOUT(kb, add_chain_exact, 120)
 	EXPECT_EQ(self->info.v[KBENCH_A_INFO_COUNTER_HZ],
 		  run.v[KBENCH_A_RUN_COUNTER_HZ]);
 	ASSERT_EQ(1, run.nresults);
-	/* x86: 6 instructions per iteration, 6000 per sample; the overhead
-	 * routine is `empty`, 2 per iteration. */
+	/*
+	 * x86: 6 instructions per iteration, 6000 per sample; the overhead
+	 * routine is `empty`, 2 per iteration.
+	 */
 	check_exact(_metadata, &o, &run.result[0], &run.overhead, "add_chain",
 		    KBENCH_INSNS_ADD_CHAIN, SAMPLES, ITERS);
 	check_exact(_metadata, &o, &run.overhead, NULL, "empty",
 		    KBENCH_INSNS_EMPTY, SAMPLES, ITERS);
-	/* 4 instructions: 4000 milli-ticks on x86, 250 on arm64 (62.5 MHz),
-	 * 2048 on ppc64 (512 MHz), min and median alike. */
+	/*
+	 * 4 instructions: 4000 milli-ticks on x86, 250 on arm64 (62.5 MHz),
+	 * 2048 on ppc64 (512 MHz), min and median alike.
+	 */
 	corr = (KBENCH_INSNS_ADD_CHAIN - KBENCH_INSNS_EMPTY) * 1000 * o.num;
-	ASSERT_EQ(0, corr % o.den) TH_LOG("counter at %llu Hz",
-		(unsigned long long)self->info.v[KBENCH_A_INFO_COUNTER_HZ]);
+	ASSERT_EQ(0, corr % o.den)
+		TH_LOG("counter at %llu Hz",
+		       (unsigned long long)self->info.v[KBENCH_A_INFO_COUNTER_HZ]);
 	EXPECT_EQ(corr / o.den, KB_RES(&run.result[0], CORR_MIN_MILLI));
 	EXPECT_EQ(corr / o.den, KB_RES(&run.result[0], CORR_MEDIAN_MILLI));
 }
@@ -330,7 +335,7 @@ TEST_F_TIMEOUT(kb, builtins_exact, 240)
 	unsigned int i;
 
 	NEED_ICOUNT();
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		ASSERT_EQ(0, run_one(self, cases[i].name, ITERS, &run, &res))
 			TH_LOG("RUN %s: %s", cases[i].name, res.msg);
 		check_run(_metadata, &run, ITERS);
@@ -363,7 +368,7 @@ TEST_F_TIMEOUT(kb, other_iteration_counts, 240)
 	unsigned int i;
 
 	NEED_ICOUNT();
-	for (i = 0; i < sizeof(iters) / sizeof(iters[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(iters); i++) {
 		ASSERT_EQ(0, run_one(self, "add_chain", iters[i], &run, &res))
 			TH_LOG("RUN add_chain x%u: %s", iters[i], res.msg);
 		check_run(_metadata, &run, iters[i]);
@@ -485,8 +490,9 @@ TEST_F_TIMEOUT(kb, adaptive_deterministic, 180)
 		for (want = 1; KBENCH_INSNS_ADD_CHAIN * want <
 			       r1.v[KBENCH_A_RUN_TARGET_NS]; want *= 2)
 			;
-		EXPECT_EQ(want, n) TH_LOG("target %llu ns",
-			(unsigned long long)r1.v[KBENCH_A_RUN_TARGET_NS]);
+		EXPECT_EQ(want, n)
+			TH_LOG("target %llu ns",
+			       (unsigned long long)r1.v[KBENCH_A_RUN_TARGET_NS]);
 	}
 	ASSERT_EQ(1, r1.nresults);
 	ASSERT_EQ(1, r2.nresults);
@@ -526,7 +532,7 @@ TEST_F_TIMEOUT(kb, add_n_exact, 300)
 	int64_t corr;
 
 	NEED_ICOUNT();
-	for (i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(args); i++) {
 		uint32_t iters = args[i] > 64 ? 100 : ITERS;
 
 #if !defined(__x86_64__)
@@ -562,7 +568,7 @@ TEST_F_TIMEOUT(kb, chase_exact, 180)
 	unsigned int i;
 
 	NEED_ICOUNT();
-	for (i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(args); i++) {
 		ASSERT_EQ(0, run_arg(self, "chase", args[i], ITERS, &run, &res))
 			TH_LOG("RUN chase --arg %llu: %s",
 			       (unsigned long long)args[i], res.msg);
@@ -586,8 +592,10 @@ TEST_F_TIMEOUT(kb, window_too_long, 60)
 
 	NEED_ICOUNT();
 	ASSERT_GT(hz, 0);
-	/* Under icount the window's length is known in advance: one
-	 * instruction is one nanosecond, whatever the counter. */
+	/*
+	 * Under icount the window's length is known in advance: one
+	 * instruction is one nanosecond, whatever the counter.
+	 */
 	if (KBENCH_INSNS_ADD_CHAIN * max_iter / 1000 <= 2 * window_us)
 		SKIP(return, "max_iterations fits in max_window_us here");
 	a.iterations = max_iter;
@@ -623,8 +631,10 @@ TEST_F_TIMEOUT(kb, kbenchctl_json, 180)
 	ASSERT_TRUE(kb_json_number(obj, end, "min", &min)) TH_LOG("%s", obj);
 	ASSERT_TRUE(kb_json_number(obj, end, "median", &median))
 		TH_LOG("%s", obj);
-	/* The kernel's thousandths / 1000: 6 on x86, 0.375 on arm64, 3.072
-	 * on ppc64 - exact at the adaptive N = 4096 (see the top). */
+	/*
+	 * The kernel's thousandths / 1000: 6 on x86, 0.375 on arm64, 3.072
+	 * on ppc64 - exact at the adaptive N = 4096 (see the top).
+	 */
 	EXPECT_EQ(want / o.den / 1000.0, min);
 	EXPECT_EQ(want / o.den / 1000.0, median);
 }

@@ -125,7 +125,7 @@ TEST_F(kb, family_resolves)
 	EXPECT_EQ(KBENCH_GENL_VERSION, self->fam.version);
 	EXPECT_EQ(0, self->fam.hdrsize);
 	/* Per-op policies: the family itself has no maxattr. */
-	for (i = 0; i < sizeof(need_ops) / sizeof(need_ops[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(need_ops); i++) {
 		bool found = false;
 
 		for (j = 0; j < self->fam.nops; j++)
@@ -241,7 +241,7 @@ TEST_F(kb, routines_builtin)
 	ASSERT_EQ(0, res.err) TH_LOG("ROUTINE_GET: %s", res.msg);
 	ASSERT_EQ(NULL, rs.bad) TH_LOG("ROUTINE_GET reply: %s", rs.bad);
 	EXPECT_GE(rs.n, 6);
-	for (i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(builtins); i++) {
 		const struct routine *r = find_routine(&rs, builtins[i]);
 
 		ASSERT_NE(NULL, r) TH_LOG("built-in %s missing", builtins[i]);
@@ -271,7 +271,7 @@ TEST_F(kb, routines_user_twins)
 
 	ASSERT_EQ(0, dump_routines(&self->nl, &self->req, self->fam.id, &rs, &res));
 	ASSERT_EQ(0, res.err);
-	for (i = 0; i < sizeof(twins) / sizeof(twins[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(twins); i++) {
 		const struct routine *r = find_routine(&rs, twins[i]);
 
 		ASSERT_NE(NULL, r);
@@ -341,7 +341,7 @@ TEST_F(kb, example_module_routines)
 		EXPECT_FALSE(r->flags & KBENCH_ROUTINE_F_BUILTIN);
 		EXPECT_GT(strlen(r->desc), 0);
 	}
-	for (i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(builtins); i++)
 		EXPECT_NE(NULL, find_routine(&rs, builtins[i]));
 
 	/* The example's routines can be measured. */
@@ -436,10 +436,10 @@ TEST_F_TIMEOUT(kb, clocks, 120)
 	ASSERT_EQ(0, res.err) TH_LOG("CLOCK_GET: %s", res.msg);
 	ASSERT_EQ(NULL, c.bad) TH_LOG("CLOCK_GET reply: %s", c.bad);
 	/* No other architecture's counter. */
-	for (i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(foreign); i++)
 		for (j = 0; j < c.n; j++)
 			EXPECT_STRNE(foreign[i], c.name[j]);
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		for (j = 0; j < c.n; j++)
 			if (!strcmp(c.name[j], want[i]))
 				break;

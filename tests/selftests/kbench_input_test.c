@@ -16,11 +16,6 @@
 
 #include "kbench_fixture.h"
 
-#define EXPECT_EINVAL_OR_ERANGE(err)					\
-	EXPECT_TRUE((err) == EINVAL || (err) == ERANGE)			\
-		TH_LOG("errno %d (%s), want EINVAL or ERANGE", (err),	\
-		       strerror(err))
-
 static void run_args(struct kb_run_args *a, const char *routine)
 {
 	memset(a, 0, sizeof(*a));
@@ -85,7 +80,8 @@ TEST_F(kb, routine_not_a_string)
 	off = knl_put(&self->req, KBENCH_A_RUN_ROUTINE, "add_chain", 9);
 	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
 	err = res.err;
-	EXPECT_EINVAL_OR_ERANGE(err);
+	EXPECT_TRUE(err == EINVAL || err == ERANGE)
+		TH_LOG("errno %d (%s), want EINVAL or ERANGE", err, strerror(err));
 	EXPECT_EXTACK_AT(res, off);
 }
 
@@ -102,7 +98,7 @@ static void check_u32_bounds(struct __test_metadata *_metadata,
 	int err, off;
 
 	ASSERT_GT(max, 0);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		run_args(&a, "add_chain");
 		/* kb_build_run leaves out zeros: put the attribute by hand. */
 		if (samples)
@@ -119,7 +115,8 @@ static void check_u32_bounds(struct __test_metadata *_metadata,
 		if (err != EINVAL && err != ERANGE)
 			TH_LOG("%s = %u: errno %d", samples ? "samples" :
 			       "iterations", bad[i], err);
-		EXPECT_EINVAL_OR_ERANGE(err);
+		EXPECT_TRUE(err == EINVAL || err == ERANGE)
+			TH_LOG("errno %d (%s), want EINVAL or ERANGE", err, strerror(err));
 		EXPECT_EXTACK_AT(res, off);
 		EXPECT_EQ(0, run.nmsgs);
 	}
@@ -152,7 +149,8 @@ TEST_F(kb, cpu_out_of_range)
 
 	a.cpu = 0xffffffffu;
 	err = kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res);
-	EXPECT_EINVAL_OR_ERANGE(err);
+	EXPECT_TRUE(err == EINVAL || err == ERANGE)
+		TH_LOG("errno %d (%s), want EINVAL or ERANGE", err, strerror(err));
 	EXPECT_EXTACK_AT(res, a.offs_cpu);
 }
 
@@ -272,8 +270,8 @@ TEST_F(kb, info_rejects_attributes)
 	 * The ops without a request have no policy: with resv_start_op 0 the
 	 * core gives them one that refuses every attribute (6.1 and split ops).
 	 */
-	for (j = 0; j < sizeof(ops) / sizeof(ops[0]); j++) {
-		for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+	for (j = 0; j < ARRAY_SIZE(ops); j++) {
+		for (i = 0; i < ARRAY_SIZE(types); i++) {
 			knl_req_genl(&self->req, self->fam.id, ops[j].flags,
 				     ops[j].cmd, KBENCH_GENL_VERSION);
 			off = knl_put_u32(&self->req, types[i], 1);

@@ -139,7 +139,7 @@ int knl_nest_start(struct knl_req *r, uint16_t type)
 {
 	int off = knl_put(r, type | NLA_F_NESTED, NULL, 0);
 
-	if (off >= 0 && r->depth < (int)(sizeof(r->nest) / sizeof(r->nest[0])))
+	if (off >= 0 && r->depth < (int)ARRAY_SIZE(r->nest))
 		r->nest[r->depth++] = off;
 	return off;
 }
@@ -834,7 +834,9 @@ void kb_build_run(struct knl_req *r, uint16_t family, struct kb_run_args *a)
 
 	knl_req_genl(r, family, NLM_F_REQUEST | NLM_F_ACK, KBENCH_CMD_RUN,
 		     KBENCH_GENL_VERSION);
-	a->offs_cpu = a->offs_samples = a->offs_iterations = -1;
+	a->offs_cpu = -1;
+	a->offs_samples = -1;
+	a->offs_iterations = -1;
 	for (i = 0; i < a->nroutines && i < 8; i++)
 		a->offs_routine[i] = knl_put_str(r, KBENCH_A_RUN_ROUTINE,
 						 a->routines[i]);
@@ -902,7 +904,7 @@ bool kb_icount(void)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	return strstr(buf, "kbench_icount=1") != NULL;
+	return strstr(buf, "kbench_icount=1");
 }
 
 int kb_possible_cpus(void)

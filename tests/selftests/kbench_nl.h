@@ -23,6 +23,11 @@
 #define NLMSGERR_ATTR_MISS_NEST	6
 #endif
 
+/* as kselftest.h defines it, for the files that do not include it */
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
+#endif
+
 #define KNL_BUF_SIZE		(256 * 1024)
 #define KNL_REQ_SIZE		(64 * 1024)
 #define KNL_TIMEOUT_MS_DEFAULT	30000
@@ -144,6 +149,7 @@ struct knl_family {
 	uint32_t mcgrp_id[8];
 	int nmcgrps;
 };
+
 int knl_resolve(struct knl_sock *s, const char *name, struct knl_family *f,
 		struct knl_result *res);
 
@@ -165,6 +171,7 @@ struct kb_event_sum {
 	bool has[KBENCH_A_EVENT_SUMMARY_MAX + 1];
 	uint64_t v[KBENCH_A_EVENT_SUMMARY_MAX + 1];	/* s64 stored as bits */
 };
+
 struct kb_result {
 	char routine[KBENCH_NAME_MAX + 2];
 	bool has[KBENCH_A_RESULT_MAX + 1];
@@ -172,6 +179,7 @@ struct kb_result {
 	int nevents;
 	struct kb_event_sum ev[KBENCH_EVENTS_MAX];
 };
+
 /* One EVENT_INFO nest of the reply. */
 struct kb_event_info {
 	char name[KBENCH_NAME_MAX + 2];
@@ -179,6 +187,7 @@ struct kb_event_info {
 	bool has[KBENCH_A_EVENT_MAX + 1];
 	uint64_t v[KBENCH_A_EVENT_MAX + 1];
 };
+
 struct kb_run {
 	bool has[KBENCH_A_RUN_MAX + 1];
 	uint64_t v[KBENCH_A_RUN_MAX + 1];
@@ -192,6 +201,7 @@ struct kb_run {
 	int nmsgs;
 	const char *bad;	/* ABI violation, if any */
 };
+
 int kb_run_cb(const struct nlmsghdr *nlh, void *arg);
 
 struct kb_info {
@@ -205,6 +215,7 @@ struct kb_info {
 	int nmsgs;
 	const char *bad;
 };
+
 int kb_info_cb(const struct nlmsghdr *nlh, void *arg);
 
 /* Build a RUN request; pass 0 to leave an integer out. */
@@ -222,6 +233,7 @@ struct kb_run_args {
 	int offs_event[16];
 	int offs_arg[8];
 };
+
 void kb_build_run(struct knl_req *r, uint16_t family, struct kb_run_args *a);
 
 /* Small utilities. */
