@@ -55,19 +55,22 @@ bad=0
 tried=0
 for c in preempt spin rcu irq; do
 	v=$(cat $p/$c)
-	[ "$v" = 1 ] && continue	# not visible to this kernel: not tried
+	# 1: not visible to this kernel (no CONFIG_PREEMPT_COUNT: Debian's
+	# arm64 and ppc64le kernels), so the module did not try it
+	[ "$v" = 1 ] && continue
 	tried=$((tried + 1))
 	[ "$v" = -22 ] || bad=1
 done
-[ $bad = 0 ] && [ "$(cat $p/irq)" = -22 ] && [ $tried -ge 3 ]
-tap $? "kbench_measure() from atomic context: -EINVAL each ($tried contexts:$r)"
+# interrupts off is visible to every kernel
+[ $bad = 0 ] && [ "$(cat $p/irq)" = -22 ] && [ $tried -ge 1 ]
+tap $? "kbench_measure() from atomic context: -EINVAL each ($tried contexts tried, 1 = invisible without CONFIG_PREEMPT_COUNT:$r)"
 [ "$(cat $p/process)" = 0 ]
 tap $? "kbench_measure() from process context afterwards: 0 ($(cat $p/process))"
 
 log=$(dmesg | tail -n +$((n0 + 1)))
 warns=$(echo "$log" | grep -c 'WARNING:')
 ours=$(echo "$log" | grep 'WARNING:' | grep -c '__kbench_measure')
-traces=$(echo "$log" | grep -c 'Call Trace')
+traces=$(echo "$log" | grep -ci 'call trace')	# arm64: "Call trace:"
 echo "$log" | grep 'WARNING:' | sed 's/^/# /'
 if zcat /proc/config.gz 2>/dev/null | grep -qx '# CONFIG_BUG is not set'; then
 	# WARN_ON_ONCE() tests and reports nothing there
