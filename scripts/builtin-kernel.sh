@@ -56,13 +56,9 @@ key=$( { echo "recipe $recipe"; echo "source $src_version";
 		$(ls kmod/*.[ch] | grep -v '\.mod\.c$') \
 		kmod/Kbuild include/linux/kbench.h include/uapi/linux/kbench.h \
 		include/kbench/*.h; } | sha256sum | cut -c1-16)
-if [ -n "${KBENCH_CACHE_DIR:-}" ]; then
-	cache=$KBENCH_CACHE_DIR
-elif mkdir -p /var/cache/kbench 2>/dev/null && [ -w /var/cache/kbench ]; then
-	cache=/var/cache/kbench
-else
-	cache=${XDG_CACHE_HOME:-$HOME/.cache}/kbench
-fi
+# shellcheck source=scripts/kcache.sh
+. "$top/scripts/kcache.sh"
+cache=$(kbench_cache_dir)
 base=$cache/builtin-kernel
 dir=$base/$key
 mkdir -p "$base"

@@ -72,13 +72,9 @@ if [ "$print_key" = 1 ]; then
 	exit 0
 fi
 
-if [ -n "${KBENCH_CACHE_DIR:-}" ]; then
-	cache=$KBENCH_CACHE_DIR
-elif mkdir -p /var/cache/kbench 2>/dev/null && [ -w /var/cache/kbench ]; then
-	cache=/var/cache/kbench
-else
-	cache=${XDG_CACHE_HOME:-$HOME/.cache}/kbench
-fi
+# shellcheck source=scripts/kcache.sh
+. "$top/scripts/kcache.sh"
+cache=$(kbench_cache_dir)
 base=$cache/debug-kernel
 dir=$base/$key
 mkdir -p "$base"
