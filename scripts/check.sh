@@ -300,6 +300,12 @@ fi
 
 phase "done in $(( $(date +%s) - t_all )) s; logs in build/check/"
 [ ${#crashed[@]} -eq 0 ] || echo "# crashed: ${crashed[*]}"
+# Every failed test again, by suite, where the end of a CI log shows it.
+for log in "$logdir"/*.log; do
+	grep -E '^(# )?not ok( |$)' "$log" |
+		sed "s|^|# failed in $(basename "$log" .log): |"
+done >"$logdir/failures"
+cat "$logdir/failures"
 summary="$passed passed, $failed failed, $nskipped skipped"
 echo "$summary" >"$logdir/summary"
 echo "$summary"
