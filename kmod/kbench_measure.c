@@ -149,7 +149,7 @@ static void kbench_range_msg(struct kbench_run *run,
 
 static const char *const kbench_flag_names[] = {
 	"cpu_changed", "backwards", "nmi", "smi", "window", "reference",
-	"event", "steal",
+	"event", "steal", "skew",
 };
 
 /*

@@ -236,6 +236,7 @@ static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
 	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_REFERENCE,
 			sum->excluded[5]) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_STEAL, sum->excluded[7]) ||
+	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_SKEW, sum->excluded[8]) ||
 	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MIN, sum->min,
 			KBENCH_A_RESULT_PAD) ||
 	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MEDIAN, sum->median,

@@ -82,6 +82,68 @@ struct kbench_guard {
 
 struct kbench_extra;
 
+/*
+ * A concurrent run's rendezvous: the same routine measured on several
+ * CPUs at once, each CPU its own engine, the windows started together.
+ * Each CPU counts the windows it has taken and publishes the count in its
+ * own cache line of @slot; before reading the counter at the start of a
+ * window (interrupts off, in the kernel) it waits until every slot has
+ * reached its own count.  It waits at most @spin_limit ticks of the
+ * counter and stops waiting at once when @abort is set: the window is
+ * then flagged KBENCH_SAMPLE_F_SKEW and taken anyway.  Counts only grow,
+ * so a CPU that arrives late never waits for one that gave up on it: the
+ * next window finds them together again.  The world allocates @slot,
+ * zeroed, and bounds the time its windows may spend here (its irq-off
+ * bound includes @spin_limit).
+ */
+struct kbench_rendezvous_slot {
+	unsigned long long windows;	/* windows arrived at, this CPU */
+	unsigned long long pad[15];	/* 128 bytes apart: lines not shared */
+};
+
+struct kbench_rendezvous {
+	unsigned int nr;		/* CPUs of the run: slots */
+	int abort;			/* set by any: nobody waits any more */
+	unsigned long long spin_limit;	/* ticks one window may wait */
+	struct kbench_rendezvous_slot *slot;	/* [nr] */
+};
+
+/* One CPU's side of a rendezvous: its slot and the windows it took. */
+struct kbench_sync {
+	struct kbench_rendezvous *rv;
+	unsigned int slot;
+	unsigned long long windows;
+	unsigned long long wait;	/* ticks of the last wait */
+};
+
+/*
+ * Wait at @s's rendezvous (inside a window, before its first counter
+ * read): 0 when every CPU arrived, KBENCH_SAMPLE_F_SKEW when the wait
+ * gave up.  Nothing but loads, one release store and the counter.
+ */
+static __always_inline unsigned int kbench_sync_wait(struct kbench_sync *s,
+						     kbench_method_read_t read)
+{
+	struct kbench_rendezvous *rv = s->rv;
+	unsigned long long me = ++s->windows, t0 = read(), t = t0;
+	unsigned int i, flags = 0;
+
+	kbench_store_release(&rv->slot[s->slot].windows, me);
+	for (i = 0; i < rv->nr && !flags; i++) {
+		while (kbench_load_acquire(&rv->slot[i].windows) < me) {
+			t = read();
+			if (kbench_load_once(&rv->abort) ||
+			    t - t0 > rv->spin_limit) {
+				flags = KBENCH_SAMPLE_F_SKEW;
+				break;
+			}
+			kbench_cpu_relax();
+		}
+	}
+	s->wait = t - t0;
+	return flags;
+}
+
 typedef void (*kbench_guard_fn)(struct kbench_guard *g);
 typedef void (*kbench_window_fn)(kbench_method_run_t run, void *data,
 				 unsigned int n, unsigned int cpu,
@@ -119,11 +181,15 @@ struct kbench_counter {
 	unsigned int (*check_ctx)(void *ctx, unsigned int cpu);
 };
 
-/* The further counters of a run (its hardware events), in order. */
+/*
+ * The further counters of a run (its hardware events), in order, and
+ * the rendezvous its windows wait at (a concurrent run; NULL: none).
+ */
 struct kbench_extra {
 	unsigned int nr;
 	const struct kbench_counter *row[KBENCH_EXTRA_MAX];
 	void *ctx[KBENCH_EXTRA_MAX];	/* each one's instance */
+	struct kbench_sync *sync;
 };
 
 /*
@@ -180,6 +246,8 @@ kbench_window(kbench_method_read_t read, kbench_guard_fn irq_off,
 	g.cpu = cpu;
 	g.flags = 0;
 	irq_off(&g);
+	if (x->sync)
+		g.flags |= kbench_sync_wait(x->sync, read);
 	snap_begin(&g);
 	g.flags |= kbench_extra_check(x, cpu);
 	kbench_method_sample(read, kbench_extra_read, x, run, n, data, t, xt);
@@ -317,6 +385,7 @@ struct kbench_engine_series {
 	kbench_s64 *net;		/* [samples] net ticks, time order */
 	unsigned int *flags;		/* [samples] enum kbench_sample_flags */
 	kbench_s64 *xnet[KBENCH_EXTRA_MAX];	/* [samples] each event's */
+	unsigned long long *start;	/* [samples] t0 of each; NULL: not kept */
 	unsigned int taken;		/* samples stored */
 	unsigned int valid;		/* of them without a flag */
 	unsigned int long_windows;	/* over max_window in a row, now */
@@ -335,6 +404,14 @@ struct kbench_engine_ops {
 	 * samples phase ends the run with the rounds taken (timed_out)
 	 */
 	int (*check)(struct kbench_engine *e);
+	/*
+	 * a concurrent run, after the probe (its windows do not wait at the
+	 * rendezvous, each CPU probes on its own): agree with the other CPUs
+	 * on e->iterations, the same N everywhere, so that every CPU takes
+	 * the same windows in the same order; 0, or -errno to stop.  NULL:
+	 * a run on one CPU.
+	 */
+	int (*agree)(struct kbench_engine *e);
 };
 
 /* A run: the world fills the request part, kbench_engine_run() the rest. */
@@ -378,6 +455,39 @@ struct kbench_engine {
 	/* series + 1 of the first series without a valid sample, 0: none */
 	unsigned int no_valid;
 };
+
+/*
+ * After a concurrent run of @nr engines (one per CPU, the same series):
+ * the start skew of sample @j of series @k - the latest start minus the
+ * earliest - with the sample flagged KBENCH_SAMPLE_F_SKEW on every CPU
+ * where it is over @bound ticks (0: no bound).  The series must keep
+ * their starts, and every engine must have sample @j.
+ */
+static inline unsigned long long kbench_engine_skew(struct kbench_engine *const *e,
+						    unsigned int nr, unsigned int k,
+						    unsigned int j,
+						    unsigned long long bound)
+{
+	unsigned long long lo = KBENCH_U64_MAX, hi = 0, t, skew;
+	struct kbench_engine_series *s;
+	unsigned int c;
+
+	for (c = 0; c < nr; c++) {
+		t = e[c]->series[k]->start[j];
+		lo = t < lo ? t : lo;
+		hi = t > hi ? t : hi;
+	}
+	skew = nr ? hi - lo : 0;
+	if (!bound || skew <= bound)
+		return skew;
+	for (c = 0; c < nr; c++) {
+		s = e[c]->series[k];
+		if (!s->flags[j])
+			s->valid--;
+		s->flags[j] |= KBENCH_SAMPLE_F_SKEW;
+	}
+	return skew;
+}
 
 /* Why kbench_engine_run() returned -ERANGE. */
 enum kbench_range {
@@ -587,6 +697,7 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 	unsigned int nr = e->nr_series, r, k, x;
 	unsigned long long first = 0, last = 0;
 	struct kbench_engine_series *s;
+	struct kbench_sync *sync;
 	struct kbench_window w;
 	int err;
 
@@ -609,7 +720,13 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 	e->no_valid = 0;
 	e->step = kbench_counter_step(e->counter->read);
 
+	/* each CPU of a concurrent run probes on its own, then they agree */
+	sync = e->extra.sync;
+	e->extra.sync = NULL;
 	err = kbench_engine_probe(e);
+	e->extra.sync = sync;
+	if (!err && e->ops->agree)
+		err = e->ops->agree(e);
 	if (err)
 		return err;
 	/*
@@ -644,6 +761,8 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 				return err;
 			s->net[s->taken] = w.net;
 			s->flags[s->taken] = w.flags;
+			if (s->start)
+				s->start[s->taken] = w.start;
 			for (x = 0; x < e->extra.nr; x++)
 				s->xnet[x][s->taken] = w.xnet[x];
 			s->taken++;

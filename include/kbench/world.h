@@ -4,9 +4,11 @@
  *
  * The headers under include/kbench/ are compiled into both kbench.ko and
  * the userspace library libkbench.  This is the only one of them that
- * includes anything: errno values, NULL, __always_inline and the 64-bit signed
+ * includes anything: errno values, NULL, __always_inline, the 64-bit signed
  * type of a sample's net ticks (s64 / int64_t: the arrays a world keeps
- * its samples in) from the kernel or the C library (glibc), perf's ABI
+ * its samples in), and the acquire/release accesses and the spin-wait
+ * hint of a concurrent run's rendezvous from the kernel or the C library
+ * (glibc, GCC's __atomic builtins), perf's ABI
  * (<linux/perf_event.h>: the event types and generic events of events.h),
  * and the netlink ABI's flag values (by a relative path, so that no -I
  * order can pick the in-kernel <linux/kbench.h> instead).  Everything
@@ -16,12 +18,24 @@
 #define _KBENCH_WORLD_H
 
 #ifdef __KERNEL__
+#include <asm/barrier.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/processor.h>
 #include <linux/perf_event.h>
 #include <linux/types.h>
 
 #define kbench_s64	s64
+/*
+ * A concurrent run's rendezvous (engine.h): a CPU publishes the windows it
+ * reached with a release store and reads the others' with acquire loads,
+ * pairing with each other.
+ */
+#define kbench_load_acquire(p)		smp_load_acquire(p)
+/* pairs with kbench_load_acquire() on the other CPUs */
+#define kbench_store_release(p, v)	smp_store_release(p, v)
+#define kbench_load_once(p)		READ_ONCE(*(p))
+#define kbench_cpu_relax()		cpu_relax()
 #else
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -36,6 +50,11 @@
 #ifndef __always_inline
 #error "kbench: this C library has no __always_inline in <sys/cdefs.h>"
 #endif
+#define kbench_load_acquire(p)		__atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define kbench_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define kbench_load_once(p)		__atomic_load_n(p, __ATOMIC_RELAXED)
+/* a compiler barrier: the spin reads the counter, which paces it */
+#define kbench_cpu_relax()		__atomic_signal_fence(__ATOMIC_SEQ_CST)
 #endif
 
 #include "../uapi/linux/kbench.h"

@@ -4,8 +4,10 @@
  * summary, the reasonableness test, the unit arithmetic of the gap (which
  * used to wrap), a whole run against a synthetic counter whose every
  * window is known in advance (probe, warm-up, rotation, limits, timeout),
- * and the real window with further counters (events) on synthetic ones.
+ * the real window with further counters (events) on synthetic ones, and a
+ * concurrent run's rendezvous and skew with two threads.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,7 +272,9 @@ static int fake_check(struct kbench_engine *e)
 	return fail_after && ++checks >= fail_after ? -ETIME : 0;
 }
 
-static const struct kbench_engine_ops fake_ops = { fake_gap, fake_check };
+static const struct kbench_engine_ops fake_ops = {
+	.gap = fake_gap, .check = fake_check,
+};
 static unsigned long long fake_clock;
 
 /* a counter that advances 3 ticks a read: its step is 3 */
@@ -684,6 +688,124 @@ static void test_window_extra(void)
 	ok(!bad, "engine: every sample has the counter's and each event's net");
 }
 
+
+/* The rendezvous with a counter that ticks once per read, two threads. */
+static unsigned long long rv_clock;
+
+static unsigned long long rv_read(void)
+{
+	return __atomic_add_fetch(&rv_clock, 1, __ATOMIC_RELAXED);
+}
+
+struct rv_thread {
+	struct kbench_sync sync;
+	unsigned int windows;		/* to take */
+	unsigned int flagged;		/* of them SKEW */
+};
+
+static void *rv_main(void *p)
+{
+	struct rv_thread *t = p;
+	unsigned int i;
+
+	for (i = 0; i < t->windows; i++)
+		if (kbench_sync_wait(&t->sync, rv_read))
+			t->flagged++;
+	return NULL;
+}
+
+static int agree_calls;
+
+static int fake_agree(struct kbench_engine *e)
+{
+	agree_calls++;
+	e->iterations = 3;
+	return 0;
+}
+
+static void test_rendezvous(void)
+{
+	static struct kbench_rendezvous_slot slot[2];
+	struct kbench_rendezvous rv = { .nr = 2, .slot = slot,
+					.spin_limit = 1ULL << 40 };
+	static const struct kbench_engine_ops agree_ops = {
+		.gap = fake_gap, .check = fake_check, .agree = fake_agree,
+	};
+	struct rv_thread t[2];
+	pthread_t th[2];
+	static struct fake_run r[2];
+	struct kbench_engine *e[2] = { &r[0].e, &r[1].e };
+	static unsigned long long start[2][3][16];
+	unsigned long long skew, skews = 0;
+	unsigned int i, k, valid0;
+	int err;
+
+	memset(t, 0, sizeof(t));
+	for (i = 0; i < 2; i++) {
+		t[i].sync.rv = &rv;
+		t[i].sync.slot = i;
+		t[i].windows = 2000;
+		pthread_create(&th[i], NULL, rv_main, &t[i]);
+	}
+	for (i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	ok(!t[0].flagged && !t[1].flagged && slot[0].windows == 2000 &&
+	   slot[1].windows == 2000,
+	   "rendezvous: 2 threads x 2000 windows meet at each, none flagged (%u, %u)",
+	   t[0].flagged, t[1].flagged);
+
+	/* the other CPU never comes: each wait gives up after its limit */
+	rv.spin_limit = 1000;
+	t[0].windows = 5;
+	t[0].flagged = 0;
+	rv_main(&t[0]);
+	ok(t[0].flagged == 5 && t[0].sync.wait > 1000 &&
+	   t[0].sync.wait < 1000 + 16,
+	   "rendezvous: alone, each of 5 windows waits its limit and is flagged skew (%u, last wait %llu ticks)",
+	   t[0].flagged, t[0].sync.wait);
+	/* the late one finds the other ahead: no wait at all */
+	t[1].windows = 5;
+	t[1].flagged = 0;
+	rv_main(&t[1]);
+	ok(!t[1].flagged && t[1].sync.wait == 0,
+	   "rendezvous: the late CPU never waits for one that gave up on it");
+	rv.abort = 1;
+	t[1].windows = 1;
+	rv.spin_limit = 1ULL << 40;
+	rv_main(&t[1]);
+	ok(t[1].flagged == 1 && t[1].sync.wait <= 2,
+	   "rendezvous: abort ends a wait at once, flagged (wait %llu ticks)",
+	   t[1].sync.wait);
+
+	/* two engines: agree() sets N, starts kept, skew over a bound flagged */
+	for (i = 0; i < 2; i++) {
+		fake_setup(&r[i]);
+		r[i].e.ops = &agree_ops;
+		for (k = 0; k < 3; k++)
+			r[i].s[k].start = start[i][k];
+	}
+	agree_calls = 0;
+	err = kbench_engine_run(&r[0].e) | kbench_engine_run(&r[1].e);
+	ok(!err && agree_calls == 2 && r[0].e.iterations == 3 &&
+	   r[1].e.iterations == 3,
+	   "engine: agree() after the probe sets the N every CPU takes (N %u)",
+	   r[0].e.iterations);
+	/* the fake counter's starts: 1000 per window; shift CPU 1 by 5 */
+	for (i = 0; i < 16; i++)
+		start[1][0][i] += i == 7 ? 500 : 5;
+	valid0 = r[0].s[0].valid;
+	for (i = 0; i < 16; i++) {
+		skew = kbench_engine_skew(e, 2, 0, i, 100);
+		skews += skew;
+	}
+	ok(skews == 15 * 5 + 500 && r[0].s[0].valid == valid0 - 1 &&
+	   (r[0].s[0].flags[7] & KBENCH_SAMPLE_F_SKEW) &&
+	   (r[1].s[0].flags[7] & KBENCH_SAMPLE_F_SKEW) &&
+	   !(r[0].s[0].flags[6] & KBENCH_SAMPLE_F_SKEW),
+	   "engine: skew per sample is latest minus earliest start; over the bound flagged on every CPU (sum %llu)",
+	   skews);
+}
+
 void test_engine(void)
 {
 	test_rounding();
@@ -694,4 +816,5 @@ void test_engine(void)
 	test_engine_run();
 	test_engine_bound();
 	test_window_extra();
+	test_rendezvous();
 }

@@ -185,7 +185,7 @@ static int no_check(struct kbench_engine *e)
 	return 0;
 }
 
-static const struct kbench_engine_ops ops = { no_gap, no_check };
+static const struct kbench_engine_ops ops = { .gap = no_gap, .check = no_check };
 static const struct kbench_counter counter = {
 	.name = "fake", .read = fake_read, .window = fake_window,
 };

@@ -27,6 +27,7 @@ const struct kb_flag_name kb_sample_flag_names[] = {
 	{ KBENCH_SAMPLE_F_REFERENCE, "reference" },
 	{ KBENCH_SAMPLE_F_EVENT, "event" },
 	{ KBENCH_SAMPLE_F_STEAL, "steal" },
+	{ KBENCH_SAMPLE_F_SKEW, "skew" },
 	{ 0, NULL }
 };
 

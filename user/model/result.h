@@ -23,7 +23,7 @@ struct kb_until;
 /* excluded samples by reason: bit i of the sample flags is excl[i] */
 enum { KB_EXCL_CPU, KB_EXCL_BACKWARDS, KB_EXCL_NMI, KB_EXCL_SMI,
        KB_EXCL_WINDOW, KB_EXCL_REFERENCE, KB_EXCL_EVENT,
-       KB_EXCL_STEAL, KB_EXCL_N };
+       KB_EXCL_STEAL, KB_EXCL_SKEW, KB_EXCL_N };
 
 /* The names of the excluded-by-reason counts: the sample flags' names. */
 extern const char *const kb_excl_key[KB_EXCL_N];

@@ -51,6 +51,10 @@ enum kbench_counter_flags {
  * @KBENCH_SAMPLE_F_STEAL: The host ran something else on this virtual CPU
  *   during the window: its paravirtual steal-time record (KVM steal time on
  *   x86, PV time on arm64) changed between the start and the end.
+ * @KBENCH_SAMPLE_F_SKEW: A concurrent run (several CPUs at once): this window
+ *   did not start together with the same window on the run's other CPUs - the
+ *   rendezvous before it gave up waiting for one of them, or the spread of
+ *   their start times was over the run's skew bound.
  */
 enum kbench_sample_flags {
 	KBENCH_SAMPLE_F_CPU_CHANGED = 1,
@@ -61,6 +65,7 @@ enum kbench_sample_flags {
 	KBENCH_SAMPLE_F_REFERENCE = 32,
 	KBENCH_SAMPLE_F_EVENT = 64,
 	KBENCH_SAMPLE_F_STEAL = 128,
+	KBENCH_SAMPLE_F_SKEW = 256,
 };
 
 /**
@@ -330,6 +335,7 @@ enum kbench_result_attrs {
 	KBENCH_A_RESULT_EVENT,
 	KBENCH_A_RESULT_EXCL_STEAL,
 	KBENCH_A_RESULT_ARG,
+	KBENCH_A_RESULT_EXCL_SKEW,
 
 	__KBENCH_A_RESULT_MAX,
 	KBENCH_A_RESULT_MAX = (__KBENCH_A_RESULT_MAX - 1)
