@@ -109,7 +109,11 @@ struct kbench_run {
 	u32 samples;
 	u32 iterations;
 	u32 target_ns;
-	u32 warmup;
+	/*
+	 * the plain u32 attributes of the request by attribute (WARMUP,
+	 * ...), as given or by default: kbench_netlink.c's kbench_run_u32[]
+	 */
+	u32 u32[KBENCH_A_RUN_MAX + 1];
 	bool adaptive;
 	u32 nr_routines;		/* series[0..nr) are routines */
 	u32 nr_series;			/* plus the overhead series */

@@ -183,7 +183,7 @@ static int kbench_run_measure(struct kbench_run *run)
 		.nr_series = run->nr_series,
 		.cpu = run->cpu,
 		.samples = run->samples,
-		.warmup = run->warmup,
+		.warmup = run->u32[KBENCH_A_RUN_WARMUP],
 		.adaptive = run->adaptive,
 		.iterations = run->iterations,
 		.iterations_limit = KBENCH_ITERATIONS_LIMIT,
@@ -816,7 +816,7 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
 	r->iterations = iterations;
 	r->target_ns = min(KBENCH_TARGET_NS_DEFAULT,
 			   kbench_max_window_us * 1000);
-	r->warmup = KBENCH_WARMUP_DEFAULT;
+	r->u32[KBENCH_A_RUN_WARMUP] = KBENCH_WARMUP_DEFAULT;
 	/* neither can go away: the caller's module holds kbench.ko */
 	r->series[0].routine = &routine;
 	r->series[1].routine = &kbench_builtin_empty;

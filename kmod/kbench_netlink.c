@@ -297,6 +297,19 @@ static int kbench_put_event_info(struct sk_buff *msg,
 	return 0;
 }
 
+/*
+ * The request's plain u32 attributes and their defaults: each is taken
+ * into run->u32[attribute] and echoed in the reply, in this order; the
+ * policy bounds it (the spec).  A new one is its attribute in the spec, a
+ * row here and its use.
+ */
+static const struct {
+	int attr;
+	u32 def;
+} kbench_run_u32[] = {
+	{ KBENCH_A_RUN_WARMUP, KBENCH_WARMUP_DEFAULT },
+};
+
 static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 {
 	const struct kbench_run *run = arg;
@@ -306,9 +319,13 @@ static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 	    nla_put_u32(msg, KBENCH_A_RUN_CPU, run->cpu) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_SAMPLES, run->samples) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS, run->iterations) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, run->target_ns) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_WARMUP, run->warmup) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_ADAPTIVE, run->adaptive) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, run->target_ns))
+		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(kbench_run_u32); i++)
+		if (nla_put_u32(msg, kbench_run_u32[i].attr,
+				run->u32[kbench_run_u32[i].attr]))
+			return -EMSGSIZE;
+	if (nla_put_u32(msg, KBENCH_A_RUN_ADAPTIVE, run->adaptive) ||
 	    nla_put_string(msg, KBENCH_A_RUN_COUNTER, kbench_counter.name) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_RUN_COUNTER_HZ, kbench_counter.hz,
 			      KBENCH_A_RUN_PAD) ||
@@ -731,7 +748,7 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **tb = info->attrs;
 	struct kbench_run_req q;
 	struct kbench_run *run;
-	u32 cpu, samples;
+	u32 cpu, samples, k;
 	int i, nr_events, err;
 	u64 in_use;
 
@@ -780,9 +797,12 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 			 nla_get_u32(tb[KBENCH_A_RUN_TARGET_NS]) :
 			 min(KBENCH_TARGET_NS_DEFAULT,
 			     kbench_max_window_us * 1000);
-	run->warmup = tb[KBENCH_A_RUN_WARMUP] ?
-		      nla_get_u32(tb[KBENCH_A_RUN_WARMUP]) :
-		      KBENCH_WARMUP_DEFAULT;
+	for (k = 0; k < ARRAY_SIZE(kbench_run_u32); k++) {
+		struct nlattr *a = tb[kbench_run_u32[k].attr];
+
+		run->u32[kbench_run_u32[k].attr] = a ? nla_get_u32(a) :
+							kbench_run_u32[k].def;
+	}
 	run->nr_args = q.nargs;
 	for (i = 0; i < q.nargs; i++)
 		run->args[i] = nla_get_u64(q.args[i]);

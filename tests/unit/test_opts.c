@@ -257,7 +257,7 @@ static void test_info_limits(void)
 			      KBENCH_A_INFO_MAX + 1) == -EINVAL,
 	   "INFO limits: --samples above max_samples is refused");
 	o.q.samples = 1;
-	o.q.has_target = true;
+	o.q.has_target_ns = true;
 	ok(kb_opts_check_info(kb_run_table, KB_IN_COMPARE, &o, info,
 			      KBENCH_A_INFO_MAX + 1) == -EINVAL,
 	   "INFO limits: --target-ns above max_window_us x 1000 is refused");

@@ -54,6 +54,7 @@ struct kb_opt {
 	 */
 	uint8_t cmd;
 	uint16_t attr;
+	bool kernel_only;		/* refused with --user (needs .given) */
 	/* INFO attribute holding the module's own maximum (x info_scale) */
 	uint16_t info_max;
 	uint32_t info_scale;

@@ -167,7 +167,7 @@ const struct kb_opt kb_run_table[] = {
 	{ .name = "target-ns", .kind = KB_OPT_U32, .metavar = "N",
 	  .in = KB_IN_MEASURE, .min = 100, .max = 20000000,
 	  KB_OPT_FIELD(struct kb_run_opts, q.target_ns),
-	  KB_OPT_GIVEN(struct kb_run_opts, q.has_target),
+	  KB_OPT_GIVEN(struct kb_run_opts, q.has_target_ns),
 	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_TARGET_NS,
 	  .info_max = KBENCH_A_INFO_MAX_WINDOW_US, .info_scale = 1000,
 	  .info_param = "max_window_us",
@@ -366,6 +366,7 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 {
 	const char *sub = sc->name, *given;
 	bool run = sc->opts_in & KB_IN_RUN;
+	const struct kb_opt *opt;
 	unsigned int with_arg = 0;
 	int first, err, i;
 
@@ -375,6 +376,10 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 	err = kb_opts_parse(sc, argc, argv, o, &first);
 	if (err)
 		return err;
+	for (opt = kb_run_table; opt->name && o->user; opt++)
+		if (opt->kernel_only && *((bool *)o + opt->given - 1))
+			return kb_arg_error(sub, "--%s is a bound of the module's runs, which have interrupts off: not with --user",
+					    opt->name);
 	o->diff.full = o->verbose;
 	for (i = first; i < argc; i++) {
 		if (run && o->q.n == KBENCH_RUN_ROUTINES_MAX)

@@ -26,7 +26,7 @@ int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 			.cpu = q->has_cpu ? (int)q->cpu : -1,
 			.samples = q->has_samples ? q->samples : KB_RUN_DEFAULT_SAMPLES,
 			.iterations = q->has_iterations ? q->iterations : 0,
-			.target_ns = q->has_target ? q->target_ns :
+			.target_ns = q->has_target_ns ? q->target_ns :
 				     KB_RUN_DEFAULT_TARGET_NS,
 			.warmup = q->has_warmup ? q->warmup : KB_RUN_DEFAULT_WARMUP,
 			.nargs = q->nargs,

@@ -120,8 +120,7 @@ struct kb_run {
 struct kb_run_req {
 	const char *names[KBENCH_RUN_ROUTINES_MAX];
 	unsigned int n;
-	bool has_cpu, has_samples, has_iterations, has_target, has_warmup;
-	uint32_t cpu, samples, iterations, target_ns, warmup;
+	KB_REQ_FIELDS(KB_REQ_MEMBER)	/* has_cpu, cpu, ... (schema.h) */
 	/* arguments: none, one for every routine, or one per routine (n) */
 	unsigned int nargs;
 	uint64_t args[KBENCH_RUN_ROUTINES_MAX];

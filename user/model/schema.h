@@ -40,6 +40,20 @@
 	  ", in the windows %llu)")					\
 	X(mem_bytes, U64, KBENCH_A_RUN_MEM_BYTES, ", memory %llu bytes")
 
+/*
+ * struct kb_run_req's plain u32 fields, X(member, RUN attribute): each
+ * declared as `bool has_<member>; uint32_t <member>;` (KB_REQ_MEMBER),
+ * set by the option of the same attribute (cli/runopts.c) and sent when
+ * given (nl/runreq.c).
+ */
+#define KB_REQ_FIELDS(X)						\
+	X(cpu, KBENCH_A_RUN_CPU)					\
+	X(samples, KBENCH_A_RUN_SAMPLES)				\
+	X(iterations, KBENCH_A_RUN_ITERATIONS)				\
+	X(target_ns, KBENCH_A_RUN_TARGET_NS)				\
+	X(warmup, KBENCH_A_RUN_WARMUP)
+#define KB_REQ_MEMBER(m, attr)	bool has_##m; uint32_t m;
+
 /* A list's member declared in its structure: KB_RUN_FIELDS(KB_MEMBER). */
 #define KB_MEMBER(m, t, ...)	KB_DECL_##t(m)
 #define KB_DECL_U32(m)		uint32_t m;

@@ -203,13 +203,11 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 	for (i = 0; i < q->n; i++)
 		if (nla_put_string(msg, KBENCH_A_RUN_ROUTINE, q->names[i]) < 0)
 			goto out_nomem;
-	if ((q->has_cpu && nla_put_u32(msg, KBENCH_A_RUN_CPU, q->cpu) < 0) ||
-	    (q->has_samples && nla_put_u32(msg, KBENCH_A_RUN_SAMPLES, q->samples) < 0) ||
-	    (q->has_iterations &&
-	     nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS, q->iterations) < 0) ||
-	    (q->has_target && nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, q->target_ns) < 0) ||
-	    (q->has_warmup && nla_put_u32(msg, KBENCH_A_RUN_WARMUP, q->warmup) < 0))
+#define KB_REQ_PUT(m, attr)						\
+	if (q->has_##m && nla_put_u32(msg, attr, q->m) < 0)		\
 		goto out_nomem;
+	KB_REQ_FIELDS(KB_REQ_PUT)
+#undef KB_REQ_PUT
 	for (i = 0; i < q->nargs; i++)
 		if (nla_put_u64(msg, KBENCH_A_RUN_ARG, q->args[i]) < 0)
 			goto out_nomem;

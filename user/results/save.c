@@ -138,7 +138,7 @@ const struct kb_field kb_request_fields[] = {
 	KB_FILE_OPT(struct kb_run_req, cpu, U32, has_cpu, NUL_RW),
 	KB_FILE_OPT(struct kb_run_req, samples, U32, has_samples, NUL_RW),
 	KB_FILE_OPT(struct kb_run_req, iterations, U32, has_iterations, NUL_RW),
-	KB_FILE_OPT(struct kb_run_req, target_ns, U32, has_target, NUL_RW),
+	KB_FILE_OPT(struct kb_run_req, target_ns, U32, has_target_ns, NUL_RW),
 	KB_FILE_OPT(struct kb_run_req, warmup, U32, has_warmup, NUL_RW),
 	{ NULL }
 };
