@@ -92,8 +92,10 @@ _kbenchctl()
 	--cpu)
 		mapfile -t COMPREPLY < <(compgen -W "$(seq 0 $(($(getconf _NPROCESSORS_CONF 2>/dev/null || echo 1) - 1)))" -- "$cur")
 		return 0 ;;
-	--samples|--iterations|--target-ns|--warmup|--threshold|--seed|--routine)
-		return 0 ;;	# a number
+	--*)
+		# any other option with a value (its help says --name VALUE)
+		"$cmd" help "$sub" 2>/dev/null |
+			grep -q -- "^ *\(-[a-z], \)\?$prev [A-Z]" && return 0 ;;
 	esac
 
 	if [[ "$cur" == -* ]]; then
