@@ -130,19 +130,19 @@ static void kbench_range_msg(struct kbench_run *run,
 		scnprintf(run->msg, sizeof(run->msg),
 			  "routine '%s' takes %llu us a window at N=%u, over max_window_us=%u",
 			  name, kbench_ticks_to_us(e->range_len), e->range_n,
-			  kbench_max_window_us);
+			  run->u32[KBENCH_A_RUN_MAX_WINDOW_US]);
 		break;
 	case KBENCH_RANGE_FIXED:
 		scnprintf(run->msg, sizeof(run->msg),
 			  "routine '%s' would take %llu us a window, over max_window_us=%u",
 			  name, kbench_ticks_to_us(e->range_want_len),
-			  kbench_max_window_us);
+			  run->u32[KBENCH_A_RUN_MAX_WINDOW_US]);
 		break;
 	case KBENCH_RANGE_LONG:
 		scnprintf(run->msg, sizeof(run->msg),
 			  "routine '%s': windows of %llu us in a row, over max_window_us=%u",
 			  name, kbench_ticks_to_us(e->range_len),
-			  kbench_max_window_us);
+			  run->u32[KBENCH_A_RUN_MAX_WINDOW_US]);
 		break;
 	}
 }
@@ -172,6 +172,20 @@ static void kbench_no_valid_msg(struct kbench_run *run, u32 i)
 		  s->name, s->eng.taken, count[top], kbench_flag_names[top]);
 }
 
+/*
+ * @run's bound on a window in ticks: the request's (at most the module's
+ * max_window_us, kbench_run_check()), else the module's; the reply
+ * echoes the one used.
+ */
+static u64 kbench_run_max_window(struct kbench_run *run)
+{
+	u32 *us = &run->u32[KBENCH_A_RUN_MAX_WINDOW_US];
+
+	if (!*us)
+		*us = kbench_max_window_us;
+	return kbench_ns_to_ticks((u64)*us * NSEC_PER_USEC, kbench_counter.hz);
+}
+
 /* Take the samples of @run with the engine, on this (its) CPU. */
 static int kbench_run_measure(struct kbench_run *run)
 {
@@ -188,9 +202,7 @@ static int kbench_run_measure(struct kbench_run *run)
 		.iterations = run->iterations,
 		.iterations_limit = KBENCH_ITERATIONS_LIMIT,
 		.target = kbench_ns_to_ticks(run->target_ns, kbench_counter.hz),
-		.max_window = kbench_ns_to_ticks((u64)kbench_max_window_us *
-						 NSEC_PER_USEC,
-						 kbench_counter.hz),
+		.max_window = kbench_run_max_window(run),
 	};
 	struct kbench_series *s;
 	u32 i;

@@ -308,6 +308,7 @@ static const struct {
 	u32 def;
 } kbench_run_u32[] = {
 	{ KBENCH_A_RUN_WARMUP, KBENCH_WARMUP_DEFAULT },
+	{ KBENCH_A_RUN_MAX_WINDOW_US, 0 },
 };
 
 static int kbench_run_fill(struct sk_buff *msg, const void *arg)
@@ -607,6 +608,13 @@ static int kbench_run_check(struct genl_info *info, u32 cpu, u32 samples,
 	    kbench_max_window_us * 1000ULL) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_TARGET_NS],
 				    "target above the max_window_us parameter");
+		return -ERANGE;
+	}
+	if (tb[KBENCH_A_RUN_MAX_WINDOW_US] &&
+	    nla_get_u32(tb[KBENCH_A_RUN_MAX_WINDOW_US]) > kbench_max_window_us) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    tb[KBENCH_A_RUN_MAX_WINDOW_US],
+				    "above the max_window_us parameter");
 		return -ERANGE;
 	}
 	if (kbench_run_bytes(nr, nr_events, samples) > kbench_store_bytes_max) {

@@ -17,6 +17,7 @@
 #define KBENCH_WARMUP_LIMIT	10000
 #define KBENCH_TARGET_NS_MIN	100
 #define KBENCH_TARGET_NS_MAX	20000000
+#define KBENCH_WINDOW_US_MAX	20000
 
 /* Ops table for kbench */
 extern const struct genl_split_ops kbench_nl_ops[5];

@@ -132,6 +132,24 @@ TEST_F(kb, iterations_out_of_range)
 	check_u32_bounds(_metadata, self, false);
 }
 
+/* A run's own irq-off bound may only tighten the module's. */
+TEST_F(kb, max_window_us_above_the_module)
+{
+	uint32_t max = self->info.v[KBENCH_A_INFO_MAX_WINDOW_US];
+	struct knl_result res;
+	struct kb_run_args a;
+	int off;
+
+	ASSERT_GT(max, 0);
+	run_args(&a, "add_chain");
+	kb_build_run(&self->req, self->fam.id, &a);
+	off = knl_put_u32(&self->req, KBENCH_A_RUN_MAX_WINDOW_US, max + 1);
+	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
+	EXPECT_EQ(ERANGE, res.err);
+	EXPECT_EXTACK_AT(res, off);
+	EXPECT_STREQ("above the max_window_us parameter", res.msg);
+}
+
 TEST_F(kb, cpu_out_of_range)
 {
 	uint32_t nr = self->info.v[KBENCH_A_INFO_NR_CPUS];

@@ -8,7 +8,9 @@
 # message naming the routine, its window and max_window_us, and no
 # figure printed; a fixed N predicted over the limit names the attribute;
 # registering a registered routine again while a run uses it gives
-# -EEXIST and a later rmmod still completes.  None of it depends on how
+# -EEXIST and a later rmmod still completes; a run's own bound
+# (--max-window-us) only tightens the module's, refuses by it and is
+# echoed as used.  None of it depends on how
 # long a window of a fast routine takes: plain TCG and icount alike.
 # Prints TAP.
 
@@ -19,7 +21,7 @@ p=/sys/module/kbench_setup_test/parameters
 now_cs() { tr -d . </proc/uptime | cut -d' ' -f1; }
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..13"
 
 # The default limit, 1 ms: a routine of 3 ms an iteration is 15 ms a
 # window at N = 1, which plain TCG on a loaded host stretches to a few
@@ -67,6 +69,21 @@ refused "kbenchctl: --iterations 16777216: routine '*' would take * us a window,
 # compare with the slow one second: named, not the first
 refused "kbenchctl: routine 'slow' takes * us a window at N=1, over max_window_us=$max_window_us" \
 	kbenchctl compare add_chain slow
+
+# a run's own bound: below the module's it decides and is echoed, above
+# it kbenchctl refuses it (the module too, kbench_input_test)
+refused "kbenchctl: routine 'slow' takes * us a window at N=1, over max_window_us=200" \
+	kbenchctl run slow --arg 1 --max-window-us 200
+got=$(kbenchctl --json run empty --samples 20 --max-window-us 300 | json_num max_window_us)
+[ "$got" = 300 ]
+tap $? "run empty --max-window-us 300: the reply's max_window_us is 300 ($got)"
+got=$(kbenchctl --json run empty --samples 20 | json_num max_window_us)
+[ "$got" = "$max_window_us" ]
+tap $? "run empty: the reply's max_window_us is the module's $max_window_us ($got)"
+out=$(kbenchctl run empty --max-window-us $((max_window_us + 1)) 2>&1)
+rc=$?
+[ $rc = 2 ] && [ "$out" = "kbenchctl run: --max-window-us $((max_window_us + 1)): at most $max_window_us (module parameter max_window_us)" ]
+tap $? "--max-window-us above the module's: exit 2 ($rc), '$out'"
 
 # the same routine registered again while a run uses it
 echo 1500 >$p/sleep_ms

@@ -703,6 +703,10 @@ void test_cli(void)
 	expect("compare a b --kernel-vs-user", 2, "--kernel-vs-user takes one routine, not 2");
 	expect("compare a --kernel-vs-user --user", 2, "--kernel-vs-user and --user exclude each other");
 	expect("run a --kernel-vs-user", 2, "unknown option '--kernel-vs-user'");
+	expect_line("run add_chain --user --max-window-us 100", 2,
+		    "kbenchctl run: --max-window-us is a bound of the module's runs, which have interrupts off: not with --user");
+	expect_line("compare a b --max-window-us 0", 2,
+		    "kbenchctl compare: --max-window-us 0: at least 1");
 	expect("run a --seed 3", 2, "--seed is an option of the diff against a saved result: it goes with --baseline");
 	expect("compare a b --baseline x", 2, "unknown option '--baseline'");
 	expect("diff a b --samples 3", 2, "unknown option '--samples'");

@@ -35,9 +35,15 @@ static void test_tables(void)
 	const struct kb_field *f;
 	size_t n = 0, bad = 0;
 
-	for (f = kb_run_fields; f->key; f++, n++)
-		bad += !f->attr || f->offset + f->size > sizeof(struct kb_run);
-	ok(n == 14 && !bad, "kb_run_fields: %zu fields, each with an attribute, inside struct kb_run", n);
+	/* 1.0's 14 and any added since: each its own attribute and key */
+	for (f = kb_run_fields; f->key; f++, n++) {
+		bad += !f->attr || f->attr > KBENCH_A_RUN_MAX ||
+		       f->offset + f->size > sizeof(struct kb_run);
+		bad += kb_field_find(kb_run_fields, f->key) != f;
+		for (const struct kb_field *g = kb_run_fields; g != f; g++)
+			bad += g->attr == f->attr;
+	}
+	ok(n >= 14 && !bad, "kb_run_fields: %zu fields, each with its own attribute and key, inside struct kb_run", n);
 	f = kb_field_find(kb_run_fields, "span_cycles");
 	ok(f && f->type == KB_FT_U64 && f->attr == KBENCH_A_RUN_SPAN_CYCLES &&
 	   f->offset == offsetof(struct kb_run, span_cycles) &&

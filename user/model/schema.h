@@ -38,7 +38,8 @@
 	  " (in the routines %llu")					\
 	X(window_cycles, U64, KBENCH_A_RUN_WINDOW_CYCLES,		\
 	  ", in the windows %llu)")					\
-	X(mem_bytes, U64, KBENCH_A_RUN_MEM_BYTES, ", memory %llu bytes")
+	X(mem_bytes, U64, KBENCH_A_RUN_MEM_BYTES, ", memory %llu bytes")	\
+	X(max_window_us, U32, KBENCH_A_RUN_MAX_WINDOW_US, NULL)
 
 /*
  * struct kb_run_req's plain u32 fields, X(member, RUN attribute): each
@@ -51,7 +52,8 @@
 	X(samples, KBENCH_A_RUN_SAMPLES)				\
 	X(iterations, KBENCH_A_RUN_ITERATIONS)				\
 	X(target_ns, KBENCH_A_RUN_TARGET_NS)				\
-	X(warmup, KBENCH_A_RUN_WARMUP)
+	X(warmup, KBENCH_A_RUN_WARMUP)					\
+	X(max_window_us, KBENCH_A_RUN_MAX_WINDOW_US)
 #define KB_REQ_MEMBER(m, attr)	bool has_##m; uint32_t m;
 
 /* A list's member declared in its structure: KB_RUN_FIELDS(KB_MEMBER). */
