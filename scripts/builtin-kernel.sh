@@ -50,10 +50,14 @@ done
 # selftests and documentation in DIR/patches do not change the kernel).
 src_version=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null ||
 	stat -L -c '%s %Y' "$tarball")
+sources=()
+for f in "$top"/kmod/*.[ch]; do
+	case "$f" in *.mod.c) ;; *) sources+=("$f") ;; esac	# kbuild output
+done
 key=$( { echo "recipe $recipe"; echo "source $src_version";
 	 gcc --version | head -n1; cat "$fragment";
 	 cd "$top" && cat scripts/intree.sh scripts/intree/Kconfig \
-		$(ls kmod/*.[ch] | grep -v '\.mod\.c$') \
+		"${sources[@]}" \
 		kmod/Kbuild include/linux/kbench.h include/uapi/linux/kbench.h \
 		include/kbench/*.h; } | sha256sum | cut -c1-16)
 # shellcheck source=scripts/kcache.sh
