@@ -386,6 +386,19 @@ static uint32_t limit_warmup(void)
 	return 10000;
 }
 
+/* A run's own irq-off bound: the upper half of the module's, at most it. */
+static void valid_max_window(const struct run_attr *a)
+{
+	uint32_t max = info.v[KBENCH_A_INFO_MAX_WINDOW_US];
+
+	put_u32_valid(a, max / 2 + 1 + rnd_below(max - max / 2));
+}
+
+static uint32_t limit_max_window(void)
+{
+	return info.v[KBENCH_A_INFO_MAX_WINDOW_US];
+}
+
 static const struct run_attr run_attrs[] = {
 	{ .type = KBENCH_A_RUN_ROUTINE, .name = "routine", .kind = K_STR,
 	  .multi = true, .put_valid = valid_routine },
@@ -410,6 +423,10 @@ static const struct run_attr run_attrs[] = {
 	/* only with routines that take it (m.with_arg); once: for all */
 	{ .type = KBENCH_A_RUN_ARG, .name = "arg", .kind = K_U64,
 	  .put_valid = valid_arg, .limit = limit_arg },
+	/* the module's bound is the default; absent is too */
+	{ .type = KBENCH_A_RUN_MAX_WINDOW_US, .name = "max_window_us",
+	  .kind = K_U32, .put_valid = valid_max_window,
+	  .limit = limit_max_window, .may_omit = true },
 };
 
 #define NR_RUN_ATTRS	ARRAY_SIZE(run_attrs)
@@ -1041,6 +1058,7 @@ static int exchange(unsigned long idx)
 	bool sentinel_done = false, answered = false, rejected = false;
 	bool run_pending, final = false;
 	bool bad = false, data = false;
+	struct knl_result fin = { 0 };
 	int err = 0;
 	ssize_t n;
 
@@ -1149,6 +1167,7 @@ static int exchange(unsigned long idx)
 				if (e->error) {
 					rejected = true;
 					err = -e->error;
+					knl_parse_final(nlh, &fin);
 				}
 			} else if (nlh->nlmsg_type == NLMSG_DONE) {
 				int e;
@@ -1187,8 +1206,19 @@ static int exchange(unsigned long idx)
 		}
 	}
 
-	if (m.must_accept && (opt.unpriv ? rejected && err != EPERM :
-			      rejected || !data)) {
+	/*
+	 * A run whose windows came out over the irq-off bound is refused
+	 * with -ERANGE whatever the request: plain TCG on a loaded host
+	 * stretches a window of 100 iterations of a 1 KiB routine past
+	 * 1 ms now and then.  That is the run's answer, not a refusal of
+	 * the request.
+	 */
+	if (m.must_accept && rejected && err == ERANGE &&
+	    strstr(fin.msg, "over max_window_us=")) {
+		printf("# message %lu (%s): valid, and its windows were over the bound: %s\n",
+		       idx, cat_name[m.cat], fin.msg);
+	} else if (m.must_accept &&
+		   (opt.unpriv ? rejected && err != EPERM : rejected || !data)) {
 		printf("# message %lu (%s): a valid request was %s (errno %d)\n",
 		       idx, cat_name[m.cat], rejected ? "refused" : "not answered",
 		       err);

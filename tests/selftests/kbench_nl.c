@@ -210,7 +210,7 @@ static void parse_ext_ack(const struct nlmsghdr *nlh, size_t hlen,
 }
 
 /* One final message: the ack/error of a do, or the end of a dump. */
-static void parse_final(const struct nlmsghdr *nlh, struct knl_result *res)
+void knl_parse_final(const struct nlmsghdr *nlh, struct knl_result *res)
 {
 	size_t hlen;
 
@@ -297,7 +297,7 @@ int knl_recv_answer(struct knl_sock *s, uint32_t seq, knl_cb cb, void *arg,
 				res->dump_interrupted = true;
 			if (nlh->nlmsg_type == NLMSG_ERROR ||
 			    nlh->nlmsg_type == NLMSG_DONE) {
-				parse_final(nlh, res);
+				knl_parse_final(nlh, res);
 				break;
 			}
 			res->nreplies++;

@@ -108,6 +108,8 @@ int knl_send(struct knl_sock *s, struct knl_req *r);
  */
 int knl_transact_threaded(struct knl_sock *s, struct knl_req *r, knl_cb cb,
 			  void *arg, struct knl_result *res);
+/* The ack or error of a do, or the end of a dump, into @res (its extack). */
+void knl_parse_final(const struct nlmsghdr *nlh, struct knl_result *res);
 int knl_recv_answer(struct knl_sock *s, uint32_t seq, knl_cb cb, void *arg,
 		    struct knl_result *res);
 
