@@ -223,7 +223,7 @@ int compare_main(const struct subcommand *sc, int argc, char *argv[])
 	if (err)
 		return kb_exit_status(err);
 	if (kb_sweep_is_sweep(&o.sweep))
-		return kb_sweep_compare(sc, &o, argc, argv);
+		return kb_sweep_main(sc, &o, argc, argv, true);
 	err = o.kvu ? compare_kvu(&o, argc, argv) : compare_two(&o, argc, argv);
 	return kb_exit_status(err);
 }

@@ -76,7 +76,7 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 	if (err)
 		return kb_exit_status(err);
 	if (kb_sweep_is_sweep(&o.sweep))
-		return kb_sweep_run(sc, &o, argc, argv);
+		return kb_sweep_main(sc, &o, argc, argv, false);
 	/* a bad baseline fails before the measurement, not after it */
 	if (o.baseline) {
 		err = kb_baseline_load(sc->name, o.baseline, &base);

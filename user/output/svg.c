@@ -245,6 +245,20 @@ static void write_title(FILE *f, const char *title, bool visible)
 	}
 }
 
+/* The document up to the plots: its size, title, styles and background. */
+static void svg_begin(FILE *f, int height, const char *title,
+		      const char *styles)
+{
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
+		W, height, W, height);
+	write_title(f, title, false);
+	fprintf(f, "<style>.axis{stroke:#333;stroke-width:1}.grid{stroke:#e6e6e6;stroke-width:1}"
+		   "%s.caption{fill:#333;font-size:13px}</style>\n", styles);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, height);
+	write_title(f, title, true);
+}
+
 /* One legend row: the series, its count, min/median/mode, what is beyond. */
 static void write_legend(FILE *f, const struct kb_svg_series *s,
 			 unsigned int k, double y, size_t beyond, double hi)
@@ -336,16 +350,8 @@ int kb_svg_write(FILE *f, const struct kb_svg_series *s, unsigned int n,
 	top2 = top1 + H1 + 100;
 	height = top2 + H2 + 52;
 
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
-		W, height, W, height);
-	write_title(f, title, false);
-	fputs("<style>.axis{stroke:#333;stroke-width:1}.grid{stroke:#e6e6e6;stroke-width:1}"
-	      ".flagged{fill:#d62728;stroke:#d62728}.clipped{stroke:none}"
-	      ".min,.median,.mode{stroke-width:1.6}.caption{fill:#333;font-size:13px}</style>\n",
-	      f);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, height);
-	write_title(f, title, true);
+	svg_begin(f, height, title, ".flagged{fill:#d62728;stroke:#d62728}.clipped{stroke:none}"
+		  ".min,.median,.mode{stroke-width:1.6}");
 
 	for (k = 0; k < n; k++)
 		write_legend(f, &s[k], k, 62 + 22 * (int)k + 12, beyond[k], ax.hi);
@@ -497,22 +503,32 @@ static void series_of(struct kb_svg_series *s, const struct kb_run *r,
 	s->iterations = r->iterations ? r->iterations : 1;
 }
 
-static int write_path(const char *path, const struct kb_svg_series *s,
-		      unsigned int n, const char *title, bool log_x)
+/* The file @path for writing, or NULL (said). */
+static FILE *svg_open(const char *path)
 {
 	FILE *f = fopen(path, "w");
-	int err;
 
-	if (!f) {
+	if (!f)
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-		return -1;
-	}
-	err = kb_svg_write(f, s, n, title, log_x);
+	return f;
+}
+
+/* Close @f, written with the result @err: 0, or -1 (said). */
+static int svg_close(FILE *f, const char *path, int err)
+{
 	if (fclose(f) || err) {
 		fprintf(stderr, "%s: %s: write error\n", prog, path);
 		return -1;
 	}
 	return 0;
+}
+
+static int write_path(const char *path, const struct kb_svg_series *s,
+		      unsigned int n, const char *title, bool log_x)
+{
+	FILE *f = svg_open(path);
+
+	return f ? svg_close(f, path, kb_svg_write(f, s, n, title, log_x)) : -1;
 }
 
 /* "routines -- side" on the first line, the conditions on the second */
@@ -778,7 +794,7 @@ static void sweep_legend(FILE *f, const struct kb_svg_curve *c, unsigned int k,
 	fputs("</text>\n</g>\n", f);
 }
 
-int kb_svg_write_sweep(FILE *f, const struct kb_svg_curve *c, unsigned int n,
+static int kb_svg_write_sweep(FILE *f, const struct kb_svg_curve *c, unsigned int n,
 		       const char *title, const char *xlabel, bool log_x)
 {
 	struct sweep_axes a = { .bytes = xlabel && !strcmp(xlabel, "bytes") };
@@ -792,14 +808,7 @@ int kb_svg_write_sweep(FILE *f, const struct kb_svg_curve *c, unsigned int n,
 	a.top = key + 30;
 	height = a.top + SH + 60;
 
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
-		W, height, W, height);
-	write_title(f, title, false);
-	fputs("<style>.axis{stroke:#333;stroke-width:1}.grid{stroke:#e6e6e6;stroke-width:1}"
-	      ".caption{fill:#333;font-size:13px}</style>\n", f);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, height);
-	write_title(f, title, true);
+	svg_begin(f, height, title, "");
 	for (k = 0; k < n; k++)
 		sweep_legend(f, &c[k], k, 62 + 22 * (int)k + 12);
 	/* what the three marks of every routine are */
@@ -823,19 +832,10 @@ int kb_svg_write_sweep_file(const char *path, const struct kb_svg_curve *c,
 			    unsigned int n, const char *title,
 			    const char *xlabel, bool log_x)
 {
-	FILE *f = fopen(path, "w");
-	int err;
+	FILE *f = svg_open(path);
 
-	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-		return -1;
-	}
-	err = kb_svg_write_sweep(f, c, n, title, xlabel, log_x);
-	if (fclose(f) || err) {
-		fprintf(stderr, "%s: %s: write error\n", prog, path);
-		return -1;
-	}
-	return 0;
+	return f ? svg_close(f, path, kb_svg_write_sweep(f, c, n, title,
+							 xlabel, log_x)) : -1;
 }
 
 void kb_svg_sweep_title(char *buf, size_t len, const struct kb_run *first,
