@@ -10,7 +10,7 @@
 #include "hist.h"
 #include "stats.h"
 
-double kb_hist_edge(const struct kb_hist *h, size_t i)
+static double kb_hist_edge(const struct kb_hist *h, size_t i)
 {
 	if (h->log_x)
 		return exp(log(h->lo) + (double)i * h->width);

@@ -2,12 +2,10 @@
 /*
  * kbenchctl output layer: one call per value, table or JSON.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "output.h"
 
@@ -40,7 +38,8 @@ FILE *out_file(void)
 	return out_f ? out_f : stdout;
 }
 
-size_t json_escape_char(char *dst, unsigned char c)
+/* One byte of a JSON string as written there (1, 2 or 6 characters). */
+static size_t json_escape_char(char *dst, unsigned char c)
 {
 	static const char hex[] = "0123456789abcdef";
 	char e = 0;
@@ -77,27 +76,6 @@ void json_write_string(FILE *f, const char *s)
 	for (; *p; p++)
 		fwrite(esc, 1, json_escape_char(esc, *p), f);
 	putc('"', f);
-}
-
-void kb_write_fd(FILE *f, const void *buf, size_t len)
-{
-	const char *p = buf;
-	int fd = fileno(f);
-
-	fflush(f);
-	while (fd >= 0 && len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		p += w;
-		len -= (size_t)w;
-	}
-	/* a stream without a descriptor, or the stream's error flag */
-	if (len)
-		fwrite(p, 1, len, f);
 }
 
 void json_write_double(FILE *f, double v)
