@@ -21,35 +21,36 @@
 #include "sysfs.h"
 
 /*
- * The items: JSON key, table label and why each matters, in one line.
- * kb_env_key_moves_figures() says which change what the code costs.
+ * The items: JSON key, table label and why each matters, in one line;
+ * whether a change of it changes what the code costs (moves).
  */
 static const struct {
 	const char *key, *label, *effect;
+	bool moves;
 } env_items[KB_ENV_N] = {
 	[KB_ENV_DEBUG] = { "debug_options", "debug options",
-		"kernel code runs extra checks: routines cost more than in production" },
+		"kernel code runs extra checks: routines cost more than in production", true },
 	[KB_ENV_SLUB] = { "slub_debug", "slub_debug",
-		"slab allocations and frees are checked and poisoned: they cost more" },
+		"slab allocations and frees are checked and poisoned: they cost more", true },
 	[KB_ENV_PREEMPT_RT] = { "preempt_rt", "PREEMPT_RT",
-		"spinlock_t and most locks sleep (rt_mutex): lock routines differ from other kernels" },
+		"spinlock_t and most locks sleep (rt_mutex): lock routines differ from other kernels", true },
 	[KB_ENV_PREEMPTION] = { "preemption", "preemption",
 		"decides where tasks are preempted; windows have preemption off in every model" },
 	[KB_ENV_HZ] = { "hz", "HZ",
 		"timer ticks per second; a tick due inside a window waits for its end" },
 	[KB_ENV_NMI_WATCHDOG] = { "nmi_watchdog", "NMI watchdog",
 		"its NMIs hit windows every few seconds: those samples are excluded (nmi)" },
-	[KB_ENV_HYPERVISOR] = { "hypervisor", "hypervisor", NULL /* below */ },
+	[KB_ENV_HYPERVISOR] = { "hypervisor", "hypervisor", NULL /* below */, true },
 	[KB_ENV_CPUFREQ] = { "cpufreq_driver", "cpufreq driver",
-		"sets the clock speed; without one, firmware or the host does" },
+		"sets the clock speed; without one, firmware or the host does", true },
 	[KB_ENV_GOVERNOR] = { "governor", "governor",
-		"the clock speed follows the load, the counter's rate does not: cycles per iteration drift" },
+		"the clock speed follows the load, the counter's rate does not: cycles per iteration drift", true },
 	[KB_ENV_BOOST] = { "boost", "boost",
-		"turbo clocks depend on heat and power: figures drift within a run" },
+		"turbo clocks depend on heat and power: figures drift within a run", true },
 	[KB_ENV_FREQUENCY] = { "frequency", "frequency",
-		"the range the clock speed may move in" },
+		"the range the clock speed may move in", true },
 	[KB_ENV_SMT] = { "smt_sibling", "SMT sibling",
-		"an online sibling thread shares the core: its work slows this one" },
+		"an online sibling thread shares the core: its work slows this one", true },
 	[KB_ENV_ISOLATED] = { "isolated", "isolated",
 		"other tasks may run on the CPU between windows and cool its caches" },
 	[KB_ENV_IRQS] = { "interrupts", "device interrupts",
@@ -111,15 +112,11 @@ const char *kb_env_label(enum kb_env_id id)
 
 bool kb_env_key_moves_figures(const char *key)
 {
-	static const char *const keys[] = {
-		"debug_options", "slub_debug", "preempt_rt", "hypervisor",
-		"cpufreq_driver", "governor", "boost", "frequency", "smt_sibling",
-	};
 	size_t i;
 
-	for (i = 0; i < ARRAY_LEN(keys); i++)
-		if (!strcmp(key, keys[i]))
-			return true;
+	for (i = 0; i < KB_ENV_N; i++)
+		if (!strcmp(key, env_items[i].key))
+			return env_items[i].moves;
 	return false;
 }
 
@@ -359,7 +356,7 @@ static void env_cpufreq(struct kb_env *e, int cpu)
 	struct kb_env_item *fr = &e->item[KB_ENV_FREQUENCY];
 	char d[64], g[64], a[24], b[24], c[24], x[24];
 	long smin, smax, hmin, hmax;
-	bool fixed;
+	bool fixed = false;
 	int err;
 
 	err = kb_sys_readf(d, sizeof(d),
@@ -374,10 +371,9 @@ static void env_cpufreq(struct kb_env *e, int cpu)
 		return;
 	set(drv, false, "%s", d);
 
-	fixed = !cpufreq_long(cpu, "scaling_min_freq", &smin) &&
-		!cpufreq_long(cpu, "scaling_max_freq", &smax) && smin == smax;
 	if (!cpufreq_long(cpu, "scaling_min_freq", &smin) &&
 	    !cpufreq_long(cpu, "scaling_max_freq", &smax)) {
+		fixed = smin == smax;
 		mhz(a, sizeof(a), smin);
 		mhz(b, sizeof(b), smax);
 		if (!cpufreq_long(cpu, "cpuinfo_min_freq", &hmin) &&
