@@ -294,6 +294,29 @@ static void write_legend(FILE *f, const struct kb_svg_series *s,
 	fputs("</g>\n", f);
 }
 
+/*
+ * Ticks of the vertical axis @a of a panel at @top, @h high: grid lines
+ * (not at the bottom one unless @grid0) and labels left of the axis, in
+ * whole numbers with @whole.
+ */
+static void y_ticks(FILE *f, const struct axis *a, int target, int top, int h,
+		    bool grid0, bool whole)
+{
+	double t[MAXTICKS];
+	char buf[32];
+	int n, dec, j;
+
+	n = ticks(a, target, t, &dec);
+	for (j = 0; j < n; j++) {
+		double y = top + h - ax_frac(a, t[j]) * h;
+
+		if (j || grid0)
+			line(f, "grid", ML, y, W - MR, y);
+		snprintf(buf, sizeof(buf), "%.*f", whole ? 0 : dec, t[j]);
+		text(f, ML - 8, y + 4, "end", buf);
+	}
+}
+
 /* value ticks: labels under the histogram, grid lines in both panels */
 static void value_ticks(FILE *f, const struct axis *ax, const double *t,
 			int nt, int dec, int top1, int top2)
@@ -364,20 +387,7 @@ int kb_svg_write(FILE *f, const struct kb_svg_series *s, unsigned int n,
 	cax.lo = 0;
 	cax.hi = ceil((double)maxc / nice_step((double)maxc, 4)) * nice_step((double)maxc, 4);
 	cax.log = false;
-	{
-		double ct[MAXTICKS];
-		int nct, cdec;
-
-		nct = ticks(&cax, 4, ct, &cdec);
-		for (j = 0; j < nct; j++) {
-			double y = top1 + H1 - ct[j] / cax.hi * H1;
-
-			if (j)
-				line(f, "grid", ML, y, W - MR, y);
-			snprintf(buf, sizeof(buf), "%.0f", ct[j]);
-			text(f, ML - 8, y + 4, "end", buf);
-		}
-	}
+	y_ticks(f, &cax, 4, top1, H1, false, true);
 	fprintf(f, "<text class=\"caption\" transform=\"translate(%d %d) rotate(-90)\" text-anchor=\"middle\">samples per bin</text>\n",
 		ML - 52, top1 + H1 / 2);
 	for (k = 0; k < n; k++) {
@@ -457,13 +467,7 @@ int kb_svg_write(FILE *f, const struct kb_svg_series *s, unsigned int n,
 	}
 	fprintf(f, "<text class=\"caption\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">sample</text>\n",
 		ML + PW / 2, top2 + H2 + 38);
-	for (j = 0; j < nt; j++) {
-		double y = top2 + H2 - ax_frac(&ax, t[j]) * H2;
-
-		line(f, "grid", ML, y, W - MR, y);
-		snprintf(buf, sizeof(buf), "%.*f", dec, t[j]);
-		text(f, ML - 8, y + 4, "end", buf);
-	}
+	y_ticks(f, &ax, 6, top2, H2, true, false);
 	for (k = 0; k < n; k++) {
 		size_t stride = s[k].n > 4000 ? s[k].n / 4000 : 1;
 
@@ -685,15 +689,7 @@ static void sweep_axes(FILE *f, const struct sweep_axes *a, const char *xlabel)
 		sweep_xlabel(a, t[j], dec, buf, sizeof(buf));
 		text(f, x, a->top + SH + 18, "middle", buf);
 	}
-	nt = ticks(&a->y, 6, t, &dec);
-	for (j = 0; j < nt; j++) {
-		double y = sy(a, t[j]);
-
-		if (j)
-			line(f, "grid", ML, y, W - MR, y);
-		snprintf(buf, sizeof(buf), "%.*f", dec, t[j]);
-		text(f, ML - 8, y + 4, "end", buf);
-	}
+	y_ticks(f, &a->y, 6, a->top, SH, false, false);
 	line(f, "axis", ML, a->top + SH, W - MR, a->top + SH);
 	line(f, "axis", ML, a->top, ML, a->top + SH);
 	fprintf(f, "<text class=\"caption\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
