@@ -226,8 +226,8 @@ static void test_svg(void)
 	flags[20] = KBENCH_SAMPLE_F_BACKWARDS;
 	for (i = 0; i < 50; i++)
 		sorted[i] = (6000 + (i % 5)) / 1000.0;
-	kb_stats_compute(sorted, 50, &st);
 	qsort(sorted, 50, sizeof(double), kb_cmp_double);
+	kb_stats_sorted(sorted, 50, &st);
 	capture_start(false);
 	kb_svg_write(capture_f, &s, 1, "add_chain <cpu 0> & more", false);
 	out = capture_end();

@@ -266,8 +266,8 @@ int kb_compare_compute(const struct kb_result *a, const struct kb_result *b,
 	if (kb_bootstrap_rel_median_ci(a->sorted, sa->count, b->sorted,
 				       sb->count, KB_BOOTSTRAP_RESAMPLES, seed,
 				       &c->ci_lo_pct, &c->ci_hi_pct) ||
-	    kb_mann_whitney(a->sorted, sa->count, b->sorted, sb->count, u,
-			    &c->p)) {
+	    kb_mann_whitney_sorted(a->sorted, sa->count, b->sorted,
+				   sb->count, u, &c->p)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return -ENOMEM;
 	}
@@ -279,8 +279,8 @@ int kb_compare_compute(const struct kb_result *a, const struct kb_result *b,
  * A routine as reports name it: "add_n:64" when @other is the same routine
  * at another argument (compare add_n:64 add_n:128), else its name.
  */
-static void kb_result_label(const struct kb_result *res, const struct kb_result *other,
-		     char *buf, size_t len)
+static void kb_result_label(const struct kb_result *res,
+			    const struct kb_result *other, char *buf, size_t len)
 {
 	if (res->has_arg && other && other->has_arg &&
 	    !strcmp(res->routine, other->routine))
