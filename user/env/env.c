@@ -21,39 +21,40 @@
 #include "sysfs.h"
 
 /*
- * The items: JSON key, table label and why each matters, in one line;
- * whether a change of it changes what the code costs (moves).
+ * The items: JSON key, table label, whether a change of it changes what
+ * the code costs (moves), and why each matters, in one line.
  */
 static const struct {
-	const char *key, *label, *effect;
+	const char *key, *label;
 	bool moves;
+	const char *effect;
 } env_items[KB_ENV_N] = {
-	[KB_ENV_DEBUG] = { "debug_options", "debug options",
-		"kernel code runs extra checks: routines cost more than in production", true },
-	[KB_ENV_SLUB] = { "slub_debug", "slub_debug",
-		"slab allocations and frees are checked and poisoned: they cost more", true },
-	[KB_ENV_PREEMPT_RT] = { "preempt_rt", "PREEMPT_RT",
-		"spinlock_t and most locks sleep (rt_mutex): lock routines differ from other kernels", true },
-	[KB_ENV_PREEMPTION] = { "preemption", "preemption",
+	[KB_ENV_DEBUG] = { "debug_options", "debug options", true,
+		"kernel code runs extra checks: routines cost more than in production" },
+	[KB_ENV_SLUB] = { "slub_debug", "slub_debug", true,
+		"slab allocations and frees are checked and poisoned: they cost more" },
+	[KB_ENV_PREEMPT_RT] = { "preempt_rt", "PREEMPT_RT", true,
+		"spinlock_t and most locks sleep (rt_mutex): lock routines differ from other kernels" },
+	[KB_ENV_PREEMPTION] = { "preemption", "preemption", false,
 		"decides where tasks are preempted; windows have preemption off in every model" },
-	[KB_ENV_HZ] = { "hz", "HZ",
+	[KB_ENV_HZ] = { "hz", "HZ", false,
 		"timer ticks per second; a tick due inside a window waits for its end" },
-	[KB_ENV_NMI_WATCHDOG] = { "nmi_watchdog", "NMI watchdog",
+	[KB_ENV_NMI_WATCHDOG] = { "nmi_watchdog", "NMI watchdog", false,
 		"its NMIs hit windows every few seconds: those samples are excluded (nmi)" },
-	[KB_ENV_HYPERVISOR] = { "hypervisor", "hypervisor", NULL /* below */, true },
-	[KB_ENV_CPUFREQ] = { "cpufreq_driver", "cpufreq driver",
-		"sets the clock speed; without one, firmware or the host does", true },
-	[KB_ENV_GOVERNOR] = { "governor", "governor",
-		"the clock speed follows the load, the counter's rate does not: cycles per iteration drift", true },
-	[KB_ENV_BOOST] = { "boost", "boost",
-		"turbo clocks depend on heat and power: figures drift within a run", true },
-	[KB_ENV_FREQUENCY] = { "frequency", "frequency",
-		"the range the clock speed may move in", true },
-	[KB_ENV_SMT] = { "smt_sibling", "SMT sibling",
-		"an online sibling thread shares the core: its work slows this one", true },
-	[KB_ENV_ISOLATED] = { "isolated", "isolated",
+	[KB_ENV_HYPERVISOR] = { "hypervisor", "hypervisor", true, NULL /* below */ },
+	[KB_ENV_CPUFREQ] = { "cpufreq_driver", "cpufreq driver", true,
+		"sets the clock speed; without one, firmware or the host does" },
+	[KB_ENV_GOVERNOR] = { "governor", "governor", true,
+		"the clock speed follows the load, the counter's rate does not: cycles per iteration drift" },
+	[KB_ENV_BOOST] = { "boost", "boost", true,
+		"turbo clocks depend on heat and power: figures drift within a run" },
+	[KB_ENV_FREQUENCY] = { "frequency", "frequency", true,
+		"the range the clock speed may move in" },
+	[KB_ENV_SMT] = { "smt_sibling", "SMT sibling", true,
+		"an online sibling thread shares the core: its work slows this one" },
+	[KB_ENV_ISOLATED] = { "isolated", "isolated", false,
 		"other tasks may run on the CPU between windows and cool its caches" },
-	[KB_ENV_IRQS] = { "interrupts", "device interrupts",
+	[KB_ENV_IRQS] = { "interrupts", "device interrupts", false,
 		"they run on the CPU between windows and evict its caches" },
 };
 

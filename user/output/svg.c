@@ -790,8 +790,9 @@ static void sweep_legend(FILE *f, const struct kb_svg_curve *c, unsigned int k,
 	fputs("</text>\n</g>\n", f);
 }
 
-static int kb_svg_write_sweep(FILE *f, const struct kb_svg_curve *c, unsigned int n,
-		       const char *title, const char *xlabel, bool log_x)
+static int kb_svg_write_sweep(FILE *f, const struct kb_svg_curve *c,
+			      unsigned int n, const char *title,
+			      const char *xlabel, bool log_x)
 {
 	struct sweep_axes a = { .bytes = xlabel && !strcmp(xlabel, "bytes") };
 	int height, key;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Base64 of integer arrays (see b64.h), one scalar codec: a value's bytes
- * (little-endian) go through a bit accumulator, six bits a character.  Natively a million samples take a few milliseconds either
- * way, far below what reading or sorting them costs (user/RESULTS.md).
+ * (little-endian) go through a bit accumulator, six bits a character.
+ * Natively a million samples take a few milliseconds either way, far
+ * below what reading or sorting them costs (user/RESULTS.md).
  */
 #include <string.h>
 

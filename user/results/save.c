@@ -50,7 +50,8 @@ int kb_resfile_path(const char *arg, char *path, size_t len, bool *is_name,
 		n = snprintf(path, len, "%s", arg);
 		goto out_len;
 	}
-	if (arg[strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")]) {
+	if (arg[strspn(arg, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")]) {
 		snprintf(err, errlen, "a NAME has letters, digits, '_' and '-' only (or give a path, with '/' or an extension)");
 		return -EINVAL;
 	}
