@@ -389,8 +389,6 @@ static void test_stability(void)
 	kb_verdict(&in, &v);
 	ok(v.stable && v.nreasons == 0, "stable: CV 300%% and 40 of 1000 far above do not count (%u reasons)",
 	   v.nreasons);
-	kb_stability(&s, 0, 1000, 1000, true, false, &v);
-	ok(v.stable, "kb_stability() is kb_verdict() without a CPU share");
 
 	/* every reason, in order, each with its number and threshold */
 	s.mad = 0.6;		/* 1.4826 * 0.6 / 6 = 14.83% */

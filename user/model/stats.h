@@ -135,10 +135,6 @@ struct kb_stability {
 #define KB_STABLE_ITER_MIN	100	/* iterations per sample */
 #define KB_STABLE_SAMPLES_MIN	30
 
-void kb_stability(const struct kb_stats *s, size_t excluded,
-		  size_t samples, uint32_t iterations, bool counter_constant,
-		  bool timeout, struct kb_stability *v);
-
 /* Binary-prefixed throughput: "1.50 GiB/s" / "312.5 Mops/s". */
 void kb_format_rate(double per_s, bool bytes, char *buf, size_t len);
 /* A p-value as reports print it: "0.042", "< 0.001", "-" when not finite. */
