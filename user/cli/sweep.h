@@ -78,13 +78,11 @@ int kb_sweep_opt_parse(const struct kb_opt *o, const char *arg, void *field);
 struct kb_run_opts;
 struct subcommand;
 /*
- * run ... --arg SWEEP after kb_run_opts_check_*(): the exit status (errors
- * printed; a run that fails stops the sweep).
+ * run ... --arg SWEEP (compare A B --arg SWEEP with @compare) after
+ * kb_run_opts_check_*(): the exit status (errors printed; a run that
+ * fails stops the sweep).
  */
-int kb_sweep_run(const struct subcommand *sc, struct kb_run_opts *o,
-		 int argc, char *argv[]);
-/* compare A B --arg SWEEP: the same. */
-int kb_sweep_compare(const struct subcommand *sc, struct kb_run_opts *o,
-		     int argc, char *argv[]);
+int kb_sweep_main(const struct subcommand *sc, struct kb_run_opts *o,
+		  int argc, char *argv[], bool compare);
 
 #endif /* KBENCHCTL_SWEEP_H */

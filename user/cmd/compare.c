@@ -54,12 +54,12 @@ static void use_metric(const struct kb_run_opts *o, struct kb_run *const *runs,
 static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 {
 	bool until = o->has_precision || o->has_max_time;
+	bool full = opt_json || o->verbose;
 	struct kb_until u = {
 		.compare = true, .precision_pct = o->precision,
 		.threshold_pct = o->threshold, .max_time_s = o->max_time,
 	};
 	struct kb_run r = { 0 };
-	unsigned int i;
 	int err, saved;
 
 	u.c.threshold_pct = o->threshold;
@@ -76,37 +76,17 @@ static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 		kb_run_free(&r);
 		return -ENOMEM;
 	}
-	if (!opt_json && !o->verbose) {
-		kb_env_print(&r.env, KB_ENV_VIEW_WARNINGS);
-		kb_report_header(&r, NULL);
-		for (i = 0; i < 2; i++) {
-			out_text("\n");
-			kb_report_result(&r, &r.res[i]);
-		}
-		out_text("\n");
-		err = kb_report_compare(&r, &r.res[0], &r.res[1], o->threshold,
-				       o->diff.seed, false, until ? &u.c : NULL);
-	} else {
+	/* the run as run reports it, then the comparison */
+	if (full) {
 		out_open_object(NULL);
-		kb_env_print(&r.env, KB_ENV_VIEW_ALL);
+		kb_run_print_members(&r, 0);
+	} else {
+		kb_report_run(&r, 0);
 		out_text("\n");
-		kb_run_print_header(&r);
-		out_open_array("routines");
-		for (i = 0; i < 2; i++) {
-			out_text("\n");
-			out_open_object(NULL);
-			kb_result_print(&r, &r.res[i], 0);
-			out_close_object();
-		}
-		out_close_array();
-		if (r.has_overhead) {
-			out_text("\n");
-			out_open_object("overhead");
-			kb_result_print(&r, &r.overhead, KB_PRINT_BRIEF);
-			out_close_object();
-		}
-		err = kb_report_compare(&r, &r.res[0], &r.res[1], o->threshold,
-				       o->diff.seed, true, until ? &u.c : NULL);
+	}
+	err = kb_report_compare(&r, &r.res[0], &r.res[1], o->threshold,
+				o->diff.seed, full, until ? &u.c : NULL);
+	if (full) {
 		out_close_object();
 		out_finish();
 	}
@@ -126,6 +106,7 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 	struct kb_twin_req tq = { .n = 1 };
 	struct kb_run k, u;
 	struct kb_nl nl;
+	unsigned int i;
 	int err, saved;
 
 	err = kb_nl_open(&nl);
@@ -179,16 +160,13 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 		out_open_object(NULL);
 		kb_env_print(&k.env, KB_ENV_VIEW_ALL);
 		out_text("\n");
-		out_text("kernel side: ");
-		out_open_object("kernel");
-		kb_run_print_header(&k);
-		kb_result_print(&k, &k.res[0], 0);
-		out_close_object();
-		out_text("\nuserspace side: ");
-		out_open_object("user");
-		kb_run_print_header(&u);
-		kb_result_print(&u, &u.res[0], 0);
-		out_close_object();
+		for (i = 0; i < 2; i++) {
+			out_text("%s%s side: ", i ? "\n" : "", labels[i]);
+			out_open_object(i ? "user" : "kernel");
+			kb_run_print_header(runs[i]);
+			kb_result_print(runs[i], &runs[i]->res[0], 0);
+			out_close_object();
+		}
 		err = kb_report_kvu(&k, &u, true);
 		out_close_object();
 		out_finish();
@@ -223,7 +201,7 @@ int compare_main(const struct subcommand *sc, int argc, char *argv[])
 	if (err)
 		return kb_exit_status(err);
 	if (kb_sweep_is_sweep(&o.sweep))
-		return kb_sweep_compare(sc, &o, argc, argv);
+		return kb_sweep_main(sc, &o, argc, argv, true);
 	err = o.kvu ? compare_kvu(&o, argc, argv) : compare_two(&o, argc, argv);
 	return kb_exit_status(err);
 }

@@ -103,11 +103,11 @@ static int diff_parse(const struct subcommand *sc, int argc, char *argv[],
 
 int diff_main(const struct subcommand *sc, int argc, char *argv[])
 {
-	struct kb_resfile old, new;
+	struct kb_resfile rf[2];
 	struct kb_run_opts o;
 	bool regressed = false;
 	char err[768];
-	int first, ret;
+	int first, ret, i;
 
 	ret = diff_parse(sc, argc, argv, &o, &first);
 	if (ret)
@@ -115,21 +115,19 @@ int diff_main(const struct subcommand *sc, int argc, char *argv[])
 	if (o.check)
 		return kb_diff_exit_status(check_files(sc->name, argc - first,
 						       argv + first), false);
-	ret = kb_resfile_load(argv[first], &old, err, sizeof(err));
-	if (ret) {
-		kb_arg_error(sc->name, "%s", err);
-		return kb_diff_exit_status(ret, false);
+	for (i = 0; i < 2; i++) {
+		ret = kb_resfile_load(argv[first + i], &rf[i], err, sizeof(err));
+		if (ret) {
+			kb_arg_error(sc->name, "%s", err);
+			if (i)
+				kb_resfile_free(&rf[0]);
+			return kb_diff_exit_status(ret, false);
+		}
 	}
-	ret = kb_resfile_load(argv[first + 1], &new, err, sizeof(err));
-	if (ret) {
-		kb_arg_error(sc->name, "%s", err);
-		kb_resfile_free(&old);
-		return kb_diff_exit_status(ret, false);
-	}
-	ret = kb_diff_print(NULL, argv[first], &old, argv[first + 1], &new,
+	ret = kb_diff_print(NULL, argv[first], &rf[0], argv[first + 1], &rf[1],
 			    &o.diff, &regressed);
 	out_finish();
-	kb_resfile_free(&old);
-	kb_resfile_free(&new);
+	kb_resfile_free(&rf[0]);
+	kb_resfile_free(&rf[1]);
 	return kb_diff_exit_status(ret, regressed);
 }

@@ -67,9 +67,9 @@ static int cmp_pmu(const void *a, const void *b)
 /*
  * A core PMU is x86's and powerpc's "cpu", or one with a `cpus' file (a
  * CPU type's: hybrid x86, arm64 clusters); uncore PMUs have a `cpumask'
- * instead, software ones neither.
+ * instead, software ones neither.  How many (at most @max) into @p.
  */
-int kb_pmus(struct kb_pmu *p, int max)
+static int kb_pmus(struct kb_pmu *p, int max)
 {
 	DIR *d = opendir(KB_PMU_SYSFS);
 	char dir[512], path[600], line[64];
@@ -105,7 +105,11 @@ int kb_pmus(struct kb_pmu *p, int max)
 	return n;
 }
 
-void kb_no_pmu_reason(char *buf, size_t len)
+/*
+ * Why there is no hardware PMU, in one line: "no hardware PMU: virtual
+ * machine (KVMKVMKVM) without PMU passthrough; software events only".
+ */
+static void kb_no_pmu_reason(char *buf, size_t len)
 {
 	char hv[64];
 

@@ -25,15 +25,6 @@ struct kb_pmu {
 	int first_cpu;		/* -1: unknown */
 };
 
-/* The core PMUs from sysfs: how many (at most @max) into @p. */
-int kb_pmus(struct kb_pmu *p, int max);
-
-/*
- * Why there is no hardware PMU, in one line: "no hardware PMU: virtual
- * machine (KVMKVMKVM) without PMU passthrough; software events only".
- */
-void kb_no_pmu_reason(char *buf, size_t len);
-
 /*
  * Before counting @n events: a PMU exists.  0, or -EOPNOTSUPP after
  * "kbenchctl SUB: --events LIST: no hardware PMU: ...".

@@ -13,32 +13,45 @@
 #include "runopts.h"
 #include "sweep.h"
 
+static void routine_info(struct nlattr **tb, struct kb_routine_info *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->found = true;
+	in->flags = kb_u32(tb[KBENCH_A_ROUTINE_FLAGS], 0);
+	in->has_arg = tb[KBENCH_A_ROUTINE_ARG_NAME] != NULL;
+	if (!in->has_arg)
+		return;
+	snprintf(in->arg_name, sizeof(in->arg_name), "%s",
+		 kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], "?"));
+	in->arg_min = kb_u64(tb[KBENCH_A_ROUTINE_ARG_MIN], 0);
+	in->arg_max = kb_u64(tb[KBENCH_A_ROUTINE_ARG_MAX], 0);
+	in->arg_def = kb_u64(tb[KBENCH_A_ROUTINE_ARG_DEF], 0);
+}
+
 /* "bytes 4K..256M (1M)": the unit, the range and the default */
 static void list_arg(struct nlattr **tb)
 {
 	char lo[24], hi[24], def[24], text[96];
+	struct kb_routine_info in;
 	bool bytes;
 
-	if (!tb[KBENCH_A_ROUTINE_ARG_NAME]) {
+	routine_info(tb, &in);
+	if (!in.has_arg) {
 		out_null("arg");
 		out_text("%-26s ", "-");
 		return;
 	}
-	bytes = !strcmp(kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], ""), "bytes");
-	kb_sweep_format(kb_u64(tb[KBENCH_A_ROUTINE_ARG_MIN], 0), bytes, lo,
-			sizeof(lo));
-	kb_sweep_format(kb_u64(tb[KBENCH_A_ROUTINE_ARG_MAX], 0), bytes, hi,
-			sizeof(hi));
-	kb_sweep_format(kb_u64(tb[KBENCH_A_ROUTINE_ARG_DEF], 0), bytes, def,
-			sizeof(def));
-	snprintf(text, sizeof(text), "%s %s..%s (%s)",
-		 kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], "?"), lo, hi, def);
+	bytes = !strcmp(in.arg_name, "bytes");
+	kb_sweep_format(in.arg_min, bytes, lo, sizeof(lo));
+	kb_sweep_format(in.arg_max, bytes, hi, sizeof(hi));
+	kb_sweep_format(in.arg_def, bytes, def, sizeof(def));
+	snprintf(text, sizeof(text), "%s %s..%s (%s)", in.arg_name, lo, hi, def);
 	out_text("%-26s ", text);
 	out_open_object("arg");
-	out_string("unit", NULL, kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], "?"));
-	out_uint("min", NULL, kb_u64(tb[KBENCH_A_ROUTINE_ARG_MIN], 0));
-	out_uint("max", NULL, kb_u64(tb[KBENCH_A_ROUTINE_ARG_MAX], 0));
-	out_uint("default", NULL, kb_u64(tb[KBENCH_A_ROUTINE_ARG_DEF], 0));
+	out_string("unit", NULL, in.arg_name);
+	out_uint("min", NULL, in.arg_min);
+	out_uint("max", NULL, in.arg_max);
+	out_uint("default", NULL, in.arg_def);
 	out_close_object();
 }
 
@@ -61,21 +74,6 @@ static int list_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	out_string("description", "%s\n", kb_str(tb[KBENCH_A_ROUTINE_DESC], ""));
 	out_close_object();
 	return 0;
-}
-
-static void routine_info(struct nlattr **tb, struct kb_routine_info *in)
-{
-	memset(in, 0, sizeof(*in));
-	in->found = true;
-	in->flags = kb_u32(tb[KBENCH_A_ROUTINE_FLAGS], 0);
-	in->has_arg = tb[KBENCH_A_ROUTINE_ARG_NAME] != NULL;
-	if (!in->has_arg)
-		return;
-	snprintf(in->arg_name, sizeof(in->arg_name), "%s",
-		 kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], "?"));
-	in->arg_min = kb_u64(tb[KBENCH_A_ROUTINE_ARG_MIN], 0);
-	in->arg_max = kb_u64(tb[KBENCH_A_ROUTINE_ARG_MAX], 0);
-	in->arg_def = kb_u64(tb[KBENCH_A_ROUTINE_ARG_DEF], 0);
 }
 
 struct routine_check {

@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,25 +363,6 @@ static int commit(const char *sub, const char *stage, const char *dir,
 	return 0;
 }
 
-/* The directory @path is in ("." for a bare name), into @buf. */
-static void parent_of(const char *path, char *buf, size_t size)
-{
-	const char *slash = NULL;
-	size_t len = strlen(path), i;
-
-	while (len > 1 && path[len - 1] == '/')
-		len--;
-	for (i = 0; i < len; i++)
-		if (path[i] == '/')
-			slash = path + i;
-	if (!slash)
-		snprintf(buf, size, ".");
-	else if (slash == path)
-		snprintf(buf, size, "/");
-	else
-		snprintf(buf, size, "%.*s", (int)(slash - path), path);
-}
-
 int new_main(const struct subcommand *sc, int argc, char *argv[])
 {
 	char parent[PATH_MAX], stage[PATH_MAX], file[64];
@@ -423,10 +405,8 @@ int new_main(const struct subcommand *sc, int argc, char *argv[])
 	}
 
 	/* stage next to DIR (same filesystem: rename() is atomic) */
-	if (exists)
-		snprintf(parent, sizeof(parent), "%s", dir);
-	else
-		parent_of(dir, parent, sizeof(parent));
+	snprintf(stage, sizeof(stage), "%s", dir);	/* dirname()'s copy */
+	snprintf(parent, sizeof(parent), "%s", exists ? dir : dirname(stage));
 	if ((size_t)snprintf(stage, sizeof(stage), "%s/.kbench-new-%s.XXXXXX",
 			     parent, name) >= sizeof(stage))
 		return kb_exit_status(kb_arg_error(sc->name, "%s: path too long", dir));

@@ -76,7 +76,7 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 	if (err)
 		return kb_exit_status(err);
 	if (kb_sweep_is_sweep(&o.sweep))
-		return kb_sweep_run(sc, &o, argc, argv);
+		return kb_sweep_main(sc, &o, argc, argv, false);
 	/* a bad baseline fails before the measurement, not after it */
 	if (o.baseline) {
 		err = kb_baseline_load(sc->name, o.baseline, &base);
@@ -86,21 +86,17 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 	err = until ? kb_measure_until(&o.q, o.user, &u, &r) :
 		      kb_run_measure(&o.q, o.user, &r);
 	if (err) {
-		if (until)
-			kb_run_free(&r);
-		kb_resfile_free(&base);
-		return kb_exit_status(err);
+		ret = kb_exit_status(err);
+		goto out_free;
 	}
 	if (kb_run_analyze(&r)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
-		kb_run_free(&r);
-		kb_resfile_free(&base);
-		return EXIT_FAIL;
+		ret = EXIT_FAIL;
+		goto out_free;
 	}
 	if (kb_report_no_valid(&r, stderr)) {
-		kb_run_free(&r);
-		kb_resfile_free(&base);
-		return EXIT_FAIL;
+		ret = EXIT_FAIL;
+		goto out_free;
 	}
 	if (o.save || o.baseline)
 		kb_results_build(&now, &(const struct kb_run *){ &r },
@@ -119,7 +115,6 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 	} else {
 		kb_report_run(&r, pflags);
 	}
-	kb_resfile_free(&base);
 	if (o.baseline)
 		ret = kb_diff_exit_status(err, regressed);
 	if (o.save && kb_results_save(o.save, &now) && ret == EXIT_OK)
@@ -134,6 +129,8 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 			kb_color_end(stderr));
 		ret = EXIT_FAIL;
 	}
+out_free:
+	kb_resfile_free(&base);
 	kb_run_free(&r);
 	return ret;
 }

@@ -60,21 +60,11 @@ static double res_corrected(const struct kb_result *res)
 	       res_median(res);
 }
 
-static bool res_valid(const struct kb_result *res)
-{
-	return res->valid > 0;
-}
-
 static uint64_t run_arg(const struct sweep *w, unsigned int i, unsigned int k)
 {
 	const struct kb_result *res = &w->runs[i].res[k];
 
 	return res->has_arg ? res->arg : w->o->sweep.v[i];
-}
-
-static void fmt_arg(const struct sweep *w, uint64_t v, char *buf, size_t len)
-{
-	kb_sweep_format(v, w->bytes, buf, len);
 }
 
 /* --- the table ----------------------------------------------------------- */
@@ -131,11 +121,11 @@ static void table_row(const struct sweep *w, unsigned int i)
 		const struct kb_result *res = &r->res[k];
 		double med = res_median(res);
 
-		fmt_arg(w, run_arg(w, i, k), a, sizeof(a));
+		kb_sweep_format(run_arg(w, i, k), w->bytes, a, sizeof(a));
 		out_text("%10s ", a);
 		if (r->nres > 1)
 			out_text("%-12s ", res->routine);
-		if (!res_valid(res)) {
+		if (!res->valid) {
 			out_text("%s(no valid sample: %u excluded)%s\n",
 				 kb_color(out_file(), KB_WARN),
 				 res->samples - res->valid,
@@ -181,7 +171,7 @@ static void fit_routine(const struct sweep *w, unsigned int k,
 	for (i = 0; i < w->nruns; i++) {
 		const struct kb_result *res = &w->runs[i].res[k];
 
-		if (!res_valid(res) || !run_arg(w, i, k))
+		if (!res->valid || !run_arg(w, i, k))
 			continue;
 		x[f->points] = (double)run_arg(w, i, k);
 		t[f->points++] = res_corrected(res);
@@ -288,7 +278,7 @@ static int compare_row(const struct sweep *w, unsigned int i, bool print)
 	err = kb_compare_compute(a, b, w->o->threshold, w->o->diff.seed, &c, &u);
 	if (err || !print)
 		return err;
-	fmt_arg(w, run_arg(w, i, 0), arg, sizeof(arg));
+	kb_sweep_format(run_arg(w, i, 0), w->bytes, arg, sizeof(arg));
 	snprintf(ci, sizeof(ci), "[%.4f, %.4f]", 1 + c.ci_lo_pct / 100,
 		 1 + c.ci_hi_pct / 100);
 	kb_compare_text(&c, a->routine, b->routine, text, sizeof(text));
@@ -298,6 +288,15 @@ static int compare_row(const struct sweep *w, unsigned int i, bool print)
 						  KB_BAD : KB_GOOD),
 		 kb_verdict_name(c.verdict), kb_color_end(out_file()));
 	return 0;
+}
+
+/* Run @i's row of the table: the routines', or the ratio of the two. */
+static void print_row(const struct sweep *w, unsigned int i)
+{
+	if (w->compare)
+		compare_row(w, i, true);
+	else
+		table_row(w, i);
 }
 
 /* The crossings of the medians (kb_sweep_crossings()), as lines or JSON. */
@@ -312,7 +311,7 @@ static void print_crossings(const struct sweep *w)
 	for (i = 0; i < w->nruns; i++) {
 		const struct kb_run *r = &w->runs[i];
 
-		if (!res_valid(&r->res[0]) || !res_valid(&r->res[1]))
+		if (!r->res[0].valid || !r->res[1].valid)
 			continue;
 		x[n] = (double)run_arg(w, i, 0);
 		d[n++] = res_median(&r->res[1]) - res_median(&r->res[0]);
@@ -362,7 +361,7 @@ static void progress(const struct sweep *w, unsigned int i, bool done)
 		fprintf(stderr, "\r\033[K");
 		return;
 	}
-	fmt_arg(w, w->o->sweep.v[i], a, sizeof(a));
+	kb_sweep_format(w->o->sweep.v[i], w->bytes, a, sizeof(a));
 	fprintf(stderr, "\r\033[Ksweep: %s %s (%u of %u)", w->unit, a, i + 1,
 		w->o->sweep.n);
 }
@@ -386,7 +385,7 @@ static int measure(struct sweep *w)
 		}
 		if (err) {
 			progress(w, i, true);
-			fmt_arg(w, w->o->sweep.v[i], a, sizeof(a));
+			kb_sweep_format(w->o->sweep.v[i], w->bytes, a, sizeof(a));
 			fprintf(stderr, "%s %s: the sweep stopped at --arg %s, value %u of %u\n",
 				prog, w->sc->name, a, i + 1, w->o->sweep.n);
 			w->stop = err;
@@ -399,10 +398,7 @@ static int measure(struct sweep *w)
 			continue;
 		if (!i)
 			table_header(w, &w->runs[0]);
-		if (w->compare)
-			compare_row(w, i, true);
-		else
-			table_row(w, i);
+		print_row(w, i);
 		fflush(out_file());
 	}
 	progress(w, i, true);
@@ -439,6 +435,13 @@ static void print_csv(const struct sweep *w)
 	}
 }
 
+/* Run @i's comparison of the two routines, as compare prints it. */
+static void report_compare(const struct sweep *w, unsigned int i)
+{
+	kb_report_compare(&w->runs[i], &w->runs[i].res[0], &w->runs[i].res[1],
+			  w->o->threshold, w->o->diff.seed, true, NULL);
+}
+
 static void print_json(const struct sweep *w)
 {
 	unsigned int i;
@@ -449,9 +452,7 @@ static void print_json(const struct sweep *w)
 		out_open_object(NULL);
 		kb_run_print_members(&w->runs[i], 0);
 		if (w->compare)
-			kb_report_compare(&w->runs[i], &w->runs[i].res[0],
-					  &w->runs[i].res[1], w->o->threshold,
-					  w->o->diff.seed, true, NULL);
+			report_compare(w, i);
 		out_close_object();
 	}
 	out_close_array();
@@ -470,18 +471,12 @@ static void print_verbose(struct sweep *w)
 	for (i = 0; i < w->nruns; i++) {
 		kb_run_print_object(NULL, &w->runs[i], 0);
 		if (w->compare)
-			kb_report_compare(&w->runs[i], &w->runs[i].res[0],
-					  &w->runs[i].res[1], w->o->threshold,
-					  w->o->diff.seed, true, NULL);
+			report_compare(w, i);
 		out_text("\n");
 	}
 	table_header(w, &w->runs[0]);
-	for (i = 0; i < w->nruns; i++) {
-		if (w->compare)
-			compare_row(w, i, true);
-		else
-			table_row(w, i);
-	}
+	for (i = 0; i < w->nruns; i++)
+		print_row(w, i);
 }
 
 /* The SVG: one curve per routine, min and median with the CI band. */
@@ -508,7 +503,7 @@ static int write_svg(const struct sweep *w)
 			const struct kb_result *res = &w->runs[i].res[k];
 			bool stats = res->have_stats && res->st.count;
 
-			if (!res_valid(res))
+			if (!res->valid)
 				continue;
 			x[m] = (double)run_arg(w, i, k);
 			mn[m] = res_min(res);
@@ -580,8 +575,8 @@ static int save_and_diff(struct sweep *w, int argc, char *argv[],
 	return err;
 }
 
-static int sweep_main(const struct subcommand *sc, struct kb_run_opts *o,
-		      int argc, char *argv[], bool compare)
+int kb_sweep_main(const struct subcommand *sc, struct kb_run_opts *o,
+		  int argc, char *argv[], bool compare)
 {
 	struct sweep w = { .sc = sc, .o = o, .compare = compare };
 	struct kb_resfile base = { 0 };
@@ -648,16 +643,4 @@ static int sweep_main(const struct subcommand *sc, struct kb_run_opts *o,
 		       (w.timeout ? EXIT_FAIL : EXIT_OK);
 	ret = kb_exit_status(w.stop ? w.stop : err);
 	return ret ? ret : w.timeout ? EXIT_FAIL : EXIT_OK;
-}
-
-int kb_sweep_run(const struct subcommand *sc, struct kb_run_opts *o,
-		 int argc, char *argv[])
-{
-	return sweep_main(sc, o, argc, argv, false);
-}
-
-int kb_sweep_compare(const struct subcommand *sc, struct kb_run_opts *o,
-		     int argc, char *argv[])
-{
-	return sweep_main(sc, o, argc, argv, true);
 }

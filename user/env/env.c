@@ -21,38 +21,40 @@
 #include "sysfs.h"
 
 /*
- * The items: JSON key, table label and why each matters, in one line.
- * kb_env_key_moves_figures() says which change what the code costs.
+ * The items: JSON key, table label, whether a change of it changes what
+ * the code costs (moves), and why each matters, in one line.
  */
 static const struct {
-	const char *key, *label, *effect;
+	const char *key, *label;
+	bool moves;
+	const char *effect;
 } env_items[KB_ENV_N] = {
-	[KB_ENV_DEBUG] = { "debug_options", "debug options",
+	[KB_ENV_DEBUG] = { "debug_options", "debug options", true,
 		"kernel code runs extra checks: routines cost more than in production" },
-	[KB_ENV_SLUB] = { "slub_debug", "slub_debug",
+	[KB_ENV_SLUB] = { "slub_debug", "slub_debug", true,
 		"slab allocations and frees are checked and poisoned: they cost more" },
-	[KB_ENV_PREEMPT_RT] = { "preempt_rt", "PREEMPT_RT",
+	[KB_ENV_PREEMPT_RT] = { "preempt_rt", "PREEMPT_RT", true,
 		"spinlock_t and most locks sleep (rt_mutex): lock routines differ from other kernels" },
-	[KB_ENV_PREEMPTION] = { "preemption", "preemption",
+	[KB_ENV_PREEMPTION] = { "preemption", "preemption", false,
 		"decides where tasks are preempted; windows have preemption off in every model" },
-	[KB_ENV_HZ] = { "hz", "HZ",
+	[KB_ENV_HZ] = { "hz", "HZ", false,
 		"timer ticks per second; a tick due inside a window waits for its end" },
-	[KB_ENV_NMI_WATCHDOG] = { "nmi_watchdog", "NMI watchdog",
+	[KB_ENV_NMI_WATCHDOG] = { "nmi_watchdog", "NMI watchdog", false,
 		"its NMIs hit windows every few seconds: those samples are excluded (nmi)" },
-	[KB_ENV_HYPERVISOR] = { "hypervisor", "hypervisor", NULL /* below */ },
-	[KB_ENV_CPUFREQ] = { "cpufreq_driver", "cpufreq driver",
+	[KB_ENV_HYPERVISOR] = { "hypervisor", "hypervisor", true, NULL /* below */ },
+	[KB_ENV_CPUFREQ] = { "cpufreq_driver", "cpufreq driver", true,
 		"sets the clock speed; without one, firmware or the host does" },
-	[KB_ENV_GOVERNOR] = { "governor", "governor",
+	[KB_ENV_GOVERNOR] = { "governor", "governor", true,
 		"the clock speed follows the load, the counter's rate does not: cycles per iteration drift" },
-	[KB_ENV_BOOST] = { "boost", "boost",
+	[KB_ENV_BOOST] = { "boost", "boost", true,
 		"turbo clocks depend on heat and power: figures drift within a run" },
-	[KB_ENV_FREQUENCY] = { "frequency", "frequency",
+	[KB_ENV_FREQUENCY] = { "frequency", "frequency", true,
 		"the range the clock speed may move in" },
-	[KB_ENV_SMT] = { "smt_sibling", "SMT sibling",
+	[KB_ENV_SMT] = { "smt_sibling", "SMT sibling", true,
 		"an online sibling thread shares the core: its work slows this one" },
-	[KB_ENV_ISOLATED] = { "isolated", "isolated",
+	[KB_ENV_ISOLATED] = { "isolated", "isolated", false,
 		"other tasks may run on the CPU between windows and cool its caches" },
-	[KB_ENV_IRQS] = { "interrupts", "device interrupts",
+	[KB_ENV_IRQS] = { "interrupts", "device interrupts", false,
 		"they run on the CPU between windows and evict its caches" },
 };
 
@@ -111,15 +113,11 @@ const char *kb_env_label(enum kb_env_id id)
 
 bool kb_env_key_moves_figures(const char *key)
 {
-	static const char *const keys[] = {
-		"debug_options", "slub_debug", "preempt_rt", "hypervisor",
-		"cpufreq_driver", "governor", "boost", "frequency", "smt_sibling",
-	};
 	size_t i;
 
-	for (i = 0; i < ARRAY_LEN(keys); i++)
-		if (!strcmp(key, keys[i]))
-			return true;
+	for (i = 0; i < KB_ENV_N; i++)
+		if (!strcmp(key, env_items[i].key))
+			return env_items[i].moves;
 	return false;
 }
 
@@ -359,7 +357,7 @@ static void env_cpufreq(struct kb_env *e, int cpu)
 	struct kb_env_item *fr = &e->item[KB_ENV_FREQUENCY];
 	char d[64], g[64], a[24], b[24], c[24], x[24];
 	long smin, smax, hmin, hmax;
-	bool fixed;
+	bool fixed = false;
 	int err;
 
 	err = kb_sys_readf(d, sizeof(d),
@@ -374,10 +372,9 @@ static void env_cpufreq(struct kb_env *e, int cpu)
 		return;
 	set(drv, false, "%s", d);
 
-	fixed = !cpufreq_long(cpu, "scaling_min_freq", &smin) &&
-		!cpufreq_long(cpu, "scaling_max_freq", &smax) && smin == smax;
 	if (!cpufreq_long(cpu, "scaling_min_freq", &smin) &&
 	    !cpufreq_long(cpu, "scaling_max_freq", &smax)) {
+		fixed = smin == smax;
 		mhz(a, sizeof(a), smin);
 		mhz(b, sizeof(b), smax);
 		if (!cpufreq_long(cpu, "cpuinfo_min_freq", &hmin) &&

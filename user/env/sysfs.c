@@ -16,7 +16,8 @@
 
 static const char *sys_root;
 
-const char *kb_sys_root(void)
+/* The root (KBENCH_SYSFS_ROOT or ""), read at the first call. */
+static const char *kb_sys_root(void)
 {
 	if (!sys_root) {
 		sys_root = getenv("KBENCH_SYSFS_ROOT");

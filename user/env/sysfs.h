@@ -14,8 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The root (KBENCH_SYSFS_ROOT or ""), read at the first call. */
-const char *kb_sys_root(void);
 /* Forget the root read before (tests that change KBENCH_SYSFS_ROOT). */
 void kb_sys_root_reset(void);
 

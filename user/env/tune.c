@@ -30,6 +30,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,6 +169,17 @@ static bool same_value(const char *a, const char *b)
 
 /* ---- the plan ------------------------------------------------------------ */
 
+/* Why step @s has nothing to write (or what to know about its write). */
+static void __attribute__((format(printf, 3, 4)))
+note(struct tune *t, enum tune_step s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->note[s], sizeof(t->note[s]), fmt, ap);
+	va_end(ap);
+}
+
 static void plan_governor(struct tune *t)
 {
 	char path[128], g[64], avail[256], rel[128];
@@ -177,36 +189,26 @@ static void plan_governor(struct tune *t)
 	snprintf(path, sizeof(path),
 		 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", t->cpu);
 	err = kb_sys_read(path, g, sizeof(g));
-	if (err == -ENOENT) {
-		snprintf(t->note[STEP_GOVERNOR], sizeof(t->note[0]),
-			 "no cpufreq on CPU %d: nothing to set", t->cpu);
+	if (err == -ENOENT)
+		note(t, STEP_GOVERNOR, "no cpufreq on CPU %d: nothing to set", t->cpu);
+	else if (err)
+		note(t, STEP_GOVERNOR, "cannot read %s: %s", path, strerror(-err));
+	else if (!strcmp(g, "performance"))
+		note(t, STEP_GOVERNOR, "performance already");
+	else if (!kb_sys_readf(avail, sizeof(avail),
+			       "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_available_governors",
+			       t->cpu) &&
+		 !strstr(avail, "performance"))
+		note(t, STEP_GOVERNOR, "%s stays: the driver offers no performance governor (%s)",
+		     g, avail);
+	/* a note so far: nothing to write */
+	if (t->note[STEP_GOVERNOR][0])
 		return;
-	}
-	if (err) {
-		snprintf(t->note[STEP_GOVERNOR], sizeof(t->note[0]),
-			 "cannot read %s: %s", path, strerror(-err));
-		return;
-	}
-	if (!strcmp(g, "performance")) {
-		snprintf(t->note[STEP_GOVERNOR], sizeof(t->note[0]),
-			 "performance already");
-		return;
-	}
-	if (!kb_sys_readf(avail, sizeof(avail),
-			  "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_available_governors",
-			  t->cpu) &&
-	    !strstr(avail, "performance")) {
-		snprintf(t->note[STEP_GOVERNOR], sizeof(t->note[0]),
-			 "%s stays: the driver offers no performance governor (%s)",
-			 g, avail);
-		return;
-	}
 	/* the governor is the policy's: say so when it has other CPUs too */
 	if (!kb_sys_readf(rel, sizeof(rel),
 			  "/sys/devices/system/cpu/cpu%d/cpufreq/related_cpus", t->cpu) &&
 	    !kb_cpulist_parse(rel, &policy) && kb_cpuset_count(&policy) > 1)
-		snprintf(t->note[STEP_GOVERNOR], sizeof(t->note[0]),
-			 "for the policy of CPUs %s", rel);
+		note(t, STEP_GOVERNOR, "for the policy of CPUs %s", rel);
 	tune_add(t, STEP_GOVERNOR, path, g, "performance");
 }
 
@@ -219,8 +221,7 @@ static void plan_boost(struct tune *t)
 	/* intel_pstate: no_turbo = 1 */
 	if (!kb_sys_read(no_turbo, v, sizeof(v))) {
 		if (!strcmp(v, "1"))
-			snprintf(t->note[STEP_BOOST], sizeof(t->note[0]),
-				 "off already (intel_pstate no_turbo=1)");
+			note(t, STEP_BOOST, "off already (intel_pstate no_turbo=1)");
 		else
 			tune_add(t, STEP_BOOST, no_turbo, v, "1");
 		return;
@@ -231,13 +232,12 @@ static void plan_boost(struct tune *t)
 	if (kb_sys_read(path, v, sizeof(v))) {
 		snprintf(path, sizeof(path), "%s", global);
 		if (kb_sys_read(path, v, sizeof(v))) {
-			snprintf(t->note[STEP_BOOST], sizeof(t->note[0]),
-				 "no boost control in sysfs: nothing to set");
+			note(t, STEP_BOOST, "no boost control in sysfs: nothing to set");
 			return;
 		}
 	}
 	if (!strcmp(v, "0"))
-		snprintf(t->note[STEP_BOOST], sizeof(t->note[0]), "off already");
+		note(t, STEP_BOOST, "off already");
 	else
 		tune_add(t, STEP_BOOST, path, v, "0");
 }
@@ -248,10 +248,9 @@ static void plan_nmi(struct tune *t)
 	char v[32];
 
 	if (kb_sys_read(path, v, sizeof(v)))
-		snprintf(t->note[STEP_NMI], sizeof(t->note[0]),
-			 "no NMI watchdog in this kernel: nothing to set");
+		note(t, STEP_NMI, "no NMI watchdog in this kernel: nothing to set");
 	else if (!strcmp(v, "0"))
-		snprintf(t->note[STEP_NMI], sizeof(t->note[0]), "off already");
+		note(t, STEP_NMI, "off already");
 	else
 		tune_add(t, STEP_NMI, path, v, "0");
 }
@@ -267,8 +266,7 @@ static void plan_smt(struct tune *t)
 		 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", t->cpu);
 	if (kb_cpulist_read(path, &sib) ||
 	    kb_cpulist_read("/sys/devices/system/cpu/online", &online)) {
-		snprintf(t->note[STEP_SMT], sizeof(t->note[0]),
-			 "no CPU topology in sysfs: nothing to set");
+		note(t, STEP_SMT, "no CPU topology in sysfs: nothing to set");
 		return;
 	}
 	for (cpu = 0; cpu < KB_CPUS_MAX; cpu++) {
@@ -279,14 +277,12 @@ static void plan_smt(struct tune *t)
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online",
 			 cpu);
 		if (kb_sys_read(path, v, sizeof(v)))
-			snprintf(t->note[STEP_SMT], sizeof(t->note[0]),
-				 "CPU %u cannot go offline (no %s)", cpu, path);
+			note(t, STEP_SMT, "CPU %u cannot go offline (no %s)", cpu, path);
 		else
 			tune_add(t, STEP_SMT, path, v, "0");
 	}
 	if (!any)
-		snprintf(t->note[STEP_SMT], sizeof(t->note[0]),
-			 "no sibling online");
+		note(t, STEP_SMT, "no sibling online");
 }
 
 /*
@@ -316,9 +312,8 @@ static int plan_irqs(struct tune *t)
 			   &sib) == 1)
 			kb_cpuset_del(&online, sib);
 	if (!kb_cpuset_count(&online)) {
-		snprintf(t->note[STEP_IRQ], sizeof(t->note[0]),
-			 "they stay: no other CPU %s online to take them",
-			 t->n ? "stays" : "is");
+		note(t, STEP_IRQ, "they stay: no other CPU %s online to take them",
+		     t->n ? "stays" : "is");
 		return 0;
 	}
 	if (kb_sys_path(dir, sizeof(dir), "/proc/irq"))
@@ -326,8 +321,7 @@ static int plan_irqs(struct tune *t)
 	/* in numeric order, so that the state file and the report are stable */
 	n = scandir(dir, &irqs, irq_dir, versionsort);
 	if (n < 0) {
-		snprintf(t->note[STEP_IRQ], sizeof(t->note[0]),
-			 "no /proc/irq: nothing to set");
+		note(t, STEP_IRQ, "no /proc/irq: nothing to set");
 		return 0;
 	}
 	for (i = 0; i < n; i++) {

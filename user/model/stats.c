@@ -184,20 +184,6 @@ void kb_stats_sorted(const double *x, size_t n, struct kb_stats *s)
 	kb_mode_sorted(x, n, &s->mode);
 }
 
-int kb_stats_compute(const double *x, size_t n, struct kb_stats *s)
-{
-	double *c;
-
-	c = malloc((n ? n : 1) * sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	memcpy(c, x, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), kb_cmp_double);
-	kb_stats_sorted(c, n, s);
-	free(c);
-	return 0;
-}
-
 static uint64_t splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
@@ -419,32 +405,6 @@ int kb_mann_whitney_sorted(const double *a, size_t na, const double *b,
 	if (*p > 1)
 		*p = 1;
 	return 0;
-}
-
-int kb_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-		    double *u, double *p)
-{
-	double *sa, *sb;
-	int err;
-
-	*u = *p = NAN;
-	if (!na || !nb)
-		return -EINVAL;
-	sa = malloc(na * sizeof(*sa));
-	sb = malloc(nb * sizeof(*sb));
-	if (!sa || !sb) {
-		free(sa);
-		free(sb);
-		return -ENOMEM;
-	}
-	memcpy(sa, a, na * sizeof(*sa));
-	memcpy(sb, b, nb * sizeof(*sb));
-	qsort(sa, na, sizeof(*sa), kb_cmp_double);
-	qsort(sb, nb, sizeof(*sb), kb_cmp_double);
-	err = kb_mann_whitney_sorted(sa, na, sb, nb, u, p);
-	free(sa);
-	free(sb);
-	return err;
 }
 
 double kb_z(const struct kb_stats *a, const struct kb_stats *b)

@@ -53,9 +53,7 @@ struct kb_stats {
 	struct kb_mode mode;
 };
 
-/* Sort a copy of @x and fill @s.  -1 (ENOMEM/EINVAL) or 0. */
-int kb_stats_compute(const double *x, size_t n, struct kb_stats *s);
-/* The same on an already sorted array (no allocation). */
+/* Fill @s from a sorted array (no allocation). */
 void kb_stats_sorted(const double *sorted, size_t n, struct kb_stats *s);
 
 double kb_quantile_sorted(const double *sorted, size_t n, double q);
@@ -84,12 +82,10 @@ int kb_bootstrap_rel_median_ci(const double *a, size_t na, const double *b,
 
 /*
  * Mann-Whitney U (scipy.stats.mannwhitneyu, method="asymptotic",
- * use_continuity=True, two-sided): @u is U of @a, @p the two-sided p-value
- * with tie correction.
+ * use_continuity=True, two-sided) of sorted @a and @b: @u is U of @a, @p
+ * the two-sided p-value with tie correction.  One merge, O(na + nb), no
+ * allocation.
  */
-int kb_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-		    double *u, double *p);
-/* The same on sorted @a and @b: one merge, O(na + nb), no allocation. */
 int kb_mann_whitney_sorted(const double *a, size_t na, const double *b,
 			   size_t nb, double *u, double *p);
 
@@ -138,10 +134,6 @@ struct kb_stability {
 
 #define KB_STABLE_ITER_MIN	100	/* iterations per sample */
 #define KB_STABLE_SAMPLES_MIN	30
-
-void kb_stability(const struct kb_stats *s, size_t excluded,
-		  size_t samples, uint32_t iterations, bool counter_constant,
-		  bool timeout, struct kb_stability *v);
 
 /* Binary-prefixed throughput: "1.50 GiB/s" / "312.5 Mops/s". */
 void kb_format_rate(double per_s, bool bytes, char *buf, size_t len);

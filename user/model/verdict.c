@@ -86,16 +86,3 @@ void kb_verdict(const struct kb_verdict_in *in, struct kb_stability *v)
 	if (in->timeout)
 		add_reason(v, "run timed out before all samples were taken");
 }
-
-void kb_stability(const struct kb_stats *s, size_t excluded,
-		  size_t samples, uint32_t iterations, bool counter_constant,
-		  bool timeout, struct kb_stability *v)
-{
-	struct kb_verdict_in in = {
-		.st = s, .excluded = excluded, .samples = samples,
-		.iterations = iterations, .counter_constant = counter_constant,
-		.timeout = timeout, .cpu_share = NAN,
-	};
-
-	kb_verdict(&in, v);
-}

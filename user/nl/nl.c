@@ -125,12 +125,26 @@ struct nl_msg *kb_nl_msg(struct kb_nl *nl, uint8_t cmd, bool dump)
 	return msg;
 }
 
+/* The extack TLVs from @p to @end: the message, the offset (@offs). */
+static void parse_tlvs(const unsigned char *p, const unsigned char *end,
+		       char *msg, size_t len, uint32_t *offs)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+
+	if (p >= end || nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)p,
+				  (int)(end - p), NULL) < 0)
+		return;
+	if (tb[NLMSGERR_ATTR_MSG] && len)
+		snprintf(msg, len, "%.*s", nla_len(tb[NLMSGERR_ATTR_MSG]),
+			 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+	if (offs && tb[NLMSGERR_ATTR_OFFS] &&
+	    nla_len(tb[NLMSGERR_ATTR_OFFS]) >= 4)
+		*offs = nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+}
+
 void kb_nl_parse_extack(const struct nlmsghdr *nlh, const struct nlmsgerr *err,
 			char *msg, size_t len, uint32_t *offs)
 {
-	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
-	const unsigned char *end = (const unsigned char *)nlh + nlh->nlmsg_len;
-	const unsigned char *attrs;
 	size_t skip = sizeof(*err);
 
 	if (len)
@@ -141,20 +155,8 @@ void kb_nl_parse_extack(const struct nlmsghdr *nlh, const struct nlmsgerr *err,
 	/* without NETLINK_CAP_ACK the request is echoed after the error */
 	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
 		skip += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
-	attrs = (const unsigned char *)err + NLMSG_ALIGN(skip);
-	if (attrs >= end)
-		return;
-	if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)attrs,
-		      (int)(end - attrs), NULL) < 0)
-		return;
-	if (tb[NLMSGERR_ATTR_MSG] && len) {
-		const char *s = nla_data(tb[NLMSGERR_ATTR_MSG]);
-		int l = nla_len(tb[NLMSGERR_ATTR_MSG]);
-
-		snprintf(msg, len, "%.*s", l, s);
-	}
-	if (tb[NLMSGERR_ATTR_OFFS] && nla_len(tb[NLMSGERR_ATTR_OFFS]) >= 4)
-		*offs = nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+	parse_tlvs((const unsigned char *)err + NLMSG_ALIGN(skip),
+		   (const unsigned char *)nlh + nlh->nlmsg_len, msg, len, offs);
 }
 
 void kb_nl_print_error(const struct kb_nl *nl)
@@ -255,23 +257,14 @@ static int finish_cb(struct nl_msg *msg, void *arg)
 	if (nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(int)) {
 		int e = *(int *)nlmsg_data(nlh);
 
-		if (e < 0) {
-			/* extack TLVs follow the int */
-			const unsigned char *p = nlmsg_data(nlh);
-			const unsigned char *end = (const unsigned char *)nlh +
-						   nlh->nlmsg_len;
-			struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
-
+		if (e < 0)
 			rq->done = e;
-			p += NLMSG_ALIGN(sizeof(int));
-			if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && p < end &&
-			    nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)p,
-				      (int)(end - p), NULL) == 0 &&
-			    tb[NLMSGERR_ATTR_MSG])
-				snprintf(rq->nl->extack, sizeof(rq->nl->extack),
-					 "%.*s", nla_len(tb[NLMSGERR_ATTR_MSG]),
-					 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
-		}
+		/* extack TLVs follow the int */
+		if (e < 0 && (nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+			parse_tlvs((const unsigned char *)nlmsg_data(nlh) +
+				   NLMSG_ALIGN(sizeof(int)),
+				   (const unsigned char *)nlh + nlh->nlmsg_len,
+				   rq->nl->extack, sizeof(rq->nl->extack), NULL);
 	}
 	return NL_STOP;
 }

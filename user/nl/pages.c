@@ -12,21 +12,15 @@
 #include "kbenchctl.h"
 #include "pages.h"
 
-/*
- * The decoded arrays.  flags is all zero but for the samples the last
- * page flagged, which are cleared before the next page is filled: no
- * pass over the whole array for pages without flags.
- */
+/* The decoded arrays, kept for the next page. */
 static int64_t *net_buf;
 static uint32_t *flags_buf;
 static size_t buf_cap;
-static uint32_t *set_idx;	/* the indexes flags_buf has set */
-static size_t nset;
 
 static int grow(size_t n)
 {
 	int64_t *nb;
-	uint32_t *fb, *sb;
+	uint32_t *fb;
 	size_t cap = buf_cap ? buf_cap : 4096;
 
 	while (cap < n)
@@ -37,12 +31,8 @@ static int grow(size_t n)
 	fb = realloc(flags_buf, cap * sizeof(*fb));
 	if (fb)
 		flags_buf = fb;
-	sb = realloc(set_idx, cap * sizeof(*sb));
-	if (sb)
-		set_idx = sb;
-	if (!nb || !fb || !sb)
+	if (!nb || !fb)
 		return -ENOMEM;
-	memset(flags_buf + buf_cap, 0, (cap - buf_cap) * sizeof(*fb));
 	buf_cap = cap;
 	return 0;
 }
@@ -89,6 +79,7 @@ int kb_page_decode(struct nlattr **tb, struct kb_page *pg)
 	struct nlattr *fl = tb[KBENCH_A_SAMPLES_FLAG_LIST];
 	const unsigned char *pairs;
 	size_t n, k, i;
+	uint32_t prev = 0;
 	unsigned int w;
 
 	pg->first = kb_u32(tb[KBENCH_A_SAMPLES_FIRST], 0);
@@ -101,14 +92,6 @@ int kb_page_decode(struct nlattr **tb, struct kb_page *pg)
 		pg->n = n < k ? n : k;
 		pg->net = nla_data(tb[KBENCH_A_SAMPLES_NET]);
 		pg->flags = nla_data(tb[KBENCH_A_SAMPLES_FLAGS]);
-		pg->any_flags = false;
-		for (i = 0; i < pg->n && !pg->any_flags; i++) {
-			uint32_t f;
-
-			memcpy(&f, (const char *)pg->flags + i * sizeof(f),
-			       sizeof(f));
-			pg->any_flags = f != 0;
-		}
 		return pg->n ? 1 : 0;
 	}
 	w = kb_u8(tb[KBENCH_A_SAMPLES_NET_WIDTH], 0);
@@ -119,14 +102,11 @@ int kb_page_decode(struct nlattr **tb, struct kb_page *pg)
 	n = (size_t)nla_len(np) / w;
 	if (fl && (nla_len(fl) % 8 || !nla_len(fl)))
 		return malformed("flag-list is not a list of (index, flags) pairs");
-	if (n > buf_cap && grow(n))
+	/* allocated at the first page, even an empty one (memset below) */
+	if ((!buf_cap || n > buf_cap) && grow(n))
 		return -ENOMEM;
-	/* the last page's flags back to 0 */
-	for (i = 0; i < nset; i++)
-		flags_buf[set_idx[i]] = 0;
-	nset = 0;
+	memset(flags_buf, 0, n * sizeof(*flags_buf));
 	widen(net_buf, nla_data(np), n, w);
-	pg->any_flags = false;
 	if (fl) {
 		pairs = nla_data(fl);
 		k = (size_t)nla_len(fl) / 8;
@@ -134,11 +114,10 @@ int kb_page_decode(struct nlattr **tb, struct kb_page *pg)
 			uint32_t p[2];
 
 			memcpy(p, pairs + 8 * i, sizeof(p));
-			if (p[0] >= n || (nset && p[0] <= set_idx[nset - 1]))
+			if (p[0] >= n || (i && p[0] <= prev))
 				return malformed("a flag-list index out of the page or out of order");
 			flags_buf[p[0]] = p[1];
-			set_idx[nset++] = p[0];
-			pg->any_flags |= p[1] != 0;
+			prev = p[0];
 		}
 	}
 	pg->n = n;

@@ -19,7 +19,6 @@ struct kb_page {
 	size_t n;		/* samples */
 	const void *net;	/* n s64, host order, possibly unaligned */
 	const void *flags;	/* n u32, host order, 4-byte aligned */
-	bool any_flags;		/* some flags are not 0 */
 };
 
 /* Sample @i of @pg: its net value and flags. */

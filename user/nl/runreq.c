@@ -150,7 +150,8 @@ static int samples_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-int kb_run_fetch_samples(struct kb_nl *nl, uint32_t run_id, struct kb_run *r)
+/* SAMPLES_GET of @run_id into @r's results (allocating them by index). */
+static int kb_run_fetch_samples(struct kb_nl *nl, uint32_t run_id, struct kb_run *r)
 {
 	struct fetch f = { r, 0, 0 };
 	int err;
@@ -177,7 +178,8 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-void kb_run_fetch_info(struct kb_nl *nl, struct kb_run *r)
+/* INFO fields a run needs (kernel release, counter flags). */
+static void kb_run_fetch_info(struct kb_nl *nl, struct kb_run *r)
 {
 	bool quiet = nl->quiet;
 

@@ -14,9 +14,5 @@ struct kb_nl;
 /* RUN then SAMPLES_GET; 0 or -errno (printed). */
 int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 		  struct kb_run *r);
-/* SAMPLES_GET of @run_id into @r's results (allocating them by index). */
-int kb_run_fetch_samples(struct kb_nl *nl, uint32_t run_id, struct kb_run *r);
-/* INFO fields a run needs (kernel release, counter flags). */
-void kb_run_fetch_info(struct kb_nl *nl, struct kb_run *r);
 
 #endif /* KBENCHCTL_RUNREQ_H */

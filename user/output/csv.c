@@ -22,7 +22,7 @@ void kb_csv_init(struct kb_csv *c, FILE *f)
 
 void kb_csv_flush(struct kb_csv *c)
 {
-	kb_write_fd(c->f, c->buf, c->n);
+	fwrite(c->buf, 1, c->n, c->f);
 	c->n = 0;
 }
 

@@ -192,7 +192,8 @@ static void print_rows_json(const struct kb_diff_row *rows, size_t nrows,
 }
 
 static void only_list(const char *key, const char *text,
-		      const struct kb_resfile *rf, bool **used)
+		      const struct kb_resfile *rf,
+		      bool (*used)[KBENCH_RUN_ROUTINES_MAX])
 {
 	size_t i, shown = 0;
 	unsigned int k;

@@ -10,7 +10,7 @@
 #include "hist.h"
 #include "stats.h"
 
-double kb_hist_edge(const struct kb_hist *h, size_t i)
+static double kb_hist_edge(const struct kb_hist *h, size_t i)
 {
 	if (h->log_x)
 		return exp(log(h->lo) + (double)i * h->width);
@@ -50,16 +50,14 @@ int kb_hist_build(struct kb_hist *h, const double *x, size_t n,
 	for (i = 0; i < n && integral; i++)
 		integral = x[i] == floor(x[i]);
 	h->log_x = log_x && lo > 0;
+	h->lo = lo;
 	if (h->log_x) {
-		h->lo = lo;
 		h->nbins = maxbins;
 		h->width = hi > lo ? (log(hi) - log(lo)) / (double)maxbins : 1;
 	} else if (integral && hi - lo + 1 <= (double)maxbins) {
-		h->lo = lo;
 		h->nbins = (size_t)(hi - lo) + 1;
 		h->width = 1;
 	} else {
-		h->lo = lo;
 		h->nbins = maxbins;
 		h->width = hi > lo ? (hi - lo) / (double)maxbins : 1;
 		if (hi == lo)

@@ -28,7 +28,6 @@ struct kb_hist {
 int kb_hist_build(struct kb_hist *h, const double *x, size_t n,
 		  size_t maxbins, bool log_x);
 void kb_hist_free(struct kb_hist *h);
-double kb_hist_edge(const struct kb_hist *h, size_t i);
 
 /*
  * Draw @h on @f, @width columns of bar, log-scale counts with @log_counts;

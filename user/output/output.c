@@ -2,12 +2,10 @@
 /*
  * kbenchctl output layer: one call per value, table or JSON.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "output.h"
 
@@ -40,7 +38,8 @@ FILE *out_file(void)
 	return out_f ? out_f : stdout;
 }
 
-size_t json_escape_char(char *dst, unsigned char c)
+/* One byte of a JSON string as written there (1, 2 or 6 characters). */
+static size_t json_escape_char(char *dst, unsigned char c)
 {
 	static const char hex[] = "0123456789abcdef";
 	char e = 0;
@@ -77,27 +76,6 @@ void json_write_string(FILE *f, const char *s)
 	for (; *p; p++)
 		fwrite(esc, 1, json_escape_char(esc, *p), f);
 	putc('"', f);
-}
-
-void kb_write_fd(FILE *f, const void *buf, size_t len)
-{
-	const char *p = buf;
-	int fd = fileno(f);
-
-	fflush(f);
-	while (fd >= 0 && len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		p += w;
-		len -= (size_t)w;
-	}
-	/* a stream without a descriptor, or the stream's error flag */
-	if (len)
-		fwrite(p, 1, len, f);
 }
 
 void json_write_double(FILE *f, double v)
@@ -237,110 +215,90 @@ static bool json_wants(const char *key)
 	return key != NULL;
 }
 
+/* JSON: a value is to be written (true, its key written); text: false. */
+static bool json_value(const char *key)
+{
+	if (!json_wants(key))
+		return false;
+	json_key(key);
+	return true;
+}
+
+/* Text: with a format (none: a value only JSON has). */
+static bool text_value(const char *fmt)
+{
+	return !out_is_json && fmt;
+}
+
 void out_uint(const char *key, const char *fmt, uint64_t v)
 {
-	if (out_is_json) {
-		if (json_wants(key)) {
-			json_key(key);
-			fprintf(out_file(), "%llu", (unsigned long long)v);
-		}
-	} else if (fmt) {
+	if (json_value(key))
+		fprintf(out_file(), "%llu", (unsigned long long)v);
+	else if (text_value(fmt))
 		fprintf(out_file(), fmt, (unsigned long long)v);
-	}
 }
 
 void out_int(const char *key, const char *fmt, int64_t v)
 {
-	if (out_is_json) {
-		if (json_wants(key)) {
-			json_key(key);
-			fprintf(out_file(), "%lld", (long long)v);
-		}
-	} else if (fmt) {
+	if (json_value(key))
+		fprintf(out_file(), "%lld", (long long)v);
+	else if (text_value(fmt))
 		fprintf(out_file(), fmt, (long long)v);
-	}
 }
 
 /* Print a non-finite value as "-" in the field width of a %f format. */
 static void text_dash(const char *fmt)
 {
-	char buf[64];
 	const char *p = strchr(fmt, '%');
-	size_t i = 0;
-	int width = 0;
+	bool left;
 
 	if (!p) {
 		fputs(fmt, out_file());
 		return;
 	}
 	fwrite(fmt, 1, (size_t)(p - fmt), out_file());
-	p++;
-	if (*p == '-') {
-		buf[i++] = '-';
-		p++;
-	}
-	width = atoi(p);
+	left = *++p == '-';
+	fprintf(out_file(), "%*s", (left ? -1 : 1) * atoi(p + left), "-");
 	while (*p && !strchr("eEfgGaA", *p))
 		p++;
-	snprintf(buf + i, sizeof(buf) - i, "%ds", width);
-	{
-		char f2[72];
-
-		snprintf(f2, sizeof(f2), "%%%s", buf);
-		fprintf(out_file(), f2, "-");
-	}
 	if (*p)
 		fputs(p + 1, out_file());
 }
 
 void out_double(const char *key, const char *fmt, double v)
 {
-	if (out_is_json) {
-		if (json_wants(key)) {
-			json_key(key);
-			json_write_double(out_file(), v);
-		}
-	} else if (fmt) {
-		if (isfinite(v))
-			fprintf(out_file(), fmt, v);
-		else
-			text_dash(fmt);
-	}
+	if (json_value(key))
+		json_write_double(out_file(), v);
+	else if (text_value(fmt) && isfinite(v))
+		fprintf(out_file(), fmt, v);
+	else if (text_value(fmt))
+		text_dash(fmt);
 }
 
 void out_string(const char *key, const char *fmt, const char *s)
 {
-	if (out_is_json) {
-		if (json_wants(key)) {
-			json_key(key);
-			if (s)
-				json_write_string(out_file(), s);
-			else
-				fputs("null", out_file());
-		}
-	} else if (fmt) {
+	if (json_value(key)) {
+		if (s)
+			json_write_string(out_file(), s);
+		else
+			fputs("null", out_file());
+	} else if (text_value(fmt)) {
 		fprintf(out_file(), fmt, s ? s : "-");
 	}
 }
 
 void out_bool(const char *key, const char *fmt, bool v)
 {
-	if (out_is_json) {
-		if (json_wants(key)) {
-			json_key(key);
-			fputs(v ? "true" : "false", out_file());
-		}
-	} else if (fmt) {
+	if (json_value(key))
+		fputs(v ? "true" : "false", out_file());
+	else if (text_value(fmt))
 		fprintf(out_file(), fmt, v ? "yes" : "no");
-	}
 }
 
 void out_null(const char *key)
 {
-	if (json_wants(key)) {
-		json_key(key);
+	if (json_value(key))
 		fputs("null", out_file());
-	}
 }
 
 void out_text(const char *fmt, ...)

@@ -85,15 +85,6 @@ static inline size_t kb_put_s64(char *dst, int64_t v)
 
 /* JSON string escaping into @f (with the quotes). */
 void json_write_string(FILE *f, const char *s);
-/* One byte of a JSON string as written there (1, 2 or 6 characters). */
-size_t json_escape_char(char *dst, unsigned char c);
-/*
- * @len bytes straight to @f's file descriptor (after flushing @f): a large
- * buffer is not copied through stdio once more.  A stream without a
- * descriptor (open_memstream), or a failed write, goes through fwrite, so
- * that ferror(@f) reports it.
- */
-void kb_write_fd(FILE *f, const void *buf, size_t len);
 /* Shortest decimal that reads back as @v (or null when not finite). */
 void json_write_double(FILE *f, double v);
 

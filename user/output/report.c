@@ -22,6 +22,14 @@
 
 #define LABEL	"  %-10s "	/* the label column of a routine's lines */
 
+/* CPU time / wall time of a userspace run; NAN where not measured. */
+static double kb_run_cpu_share(const struct kb_run *r)
+{
+	if (!r->wall_ns || !r->cpu_ns)
+		return NAN;
+	return (double)r->cpu_ns / (double)r->wall_ns;
+}
+
 void kb_result_stability(const struct kb_run *r, const struct kb_result *res,
 			 struct kb_stability *v)
 {
@@ -35,13 +43,6 @@ void kb_result_stability(const struct kb_run *r, const struct kb_result *res,
 	};
 
 	kb_verdict(&in, v);
-}
-
-double kb_run_cpu_share(const struct kb_run *r)
-{
-	if (!r->wall_ns || !r->cpu_ns)
-		return NAN;
-	return (double)r->cpu_ns / (double)r->wall_ns;
 }
 
 void kb_rate_text(uint64_t hz, char *buf, size_t len)
@@ -265,8 +266,8 @@ int kb_compare_compute(const struct kb_result *a, const struct kb_result *b,
 	if (kb_bootstrap_rel_median_ci(a->sorted, sa->count, b->sorted,
 				       sb->count, KB_BOOTSTRAP_RESAMPLES, seed,
 				       &c->ci_lo_pct, &c->ci_hi_pct) ||
-	    kb_mann_whitney(a->sorted, sa->count, b->sorted, sb->count, u,
-			    &c->p)) {
+	    kb_mann_whitney_sorted(a->sorted, sa->count, b->sorted,
+				   sb->count, u, &c->p)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return -ENOMEM;
 	}
@@ -274,8 +275,12 @@ int kb_compare_compute(const struct kb_result *a, const struct kb_result *b,
 	return 0;
 }
 
-void kb_result_label(const struct kb_result *res, const struct kb_result *other,
-		     char *buf, size_t len)
+/*
+ * A routine as reports name it: "add_n:64" when @other is the same routine
+ * at another argument (compare add_n:64 add_n:128), else its name.
+ */
+static void kb_result_label(const struct kb_result *res,
+			    const struct kb_result *other, char *buf, size_t len)
 {
 	if (res->has_arg && other && other->has_arg &&
 	    !strcmp(res->routine, other->routine))

@@ -11,8 +11,6 @@
 #include "stats.h"
 
 /* The stability verdict of @res's valid samples. */
-/* CPU time / wall time of a userspace run; NAN where not measured. */
-double kb_run_cpu_share(const struct kb_run *r);
 void kb_result_stability(const struct kb_run *r, const struct kb_result *res,
 			 struct kb_stability *v);
 
@@ -36,13 +34,8 @@ int kb_compare_compute(const struct kb_result *a, const struct kb_result *b,
 		       double threshold, uint64_t seed, struct kb_compare *c,
 		       double *u);
 
-/*
- * A routine as reports name it: "add_n:64" when @other is the same routine
- * at another argument (compare add_n:64 add_n:128), else its name.
- */
+/* A routine's label in reports (kb_result_label()) fits this many bytes. */
 #define KB_LABEL_MAX	(KBENCH_NAME_MAX + 22)
-void kb_result_label(const struct kb_result *res, const struct kb_result *other,
-		     char *buf, size_t len);
 
 /*
  * Comparison of @b against @a (bootstrap CI, Mann-Whitney U, verdict):

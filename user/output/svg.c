@@ -245,6 +245,20 @@ static void write_title(FILE *f, const char *title, bool visible)
 	}
 }
 
+/* The document up to the plots: its size, title, styles and background. */
+static void svg_begin(FILE *f, int height, const char *title,
+		      const char *styles)
+{
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
+		W, height, W, height);
+	write_title(f, title, false);
+	fprintf(f, "<style>.axis{stroke:#333;stroke-width:1}.grid{stroke:#e6e6e6;stroke-width:1}"
+		   "%s.caption{fill:#333;font-size:13px}</style>\n", styles);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, height);
+	write_title(f, title, true);
+}
+
 /* One legend row: the series, its count, min/median/mode, what is beyond. */
 static void write_legend(FILE *f, const struct kb_svg_series *s,
 			 unsigned int k, double y, size_t beyond, double hi)
@@ -278,6 +292,29 @@ static void write_legend(FILE *f, const struct kb_svg_series *s,
 			W - MR, y, buf);
 	}
 	fputs("</g>\n", f);
+}
+
+/*
+ * Ticks of the vertical axis @a of a panel at @top, @h high: grid lines
+ * (not at the bottom one unless @grid0) and labels left of the axis, in
+ * whole numbers with @whole.
+ */
+static void y_ticks(FILE *f, const struct axis *a, int target, int top, int h,
+		    bool grid0, bool whole)
+{
+	double t[MAXTICKS];
+	char buf[32];
+	int n, dec, j;
+
+	n = ticks(a, target, t, &dec);
+	for (j = 0; j < n; j++) {
+		double y = top + h - ax_frac(a, t[j]) * h;
+
+		if (j || grid0)
+			line(f, "grid", ML, y, W - MR, y);
+		snprintf(buf, sizeof(buf), "%.*f", whole ? 0 : dec, t[j]);
+		text(f, ML - 8, y + 4, "end", buf);
+	}
 }
 
 /* value ticks: labels under the histogram, grid lines in both panels */
@@ -336,16 +373,8 @@ int kb_svg_write(FILE *f, const struct kb_svg_series *s, unsigned int n,
 	top2 = top1 + H1 + 100;
 	height = top2 + H2 + 52;
 
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
-		W, height, W, height);
-	write_title(f, title, false);
-	fputs("<style>.axis{stroke:#333;stroke-width:1}.grid{stroke:#e6e6e6;stroke-width:1}"
-	      ".flagged{fill:#d62728;stroke:#d62728}.clipped{stroke:none}"
-	      ".min,.median,.mode{stroke-width:1.6}.caption{fill:#333;font-size:13px}</style>\n",
-	      f);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, height);
-	write_title(f, title, true);
+	svg_begin(f, height, title, ".flagged{fill:#d62728;stroke:#d62728}.clipped{stroke:none}"
+		  ".min,.median,.mode{stroke-width:1.6}");
 
 	for (k = 0; k < n; k++)
 		write_legend(f, &s[k], k, 62 + 22 * (int)k + 12, beyond[k], ax.hi);
@@ -358,20 +387,7 @@ int kb_svg_write(FILE *f, const struct kb_svg_series *s, unsigned int n,
 	cax.lo = 0;
 	cax.hi = ceil((double)maxc / nice_step((double)maxc, 4)) * nice_step((double)maxc, 4);
 	cax.log = false;
-	{
-		double ct[MAXTICKS];
-		int nct, cdec;
-
-		nct = ticks(&cax, 4, ct, &cdec);
-		for (j = 0; j < nct; j++) {
-			double y = top1 + H1 - ct[j] / cax.hi * H1;
-
-			if (j)
-				line(f, "grid", ML, y, W - MR, y);
-			snprintf(buf, sizeof(buf), "%.0f", ct[j]);
-			text(f, ML - 8, y + 4, "end", buf);
-		}
-	}
+	y_ticks(f, &cax, 4, top1, H1, false, true);
 	fprintf(f, "<text class=\"caption\" transform=\"translate(%d %d) rotate(-90)\" text-anchor=\"middle\">samples per bin</text>\n",
 		ML - 52, top1 + H1 / 2);
 	for (k = 0; k < n; k++) {
@@ -451,13 +467,7 @@ int kb_svg_write(FILE *f, const struct kb_svg_series *s, unsigned int n,
 	}
 	fprintf(f, "<text class=\"caption\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">sample</text>\n",
 		ML + PW / 2, top2 + H2 + 38);
-	for (j = 0; j < nt; j++) {
-		double y = top2 + H2 - ax_frac(&ax, t[j]) * H2;
-
-		line(f, "grid", ML, y, W - MR, y);
-		snprintf(buf, sizeof(buf), "%.*f", dec, t[j]);
-		text(f, ML - 8, y + 4, "end", buf);
-	}
+	y_ticks(f, &ax, 6, top2, H2, true, false);
 	for (k = 0; k < n; k++) {
 		size_t stride = s[k].n > 4000 ? s[k].n / 4000 : 1;
 
@@ -497,22 +507,32 @@ static void series_of(struct kb_svg_series *s, const struct kb_run *r,
 	s->iterations = r->iterations ? r->iterations : 1;
 }
 
-static int write_path(const char *path, const struct kb_svg_series *s,
-		      unsigned int n, const char *title, bool log_x)
+/* The file @path for writing, or NULL (said). */
+static FILE *svg_open(const char *path)
 {
 	FILE *f = fopen(path, "w");
-	int err;
 
-	if (!f) {
+	if (!f)
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-		return -1;
-	}
-	err = kb_svg_write(f, s, n, title, log_x);
+	return f;
+}
+
+/* Close @f, written with the result @err: 0, or -1 (said). */
+static int svg_close(FILE *f, const char *path, int err)
+{
 	if (fclose(f) || err) {
 		fprintf(stderr, "%s: %s: write error\n", prog, path);
 		return -1;
 	}
 	return 0;
+}
+
+static int write_path(const char *path, const struct kb_svg_series *s,
+		      unsigned int n, const char *title, bool log_x)
+{
+	FILE *f = svg_open(path);
+
+	return f ? svg_close(f, path, kb_svg_write(f, s, n, title, log_x)) : -1;
 }
 
 /* "routines -- side" on the first line, the conditions on the second */
@@ -669,15 +689,7 @@ static void sweep_axes(FILE *f, const struct sweep_axes *a, const char *xlabel)
 		sweep_xlabel(a, t[j], dec, buf, sizeof(buf));
 		text(f, x, a->top + SH + 18, "middle", buf);
 	}
-	nt = ticks(&a->y, 6, t, &dec);
-	for (j = 0; j < nt; j++) {
-		double y = sy(a, t[j]);
-
-		if (j)
-			line(f, "grid", ML, y, W - MR, y);
-		snprintf(buf, sizeof(buf), "%.*f", dec, t[j]);
-		text(f, ML - 8, y + 4, "end", buf);
-	}
+	y_ticks(f, &a->y, 6, a->top, SH, false, false);
 	line(f, "axis", ML, a->top + SH, W - MR, a->top + SH);
 	line(f, "axis", ML, a->top, ML, a->top + SH);
 	fprintf(f, "<text class=\"caption\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
@@ -778,8 +790,9 @@ static void sweep_legend(FILE *f, const struct kb_svg_curve *c, unsigned int k,
 	fputs("</text>\n</g>\n", f);
 }
 
-int kb_svg_write_sweep(FILE *f, const struct kb_svg_curve *c, unsigned int n,
-		       const char *title, const char *xlabel, bool log_x)
+static int kb_svg_write_sweep(FILE *f, const struct kb_svg_curve *c,
+			      unsigned int n, const char *title,
+			      const char *xlabel, bool log_x)
 {
 	struct sweep_axes a = { .bytes = xlabel && !strcmp(xlabel, "bytes") };
 	int height, key;
@@ -792,14 +805,7 @@ int kb_svg_write_sweep(FILE *f, const struct kb_svg_curve *c, unsigned int n,
 	a.top = key + 30;
 	height = a.top + SH + 60;
 
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n",
-		W, height, W, height);
-	write_title(f, title, false);
-	fputs("<style>.axis{stroke:#333;stroke-width:1}.grid{stroke:#e6e6e6;stroke-width:1}"
-	      ".caption{fill:#333;font-size:13px}</style>\n", f);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, height);
-	write_title(f, title, true);
+	svg_begin(f, height, title, "");
 	for (k = 0; k < n; k++)
 		sweep_legend(f, &c[k], k, 62 + 22 * (int)k + 12);
 	/* what the three marks of every routine are */
@@ -823,19 +829,10 @@ int kb_svg_write_sweep_file(const char *path, const struct kb_svg_curve *c,
 			    unsigned int n, const char *title,
 			    const char *xlabel, bool log_x)
 {
-	FILE *f = fopen(path, "w");
-	int err;
+	FILE *f = svg_open(path);
 
-	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-		return -1;
-	}
-	err = kb_svg_write_sweep(f, c, n, title, xlabel, log_x);
-	if (fclose(f) || err) {
-		fprintf(stderr, "%s: %s: write error\n", prog, path);
-		return -1;
-	}
-	return 0;
+	return f ? svg_close(f, path, kb_svg_write_sweep(f, c, n, title,
+							 xlabel, log_x)) : -1;
 }
 
 void kb_svg_sweep_title(char *buf, size_t len, const struct kb_run *first,

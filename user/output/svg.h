@@ -48,8 +48,6 @@ struct kb_svg_curve {
  * routine the median (solid, with points), the minimum (dashed) and the
  * median's CI as a band; @log_x: a log2 axis (geometric sweeps).
  */
-int kb_svg_write_sweep(FILE *f, const struct kb_svg_curve *c, unsigned int n,
-		       const char *title, const char *xlabel, bool log_x);
 int kb_svg_write_sweep_file(const char *path, const struct kb_svg_curve *c,
 			    unsigned int n, const char *title,
 			    const char *xlabel, bool log_x);

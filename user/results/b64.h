@@ -3,9 +3,8 @@
  * Base64 (RFC 4648 section 4: A-Z a-z 0-9 + /, '=' padding) of the integer
  * arrays of result files (user/RESULTS.md): little-endian two's-complement
  * integers of 4 or 8 bytes, from and to the int64_t arrays the rest of
- * kbenchctl uses; and the small array helpers the packed SAMPLES_GET pages
- * need.  Scalar and simple: natively it costs milliseconds per million
- * samples.
+ * kbenchctl uses.  Scalar and simple: natively it costs milliseconds per
+ * million samples.
  */
 #ifndef KBENCHCTL_B64_H
 #define KBENCHCTL_B64_H

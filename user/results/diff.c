@@ -333,32 +333,6 @@ static void compare_meta(const struct kb_meta *a, const struct kb_meta *b,
 		}
 }
 
-static bool **used_alloc(const struct kb_resfile *rf)
-{
-	bool **u = calloc(rf->nruns ? rf->nruns : 1, sizeof(*u));
-	size_t i;
-
-	for (i = 0; u && i < rf->nruns; i++) {
-		u[i] = calloc(KBENCH_RUN_ROUTINES_MAX, sizeof(**u));
-		if (!u[i]) {
-			while (i--)
-				free(u[i]);
-			free(u);
-			return NULL;
-		}
-	}
-	return u;
-}
-
-static void used_free(bool **u, size_t n)
-{
-	size_t i;
-
-	for (i = 0; u && i < n; i++)
-		free(u[i]);
-	free(u);
-}
-
 /* Statistics of the routines (not of the overhead: diff does not use it). */
 static int analyze(struct kb_resfile *rf)
 {
@@ -379,14 +353,11 @@ static int analyze(struct kb_resfile *rf)
 }
 
 /* One row per routine of @old found in @new; the counts per verdict. */
-static int match_rows(const char *old_name, struct kb_resfile *old,
-		      const char *new_name, struct kb_resfile *new,
-		      const struct kb_diff_opts *o, struct kb_diff_row **rowsp,
-		      size_t *nrowsp, size_t counts[4], bool **used_old,
-		      bool **used_new, struct kb_diff_notes *warn, struct kb_diff_notes *note)
+static int match_rows(struct kb_diff *d, const char *old_name,
+		      struct kb_resfile *old, const char *new_name,
+		      struct kb_resfile *new, const struct kb_diff_opts *o)
 {
-	size_t i, nrows = 0, cap = 0;
-	struct kb_diff_row *rows = NULL;
+	size_t i, cap = 0;
 	unsigned int k;
 
 	for (i = 0; i < old->nruns; i++) {
@@ -400,36 +371,34 @@ static int match_rows(const char *old_name, struct kb_resfile *old,
 
 			/* a routine twice on one side: the first one counts */
 			if (find(old, os, o_res->routine, o_res, &first_in) != o_res) {
-				kb_diff_note(note, "%s appears more than once in %s: compared the first",
+				kb_diff_note(&d->note, "%s appears more than once in %s: compared the first",
 					 o_res->routine, old_name);
-				used_old[i][k] = true;
+				d->used_old[i][k] = true;
 				continue;
 			}
 			n_res = find(new, os, new_name_of(o, o_res->routine), o_res,
 				     &ns);
 			if (!n_res)
 				continue;
-			used_old[i][k] = true;
+			d->used_old[i][k] = true;
 			ni = (size_t)(ns - new->runs);
-			used_new[ni][n_res - ns->run.res] = true;
-			if (nrows == cap) {
-				struct kb_diff_row *r2;
-
+			d->used_new[ni][n_res - ns->run.res] = true;
+			if (d->nrows == cap) {
 				cap = cap ? cap * 2 : 8;
-				r2 = realloc(rows, cap * sizeof(*r2));
-				if (!r2)
-					goto out_nomem;
-				rows = r2;
+				w = realloc(d->rows, cap * sizeof(*w));
+				if (!w)
+					return -ENOMEM;
+				d->rows = w;
 			}
-			w = &rows[nrows++];
+			w = &d->rows[d->nrows++];
 			memset(w, 0, sizeof(*w));
 			w->os = os;
 			w->ns = ns;
 			w->o = o_res;
 			w->n = n_res;
-			if (compute_row(w, o, warn, note))
-				goto out_nomem;
-			counts[w->verdict]++;
+			if (compute_row(w, o, &d->warn, &d->note))
+				return -ENOMEM;
+			d->counts[w->verdict]++;
 		}
 	}
 	/* the duplicates on the new side (already-matched ones stay used) */
@@ -439,18 +408,12 @@ static int match_rows(const char *old_name, struct kb_resfile *old,
 			const struct kb_result *r = &new->runs[i].run.res[k];
 
 			if (find(new, &new->runs[i], r->routine, r, &first_in) != r) {
-				kb_diff_note(note, "%s appears more than once in %s: compared the first",
+				kb_diff_note(&d->note, "%s appears more than once in %s: compared the first",
 					 r->routine, new_name);
-				used_new[i][k] = true;
+				d->used_new[i][k] = true;
 			}
 		}
-	*rowsp = rows;
-	*nrowsp = nrows;
 	return 0;
-
-out_nomem:
-	free(rows);
-	return -ENOMEM;
 }
 
 int kb_diff_compute(struct kb_diff *d, const char *old_name,
@@ -461,17 +424,14 @@ int kb_diff_compute(struct kb_diff *d, const char *old_name,
 	uint64_t a;
 
 	memset(d, 0, sizeof(*d));
-	d->used_old = used_alloc(old);
-	d->used_new = used_alloc(new);
-	d->nold = old->nruns;
-	d->nnew = new->nruns;
+	d->used_old = calloc(old->nruns ? old->nruns : 1, sizeof(*d->used_old));
+	d->used_new = calloc(new->nruns ? new->nruns : 1, sizeof(*d->used_new));
 	if (!d->used_old || !d->used_new)
 		return -ENOMEM;
 	if (analyze(old) || analyze(new))
 		return -ENOMEM;
 	compare_meta(&old->meta, &new->meta, &d->warn, &d->note);
-	if (match_rows(old_name, old, new_name, new, o, &d->rows, &d->nrows,
-		       d->counts, d->used_old, d->used_new, &d->warn, &d->note))
+	if (match_rows(d, old_name, old, new_name, new, o))
 		return -ENOMEM;
 	for (i = 0; i < d->nrows; i++)
 		d->any_arg |= kb_diff_arg_of(d->rows[i].os, d->rows[i].o, &a);
@@ -483,8 +443,8 @@ int kb_diff_compute(struct kb_diff *d, const char *old_name,
 
 void kb_diff_free(struct kb_diff *d)
 {
-	used_free(d->used_old, d->nold);
-	used_free(d->used_new, d->nnew);
+	free(d->used_old);
+	free(d->used_new);
 	free(d->rows);
 	memset(d, 0, sizeof(*d));
 }

@@ -84,8 +84,8 @@ struct kb_diff {
 	size_t nrows;
 	size_t counts[4];		/* rows per enum kb_row_verdict */
 	/* [run][routine]: matched (or a duplicate); the others are "only in" */
-	bool **used_old, **used_new;
-	size_t nold, nnew;
+	bool (*used_old)[KBENCH_RUN_ROUTINES_MAX];
+	bool (*used_new)[KBENCH_RUN_ROUTINES_MAX];
 	struct kb_diff_notes warn, note;
 	bool any_arg;			/* some row has a sweep argument */
 	/* a routine regressed (or changed, with --fail-on changed) */

@@ -425,6 +425,22 @@ static bool load_ints(struct jp *j, const JO *a, int64_t **out,
 	return true;
 }
 
+/* The integer array @key of @obj, when there (load_ints()). */
+static bool ints_member(struct jp *j, const JO *obj, const char *key,
+			int64_t **out, size_t *count, int64_t min, int64_t max)
+{
+	size_t at;
+	JO *a;
+
+	if (!json_object_object_get_ex(obj, key, &a))
+		return true;
+	at = jp_push(j, key, 0);
+	if (!load_ints(j, a, out, count, min, max))
+		return false;
+	jp_pop(j, at);
+	return true;
+}
+
 /* --- schema --- */
 
 /* What a routine's or a run's object says that is not a member of it. */
@@ -512,18 +528,15 @@ static void load_env(const JO *o, struct kb_meta *m)
 static bool load_request(struct jp *j, const JO *o, struct kb_run_req *q)
 {
 	int64_t *args = NULL;
-	size_t i, n = 0, at;
+	size_t i, n = 0;
 	bool ok;
-	JO *a;
 
+	/* the routines' names are kept by the routines themselves */
 	if (!load_fields(j, o, kb_request_fields, q))
 		return false;
-	/* the routines' names are kept by the routines themselves */
-	if (!json_object_object_get_ex(o, "args", &a))
-		return true;
-	at = jp_push(j, "args", 0);
-	ok = load_ints(j, a, &args, &n, 0, INT64_MAX);
+	ok = ints_member(j, o, "args", &args, &n, 0, INT64_MAX);
 	if (ok && n > KBENCH_RUN_ROUTINES_MAX) {
+		jp_push(j, "args", 0);
 		jp_error(j, "more than %d args", KBENCH_RUN_ROUTINES_MAX);
 		ok = false;
 	}
@@ -532,7 +545,6 @@ static bool load_request(struct jp *j, const JO *o, struct kb_run_req *q)
 	if (ok)
 		q->nargs = (unsigned int)n;
 	free(args);
-	jp_pop(j, at);
 	return ok;
 }
 
@@ -554,8 +566,7 @@ static bool load_events(struct jp *j, const JO *o, const struct kb_run *r,
 	json_object_object_foreach((JO *)o, name, ev) {
 		int idx = kb_run_event_index(r, name);
 		struct kb_ev_result *e;
-		JO *net;
-		size_t at = jp_push(j, name, 0), at2;
+		size_t at = jp_push(j, name, 0);
 
 		if (idx < 0) {
 			jp_error(j, "routine '%s': event '%s' is not one of the run's \"events\"",
@@ -567,17 +578,15 @@ static bool load_events(struct jp *j, const JO *o, const struct kb_run *r,
 		e = &res->ev[idx];
 		if (!load_object(j, ev, "summary", kb_ev_fields, e))
 			return false;
-		if (json_object_object_get_ex(ev, "net", &net)) {
-			at2 = jp_push(j, "net", 0);
-			if (!load_ints(j, net, &e->net, &e->n, INT64_MIN, INT64_MAX))
-				return false;
-			e->cap = e->n;
-			jp_pop(j, at2);
-			if (e->n != res->n) {
-				jp_error(j, "routine '%s': event '%s' has not one sample per sample",
-					 res->routine, name);
-				return false;
-			}
+		if (!ints_member(j, ev, "net", &e->net, &e->n, INT64_MIN,
+				 INT64_MAX))
+			return false;
+		e->cap = e->n;
+		/* a "net" there (never NULL, even empty) of the wrong length */
+		if (e->net && e->n != res->n) {
+			jp_error(j, "routine '%s': event '%s' has not one sample per sample",
+				 res->routine, name);
+			return false;
 		}
 		jp_pop(j, at);
 	}
@@ -628,23 +637,11 @@ static bool valid_name(const char *s)
 static bool load_sample_flags(struct jp *j, const JO *o,
 			      struct kb_result *res)
 {
-	JO *ji, *jv;
-	bool has_i = json_object_object_get_ex(o, "index", &ji);
-	bool has_v = json_object_object_get_ex(o, "value", &jv);
 	int64_t *idx = NULL, *val = NULL;
-	size_t ni = 0, nv = 0, i, at;
-	bool ok = true;
+	size_t ni = 0, nv = 0, i;
+	bool ok = ints_member(j, o, "index", &idx, &ni, 0, INT64_MAX) &&
+		  ints_member(j, o, "value", &val, &nv, 1, UINT32_MAX);
 
-	if (has_i) {
-		at = jp_push(j, "index", 0);
-		ok = load_ints(j, ji, &idx, &ni, 0, INT64_MAX);
-		jp_pop(j, at);
-	}
-	if (ok && has_v) {
-		at = jp_push(j, "value", 0);
-		ok = load_ints(j, jv, &val, &nv, 1, UINT32_MAX);
-		jp_pop(j, at);
-	}
 	if (ok && ni != nv) {
 		jp_error(j, "routine '%s': sample_flags.index holds %zu entries, sample_flags.value %zu",
 			 res->routine, ni, nv);
@@ -672,7 +669,6 @@ static bool load_routine(struct jp *j, const JO *o, struct kb_run *run,
 {
 	struct routine_extra x = { 0 };
 	const JO *v;
-	JO *net;
 	size_t at;
 
 	if (!want(j, o, json_type_object, "an object") ||
@@ -686,7 +682,7 @@ static bool load_routine(struct jp *j, const JO *o, struct kb_run *run,
 			 KBENCH_NAME_MAX);
 		return false;
 	}
-	if (!x.has_n || !json_object_object_get_ex(o, "net", &net)) {
+	if (!x.has_n || !json_object_object_get_ex(o, "net", NULL)) {
 		jp_error(j, "routine '%s' without \"%s\"", res->routine,
 			 x.has_n ? "net" : "n");
 		return false;
@@ -695,11 +691,8 @@ static bool load_routine(struct jp *j, const JO *o, struct kb_run *run,
 	if (j->failed || (v && !load_summary(j, v, res)))
 		return false;
 	jp_pop(j, at);
-	at = jp_push(j, "net", 0);
-	if (!load_ints(j, net, &res->net, &res->n,
-		       INT64_MIN, INT64_MAX))
+	if (!ints_member(j, o, "net", &res->net, &res->n, INT64_MIN, INT64_MAX))
 		return false;
-	jp_pop(j, at);
 	res->cap = res->n;
 	if (res->n != x.n) {
 		jp_error(j, "routine '%s': \"n\" is %u but \"net\" holds %zu samples",

@@ -39,7 +39,6 @@ int kb_resfile_path(const char *arg, char *path, size_t len, bool *is_name,
 		    char *err, size_t errlen)
 {
 	char dir[4096];
-	const char *p;
 	int n;
 
 	*is_name = false;
@@ -51,12 +50,10 @@ int kb_resfile_path(const char *arg, char *path, size_t len, bool *is_name,
 		n = snprintf(path, len, "%s", arg);
 		goto out_len;
 	}
-	for (p = arg; *p; p++) {
-		if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
-		    !(*p >= '0' && *p <= '9') && *p != '_' && *p != '-') {
-			snprintf(err, errlen, "a NAME has letters, digits, '_' and '-' only (or give a path, with '/' or an extension)");
-			return -EINVAL;
-		}
+	if (arg[strspn(arg, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")]) {
+		snprintf(err, errlen, "a NAME has letters, digits, '_' and '-' only (or give a path, with '/' or an extension)");
+		return -EINVAL;
 	}
 	if (name_dir(dir, sizeof(dir))) {
 		snprintf(err, errlen, "neither XDG_DATA_HOME nor HOME is set to say where NAMEs are stored: give a path instead");
