@@ -77,6 +77,8 @@ struct kbench_series {
 	u64 arg;			/* its value in this run */
 	void *data;			/* what run() gets: the routine's or setup's */
 	bool set_up;			/* setup returned 0: teardown is due */
+	void *shared;			/* setup_shared()'s, or NULL */
+	bool shared_up;			/* this run's setup_shared() returned 0 */
 	struct kbench_engine_series eng;	/* samples, events' too */
 	struct kbench_summary sum;	/* of the samples (kbench_summarize()) */
 	struct kbench_summary xsum[KBENCH_EVENTS_MAX];	/* each event's */
@@ -181,6 +183,7 @@ struct kbench_group {
 	wait_queue_head_t wq;
 	u32 arrived;
 	u32 min_n;
+	bool shared_ready;		/* run[0] has set up the shared data */
 	atomic_t remaining;		/* threads not yet done */
 	struct completion finished;	/* the reply has been sent */
 	void (*complete)(struct kbench_group *g);

@@ -87,7 +87,9 @@ struct kbench_world {
 static void kbench_gap(struct kbench_engine *e, const struct kbench_window *w)
 {
 	struct kbench_world *world = e->ctx;
-	u64 gap = kbench_gap_ticks(w->len, kbench_duty_pct);
+	/* a concurrent run's wait at the rendezvous was irq-off time too */
+	u64 off = w->len + (e->extra.sync ? e->extra.sync->wait : 0);
+	u64 gap = kbench_gap_ticks(off, kbench_duty_pct);
 	u64 gap_ns = kbench_ticks_to_ns(gap, kbench_counter.hz);
 	u64 end = w->start + w->len, us, slice;
 
@@ -367,10 +369,14 @@ static int kbench_series_setup(struct kbench_run *run, u32 i)
 		.cpu = run->cpu,
 		.data = r->data,
 		.bytes_per_iter = r->bytes_per_iter,
+		.shared = s->shared,
+		.index = run->group ? run->group_index : 0,
+		.nr_cpus = run->group ? run->group->nr : 1,
 	};
 	int err;
 
-	s->data = r->data;
+	/* without a setup, run() gets the shared data, if any */
+	s->data = r->setup_shared ? s->shared : r->data;
 	if (!r->setup && !r->setup_ctx)
 		return 0;
 	if (r->setup_ctx) {
@@ -395,15 +401,122 @@ static int kbench_series_setup(struct kbench_run *run, u32 i)
 }
 
 /*
- * Set up every routine of @run, in order; stop at the first failure (or
- * an abort: rmmod, a signal, the CPU going offline).  What was set up is
- * torn down by kbench_run_teardown() in every case.
+ * One routine's setup_shared(), once for the whole run: by @run, the
+ * run on one CPU or the first of a concurrent group.  A failure leaves
+ * the routine's message in run->msg, as kbench_series_setup().
+ */
+static int kbench_series_setup_shared(struct kbench_run *run, u32 i)
+{
+	struct kbench_series *s = &run->series[i];
+	const struct kbench_routine *r = s->routine;
+	struct kbench_setup ctx = {
+		.arg = s->arg,
+		.cpu = run->cpu,
+		.data = r->data,
+		.bytes_per_iter = r->bytes_per_iter,
+		.nr_cpus = run->group ? run->group->nr : 1,
+	};
+	int err;
+
+	if (!r->setup_shared)
+		return 0;
+	err = r->setup_shared(&ctx);
+	if (WARN_ON_ONCE(err > 0))
+		err = -EINVAL;
+	if (err) {
+		run->setup_failed = i + 1;
+		ctx.msg[sizeof(ctx.msg) - 1] = '\0';
+		strscpy(run->msg, ctx.msg, sizeof(run->msg));
+		return err;
+	}
+	s->shared = ctx.data;
+	s->bytes_per_iter = ctx.bytes_per_iter;
+	s->shared_up = true;
+	return 0;
+}
+
+/* Exactly once for every setup_shared() of @run that returned 0. */
+static void kbench_run_teardown_shared(struct kbench_run *run)
+{
+	struct kbench_series *s;
+	u32 i;
+
+	for (i = run->nr_series; i-- > 0;) {
+		s = &run->series[i];
+		if (!s->shared_up)
+			continue;
+		if (s->routine->teardown_shared)
+			s->routine->teardown_shared(s->shared);
+		s->shared_up = false;
+		s->shared = NULL;
+	}
+}
+
+/* The shared data of @run's group are set up, or the group ends. */
+static bool kbench_shared_ready(struct kbench_run *run)
+{
+	/* pairs with the release in kbench_run_setup_shared(): the data */
+	return smp_load_acquire(&run->group->shared_ready) ||
+	       kbench_run_aborted(run);
+}
+
+/*
+ * The shared data of every routine of @run: set up by the run itself on
+ * one CPU and by the first CPU's run of a group, which the others wait
+ * for (asleep, abortable) and then share.
+ */
+static int kbench_run_setup_shared(struct kbench_run *run)
+{
+	struct kbench_group *g = run->group;
+	u32 i;
+	int err;
+
+	if (!g || !run->group_index) {
+		for (i = 0; i < run->nr_series; i++) {
+			err = kbench_run_aborted(run);
+			if (!err)
+				err = kbench_series_setup_shared(run, i);
+			if (err)
+				return err;
+		}
+		if (g) {
+			/* series[].shared written before: the others read them */
+			smp_store_release(&g->shared_ready, true);
+			wake_up_all(&g->wq);
+		}
+		return 0;
+	}
+	do {
+		err = kbench_run_aborted(run);
+		if (err)
+			return err;
+		wait_event_freezable(g->wq, kbench_shared_ready(run));
+	/* pairs with the release above: run[0]'s series[].shared */
+	} while (!smp_load_acquire(&g->shared_ready));
+	for (i = 0; i < run->nr_series; i++) {
+		run->series[i].shared = g->run[0]->series[i].shared;
+		if (run->series[i].routine->setup_shared)
+			run->series[i].bytes_per_iter =
+				g->run[0]->series[i].bytes_per_iter;
+	}
+	return kbench_run_aborted(run);
+}
+
+/*
+ * Set up every routine of @run, in order, after their shared data; stop
+ * at the first failure (or an abort: rmmod, a signal, the CPU going
+ * offline).  What was set up is torn down by kbench_run_teardown() (and
+ * the shared data by the run itself or its group's last thread) in every
+ * case.
  */
 static int kbench_run_setup(struct kbench_run *run)
 {
 	u32 i;
 	int err;
 
+	err = kbench_run_setup_shared(run);
+	if (err)
+		return err;
 	for (i = 0; i < run->nr_series; i++) {
 		err = kbench_run_aborted(run);
 		if (!err)
@@ -429,6 +542,9 @@ static void kbench_run_teardown(struct kbench_run *run)
 		s->set_up = false;
 		s->data = NULL;
 	}
+	/* a group's shared data: once all its CPUs are done (group_done) */
+	if (!run->group)
+		kbench_run_teardown_shared(run);
 }
 
 static int kbench_u64_cmp(const void *a, const void *b)
@@ -530,6 +646,8 @@ static void kbench_group_done(struct kbench_group *g)
 
 	if (!atomic_dec_and_test(&g->remaining))
 		return;
+	/* every CPU has torn its own setups down */
+	kbench_run_teardown_shared(g->run[0]);
 	err = atomic_read(&g->err);
 	if (!err)
 		err = kbench_group_skew(g);

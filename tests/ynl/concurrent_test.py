@@ -103,13 +103,38 @@ def online(cpu, on):
         f.write('1' if on else '0')
 
 
+def run_threads():
+    """The CPUs whose kbench run thread exists now."""
+    cpus = set()
+    for pid in os.listdir('/proc'):
+        try:
+            with open(f'/proc/{pid}/comm') as f:
+                comm = f.read().strip()
+        except OSError:
+            continue
+        if comm.startswith('kbench/'):
+            cpus.add(comm[7:])
+    return cpus
+
+
 def long_run(ynl):
-    """A concurrent run of minutes, started in the background."""
-    req = {'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 1000000,
-           'iterations': 100000, 'warmup': 0}
-    return subprocess.Popen(ynl.cmd('--do', 'run', request=req),
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
+    """A concurrent run of minutes, started in the background; returns
+    once both CPUs' threads run it (or after 120 s)."""
+    req = {'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 300000,
+           'warmup': 0}
+    p = subprocess.Popen(ynl.cmd('--do', 'run', request=req),
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    end = time.time() + 120
+    while time.time() < end and run_threads() != {'0', '1'}:
+        time.sleep(0.2)
+    time.sleep(1)
+    return p
+
+
+def param(name):
+    with open(f'/sys/module/kbench_setup_test/parameters/{name}') as f:
+        return int(f.read())
 
 
 def cpus_free(ynl):
@@ -135,7 +160,7 @@ def main():
     if len(args) != 2:
         sys.exit(__doc__.split('\n\n')[1])
     ynl = Ynl(*args)
-    tap = Tap(16 if faults else 10)
+    tap = Tap(19 if faults else 13)
 
     req = {'routine': ['add_chain', 'mul_chain'], 'cpus': [1, 0],
            'samples': 40, 'iterations': 100, 'warmup': 2}
@@ -200,13 +225,59 @@ def main():
                                         'cpus': [0], 'cpu': 0},
              'cpu: not with cpus (one CPU or several)', 'cpu')
     rejected(tap, ynl, 'more than cpus-max CPUs',
-             {'routine': ['add_chain'], 'cpus': list(range(33))},
+             {'routine': ['add_chain'], 'cpus': [0] * 33},
              'cpus: at most 32 CPUs per run', 'cpus')
     online(1, False)
     rejected(tap, ynl, 'an offline CPU', {'routine': ['add_chain'],
                                           'cpus': [0, 1]},
              'cpus: CPU 1 is offline', 'cpus')
     online(1, True)
+
+    # shared data: set up and torn down once per run, whatever its CPUs
+    ins = subprocess.run(['insmod', '/lib/kbench/kbench_setup_test.ko'],
+                         capture_output=True, text=True)
+    run, diag = ynl.json('--do', 'run', request={
+        'routine': ['shared_test'], 'cpus': [0, 1], 'samples': 10,
+        'iterations': 10})
+    got = [param(n) for n in ('shared_setups', 'shared_teardowns',
+                              'shared_cpu_setups', 'mismatches')] \
+        if ins.returncode == 0 else None
+    tap.check(run is not None and got == [1, 1, 2, 0],
+              'shared_test on cpus 0,1: setup_shared and teardown_shared '
+              'once, a setup per CPU with the shared data, its index and '
+              'the count', f'{ins.stderr}\n{got}\n{diag}')
+    run, diag = ynl.json('--do', 'run', request={
+        'routine': ['shared_test'], 'cpu': 1, 'samples': 10,
+        'iterations': 10})
+    got = [param(n) for n in ('shared_setups', 'shared_teardowns',
+                              'shared_cpu_setups', 'mismatches')] \
+        if ins.returncode == 0 else None
+    tap.check(run is not None and got == [2, 2, 3, 0],
+              'shared_test on one CPU: setup_shared and teardown_shared '
+              'once more (nr_cpus 1)', f'{got}\n{diag}')
+    subprocess.run(['rmmod', 'kbench_setup_test'])
+
+    # the contention routines, concurrently
+    ok, diag = True, ''
+    for group in (['atomic_shared', 'atomic_percpu', 'spin_shared',
+                   'spin_percpu'], ['rcu_read', 'pingpong']):
+        run, d = ynl.json('--do', 'run', request={
+            'routine': group, 'cpus': [0, 1], 'samples': 20,
+            'iterations': 100})
+        cr = run.get('cpu-run', []) if run else []
+        if not (len(cr) == 2 and all(
+                [r.get('routine') for r in c.get('result', [])] == group and
+                all(r.get('samples') == 20 for r in c['result'])
+                for c in cr)):
+            ok, diag = False, d
+        else:
+            print('# ' + ', '.join(
+                f"{r['routine']} cpu{c['cpu']} "
+                f"{r.get('per-iter-median-milli', 0) / 1000:.1f}"
+                for c in cr for r in c['result']), flush=True)
+    tap.check(ok, 'atomic_shared, atomic_percpu, spin_shared, spin_percpu, '
+              'rcu_read, pingpong on cpus 0,1: 20 samples each on each CPU '
+              '(ticks per iteration: emulated, not figures)', diag)
 
     if faults:
         # the requester killed: its socket released, the group ends
