@@ -160,7 +160,7 @@ def main():
     if len(args) != 2:
         sys.exit(__doc__.split('\n\n')[1])
     ynl = Ynl(*args)
-    tap = Tap(19 if faults else 13)
+    tap = Tap(20 if faults else 13)
 
     req = {'routine': ['add_chain', 'mul_chain'], 'cpus': [1, 0],
            'samples': 40, 'iterations': 100, 'warmup': 2}
@@ -282,7 +282,9 @@ def main():
     if faults:
         # the requester killed: its socket released, the group ends
         p = long_run(ynl)
-        time.sleep(4)
+        rejected(tap, ynl, 'a CPU a run is using',
+                 {'routine': ['add_chain'], 'cpus': [1], 'samples': 5},
+                 'cpus: another run is using CPU 1', 'cpus')
         p.send_signal(signal.SIGKILL)
         p.wait()
         ok, diag = cpus_free(ynl)
@@ -291,7 +293,6 @@ def main():
 
         # rmmod during the run: the requester gets the unload's ack
         p = long_run(ynl)
-        time.sleep(4)
         rm = subprocess.run(['rmmod', 'kbench'], capture_output=True,
                             text=True)
         out = p.communicate(timeout=120)[0]
@@ -309,7 +310,6 @@ def main():
 
         # CPU 1 offline during the run: the group ends with -ENODEV
         p = long_run(ynl)
-        time.sleep(4)
         t0 = time.time()
         online(1, False)
         out = p.communicate(timeout=120)[0]
