@@ -965,8 +965,11 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 		if (err)
 			goto out_put;
 	}
-	g->skew_bound = kbench_ns_to_ticks(g->run[0]->target_ns,
-					   kbench_counter.hz) / KBENCH_SKEW_SHARE;
+	g->skew_bound = tb[KBENCH_A_RUN_SKEW_BOUND_NS] ?
+		kbench_ns_to_ticks(nla_get_u32(tb[KBENCH_A_RUN_SKEW_BOUND_NS]),
+				   kbench_counter.hz) :
+		kbench_ns_to_ticks(g->run[0]->target_ns,
+				   kbench_counter.hz) / KBENCH_SKEW_SHARE;
 	/* the first CPU's run answers: it holds the request */
 	run = g->run[0];
 	err = kbench_run_hold_request(run, skb, info, NULL);
@@ -1029,6 +1032,11 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 		return nr_events;
 	if (tb[KBENCH_A_RUN_CPUS])
 		return kbench_nl_run_group(skb, info, &q);
+	if (tb[KBENCH_A_RUN_SKEW_BOUND_NS]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SKEW_BOUND_NS],
+				    "skew-bound-ns: only with cpus");
+		return -EINVAL;
+	}
 
 	cpu = tb[KBENCH_A_RUN_CPU] ? nla_get_u32(tb[KBENCH_A_RUN_CPU]) :
 				     raw_smp_processor_id();
