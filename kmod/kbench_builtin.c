@@ -20,16 +20,35 @@
  *
  * memcpy, memset and chase allocate their buffers in setup, all runs
  * together within the setup_bytes_max parameter.
+ *
+ * Contention, for concurrent runs (the RUN's cpus; on one CPU they are
+ * the uncontended cost): shared data set up once per run
+ * (setup_shared), per-CPU data by each CPU's setup:
+ *   atomic_shared   atomic_long_inc() of one counter every CPU increments
+ *   atomic_percpu   this_cpu_inc() of a per-CPU counter (alloc_percpu())
+ *   spin_shared     raw_spin_lock() + raw_spin_unlock() of one lock
+ *   spin_percpu     the same of a lock of each CPU's own
+ *   rcu_read        rcu_read_lock() + rcu_read_unlock() (refscale's
+ *                   basic reader op)
+ *   pingpong        a store to the CPU's own u16 of one shared cache line:
+ *                   the line bounces between the CPUs, no CPU ever waits
+ *                   for another
+ * The locks are raw spinlocks: windows have interrupts off, and a
+ * spinlock_t sleeps on PREEMPT_RT.  Each shared line or lock is a page of
+ * its own (no false sharing with anything else).
  */
 #include <linux/cache.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
 #include <linux/prandom.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
@@ -306,6 +325,95 @@ static void kbench_run_chase(unsigned int n, void *data)
 	c->cur = kbench_body_chase(n, c->cur);
 }
 
+/* A zeroed page for shared data or a CPU's own lock: nothing else on it. */
+static int kbench_page_setup(struct kbench_setup *s)
+{
+	s->data = (void *)get_zeroed_page(GFP_KERNEL);
+	return s->data ? 0 : -ENOMEM;
+}
+
+static void kbench_page_teardown(void *data)
+{
+	free_page((unsigned long)data);
+}
+
+static void kbench_run_atomic_shared(unsigned int n, void *data)
+{
+	atomic_long_t *v = data;
+
+	while (n--)
+		atomic_long_inc(v);
+}
+
+static int kbench_percpu_setup(struct kbench_setup *s)
+{
+	long __percpu *v = alloc_percpu(long);
+
+	if (!v)
+		return -ENOMEM;
+	s->data = (void __force *)v;
+	return 0;
+}
+
+static void kbench_percpu_teardown(void *data)
+{
+	free_percpu((long __percpu __force *)data);
+}
+
+static void kbench_run_atomic_percpu(unsigned int n, void *data)
+{
+	long __percpu *v = (long __percpu __force *)data;
+
+	while (n--)
+		this_cpu_inc(*v);
+}
+
+static int kbench_lock_setup(struct kbench_setup *s)
+{
+	int err = kbench_page_setup(s);
+
+	if (!err)
+		raw_spin_lock_init((raw_spinlock_t *)s->data);
+	return err;
+}
+
+static void kbench_run_spin(unsigned int n, void *data)
+{
+	raw_spinlock_t *lock = data;
+
+	while (n--) {
+		raw_spin_lock(lock);
+		raw_spin_unlock(lock);
+	}
+}
+
+static void kbench_run_rcu_read(unsigned int n, void *data)
+{
+	while (n--) {
+		rcu_read_lock();
+		rcu_read_unlock();
+	}
+}
+
+/* Each CPU its own u16 of the shared line: 32 of them in 64 bytes. */
+static int kbench_pingpong_setup(struct kbench_setup *s)
+{
+	u16 *line = s->shared;
+
+	if (!line)
+		return -EINVAL;
+	s->data = line + s->index % (L1_CACHE_BYTES / sizeof(*line));
+	return 0;
+}
+
+static void kbench_run_pingpong(unsigned int n, void *data)
+{
+	u16 *word = data;
+
+	while (n--)
+		WRITE_ONCE(*word, (u16)n);
+}
+
 struct kbench_routine kbench_builtin_empty = {
 	.name = "empty",
 	.desc = "the loop alone: 2 instructions per iteration (overhead)",
@@ -377,6 +485,47 @@ static struct kbench_routine kbench_builtins[] = {
 			 .def = SZ_1M },
 		.setup_ctx = kbench_chase_setup,
 		.teardown = kbench_chase_teardown,
+	},
+	{
+		.name = "atomic_shared",
+		.desc = "atomic_long_inc() of one counter all CPUs of the run share",
+		.run = kbench_run_atomic_shared,
+		.setup_shared = kbench_page_setup,
+		.teardown_shared = kbench_page_teardown,
+	},
+	{
+		.name = "atomic_percpu",
+		.desc = "this_cpu_inc() of a per-CPU counter",
+		.run = kbench_run_atomic_percpu,
+		.setup_shared = kbench_percpu_setup,
+		.teardown_shared = kbench_percpu_teardown,
+	},
+	{
+		.name = "spin_shared",
+		.desc = "raw_spin_lock() + unlock of one lock all CPUs of the run share",
+		.run = kbench_run_spin,
+		.setup_shared = kbench_lock_setup,
+		.teardown_shared = kbench_page_teardown,
+	},
+	{
+		.name = "spin_percpu",
+		.desc = "raw_spin_lock() + unlock of a lock of the CPU's own",
+		.run = kbench_run_spin,
+		.setup_ctx = kbench_lock_setup,
+		.teardown = kbench_page_teardown,
+	},
+	{
+		.name = "rcu_read",
+		.desc = "rcu_read_lock() + rcu_read_unlock() (refscale's reader)",
+		.run = kbench_run_rcu_read,
+	},
+	{
+		.name = "pingpong",
+		.desc = "a store to the CPU's own word of one shared cache line",
+		.run = kbench_run_pingpong,
+		.setup_shared = kbench_page_setup,
+		.teardown_shared = kbench_page_teardown,
+		.setup_ctx = kbench_pingpong_setup,
 	},
 };
 

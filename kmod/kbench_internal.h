@@ -10,7 +10,9 @@
 #include <linux/kbench.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <net/genetlink.h>
 #include <uapi/linux/kbench.h>
 
@@ -35,6 +37,15 @@
 #define KBENCH_ITERATIONS_DEFAULT 1000U
 #define KBENCH_WARMUP_DEFAULT	10U
 #define KBENCH_TARGET_NS_DEFAULT 20000U
+
+/*
+ * A concurrent run's irq-off bound is max_window_us, each window's wait at
+ * the rendezvous included: the wait gives up after a quarter of it
+ * (rv.spin_limit), the window itself may take the other three quarters.
+ */
+#define KBENCH_SPIN_SHARE	4
+/* Start skew over target_ns / KBENCH_SKEW_SHARE flags a sample skew. */
+#define KBENCH_SKEW_SHARE	8
 
 /* Module parameters (kbench_main.c). */
 extern unsigned int kbench_max_samples;
@@ -66,6 +77,8 @@ struct kbench_series {
 	u64 arg;			/* its value in this run */
 	void *data;			/* what run() gets: the routine's or setup's */
 	bool set_up;			/* setup returned 0: teardown is due */
+	void *shared;			/* setup_shared()'s, or NULL */
+	bool shared_up;			/* this run's setup_shared() returned 0 */
 	struct kbench_engine_series eng;	/* samples, events' too */
 	struct kbench_summary sum;	/* of the samples (kbench_summarize()) */
 	struct kbench_summary xsum[KBENCH_EVENTS_MAX];	/* each event's */
@@ -146,6 +159,43 @@ struct kbench_run {
 	u64 deadline_ns;		/* ktime_get_ns() limit of the run */
 	bool window_probe;		/* -ERANGE: the probe predicted it */
 	u32 no_valid;			/* 1 + a series without a valid sample */
+
+	/* a concurrent run: its group (a reference) and its place in it */
+	struct kbench_group *group;
+	u32 group_index;
+};
+
+/*
+ * A concurrent RUN (the request's cpus): one run per CPU, each with its
+ * own thread, samples, memory and id, their windows started together at
+ * one rendezvous (include/kbench/engine.h).  The group holds a reference
+ * to each run until the last thread has finished the group (skew,
+ * summaries, the reply: kbench_group_done()); each run holds one to the
+ * group until it is freed.
+ */
+struct kbench_group {
+	struct kref ref;
+	u32 nr;				/* CPUs, runs */
+	struct kbench_run *run[KBENCH_CPUS_MAX];
+	const struct nlattr *nla_cpus[KBENCH_CPUS_MAX];	/* in the request copy */
+	struct kbench_rendezvous rv;	/* rv.slot: [nr], freed at the end */
+	struct kbench_sync sync[KBENCH_CPUS_MAX];	/* each CPU's side */
+	atomic_t err;			/* the first error of any run, or 0 */
+	u32 cause;			/* the run that set err */
+	/* agree(): every CPU's probed N, and how many have reported */
+	spinlock_t lock;
+	wait_queue_head_t wq;
+	u32 arrived;
+	u32 min_n;
+	bool shared_ready;		/* run[0] has set up the shared data */
+	atomic_t remaining;		/* threads not yet done */
+	struct completion finished;	/* the reply has been sent */
+	void (*complete)(struct kbench_group *g);
+	/* result */
+	u64 skew_bound;			/* ticks; over it: flagged skew */
+	u64 skew_max, skew_median;
+	u32 skew_flagged;
+	u64 late_max[KBENCH_CPUS_MAX], late_median[KBENCH_CPUS_MAX];
 };
 
 /* Measurement (kbench_measure.c). */
@@ -160,6 +210,11 @@ void kbench_run_put(struct kbench_run *run);
 int kbench_run_start(struct kbench_run *run);
 int kbench_run_execute(struct kbench_run *run);
 void kbench_abort_all(int err);
+void kbench_run_abort(struct kbench_run *run, int err);
+int kbench_run_alloc_starts(struct kbench_run *run, u64 *in_use);
+struct kbench_group *kbench_group_alloc(u32 nr);
+void kbench_group_put(struct kbench_group *g);
+int kbench_group_start(struct kbench_group *g, u32 *bad);
 void kbench_abort_requester(const struct net *net, u32 portid);
 
 /* Stored runs (kbench_store.c). */

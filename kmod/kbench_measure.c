@@ -20,6 +20,7 @@
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/spinlock.h>
 #include <net/sock.h>
 
@@ -34,6 +35,40 @@ static DEFINE_PER_CPU(struct kbench_run *, kbench_cpu_run);
 static bool kbench_shutting_down;
 static atomic_t kbench_next_id = ATOMIC_INIT(0);
 static enum cpuhp_state kbench_hp_state;
+
+/* The error that ends @run now: its own abort, or its group's. */
+static int kbench_run_aborted(struct kbench_run *run)
+{
+	int err = atomic_read(&run->abort);
+
+	if (!err && run->group)
+		err = atomic_read(&run->group->err);
+	return err;
+}
+
+static void kbench_group_abort(struct kbench_group *g, u32 index, int err)
+{
+	if (!atomic_cmpxchg(&g->err, 0, err))
+		g->cause = index;
+	/* no CPU waits at the rendezvous or in agree() any more */
+	WRITE_ONCE(g->rv.abort, 1);
+	wake_up_all(&g->wq);
+}
+
+/**
+ * kbench_run_abort() - ask @run to end within one window with @err
+ * @run: a run in flight
+ * @err: -errno; the first one asked for stays
+ *
+ * A run of a concurrent group ends the whole group: every CPU's run.
+ * Any context but NMI: takes no lock but the group's wait queue's.
+ */
+void kbench_run_abort(struct kbench_run *run, int err)
+{
+	atomic_cmpxchg(&run->abort, 0, err);
+	if (run->group)
+		kbench_group_abort(run->group, run->group_index, err);
+}
 
 /* The kernel's side of a run in the engine (include/kbench/engine.h). */
 struct kbench_world {
@@ -52,16 +87,18 @@ struct kbench_world {
 static void kbench_gap(struct kbench_engine *e, const struct kbench_window *w)
 {
 	struct kbench_world *world = e->ctx;
-	u64 gap = kbench_gap_ticks(w->len, kbench_duty_pct);
+	/* a concurrent run's wait at the rendezvous was irq-off time too */
+	u64 off = w->len + (e->extra.sync ? e->extra.sync->wait : 0);
+	u64 gap = kbench_gap_ticks(off, kbench_duty_pct);
 	u64 gap_ns = kbench_ticks_to_ns(gap, kbench_counter.hz);
 	u64 end = w->start + w->len, us, slice;
 
 	/* the CPU went away (kbench_cpu_offline()): no more windows */
 	if (raw_smp_processor_id() != world->run->cpu)
-		atomic_cmpxchg(&world->run->abort, 0, -ENODEV);
+		kbench_run_abort(world->run, -ENODEV);
 	if (gap_ns > 50 * NSEC_PER_USEC) {
 		for (us = gap_ns / NSEC_PER_USEC; us; us -= slice) {
-			if (atomic_read(&world->run->abort))
+			if (kbench_run_aborted(world->run))
 				break;
 			slice = min_t(u64, us, KBENCH_GAP_SLICE_US);
 			usleep_range(slice, slice + 10);
@@ -84,7 +121,7 @@ static int kbench_check(struct kbench_engine *e)
 {
 	struct kbench_world *world = e->ctx;
 	struct kbench_run *run = world->run;
-	int err = atomic_read(&run->abort);
+	int err = kbench_run_aborted(run);
 	u64 now;
 
 	if (err)
@@ -104,6 +141,53 @@ static int kbench_check(struct kbench_engine *e)
 static const struct kbench_engine_ops kbench_engine_ops = {
 	.gap = kbench_gap,
 	.check = kbench_check,
+};
+
+/* Every CPU of @run's group has reported its N, or the group ends. */
+static bool kbench_agreed(struct kbench_run *run)
+{
+	return READ_ONCE(run->group->arrived) == run->group->nr ||
+	       kbench_run_aborted(run);
+}
+
+/*
+ * A concurrent run after its probe: report this CPU's N and wait, asleep
+ * with interrupts on, for every CPU of the group to report; then all take
+ * the smallest.  Any run's error or abort wakes every waiter and ends the
+ * group (kbench_group_abort()): no thread waits for one that will not come.
+ */
+static int kbench_agree(struct kbench_engine *e)
+{
+	struct kbench_world *world = e->ctx;
+	struct kbench_run *run = world->run;
+	struct kbench_group *g = run->group;
+	int err;
+
+	spin_lock(&g->lock);
+	g->min_n = min(g->min_n, e->iterations);
+	g->arrived++;
+	spin_unlock(&g->lock);
+	wake_up_all(&g->wq);
+	/* a kthread takes no signal: only the freezer interrupts the wait */
+	do {
+		err = kbench_run_aborted(run);
+		if (err)
+			return err;
+		wait_event_freezable(g->wq, kbench_agreed(run));
+	} while (READ_ONCE(g->arrived) != g->nr);
+	err = kbench_run_aborted(run);
+	if (err)
+		return err;
+	spin_lock(&g->lock);
+	e->iterations = g->min_n;
+	spin_unlock(&g->lock);
+	return 0;
+}
+
+static const struct kbench_engine_ops kbench_group_ops = {
+	.gap = kbench_gap,
+	.check = kbench_check,
+	.agree = kbench_agree,
 };
 
 /* @ticks of the run's counter in microseconds, rounded to nearest. */
@@ -208,6 +292,12 @@ static int kbench_run_measure(struct kbench_run *run)
 	u32 i;
 	int err;
 
+	if (run->group) {
+		/* the rendezvous' wait and the window share max_window_us */
+		e.ops = &kbench_group_ops;
+		e.max_window -= run->group->rv.spin_limit;
+		e.extra.sync = &run->group->sync[run->group_index];
+	}
 	for (i = 0; i < run->nr_series; i++) {
 		s = &run->series[i];
 		s->eng.run = s->routine->run;
@@ -291,10 +381,14 @@ static int kbench_series_setup(struct kbench_run *run, u32 i)
 		.cpu = run->cpu,
 		.data = r->data,
 		.bytes_per_iter = r->bytes_per_iter,
+		.shared = s->shared,
+		.index = run->group ? run->group_index : 0,
+		.nr_cpus = run->group ? run->group->nr : 1,
 	};
 	int err;
 
-	s->data = r->data;
+	/* without a setup, run() gets the shared data, if any */
+	s->data = r->setup_shared ? s->shared : r->data;
 	if (!r->setup && !r->setup_ctx)
 		return 0;
 	if (r->setup_ctx) {
@@ -319,17 +413,124 @@ static int kbench_series_setup(struct kbench_run *run, u32 i)
 }
 
 /*
- * Set up every routine of @run, in order; stop at the first failure (or
- * an abort: rmmod, a signal, the CPU going offline).  What was set up is
- * torn down by kbench_run_teardown() in every case.
+ * One routine's setup_shared(), once for the whole run: by @run, the
+ * run on one CPU or the first of a concurrent group.  A failure leaves
+ * the routine's message in run->msg, as kbench_series_setup().
+ */
+static int kbench_series_setup_shared(struct kbench_run *run, u32 i)
+{
+	struct kbench_series *s = &run->series[i];
+	const struct kbench_routine *r = s->routine;
+	struct kbench_setup ctx = {
+		.arg = s->arg,
+		.cpu = run->cpu,
+		.data = r->data,
+		.bytes_per_iter = r->bytes_per_iter,
+		.nr_cpus = run->group ? run->group->nr : 1,
+	};
+	int err;
+
+	if (!r->setup_shared)
+		return 0;
+	err = r->setup_shared(&ctx);
+	if (WARN_ON_ONCE(err > 0))
+		err = -EINVAL;
+	if (err) {
+		run->setup_failed = i + 1;
+		ctx.msg[sizeof(ctx.msg) - 1] = '\0';
+		strscpy(run->msg, ctx.msg, sizeof(run->msg));
+		return err;
+	}
+	s->shared = ctx.data;
+	s->bytes_per_iter = ctx.bytes_per_iter;
+	s->shared_up = true;
+	return 0;
+}
+
+/* Exactly once for every setup_shared() of @run that returned 0. */
+static void kbench_run_teardown_shared(struct kbench_run *run)
+{
+	struct kbench_series *s;
+	u32 i;
+
+	for (i = run->nr_series; i-- > 0;) {
+		s = &run->series[i];
+		if (!s->shared_up)
+			continue;
+		if (s->routine->teardown_shared)
+			s->routine->teardown_shared(s->shared);
+		s->shared_up = false;
+		s->shared = NULL;
+	}
+}
+
+/* The shared data of @run's group are set up, or the group ends. */
+static bool kbench_shared_ready(struct kbench_run *run)
+{
+	/* pairs with the release in kbench_run_setup_shared(): the data */
+	return smp_load_acquire(&run->group->shared_ready) ||
+	       kbench_run_aborted(run);
+}
+
+/*
+ * The shared data of every routine of @run: set up by the run itself on
+ * one CPU and by the first CPU's run of a group, which the others wait
+ * for (asleep, abortable) and then share.
+ */
+static int kbench_run_setup_shared(struct kbench_run *run)
+{
+	struct kbench_group *g = run->group;
+	u32 i;
+	int err;
+
+	if (!g || !run->group_index) {
+		for (i = 0; i < run->nr_series; i++) {
+			err = kbench_run_aborted(run);
+			if (!err)
+				err = kbench_series_setup_shared(run, i);
+			if (err)
+				return err;
+		}
+		if (g) {
+			/* series[].shared written before: the others read them */
+			smp_store_release(&g->shared_ready, true);
+			wake_up_all(&g->wq);
+		}
+		return 0;
+	}
+	do {
+		err = kbench_run_aborted(run);
+		if (err)
+			return err;
+		wait_event_freezable(g->wq, kbench_shared_ready(run));
+	/* pairs with the release above: run[0]'s series[].shared */
+	} while (!smp_load_acquire(&g->shared_ready));
+	for (i = 0; i < run->nr_series; i++) {
+		run->series[i].shared = g->run[0]->series[i].shared;
+		if (run->series[i].routine->setup_shared)
+			run->series[i].bytes_per_iter =
+				g->run[0]->series[i].bytes_per_iter;
+	}
+	return kbench_run_aborted(run);
+}
+
+/*
+ * Set up every routine of @run, in order, after their shared data; stop
+ * at the first failure (or an abort: rmmod, a signal, the CPU going
+ * offline).  What was set up is torn down by kbench_run_teardown() (and
+ * the shared data by the run itself or its group's last thread) in every
+ * case.
  */
 static int kbench_run_setup(struct kbench_run *run)
 {
 	u32 i;
 	int err;
 
+	err = kbench_run_setup_shared(run);
+	if (err)
+		return err;
 	for (i = 0; i < run->nr_series; i++) {
-		err = atomic_read(&run->abort);
+		err = kbench_run_aborted(run);
 		if (!err)
 			err = kbench_series_setup(run, i);
 		if (err)
@@ -353,6 +554,196 @@ static void kbench_run_teardown(struct kbench_run *run)
 		s->set_up = false;
 		s->data = NULL;
 	}
+	/* a group's shared data: once all its CPUs are done (group_done) */
+	if (!run->group)
+		kbench_run_teardown_shared(run);
+}
+
+static int kbench_u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The largest and the median of @n values of @v, sorted in place. */
+static void kbench_u64_stats(u64 *v, u32 n, u64 *max, u64 *median)
+{
+	*max = 0;
+	*median = 0;
+	if (!n)
+		return;
+	sort(v, n, sizeof(*v), kbench_u64_cmp, NULL);
+	*max = v[n - 1];
+	*median = v[n / 2];
+}
+
+/*
+ * The start skew of each sample of each series of group @g (the samples
+ * every CPU took), flagged over g->skew_bound on every CPU
+ * (kbench_engine_skew()); the skew's and each CPU's lateness' largest and
+ * median values.  Before the summaries, which leave the flagged out.
+ */
+static int kbench_group_skew(struct kbench_group *g)
+{
+	u32 nr_series = g->run[0]->nr_series, taken[KBENCH_SERIES_MAX];
+	struct kbench_engine **e, *eng;
+	u32 c, k, j, n, total = 0;
+	u64 *skew = NULL, *lo = NULL, t;
+	int err = -ENOMEM;
+
+	for (k = 0; k < nr_series; k++) {
+		taken[k] = g->run[0]->series[k].eng.taken;
+		for (c = 1; c < g->nr; c++)
+			taken[k] = min(taken[k], g->run[c]->series[k].eng.taken);
+		total += taken[k];
+	}
+	eng = kcalloc(g->nr, sizeof(*eng), GFP_KERNEL);
+	e = kcalloc(g->nr, sizeof(*e), GFP_KERNEL);
+	if (!eng || !e)
+		goto out;
+	skew = kvmalloc_array(max(total, 1U), sizeof(*skew), GFP_KERNEL);
+	lo = kvmalloc_array(max(total, 1U), sizeof(*lo), GFP_KERNEL);
+	if (!skew || !lo)
+		goto out;
+	for (c = 0; c < g->nr; c++) {
+		e[c] = &eng[c];
+		for (k = 0; k < nr_series; k++)
+			eng[c].series[k] = &g->run[c]->series[k].eng;
+	}
+	n = 0;
+	g->skew_flagged = 0;
+	for (k = 0; k < nr_series; k++) {
+		for (j = 0; j < taken[k]; j++, n++) {
+			skew[n] = kbench_engine_skew(e, g->nr, k, j,
+						     g->skew_bound);
+			g->skew_flagged += skew[n] > g->skew_bound;
+			lo[n] = U64_MAX;
+			for (c = 0; c < g->nr; c++)
+				lo[n] = min(lo[n], eng[c].series[k]->start[j]);
+		}
+	}
+	kbench_u64_stats(skew, total, &g->skew_max, &g->skew_median);
+	for (c = 0; c < g->nr; c++) {
+		n = 0;
+		for (k = 0; k < nr_series; k++) {
+			for (j = 0; j < taken[k]; j++, n++) {
+				t = eng[c].series[k]->start[j];
+				skew[n] = t - lo[n];
+			}
+		}
+		kbench_u64_stats(skew, total, &g->late_max[c],
+				 &g->late_median[c]);
+	}
+	err = 0;
+out:
+	kvfree(lo);
+	kvfree(skew);
+	kfree(e);
+	kfree(eng);
+	return err;
+}
+
+/*
+ * The end of a thread of group @g: the last one computes the skew, the
+ * summaries of every CPU's run, and calls g->complete (the reply and the
+ * ack); then every run of the group is finished and the group lets go of
+ * its runs.
+ */
+static void kbench_group_done(struct kbench_group *g)
+{
+	struct kbench_run *run;
+	int err;
+	u32 i;
+
+	if (!atomic_dec_and_test(&g->remaining))
+		return;
+	/* every CPU has torn its own setups down */
+	kbench_run_teardown_shared(g->run[0]);
+	err = atomic_read(&g->err);
+	if (!err)
+		err = kbench_group_skew(g);
+	for (i = 0; i < g->nr && !err; i++)
+		err = kbench_finish(g->run[i]);
+	if (err)
+		kbench_group_abort(g, 0, err);
+	err = atomic_read(&g->err);
+	for (i = 0; i < g->nr; i++) {
+		run = g->run[i];
+		if (!run->err)
+			run->err = err;
+	}
+	if (g->complete)
+		g->complete(g);
+	kvfree(g->rv.slot);
+	g->rv.slot = NULL;
+	for (i = 0; i < g->nr; i++)
+		complete_all(&g->run[i]->finished);
+	complete_all(&g->finished);
+	for (i = 0; i < g->nr; i++) {
+		run = g->run[i];
+		g->run[i] = NULL;
+		kbench_run_put(run);
+	}
+	kbench_group_put(g);
+}
+
+/**
+ * kbench_group_alloc() - a concurrent run's group of @nr CPUs
+ * @nr: 1 to KBENCH_CPUS_MAX
+ *
+ * The caller fills g->run[] (each run with its group reference and
+ * index) and the rendezvous' spin limit and skew bound, then calls
+ * kbench_group_start().  The reference returned is the group's own,
+ * dropped when its last thread is done, or by the caller
+ * (kbench_group_put()) if the group never starts.
+ *
+ * Return: the group, or NULL.
+ */
+struct kbench_group *kbench_group_alloc(u32 nr)
+{
+	struct kbench_group *g;
+	u32 i;
+
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
+		return NULL;
+	g->rv.slot = kvcalloc(nr, sizeof(*g->rv.slot), GFP_KERNEL);
+	if (!g->rv.slot) {
+		kfree(g);
+		return NULL;
+	}
+	kref_init(&g->ref);
+	g->nr = nr;
+	g->rv.nr = nr;
+	for (i = 0; i < nr; i++) {
+		g->sync[i].rv = &g->rv;
+		g->sync[i].slot = i;
+	}
+	atomic_set(&g->err, 0);
+	spin_lock_init(&g->lock);
+	init_waitqueue_head(&g->wq);
+	g->min_n = U32_MAX;
+	init_completion(&g->finished);
+	return g;
+}
+
+static void kbench_group_release(struct kref *ref)
+{
+	struct kbench_group *g = container_of(ref, struct kbench_group, ref);
+	u32 i;
+
+	/* a group that never started still holds its runs */
+	for (i = 0; i < g->nr; i++)
+		kbench_run_put(g->run[i]);
+	kvfree(g->rv.slot);
+	kfree(g);
+}
+
+void kbench_group_put(struct kbench_group *g)
+{
+	if (g)
+		kref_put(&g->ref, kbench_group_release);
 }
 
 /*
@@ -383,8 +774,13 @@ static int kbench_run_thread(void *arg)
 		kbench_steal_stop(run->cpu);
 	}
 	kbench_run_teardown(run);
-	if (!err)
+	if (run->group) {
+		/* the group's last thread summarizes, after the skew */
+		if (err)
+			kbench_group_abort(run->group, run->group_index, err);
+	} else if (!err) {
 		err = kbench_finish(run);
+	}
 	run->err = err;
 
 	/* free before the reply: the requester may start the next run */
@@ -392,9 +788,13 @@ static int kbench_run_thread(void *arg)
 	per_cpu(kbench_cpu_run, run->cpu) = NULL;
 	spin_unlock(&kbench_cpu_lock);
 	/* a RUN's reply and ack: sent before rmmod can unregister the family */
-	if (run->complete)
-		run->complete(run);
-	complete_all(&run->finished);
+	if (run->group) {
+		kbench_group_done(run->group);
+	} else {
+		if (run->complete)
+			run->complete(run);
+		complete_all(&run->finished);
+	}
 	kbench_run_put(run);
 
 	/*
@@ -494,6 +894,94 @@ out_unlock_cpus:
 }
 
 /**
+ * kbench_group_start() - start every run of a concurrent group at once
+ * @g: from kbench_group_alloc(), its runs prepared
+ * @bad: out, on -ENODEV or -EBUSY: the index of the CPU at fault
+ *
+ * All or nothing: every CPU is checked and claimed, and every thread
+ * created, before any thread runs; on failure nothing has started and
+ * the caller still owns the group.  On success the group's threads own
+ * it: the last one calls g->complete and drops the group's reference.
+ *
+ * Return: 0 or -errno (-ENODEV: a CPU offline, -EBUSY: a run already
+ * uses a CPU, -ESHUTDOWN: kbench is being unloaded, -ENOMEM).
+ */
+int kbench_group_start(struct kbench_group *g, u32 *bad)
+{
+	struct kbench_thread *t[KBENCH_CPUS_MAX] = { };
+	struct task_struct *task[KBENCH_CPUS_MAX];
+	u32 i, made = 0;
+	int err = 0;
+
+	kbench_reap();
+	cpus_read_lock();
+	for (i = 0; i < g->nr; i++) {
+		if (!cpu_online(g->run[i]->cpu)) {
+			*bad = i;
+			err = -ENODEV;
+			goto out_unlock_cpus;
+		}
+	}
+	spin_lock(&kbench_cpu_lock);
+	if (kbench_shutting_down)
+		err = -ESHUTDOWN;
+	for (i = 0; i < g->nr && !err; i++) {
+		if (per_cpu(kbench_cpu_run, g->run[i]->cpu)) {
+			*bad = i;
+			err = -EBUSY;
+		}
+	}
+	for (i = 0; i < g->nr && !err; i++)
+		per_cpu(kbench_cpu_run, g->run[i]->cpu) = g->run[i];
+	spin_unlock(&kbench_cpu_lock);
+	if (err)
+		goto out_unlock_cpus;
+
+	for (made = 0; made < g->nr; made++) {
+		t[made] = kzalloc(sizeof(*t[made]), GFP_KERNEL);
+		if (!t[made]) {
+			err = -ENOMEM;
+			goto out_stop;
+		}
+		init_completion(&t[made]->done);
+		t[made]->run = g->run[made];
+		task[made] = kthread_create_on_cpu(kbench_run_thread, t[made],
+						   g->run[made]->cpu,
+						   "kbench/%u");
+		if (IS_ERR(task[made])) {
+			err = PTR_ERR(task[made]);
+			kfree(t[made]);
+			goto out_stop;
+		}
+	}
+	atomic_set(&g->remaining, g->nr);
+	spin_lock(&kbench_cpu_lock);
+	for (i = 0; i < g->nr; i++) {
+		kref_get(&g->run[i]->ref);
+		list_add_tail(&t[i]->node, &kbench_inflight);
+	}
+	spin_unlock(&kbench_cpu_lock);
+	for (i = 0; i < g->nr; i++)
+		wake_up_process(task[i]);
+	cpus_read_unlock();
+	return 0;
+
+out_stop:
+	/* never woken: kthread_stop() ends them before kbench_run_thread() */
+	for (i = 0; i < made; i++) {
+		kthread_stop(task[i]);
+		kfree(t[i]);
+	}
+	spin_lock(&kbench_cpu_lock);
+	for (i = 0; i < g->nr; i++)
+		per_cpu(kbench_cpu_run, g->run[i]->cpu) = NULL;
+	spin_unlock(&kbench_cpu_lock);
+out_unlock_cpus:
+	cpus_read_unlock();
+	return err;
+}
+
+/**
  * kbench_run_execute() - measure a prepared run on its CPU and wait for it
  * @run: from kbench_run_alloc(), with routines and parameters set
  *
@@ -535,7 +1023,7 @@ static int kbench_cpu_offline(unsigned int cpu)
 	spin_lock(&kbench_cpu_lock);
 	run = per_cpu(kbench_cpu_run, cpu);
 	if (run)
-		atomic_cmpxchg(&run->abort, 0, -ENODEV);
+		kbench_run_abort(run, -ENODEV);
 	spin_unlock(&kbench_cpu_lock);
 	return 0;
 }
@@ -562,7 +1050,7 @@ void kbench_abort_requester(const struct net *net, u32 portid)
 			    !net_eq(sock_net(run->requester), net))
 				continue;
 			WRITE_ONCE(run->requester_gone, true);
-			atomic_cmpxchg(&run->abort, 0, -ECONNRESET);
+			kbench_run_abort(run, -ECONNRESET);
 			kref_get(&run->ref);
 			found = run;
 			break;
@@ -593,7 +1081,7 @@ void kbench_abort_all(int err)
 	for_each_possible_cpu(cpu) {
 		run = per_cpu(kbench_cpu_run, cpu);
 		if (run)
-			atomic_cmpxchg(&run->abort, 0, err);
+			kbench_run_abort(run, err);
 	}
 	list_splice_init(&kbench_inflight, &all);
 	spin_unlock(&kbench_cpu_lock);
@@ -614,11 +1102,13 @@ static void kbench_run_release(struct kref *ref)
 	for (i = 0; i < run->nr_series; i++) {
 		kvfree(run->series[i].eng.net);
 		kvfree(run->series[i].eng.flags);
+		kvfree(run->series[i].eng.start);
 		for (x = 0; x < run->nr_events; x++)
 			kvfree(run->series[i].eng.xnet[x]);
 	}
 	if (run->charged)
 		kbench_mem_uncharge(run->mem_bytes);
+	kbench_group_put(run->group);
 	kfree(run);
 }
 
@@ -708,6 +1198,37 @@ struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
 
 	run = kbench_run_alloc_err(nr_routines, nr_events, samples, &in_use);
 	return IS_ERR(run) ? NULL : run;
+}
+
+/**
+ * kbench_run_alloc_starts() - keep each sample's start (a concurrent run)
+ * @run: from kbench_run_alloc_err()
+ * @in_use: out, on -E2BIG: what the budget holds
+ *
+ * Charges a u64 per sample of each series to the memory budget, in the
+ * run's mem_bytes.
+ *
+ * Return: 0, -E2BIG over store_bytes_max, or -ENOMEM.
+ */
+int kbench_run_alloc_starts(struct kbench_run *run, u64 *in_use)
+{
+	u64 bytes = (u64)run->nr_series * run->samples * sizeof(u64);
+	u32 i;
+	int err;
+
+	err = kbench_mem_charge(bytes, in_use);
+	if (err)
+		return err;
+	run->mem_bytes += bytes;
+	for (i = 0; i < run->nr_series; i++) {
+		run->series[i].eng.start =
+			kvmalloc_array(run->samples,
+				       sizeof(*run->series[i].eng.start),
+				       GFP_KERNEL);
+		if (!run->series[i].eng.start)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /*

@@ -311,6 +311,29 @@ static const struct {
 	{ KBENCH_A_RUN_MAX_WINDOW_US, 0 },
 };
 
+static void kbench_run_u32_get(struct kbench_run *run, struct nlattr **tb)
+{
+	u32 k;
+
+	for (k = 0; k < ARRAY_SIZE(kbench_run_u32); k++) {
+		struct nlattr *a = tb[kbench_run_u32[k].attr];
+
+		run->u32[kbench_run_u32[k].attr] = a ? nla_get_u32(a) :
+							kbench_run_u32[k].def;
+	}
+}
+
+static int kbench_run_u32_put(struct sk_buff *msg, const struct kbench_run *run)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(kbench_run_u32); i++)
+		if (nla_put_u32(msg, kbench_run_u32[i].attr,
+				run->u32[kbench_run_u32[i].attr]))
+			return -EMSGSIZE;
+	return 0;
+}
+
 static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 {
 	const struct kbench_run *run = arg;
@@ -320,13 +343,9 @@ static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 	    nla_put_u32(msg, KBENCH_A_RUN_CPU, run->cpu) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_SAMPLES, run->samples) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS, run->iterations) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, run->target_ns))
-		return -EMSGSIZE;
-	for (i = 0; i < ARRAY_SIZE(kbench_run_u32); i++)
-		if (nla_put_u32(msg, kbench_run_u32[i].attr,
-				run->u32[kbench_run_u32[i].attr]))
-			return -EMSGSIZE;
-	if (nla_put_u32(msg, KBENCH_A_RUN_ADAPTIVE, run->adaptive) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, run->target_ns) ||
+	    kbench_run_u32_put(msg, run) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ADAPTIVE, run->adaptive) ||
 	    nla_put_string(msg, KBENCH_A_RUN_COUNTER, kbench_counter.name) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_RUN_COUNTER_HZ, kbench_counter.hz,
 			      KBENCH_A_RUN_PAD) ||
@@ -356,6 +375,102 @@ static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 	for (i = 0; i < run->nr_events; i++)
 		if (kbench_put_event_info(msg, &run->events[i]))
 			return -EMSGSIZE;
+	return 0;
+}
+
+/* A CPU_RUN nest of a concurrent RUN's reply: CPU @i of group @g. */
+static int kbench_put_cpu_run(struct sk_buff *msg,
+			      const struct kbench_group *g, u32 i)
+{
+	const struct kbench_run *run = g->run[i];
+	struct nlattr *nest;
+	u32 k;
+
+	nest = nla_nest_start(msg, KBENCH_A_RUN_CPU_RUN);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, KBENCH_A_CPU_RUN_CPU, run->cpu) ||
+	    nla_put_u32(msg, KBENCH_A_CPU_RUN_ID, run->id) ||
+	    nla_put_u32(msg, KBENCH_A_CPU_RUN_ITERATIONS, run->iterations) ||
+	    nla_put_u32(msg, KBENCH_A_CPU_RUN_STATUS, run->status) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_ELAPSED_NS,
+			      run->elapsed_ns, KBENCH_A_CPU_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_SPAN_CYCLES,
+			      run->span_cycles, KBENCH_A_CPU_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_ROUTINE_CYCLES,
+			      run->routine_cycles, KBENCH_A_CPU_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_WINDOW_CYCLES,
+			      run->window_cycles, KBENCH_A_CPU_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_MEM_BYTES,
+			      run->mem_bytes, KBENCH_A_CPU_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_LATE_MAX, g->late_max[i],
+			      KBENCH_A_CPU_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_LATE_MEDIAN,
+			      g->late_median[i], KBENCH_A_CPU_RUN_PAD))
+		goto out_cancel;
+	for (k = 0; k < run->nr_routines; k++)
+		if (kbench_put_result(msg, KBENCH_A_CPU_RUN_RESULT, k, run,
+				      &run->series[k]))
+			goto out_cancel;
+	if (kbench_put_result(msg, KBENCH_A_CPU_RUN_OVERHEAD, k, run,
+			      &run->series[k]))
+		goto out_cancel;
+	nla_nest_end(msg, nest);
+	return 0;
+
+out_cancel:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
+}
+
+/*
+ * A concurrent RUN's reply: the request's values as used (the first
+ * CPU's run id), the largest elapsed time, the sum of the memory, timeout
+ * if any CPU timed out; a CPU_RUN nest per CPU, then the start skew.
+ */
+static int kbench_group_fill(struct sk_buff *msg, const void *arg)
+{
+	const struct kbench_group *g = arg;
+	const struct kbench_run *run = g->run[0];
+	u64 elapsed = 0, mem = 0;
+	u32 i, status = run->status;
+
+	for (i = 0; i < g->nr; i++) {
+		elapsed = max(elapsed, g->run[i]->elapsed_ns);
+		mem += g->run[i]->mem_bytes;
+		if (g->run[i]->status != KBENCH_RUN_COMPLETE)
+			status = g->run[i]->status;
+	}
+	if (nla_put_u32(msg, KBENCH_A_RUN_ID, run->id) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_SAMPLES, run->samples) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS, run->iterations) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, run->target_ns) ||
+	    kbench_run_u32_put(msg, run) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ADAPTIVE, run->adaptive) ||
+	    nla_put_string(msg, KBENCH_A_RUN_COUNTER, kbench_counter.name) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_COUNTER_HZ, kbench_counter.hz,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_ELAPSED_NS, elapsed,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_MEM_BYTES, mem,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, status))
+		return -EMSGSIZE;
+	for (i = 0; i < run->nr_args; i++)
+		if (nla_put_u64_64bit(msg, KBENCH_A_RUN_ARG, run->args[i],
+				      KBENCH_A_RUN_PAD))
+			return -EMSGSIZE;
+	for (i = 0; i < g->nr; i++)
+		if (kbench_put_cpu_run(msg, g, i))
+			return -EMSGSIZE;
+	if (nla_put_u64_64bit(msg, KBENCH_A_RUN_SKEW_MAX, g->skew_max,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_SKEW_MEDIAN, g->skew_median,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_SKEW_BOUND, g->skew_bound,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_SKEW_FLAGGED, g->skew_flagged))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -750,13 +865,203 @@ static int kbench_run_hold_request(struct kbench_run *run,
 	return 0;
 }
 
+/*
+ * The CPUS attributes of a concurrent RUN, in order: 1 to KBENCH_CPUS_MAX
+ * distinct online CPUs, not with CPU nor EVENT.  Returns how many.
+ */
+static int kbench_run_cpus(struct genl_info *info, u32 *cpus,
+			   const struct nlattr **nla_cpus)
+{
+	const struct nlattr *nla;
+	int rem, nr = 0, i;
+	u32 cpu;
+
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) != KBENCH_A_RUN_CPUS)
+			continue;
+		if (nr++ == KBENCH_CPUS_MAX) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "cpus: at most 32 CPUs per run");
+			return -E2BIG;
+		}
+	}
+	nr = 0;
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) != KBENCH_A_RUN_CPUS)
+			continue;
+		cpu = nla_get_u32(nla);
+		if (cpu >= nr_cpu_ids) {
+			kbench_extack_fmt(info->extack, nla,
+					  "cpus: no CPU %u (nr_cpu_ids %u)",
+					  cpu, nr_cpu_ids);
+			return -EINVAL;
+		}
+		if (!cpu_online(cpu)) {
+			kbench_extack_fmt(info->extack, nla,
+					  "cpus: CPU %u is offline", cpu);
+			return -ENODEV;
+		}
+		for (i = 0; i < nr; i++) {
+			if (cpus[i] == cpu) {
+				kbench_extack_fmt(info->extack, nla,
+						  "cpus: CPU %u given twice",
+						  cpu);
+				return -EINVAL;
+			}
+		}
+		nla_cpus[nr] = nla;
+		cpus[nr++] = cpu;
+	}
+	if (info->attrs[KBENCH_A_RUN_CPU]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KBENCH_A_RUN_CPU],
+				    "cpu: not with cpus (one CPU or several)");
+		return -EINVAL;
+	}
+	if (info->attrs[KBENCH_A_RUN_EVENT]) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[KBENCH_A_RUN_EVENT],
+				    "event: not with cpus (a concurrent run counts no events)");
+		return -EOPNOTSUPP;
+	}
+	return nr;
+}
+
+static void kbench_nl_group_complete(struct kbench_group *g);
+
+/*
+ * A concurrent RUN (kbench_nl_run_doit() with cpus): one run per CPU, each
+ * prepared as a run on one CPU is, in one group; the group's last thread
+ * replies (kbench_nl_group_complete()).
+ */
+static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
+			       const struct kbench_run_req *q)
+{
+	const struct nlattr *nla_cpus[KBENCH_CPUS_MAX];
+	struct nlattr **tb = info->attrs;
+	u32 cpus[KBENCH_CPUS_MAX], samples, i, bad = 0;
+	struct kbench_group *g;
+	struct kbench_run *run;
+	int nr, k, err;
+	u64 in_use, window;
+
+	nr = kbench_run_cpus(info, cpus, nla_cpus);
+	if (nr < 0)
+		return nr;
+	samples = tb[KBENCH_A_RUN_SAMPLES] ?
+		  nla_get_u32(tb[KBENCH_A_RUN_SAMPLES]) :
+		  min(KBENCH_SAMPLES_DEFAULT, kbench_max_samples);
+	err = kbench_run_check(info, cpus[0], samples, q->nr, 0);
+	if (err)
+		return err;
+	if ((kbench_run_bytes(q->nr, 0, samples) +
+	     (u64)(q->nr + 1) * samples * sizeof(u64)) * nr >
+	    kbench_store_bytes_max) {
+		kbench_extack_fmt(info->extack, tb[KBENCH_A_RUN_SAMPLES],
+				  "samples of %d CPUs need more than store_bytes_max",
+				  nr);
+		return -E2BIG;
+	}
+	g = kbench_group_alloc(nr);
+	if (!g) {
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		return -ENOMEM;
+	}
+	/* the run's bound (max-window-us, at most the module's) */
+	window = kbench_ns_to_ticks((u64)(tb[KBENCH_A_RUN_MAX_WINDOW_US] ?
+				    nla_get_u32(tb[KBENCH_A_RUN_MAX_WINDOW_US]) :
+				    kbench_max_window_us) * NSEC_PER_USEC,
+				    kbench_counter.hz);
+	g->rv.spin_limit = window / KBENCH_SPIN_SHARE;
+	for (i = 0; i < nr; i++) {
+		run = kbench_run_alloc_err(q->nr, 0, samples, &in_use);
+		err = IS_ERR(run) ? PTR_ERR(run) : 0;
+		if (!err) {
+			g->run[i] = run;
+			kref_get(&g->ref);
+			run->group = g;
+			run->group_index = i;
+			err = kbench_run_alloc_starts(run, &in_use);
+		}
+		if (err == -E2BIG) {
+			kbench_extack_fmt(info->extack, tb[KBENCH_A_RUN_SAMPLES],
+					  "store_bytes_max reached: %llu bytes in use, %d CPUs' runs need more",
+					  in_use, nr);
+			goto out_put;
+		}
+		if (err) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    tb[KBENCH_A_RUN_SAMPLES],
+					    "cannot allocate the sample buffers");
+			goto out_put;
+		}
+		run->cpu = cpus[i];
+		run->adaptive = !tb[KBENCH_A_RUN_ITERATIONS];
+		run->iterations = run->adaptive ? 0 :
+				  nla_get_u32(tb[KBENCH_A_RUN_ITERATIONS]);
+		run->target_ns = tb[KBENCH_A_RUN_TARGET_NS] ?
+				 nla_get_u32(tb[KBENCH_A_RUN_TARGET_NS]) :
+				 min(KBENCH_TARGET_NS_DEFAULT,
+				     kbench_max_window_us * 1000);
+		kbench_run_u32_get(run, tb);
+		run->nr_args = q->nargs;
+		for (k = 0; k < q->nargs; k++)
+			run->args[k] = nla_get_u64(q->args[k]);
+		err = kbench_run_get_routines(run, q, info->extack);
+		if (err)
+			goto out_put;
+	}
+	g->skew_bound = tb[KBENCH_A_RUN_SKEW_BOUND_NS] ?
+		kbench_ns_to_ticks(nla_get_u32(tb[KBENCH_A_RUN_SKEW_BOUND_NS]),
+				   kbench_counter.hz) :
+		kbench_ns_to_ticks(g->run[0]->target_ns,
+				   kbench_counter.hz) / KBENCH_SKEW_SHARE;
+	/* the first CPU's run answers: it holds the request */
+	run = g->run[0];
+	err = kbench_run_hold_request(run, skb, info, NULL);
+	if (err)
+		goto out_put;
+	for (i = 0; i < nr; i++) {
+		g->run[i]->nla_cpu = kbench_nla_in(run->req_skb, skb,
+						   nla_cpus[i]);
+		g->run[i]->nla_iterations = run->nla_iterations;
+	}
+	g->complete = kbench_nl_group_complete;
+	err = kbench_group_start(g, &bad);
+	if (err) {
+		if (err == -ENODEV)
+			kbench_extack_fmt(info->extack, nla_cpus[bad],
+					  "cpus: CPU %u is offline", cpus[bad]);
+		else if (err == -EBUSY)
+			kbench_extack_fmt(info->extack, nla_cpus[bad],
+					  "cpus: another run is using CPU %u",
+					  cpus[bad]);
+		else
+			kbench_run_explain(info->extack, run, err, NULL,
+					   NULL);
+		goto out_put;
+	}
+	return -EINTR;
+
+out_put:
+	for (i = 0; i < nr; i++) {
+		run = g->run[i];
+		if (!run)
+			continue;
+		g->run[i] = NULL;
+		kbench_run_put_routines(run);
+		kbench_run_put(run);
+	}
+	kbench_group_put(g);
+	return err;
+}
+
 int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	const struct nlattr *events[KBENCH_EVENTS_MAX];
 	struct nlattr **tb = info->attrs;
 	struct kbench_run_req q;
 	struct kbench_run *run;
-	u32 cpu, samples, k;
+	u32 cpu, samples;
 	int i, nr_events, err;
 	u64 in_use;
 
@@ -770,6 +1075,13 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	nr_events = kbench_run_event_attrs(info, events);
 	if (nr_events < 0)
 		return nr_events;
+	if (tb[KBENCH_A_RUN_CPUS])
+		return kbench_nl_run_group(skb, info, &q);
+	if (tb[KBENCH_A_RUN_SKEW_BOUND_NS]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SKEW_BOUND_NS],
+				    "skew-bound-ns: only with cpus");
+		return -EINVAL;
+	}
 
 	cpu = tb[KBENCH_A_RUN_CPU] ? nla_get_u32(tb[KBENCH_A_RUN_CPU]) :
 				     raw_smp_processor_id();
@@ -805,12 +1117,7 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 			 nla_get_u32(tb[KBENCH_A_RUN_TARGET_NS]) :
 			 min(KBENCH_TARGET_NS_DEFAULT,
 			     kbench_max_window_us * 1000);
-	for (k = 0; k < ARRAY_SIZE(kbench_run_u32); k++) {
-		struct nlattr *a = tb[kbench_run_u32[k].attr];
-
-		run->u32[kbench_run_u32[k].attr] = a ? nla_get_u32(a) :
-							kbench_run_u32[k].def;
-	}
+	kbench_run_u32_get(run, tb);
 	run->nr_args = q.nargs;
 	for (i = 0; i < q.nargs; i++)
 		run->args[i] = nla_get_u64(q.args[i]);
@@ -872,18 +1179,23 @@ static bool kbench_requester_alive(const struct kbench_run *run)
 	       !sock_flag(run->requester, SOCK_DEAD);
 }
 
-/* The RUN reply to the requester, as genlmsg_reply() would have sent it. */
-static int kbench_run_reply(struct kbench_run *run)
+/*
+ * The RUN reply to the requester of @run, as genlmsg_reply() would have
+ * sent it: @size bytes that @fill fills from @arg.
+ */
+static int kbench_run_reply(struct kbench_run *run, size_t size,
+			    int (*fill)(struct sk_buff *msg, const void *arg),
+			    const void *arg)
 {
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(kbench_run_reply_size(run), GFP_KERNEL);
+	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put(msg, run->portid, run->seq, &kbench_genl_family, 0,
 			  KBENCH_CMD_RUN);
-	if (!hdr || kbench_run_fill(msg, run)) {
+	if (!hdr || fill(msg, arg)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -919,7 +1231,9 @@ void kbench_nl_run_complete(struct kbench_run *run)
 	}
 	if (kbench_requester_alive(run)) {
 		if (!err) {
-			err = kbench_run_reply(run);
+			err = kbench_run_reply(run,
+					       kbench_run_reply_size(run),
+					       kbench_run_fill, run);
 			if (err)
 				NL_SET_ERR_MSG(&extack,
 					       "cannot send the RUN reply: fetch the run with samples-get");
@@ -928,6 +1242,43 @@ void kbench_nl_run_complete(struct kbench_run *run)
 			netlink_ack(run->req_skb, run->req_nlh, err, &extack);
 	}
 	kbench_run_drop_request(run);
+}
+
+/*
+ * The end of a concurrent RUN, in its group's last thread: as
+ * kbench_nl_run_complete() for the group's runs, every one stored on
+ * success, one reply (kbench_group_fill()) and the ack.  A failure is
+ * explained by the run that caused it, its CPU's cpus attribute named.
+ */
+static void kbench_nl_group_complete(struct kbench_group *g)
+{
+	struct kbench_run *lead = g->run[0], *cause = g->run[g->cause];
+	struct netlink_ext_ack extack = { };
+	int err = atomic_read(&g->err);
+	u32 i;
+
+	for (i = 0; i < g->nr; i++)
+		kbench_run_put_routines(g->run[i]);
+	if (err)
+		kbench_run_explain(&extack, cause, err, cause->nla_cpu,
+				   cause->nla_iterations);
+	else
+		for (i = 0; i < g->nr; i++)
+			kbench_store_add(g->run[i]);
+	if (kbench_requester_alive(lead)) {
+		if (!err) {
+			err = kbench_run_reply(lead, g->nr *
+					       (lead->nr_series * 512 + 256) +
+					       NLMSG_GOODSIZE,
+					       kbench_group_fill, g);
+			if (err)
+				NL_SET_ERR_MSG(&extack,
+					       "cannot send the RUN reply: fetch the runs with samples-get");
+		}
+		if (err || (lead->req_nlh->nlmsg_flags & NLM_F_ACK))
+			netlink_ack(lead->req_skb, lead->req_nlh, err, &extack);
+	}
+	kbench_run_drop_request(lead);
 }
 
 struct kbench_samples_ctx {

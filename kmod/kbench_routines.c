@@ -61,18 +61,20 @@ static bool kbench_arg_name_valid(const char *name)
 
 /*
  * The argument, setup and teardown of @r go together: an argument has a
- * unit, def within [min, max] and a setup to hand it to run(); without a
- * unit everything is 0; one kind of setup at most; teardown only after a
- * setup.
+ * unit, def within [min, max] and a setup (or setup_shared) to hand it to
+ * run(); without a unit everything is 0; one kind of setup at most;
+ * teardown only after a setup, teardown_shared only after setup_shared.
  */
 static bool kbench_routine_hooks_valid(const struct kbench_routine *r)
 {
 	const struct kbench_arg *a = &r->arg;
-	bool setup = r->setup || r->setup_ctx;
+	bool setup = r->setup || r->setup_ctx || r->setup_shared;
 
 	if (r->setup && r->setup_ctx)
 		return false;
-	if (r->teardown && !setup)
+	if (r->teardown && !r->setup && !r->setup_ctx)
+		return false;
+	if (r->teardown_shared && !r->setup_shared)
 		return false;
 	if (!a->name)
 		return !a->min && !a->max && !a->def;

@@ -20,7 +20,9 @@
 # icount: the exact assertions), ksft-K (the kselftest package,
 # `make kselftest-install`, run by the kernel's own run_kselftest.sh -c
 # kbench in plain TCG: tests/vm/ksft.sh; it replaces run.sh's plain run),
-# ynl-K, stress-K; on the debug kernel ksft-debug under debug-check.sh
+# ynl-K, conc-K (concurrent runs on 2 vCPUs, plain TCG, with a killed
+# requester, rmmod and a CPU going offline: tests/ynl/concurrent.sh),
+# stress-K; on the debug kernel ksft-debug under debug-check.sh, conc-debug
 # and atomic-debug (kbench_atomic_test.sh, which warns on purpose, in a
 # boot of its own: debug-check.sh wants the whole log clean; elsewhere it
 # runs in the collection, judging the log it wrote).
@@ -31,7 +33,7 @@
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
 #                         [--modes "icount plain"]
-#                         [--skip lint,unit,spec,vm,ynl,results,fuzz,smt,kit,atomic,builtin,...] [--selftest-args "..."]
+#                         [--skip lint,unit,spec,vm,ynl,conc,results,fuzz,smt,kit,atomic,builtin,...] [--selftest-args "..."]
 #   --kernels debug --skip lint,unit,spec,host,dkms,svg,arch   (make
 #   check-debug): only the debug kernel; it is built first if not cached
 #   (scripts/debug-kernel.sh, ~10 min on 2 cores), inside suite debug-config.
@@ -204,6 +206,10 @@ debug_suites() {
 	skipped ynl ||
 		run_suite ynl-debug tests/ynl/run.sh --kernel debug \
 			--timeout "$debug_timeout"
+	# concurrent runs and their faults under debug-check.sh (~2 min)
+	skipped conc ||
+		run_suite conc-debug tests/ynl/concurrent.sh --faults \
+			--kernel debug --timeout "$debug_timeout"
 	phase "kernel debug: $(( $(date +%s) - t0 )) s wall for: config, selftests, stress, ynl"
 }
 
@@ -240,6 +246,10 @@ if ! skipped vm; then
 		skipped ynl ||
 			run_suite "ynl-$k" tests/ynl/run.sh --kernel "$k" \
 				--timeout "$vm_timeout"
+		# concurrent runs on 2 vCPUs and their faults (~50 s)
+		skipped conc ||
+			run_suite "conc-$k" tests/ynl/concurrent.sh --faults \
+				--kernel "$k" --timeout "$vm_timeout"
 		# faults and load need 2 vCPUs and real time: plain mode only
 		skipped stress ||
 			run_suite "stress-$k" tests/vm/run --kernel "$k" \

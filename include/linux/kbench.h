@@ -58,6 +58,12 @@ struct kbench_arg {
  * @msg: out, optional: why setup failed, one line without the routine's
  *	name, which kbench adds ("above the setup_bytes_max parameter");
  *	kbench hands it to the requester with the error
+ * @shared: what the routine's setup_shared() stored for the whole run
+ *	(every CPU of a concurrent run), NULL without one; in
+ *	setup_shared() itself: NULL
+ * @index: the CPU's place in a concurrent run, 0 .. @nr_cpus - 1 (0 on
+ *	one CPU and in setup_shared())
+ * @nr_cpus: the CPUs of the run (1 on one CPU)
  */
 struct kbench_setup {
 	u64 arg;
@@ -65,6 +71,9 @@ struct kbench_setup {
 	void *data;
 	u32 bytes_per_iter;
 	char msg[KBENCH_SETUP_MSG_MAX];
+	void *shared;
+	unsigned int index;
+	unsigned int nr_cpus;
 };
 
 /**
@@ -90,10 +99,23 @@ struct kbench_setup {
  *	went offline during the run: then on another online CPU (kbench
  *	never holds up a hotplug for a run, so setup and teardown may take
  *	cpus_read_lock())
+ * @setup_shared: optional: once per run, before any CPU's setup, in
+ *	process context (any CPU; it may sleep and allocate): prepares what
+ *	every CPU of a concurrent run shares (one cache line they all
+ *	write, a lock) for @s->arg and @s->nr_cpus, and stores it in
+ *	@s->data (preset to the routine's @data).  Each CPU's setup_ctx()
+ *	then finds it in its @s->shared; a routine without a setup gives it
+ *	to run() as its data.  A run on one CPU calls it too (nr_cpus 1).
+ *	0, or -errno (with @s->msg): the run fails on every CPU.
+ * @teardown_shared: optional, only with @setup_shared: exactly once per
+ *	run whose setup_shared() returned 0, after every CPU's teardown(),
+ *	in process context, with the data setup_shared() stored.
  *
- * Concurrent runs (on different CPUs) each call setup() and get their own
- * data.  A run holds a reference on the owner module from before setup()
- * until after teardown().
+ * Runs on different CPUs at once (separate runs, or the CPUs of one
+ * concurrent run) each call setup() and get their own data; a concurrent
+ * run's CPUs share setup_shared()'s.  A run holds a reference on the
+ * owner module from before the first setup until after the last
+ * teardown.
  */
 struct kbench_routine {
 	const char *name;
@@ -105,6 +127,8 @@ struct kbench_routine {
 	int (*setup)(u64 arg, void **data);
 	int (*setup_ctx)(struct kbench_setup *s);
 	void (*teardown)(void *data);
+	int (*setup_shared)(struct kbench_setup *s);
+	void (*teardown_shared)(void *shared);
 
 	/* private to kbench after this point */
 	struct module *owner;

@@ -29,6 +29,13 @@
  * arg / 2 + 8 adds: arg / 2 + 10 instructions per iteration on x86_64
  * (arg / 2 + 11 on arm64), which meets add_n's arg + 2 at 16 adds.
  *
+ * Routine `shared_test` has shared data (setup_shared/teardown_shared)
+ * and a setup per CPU that checks them: counters shared_setups,
+ * shared_teardowns (once per run, concurrent or not: equal when no run is
+ * in progress), shared_cpu_setups (one per CPU of each run) and
+ * mismatches (a CPU's setup saw other shared data, an index out of range
+ * or a count of CPUs other than the shared setup's).
+ *
  * Routine `slow` takes 1 .. 20 "ms" (3) and mdelay()s that long an
  * iteration: over any max_window_us at N = 1 (5 iterations a window).
  * Writing `reregister` registers setup_test a second time (-EEXIST in
@@ -241,6 +248,63 @@ static void kbst_half_run(unsigned int iterations, void *data)
 	kbench_body_add_n(iterations, (unsigned long)data);
 }
 
+static atomic_t kbst_shared_setups = ATOMIC_INIT(0);
+static atomic_t kbst_shared_teardowns = ATOMIC_INIT(0);
+static atomic_t kbst_shared_cpu_setups = ATOMIC_INIT(0);
+module_param_cb(shared_setups, &kbst_counter_ops, &kbst_shared_setups, 0444);
+MODULE_PARM_DESC(shared_setups, "shared_test setup_shared() calls that returned 0");
+module_param_cb(shared_teardowns, &kbst_counter_ops, &kbst_shared_teardowns,
+		0444);
+MODULE_PARM_DESC(shared_teardowns, "shared_test teardown_shared() calls");
+module_param_cb(shared_cpu_setups, &kbst_counter_ops, &kbst_shared_cpu_setups,
+		0444);
+MODULE_PARM_DESC(shared_cpu_setups, "shared_test per-CPU setups");
+
+struct kbst_shared {
+	unsigned int nr_cpus;
+	atomic_t cpus;			/* per-CPU setups of this run */
+};
+
+static int kbst_shared_setup(struct kbench_setup *s)
+{
+	struct kbst_shared *sh;
+
+	if (s->shared || s->index)
+		atomic_inc(&kbst_mismatches);
+	sh = kzalloc(sizeof(*sh), GFP_KERNEL);
+	if (!sh)
+		return -ENOMEM;
+	sh->nr_cpus = s->nr_cpus;
+	atomic_set(&sh->cpus, 0);
+	s->data = sh;
+	atomic_inc(&kbst_shared_setups);
+	return 0;
+}
+
+static void kbst_shared_teardown(void *shared)
+{
+	struct kbst_shared *sh = shared;
+
+	/* every CPU's setup ran before, exactly once each */
+	if (atomic_read(&sh->cpus) > sh->nr_cpus)
+		atomic_inc(&kbst_mismatches);
+	kfree(sh);
+	atomic_inc(&kbst_shared_teardowns);
+}
+
+static int kbst_shared_cpu_setup(struct kbench_setup *s)
+{
+	struct kbst_shared *sh = s->shared;
+
+	if (!sh || s->nr_cpus != sh->nr_cpus || s->index >= s->nr_cpus)
+		atomic_inc(&kbst_mismatches);
+	if (sh)
+		atomic_inc(&sh->cpus);
+	s->data = sh;
+	atomic_inc(&kbst_shared_cpu_setups);
+	return 0;
+}
+
 static struct kbench_routine kbst_routines[] = {
 	{
 		.name = "setup_test",
@@ -264,6 +328,14 @@ static struct kbench_routine kbst_routines[] = {
 		.arg = { .name = "adds", .min = 1, .max = KBENCH_ADD_N_MAX,
 			 .def = 16 },
 		.setup = kbst_half_setup,
+	},
+	{
+		.name = "shared_test",
+		.desc = "test bed: shared data once per run, checked per CPU",
+		.run = kbst_cache_run,
+		.setup_ctx = kbst_shared_cpu_setup,
+		.setup_shared = kbst_shared_setup,
+		.teardown_shared = kbst_shared_teardown,
 	},
 	{
 		.name = "slow",

@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Concurrent RUNs (the request's cpus) through the kernel's ynl CLI.
+
+Usage: concurrent_test.py CLI SPEC [--faults]
+
+Inside a VM of 2 or more vCPUs (tests/ynl/concurrent.sh boots it): a run of
+add_chain on CPUs 0 and 1 at once gives one cpu-run per CPU with its own
+run id, samples and N, the start skew, every CPU's samples in samples-get;
+a fixed N is honoured on every CPU; an adaptive N is the same on every
+CPU; bad requests are refused with their extack message and attribute.
+With --faults: a killed requester, rmmod and a CPU going offline during a
+concurrent run end it cleanly (the CPUs free again, kbench reloads).
+Prints TAP; exits 1 if a test failed.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+KO = '/lib/kbench/kbench.ko'
+MODARGS = os.environ.get('KBENCH_CONC_MODULE_ARGS', 'max_window_us=20000')
+
+
+class Tap:
+    def __init__(self, planned):
+        self.n = 0
+        self.failed = 0
+        print(f'1..{planned}', flush=True)
+
+    def check(self, ok, desc, diag=''):
+        self.n += 1
+        print(f'{"ok" if ok else "not ok"} {self.n} - {desc}', flush=True)
+        if not ok:
+            self.failed += 1
+            for line in str(diag).splitlines()[:40]:
+                print(f'# {line}', flush=True)
+
+
+class Ynl:
+    def __init__(self, cli, spec):
+        # progress notifications come during runs of over 250 ms
+        wrap = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            'ynl_ntf.py')
+        self.base = [sys.executable, wrap, cli, '--spec', spec,
+                     '--no-schema', '--output-json']
+
+    def cmd(self, *args, request=None):
+        cmd = self.base + list(args)
+        if request is not None:
+            cmd += ['--json', json.dumps(request)]
+        return cmd
+
+    def __call__(self, *args, request=None):
+        p = subprocess.run(self.cmd(*args, request=request),
+                           capture_output=True, text=True, timeout=600)
+        return p.returncode, p.stdout, p.stderr
+
+    def json(self, *args, request=None):
+        rc, out, err = self(*args, request=request)
+        if rc:
+            return None, f'exit {rc}\n{out}{err}'
+        try:
+            return json.loads(out), out
+        except ValueError as e:
+            return None, f'not JSON ({e}):\n{out}{err}'
+
+
+def rejected(tap, ynl, desc, request, msg, attr):
+    rc, out, err = ynl('--do', 'run', request=request)
+    text = out + err
+    tap.check(rc == 1 and f"'msg': '{msg}'" in text and
+              f"'bad-attr': '.{attr}'" in text,
+              f"{desc}: exit 1, extack '{msg}' at .{attr}",
+              f'exit {rc}\n{text}')
+
+
+def nsamples(page):
+    net = page.get('net')
+    if isinstance(net, list):
+        return len(net)
+    if isinstance(net, str):
+        return len(bytes.fromhex(net)) // 8
+    return -1
+
+
+def samples_of(ynl, run_id):
+    """{series index: samples} of a stored run, by samples-get."""
+    pages, diag = ynl.json('--dump', 'samples-get',
+                           request={'run-id': run_id})
+    if pages is None:
+        return None, diag
+    count = {}
+    for p in pages:
+        count[p.get('routine')] = count.get(p.get('routine'), 0) + nsamples(p)
+    return count, diag
+
+
+def online(cpu, on):
+    with open(f'/sys/devices/system/cpu/cpu{cpu}/online', 'w') as f:
+        f.write('1' if on else '0')
+
+
+def run_threads():
+    """The CPUs whose kbench run thread exists now."""
+    cpus = set()
+    for pid in os.listdir('/proc'):
+        try:
+            with open(f'/proc/{pid}/comm') as f:
+                comm = f.read().strip()
+        except OSError:
+            continue
+        if comm.startswith('kbench/'):
+            cpus.add(comm[7:])
+    return cpus
+
+
+def long_run(ynl):
+    """A concurrent run of minutes, started in the background; returns
+    once both CPUs' threads run it (or after 120 s)."""
+    req = {'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 300000,
+           'warmup': 0}
+    p = subprocess.Popen(ynl.cmd('--do', 'run', request=req),
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    end = time.time() + 120
+    while time.time() < end and run_threads() != {'0', '1'}:
+        time.sleep(0.2)
+    time.sleep(1)
+    return p
+
+
+def param(name):
+    with open(f'/sys/module/kbench_setup_test/parameters/{name}') as f:
+        return int(f.read())
+
+
+def cpus_free(ynl):
+    """A short run on both CPUs succeeds: nothing holds them any more."""
+    run, diag = ynl.json('--do', 'run', request={
+        'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 5,
+        'iterations': 10, 'warmup': 0})
+    return run is not None and len(run.get('cpu-run', [])) == 2, diag
+
+
+def dmesg_clean():
+    out = subprocess.run(['dmesg'], capture_output=True, text=True).stdout
+    bad = [ln for ln in out.splitlines()
+           if any(w in ln for w in ('BUG:', 'WARNING:', 'Call Trace',
+                                    'KASAN', 'UBSAN', 'circular locking',
+                                    'blocked for more than'))]
+    return not bad, '\n'.join(bad)
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith('--')]
+    faults = '--faults' in sys.argv
+    if len(args) != 2:
+        sys.exit(__doc__.split('\n\n')[1])
+    ynl = Ynl(*args)
+    tap = Tap(21 if faults else 14)
+
+    req = {'routine': ['add_chain', 'mul_chain'], 'cpus': [1, 0],
+           'samples': 40, 'iterations': 100, 'warmup': 2}
+    run, diag = ynl.json('--do', 'run', request=req)
+    cr = run.get('cpu-run', []) if run else []
+    tap.check(run is not None and [c.get('cpu') for c in cr] == [1, 0] and
+              len({c.get('id') for c in cr}) == 2 and
+              run.get('id') == cr[0].get('id') and 'cpu' not in run and
+              'result' not in run and run.get('status') == 'complete',
+              'cpus 1,0: one cpu-run per CPU in request order, each its own '
+              'run id, no single-CPU result', diag)
+    tap.check(len(cr) == 2 and all(
+        c.get('iterations') == 100 and
+        [r.get('routine') for r in c.get('result', [])] ==
+        ['add_chain', 'mul_chain'] and
+        all(r.get('samples') == 40 and r.get('iterations', 100) == 100
+            for r in c.get('result', [])) and
+        c.get('overhead', {}).get('routine') == 'empty' and
+        c.get('overhead', {}).get('samples') == 40 for c in cr),
+        'iterations 100 honoured on every CPU, 40 samples of each routine '
+        'and the overhead on each', diag)
+    tap.check(run is not None and 'skew-max' in run and
+              'skew-median' in run and run.get('skew-bound', 0) > 0 and
+              run['skew-median'] <= run['skew-max'] and
+              'skew-flagged' in run and
+              all('late-max' in c and 'late-median' in c and
+                  c['late-median'] <= c['late-max'] for c in cr) and
+              min(c.get('late-median', 1) for c in cr) == 0,
+              'start skew reported: max, median, bound, flagged; each '
+              "CPU's lateness (the earliest CPU's median 0)", diag)
+    if run is not None:
+        print(f"# skew max {run.get('skew-max')} median "
+              f"{run.get('skew-median')} bound {run.get('skew-bound')} "
+              f"flagged {run.get('skew-flagged')} of 120; late medians "
+              f"{[c.get('late-median') for c in cr]}", flush=True)
+    ok, diag2 = True, ''
+    for c in cr:
+        count, d = samples_of(ynl, c.get('id'))
+        if count != {0: 40, 1: 40, 2: 40}:
+            ok, diag2 = False, f'run {c.get("id")}: {count}\n{d}'
+    tap.check(bool(cr) and ok,
+              "samples-get of each CPU's run id: 40 samples of each series",
+              diag2)
+
+    run, diag = ynl.json('--do', 'run', request={
+        'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 20})
+    cr = run.get('cpu-run', []) if run else []
+    tap.check(len(cr) == 2 and run.get('adaptive') == 1 and
+              cr[0].get('iterations', 0) > 0 and
+              cr[0].get('iterations') == cr[1].get('iterations') ==
+              run.get('iterations'),
+              'adaptive: the one N every CPU agreed on', diag)
+
+    rejected(tap, ynl, 'a CPU twice', {'routine': ['add_chain'],
+                                       'cpus': [0, 0]},
+             'cpus: CPU 0 given twice', 'cpus')
+    nr = os.cpu_count() or 2
+    rejected(tap, ynl, 'a CPU the machine lacks',
+             {'routine': ['add_chain'], 'cpus': [0, nr]},
+             f'cpus: no CPU {nr} (nr_cpu_ids {nr})', 'cpus')
+    rejected(tap, ynl, 'skew-bound-ns without cpus',
+             {'routine': ['add_chain'], 'skew-bound-ns': 1000},
+             'skew-bound-ns: only with cpus', 'skew-bound-ns')
+    rejected(tap, ynl, 'cpu and cpus', {'routine': ['add_chain'],
+                                        'cpus': [0], 'cpu': 0},
+             'cpu: not with cpus (one CPU or several)', 'cpu')
+    rejected(tap, ynl, 'more than cpus-max CPUs',
+             {'routine': ['add_chain'], 'cpus': [0] * 33},
+             'cpus: at most 32 CPUs per run', 'cpus')
+    online(1, False)
+    rejected(tap, ynl, 'an offline CPU', {'routine': ['add_chain'],
+                                          'cpus': [0, 1]},
+             'cpus: CPU 1 is offline', 'cpus')
+    online(1, True)
+
+    # shared data: set up and torn down once per run, whatever its CPUs
+    ins = subprocess.run(['insmod', '/lib/kbench/kbench_setup_test.ko'],
+                         capture_output=True, text=True)
+    run, diag = ynl.json('--do', 'run', request={
+        'routine': ['shared_test'], 'cpus': [0, 1], 'samples': 10,
+        'iterations': 10})
+    got = [param(n) for n in ('shared_setups', 'shared_teardowns',
+                              'shared_cpu_setups', 'mismatches')] \
+        if ins.returncode == 0 else None
+    tap.check(run is not None and got == [1, 1, 2, 0],
+              'shared_test on cpus 0,1: setup_shared and teardown_shared '
+              'once, a setup per CPU with the shared data, its index and '
+              'the count', f'{ins.stderr}\n{got}\n{diag}')
+    run, diag = ynl.json('--do', 'run', request={
+        'routine': ['shared_test'], 'cpu': 1, 'samples': 10,
+        'iterations': 10})
+    got = [param(n) for n in ('shared_setups', 'shared_teardowns',
+                              'shared_cpu_setups', 'mismatches')] \
+        if ins.returncode == 0 else None
+    tap.check(run is not None and got == [2, 2, 3, 0],
+              'shared_test on one CPU: setup_shared and teardown_shared '
+              'once more (nr_cpus 1)', f'{got}\n{diag}')
+    subprocess.run(['rmmod', 'kbench_setup_test'])
+
+    # the contention routines, concurrently
+    ok, diag = True, ''
+    for group in (['atomic_shared', 'atomic_percpu', 'spin_shared',
+                   'spin_percpu'], ['rcu_read', 'pingpong']):
+        # emulated vCPUs start milliseconds apart: a loose bound
+        run, d = ynl.json('--do', 'run', request={
+            'routine': group, 'cpus': [0, 1], 'samples': 20,
+            'iterations': 100, 'skew-bound-ns': 20000000})
+        cr = run.get('cpu-run', []) if run else []
+        if not (len(cr) == 2 and run.get('skew-flagged') == 0 and
+                run.get('skew-bound', 0) > run.get('skew-max', 0) and all(
+                [r.get('routine') for r in c.get('result', [])] == group and
+                all(r.get('samples') == 20 for r in c['result'])
+                for c in cr)):
+            ok, diag = False, d
+        else:
+            print('# ' + ', '.join(
+                f"{r['routine']} cpu{c['cpu']} "
+                f"{r.get('per-iter-median-milli', 0) / 1000:.1f}"
+                for c in cr for r in c['result']), flush=True)
+    tap.check(ok, 'atomic_shared, atomic_percpu, spin_shared, spin_percpu, '
+              'rcu_read, pingpong on cpus 0,1: 20 samples each on each CPU, '
+              'no sample over skew-bound-ns 20 ms (ticks per iteration: '
+              'emulated, not figures)', diag)
+
+    if faults:
+        # the requester killed: its socket released, the group ends
+        p = long_run(ynl)
+        rejected(tap, ynl, 'a CPU a run is using',
+                 {'routine': ['add_chain'], 'cpus': [1], 'samples': 5},
+                 'cpus: another run is using CPU 1', 'cpus')
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        ok, diag = cpus_free(ynl)
+        tap.check(ok, 'requester killed during a concurrent run: both '
+                  'CPUs free again at once', diag)
+
+        # rmmod during the run: the requester gets the unload's ack
+        p = long_run(ynl)
+        rm = subprocess.run(['rmmod', 'kbench'], capture_output=True,
+                            text=True)
+        out = p.communicate(timeout=120)[0]
+        tap.check(rm.returncode == 0 and p.returncode == 1 and
+                  'kbench is being unloaded' in out,
+                  'rmmod during a concurrent run: unloads, the requester '
+                  "told 'kbench is being unloaded'",
+                  f'rmmod {rm.returncode} {rm.stderr}\nrun {p.returncode} {out}')
+        ins = subprocess.run(['insmod', KO] + MODARGS.split(),
+                             capture_output=True, text=True)
+        ok, diag = cpus_free(ynl)
+        tap.check(ins.returncode == 0 and ok,
+                  'kbench loads again and runs on both CPUs',
+                  f'insmod {ins.returncode} {ins.stderr}\n{diag}')
+
+        # CPU 1 offline during the run: the group ends with -ENODEV
+        p = long_run(ynl)
+        t0 = time.time()
+        online(1, False)
+        out = p.communicate(timeout=120)[0]
+        took = time.time() - t0
+        online(1, True)
+        tap.check(p.returncode == 1 and
+                  'CPU went offline during the run' in out and
+                  "'bad-attr': '.cpus'" in out,
+                  'CPU 1 offline during a concurrent run: the run ends, '
+                  "'CPU went offline during the run' at .cpus "
+                  f'({took:.1f} s)', out)
+        ok, diag = cpus_free(ynl)
+        tap.check(ok, 'CPU 1 back online: both CPUs run again', diag)
+        ok, diag = dmesg_clean()
+        tap.check(ok, 'kernel log clean (no BUG, WARNING, KASAN, lockdep)',
+                  diag)
+
+    sys.exit(1 if tap.failed else 0)
+
+
+if __name__ == '__main__':
+    main()
