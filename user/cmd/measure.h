@@ -9,5 +9,12 @@
 
 #include "result.h"
 
+/*
+ * run --cpus LIST --user (at once) or --each-cpu (in turn), after the
+ * options were checked: an exit status.
+ */
+struct kb_run_opts;
+int kb_cpus_main(const struct kb_run_opts *o);
+
 
 #endif /* KBENCHCTL_MEASURE_H */

@@ -117,6 +117,18 @@ struct kb_run {
 	bool has_env;
 };
 
+/*
+ * A concurrent run: the same routines at the same time on several CPUs,
+ * one run per CPU (as a RUN reply: --user's twins now, a kernel reply
+ * later) and the start skew between them, in counter ticks.
+ */
+struct kb_cpus_run {
+	unsigned int nr;
+	struct kb_run *run;		/* [nr], in the order of --cpus */
+	uint64_t skew_bound, skew_median, skew_max;
+	uint32_t skew_samples, skew_flagged;	/* samples x series; over */
+};
+
 struct kb_run_req {
 	const char *names[KBENCH_RUN_ROUTINES_MAX];
 	unsigned int n;
