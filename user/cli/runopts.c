@@ -90,11 +90,11 @@ static int parse_cpus(const struct kb_opt *o, const char *arg, void *field)
 				continue;
 			if (kb_cpuset_has(&sel->set, c))
 				return kb_opt_error(o, arg, "CPU %u is listed twice", c);
+			if (cpu_online(o, arg, c))
+				return -EINVAL;
 			if (c >= KB_TWIN_CPUS_MAX)
 				return kb_opt_error(o, arg, "CPU %u: at most CPU %u", c,
 						    KB_TWIN_CPUS_MAX - 1);
-			if (cpu_online(o, arg, c))
-				return -EINVAL;
 			kb_cpuset_add(&sel->set, c);
 		}
 	}
