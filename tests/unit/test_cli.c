@@ -539,8 +539,14 @@ static void test_cpus_cli(void)
 		    "kbenchctl run: --each-cpu and --cpu exclude each other (--cpus N runs on CPU N alone)");
 	expect("run add_chain --cpus 0", 2,
 	       "--cpus runs in the kernel need the module's RUN to take a CPU list, which is not wired into kbenchctl yet");
-	expect("run add_chain --user --cpus 1..2", 2,
-	       "a scaling sweep over CPU counts (1..K) is not implemented yet");
+	expect_line("run add_chain --user --cpus 0..2", 2,
+		    "kbenchctl run: --cpus 0..2: a scaling sweep is A..K, CPU counts from A to K (1..4)");
+	expect("run add_chain --user --cpus 1..4095", 2, "--cpus 1..4095: at most ");
+	expect_line("run add_chain --user --each-cpu --cpus 1..1", 2,
+		    "kbenchctl run: --each-cpu takes a CPU list, not the counts 1..1");
+	expect("run add_chain --user --cpus 1..1 --samples 20 --csv", 0,
+	       "1,add_chain,");
+	valgrind("run atomic_shared --user --cpus 1..1 --samples 20 --json", 0);
 	expect("run add_chain --user --cpus 0 --save x", 2,
 	       "--cpus: --save is refused: the saved-result format");
 	expect("run add_chain --user --cpus 0 --events cycles", 2,

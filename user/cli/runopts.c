@@ -74,8 +74,19 @@ static int parse_cpus(const struct kb_opt *o, const char *arg, void *field)
 		sel->set = online;
 		return 0;
 	}
-	if (strstr(arg, ".."))
-		return kb_opt_error(o, arg, "a scaling sweep over CPU counts (1..K) is not implemented yet; give a CPU list such as 0,2-3");
+	if (strstr(arg, "..")) {
+		unsigned int n = online_err ? 0 : kb_cpuset_count(&online);
+		char tail;
+
+		if (sscanf(arg, "%u..%u%c", &sel->lo, &sel->hi, &tail) != 2 ||
+		    !sel->lo || sel->lo > sel->hi)
+			return kb_opt_error(o, arg, "a scaling sweep is A..K, CPU counts from A to K (1..4)");
+		if (sel->hi > n || sel->hi - sel->lo >= KB_SWEEP_MAX)
+			return kb_opt_error(o, arg, "at most %u CPUs (online: %u) and %d counts",
+					    n, n, KB_SWEEP_MAX);
+		sel->set = online;
+		return 0;
+	}
 	for (; *p; p = *end ? end + 1 : end) {
 		end = strchr(p, ',');
 		end = end ? end : p + strlen(p);
@@ -492,16 +503,27 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		if (o->q.has_cpu)
 			return kb_arg_error(sub, "%s and --cpu exclude each other (--cpus N runs on CPU N alone)",
 					    what);
+		if (o->cpus.hi && o->cpus.each)
+			return kb_arg_error(sub, "--each-cpu takes a CPU list, not the counts %s",
+					    o->cpus.spec);
 		if (!o->cpus.each && !o->user)
 			return kb_arg_error(sub, "--cpus runs in the kernel need the module's RUN to take a CPU list, which is not wired into kbenchctl yet: use --user for the userspace twins, or --each-cpu for one CPU after another");
 		if (o->q.nevents || o->has_precision || o->has_max_time ||
-		    o->has_sweep || o->baseline || o->svg || o->csv ||
-		    o->hist || o->raw || o->verbose)
-			return kb_arg_error(sub, "%s: not with --events, --precision, --max-time, --arg sweeps, --baseline, --svg, --csv, --hist, --raw or -v (--json gives every figure)",
+		    o->has_sweep || o->baseline || o->hist || o->raw ||
+		    (!o->cpus.hi && (o->svg || o->csv || o->verbose)))
+			return kb_arg_error(sub, "%s: not with --events, --precision, --max-time, --arg sweeps, --baseline, --hist, --raw, nor with a CPU list --svg, --csv or -v (--json gives every figure)",
 					    what);
 		if (o->save)
 			return kb_arg_error(sub, "%s: --save is refused: the saved-result format (user/RESULTS.md) has no place for a run of several CPUs and their skew yet",
 					    what);
+		if (o->cpus.hi) {	/* a sweep over the CPU counts */
+			o->sweep.spec = o->cpus.spec;
+			o->sweep.kind = KB_SWEEP_ARITH;
+			o->sweep.step = 1;
+			for (o->sweep.n = 0; o->sweep.n <= o->cpus.hi - o->cpus.lo;
+			     o->sweep.n++)
+				o->sweep.v[o->sweep.n] = o->cpus.lo + o->sweep.n;
+		}
 	}
 	/* rows with a given flag get no default from the table */
 	if (!o->has_threshold)

@@ -44,6 +44,7 @@ struct kb_cpus_sel {
 	const char *spec;	/* --cpus as given; NULL: not given */
 	struct kb_cpuset set;	/* its CPUs */
 	bool each;		/* --each-cpu: one after another */
+	unsigned int lo, hi;	/* --cpus A..K: CPU counts (hi 0: a list) */
 };
 
 struct kb_run_opts {

@@ -110,8 +110,9 @@ static void aggregate(const struct kb_cpus_run *cr, unsigned int k)
 	out_close_object();
 }
 
-static int concurrent(const struct kb_run_opts *o, unsigned int nr,
-		      const int32_t *cpus)
+/* The twins of @o at once on @nr @cpus into @cr: 0 or -errno (printed). */
+static int twins_at_once(const struct kb_run_opts *o, unsigned int nr,
+			 const int32_t *cpus, struct kb_cpus_run *cr)
 {
 	const struct kb_run_req *q = &o->q;
 	struct kb_twin_req tq = {
@@ -121,13 +122,29 @@ static int concurrent(const struct kb_run_opts *o, unsigned int nr,
 		.target_ns = q->has_target ? q->target_ns : KB_RUN_DEFAULT_TARGET_NS,
 		.warmup = q->has_warmup ? q->warmup : KB_RUN_DEFAULT_WARMUP,
 	};
+
+	memcpy(tq.names, q->names, sizeof(tq.names));
+	memcpy(tq.args, q->args, sizeof(tq.args));
+	return kb_twin_run_cpus(&tq, cpus, nr, cr);
+}
+
+static void cpus_run_free(struct kb_cpus_run *cr)
+{
+	unsigned int c;
+
+	for (c = 0; c < cr->nr; c++)
+		kb_run_free(&cr->run[c]);
+	free(cr->run);
+}
+
+static int concurrent(const struct kb_run_opts *o, unsigned int nr,
+		      const int32_t *cpus)
+{
 	struct kb_cpus_run cr;
 	unsigned int c, k;
 	int err;
 
-	memcpy(tq.names, q->names, sizeof(tq.names));
-	memcpy(tq.args, q->args, sizeof(tq.args));
-	err = kb_twin_run_cpus(&tq, cpus, nr, &cr);
+	err = twins_at_once(o, nr, cpus, &cr);
 	if (err)
 		return kb_exit_status(err);
 	out_open_object(NULL);
@@ -170,10 +187,119 @@ static int concurrent(const struct kb_run_opts *o, unsigned int nr,
 	out_close_object();
 	out_close_object();
 	out_finish();
-	for (c = 0; c < nr; c++)
-		kb_run_free(&cr.run[c]);
-	free(cr.run);
+	cpus_run_free(&cr);
 	return EXIT_OK;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* @k CPUs' series @res[c] merged into @out (CPU 0's, whose samples grow). */
+static int merge(struct kb_result *out, struct kb_result *const *res,
+		 unsigned int k)
+{
+	int64_t med[KB_TWIN_CPUS_MAX], corr[KB_TWIN_CPUS_MAX];
+	size_t n = 0;
+	unsigned int c, b;
+
+	for (c = 0; c < k; c++)
+		n += res[c]->n;
+	out->net = realloc(out->net, n * sizeof(*out->net));
+	if (!out->net)
+		return -ENOMEM;
+	out->sflags = realloc(out->sflags, n * sizeof(*out->sflags));
+	if (!out->sflags)
+		return -ENOMEM;
+	for (c = 0, n = 0; c < k; n += res[c]->n, c++) {
+		med[c] = res[c]->per_iter_median_milli;
+		corr[c] = res[c]->corr_median_milli;
+		if (!c)
+			continue;	/* in place */
+		memcpy(out->net + n, res[c]->net, res[c]->n * sizeof(*out->net));
+		memcpy(out->sflags + n, res[c]->sflags,
+		       res[c]->n * sizeof(*out->sflags));
+		out->samples += res[c]->samples;
+		out->valid += res[c]->valid;
+		for (b = 0; b < KB_EXCL_N; b++)
+			out->excl[b] += res[c]->excl[b];
+	}
+	out->n = out->cap = n;
+	qsort(med, k, sizeof(*med), cmp_i64);
+	qsort(corr, k, sizeof(*corr), cmp_i64);
+	out->per_iter_median_milli = med[(k - 1) / 2];
+	out->corr_median_milli = corr[(k - 1) / 2];
+	out->has_arg = false;	/* the sweep's x is the CPU count */
+	return 0;
+}
+
+/*
+ * The online CPUs of @o, cores first (the lowest-numbered thread of each
+ * package's core), then their SMT siblings, into @cpus; their number.
+ */
+static unsigned int cores_first(const struct kb_run_opts *o, int32_t *cpus)
+{
+	struct kb_cpuset first = { 0 };
+	unsigned int c, pass, nr = 0;
+	struct cpu_topo t, u;
+	unsigned int d;
+
+	for (c = 0; c < KB_CPUS_MAX; c++) {
+		if (!kb_cpuset_has(&o->cpus.set, c))
+			continue;
+		topo_read(c, &t);
+		for (d = 0; d < c; d++) {
+			if (!kb_cpuset_has(&first, d))
+				continue;
+			topo_read(d, &u);
+			if (!strcmp(t.package, u.package) &&
+			    !strcmp(t.core, u.core) && strcmp(t.core, "-"))
+				break;
+		}
+		if (d == c)
+			kb_cpuset_add(&first, c);
+	}
+	for (pass = 0; pass < 2; pass++)
+		for (c = 0; c < KB_CPUS_MAX && c < KB_TWIN_CPUS_MAX; c++)
+			if (kb_cpuset_has(&o->cpus.set, c) &&
+			    kb_cpuset_has(&first, c) == !pass)
+				cpus[nr++] = (int32_t)c;
+	return nr;
+}
+
+int kb_cpus_scale(const struct kb_run_opts *o, unsigned int k,
+		  struct kb_run *r)
+{
+	struct kb_result *res[KB_TWIN_CPUS_MAX];
+	int32_t cpus[KB_TWIN_CPUS_MAX];
+	struct kb_cpus_run cr;
+	unsigned int c, i;
+	int err;
+
+	if (cores_first(o, cpus) < k)
+		return -EINVAL;
+	err = twins_at_once(o, k, cpus, &cr);
+	if (err)
+		return err;
+	for (i = 0; i <= cr.run[0].nres && !err; i++) {
+		for (c = 0; c < k; c++)
+			res[c] = i < cr.run[c].nres ? &cr.run[c].res[i] :
+				 &cr.run[c].overhead;
+		err = merge(res[0], res, k);
+	}
+	*r = cr.run[0];
+	memset(&cr.run[0], 0, sizeof(cr.run[0]));
+	cpus_run_free(&cr);
+	r->ncpus = k;
+	r->has_arg = false;
+	kb_run_stamp(r);
+	kb_run_env(r);
+	if (err)
+		kb_run_free(r);
+	return err;
 }
 
 /* --each-cpu: the single-CPU run (kernel or --user) on each in turn. */

@@ -75,7 +75,7 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 			       kb_run_opts_check_module(&o, sc);
 	if (err)
 		return kb_exit_status(err);
-	if (o.cpus.spec || o.cpus.each)
+	if ((o.cpus.spec && !o.cpus.hi) || o.cpus.each)
 		return kb_cpus_main(&o);
 	if (kb_sweep_is_sweep(&o.sweep))
 		return kb_sweep_run(sc, &o, argc, argv);

@@ -101,6 +101,11 @@ struct kb_run {
 	bool counter_constant;
 	bool has_arg;		/* one argument for every routine (a sweep's) */
 	uint64_t arg;
+	/*
+	 * a scaling sweep's point (--cpus A..K): the samples of this many
+	 * CPUs at once, the medians the CPUs' median (0: one CPU)
+	 */
+	unsigned int ncpus;
 	char kernel[80];	/* release, for plot titles */
 	char date[40];
 	unsigned int nevents;	/* hardware events counted */
