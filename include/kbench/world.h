@@ -19,6 +19,7 @@
 
 #ifdef __KERNEL__
 #include <asm/barrier.h>
+#include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/processor.h>
@@ -36,6 +37,12 @@
 #define kbench_store_release(p, v)	smp_store_release(p, v)
 #define kbench_load_once(p)		READ_ONCE(*(p))
 #define kbench_cpu_relax()		cpu_relax()
+/* the contention bodies (contend.h) */
+#define kbench_atomic_long		atomic_long_t
+#define kbench_atomic_inc(p)		atomic_long_inc(p)
+#define kbench_xchg_acquire(p, v)	xchg_acquire(p, v)
+#define kbench_store_once(p, v)		WRITE_ONCE(*(p), v)
+#define kbench_mb()			smp_mb()
 #else
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -55,6 +62,11 @@
 #define kbench_load_once(p)		__atomic_load_n(p, __ATOMIC_RELAXED)
 /* a compiler barrier: the spin reads the counter, which paces it */
 #define kbench_cpu_relax()		__atomic_signal_fence(__ATOMIC_SEQ_CST)
+typedef struct { long counter; } kbench_atomic_long;
+#define kbench_atomic_inc(p)	__atomic_fetch_add(&(p)->counter, 1, __ATOMIC_RELAXED)
+#define kbench_xchg_acquire(p, v)	__atomic_exchange_n(p, v, __ATOMIC_ACQUIRE)
+#define kbench_store_once(p, v)		__atomic_store_n(p, v, __ATOMIC_RELAXED)
+#define kbench_mb()			__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #endif
 
 #include "../uapi/linux/kbench.h"

@@ -522,6 +522,44 @@ static void test_results_cli(void)
 }
 
 /* --arg: one value, sweeps, NAME:ARG; the errors without a module */
+/* run --cpus / --each-cpu: the option's errors, and runs under valgrind */
+static void test_cpus_cli(void)
+{
+	expect_line("run add_chain --user --cpus 0,0", 2,
+		    "kbenchctl run: --cpus 0,0: CPU 0 is listed twice");
+	expect_line("run add_chain --user --cpus 0-1,1", 2,
+		    "kbenchctl run: --cpus 0-1,1: CPU 1 is listed twice");
+	expect("run add_chain --user --cpus 4095", 2,
+	       "kbenchctl run: --cpus 4095: no such CPU (online: ");
+	expect_line("run add_chain --user --cpus x", 2,
+		    "kbenchctl run: --cpus x: not a CPU list (as taskset's: 0,2-3)");
+	expect_line("run add_chain --user --cpus 0 --cpu 0", 2,
+		    "kbenchctl run: --cpus and --cpu exclude each other (--cpus N runs on CPU N alone)");
+	expect_line("run add_chain --each-cpu --cpu 0", 2,
+		    "kbenchctl run: --each-cpu and --cpu exclude each other (--cpus N runs on CPU N alone)");
+	expect("run add_chain --cpus 0", 2,
+	       "--cpus runs in the kernel need the module's RUN to take a CPU list, which is not wired into kbenchctl yet");
+	expect_line("run add_chain --user --cpus 0..2", 2,
+		    "kbenchctl run: --cpus 0..2: a scaling sweep is A..K, CPU counts from A to K (1..4)");
+	expect("run add_chain --user --cpus 1..4095", 2, "--cpus 1..4095: at most ");
+	expect_line("run add_chain --user --each-cpu --cpus 1..1", 2,
+		    "kbenchctl run: --each-cpu takes a CPU list, not the counts 1..1");
+	expect("run add_chain --user --cpus 1..1 --samples 20 --csv", 0,
+	       "1,add_chain,");
+	valgrind("run atomic_shared --user --cpus 1..1 --samples 20 --json", 0);
+	expect("run add_chain --user --cpus 0 --save x", 2,
+	       "--cpus: --save is refused: the saved-result format");
+	expect("run add_chain --user --cpus 0 --events cycles", 2,
+	       "--cpus: not with --events");
+	expect("compare a b --cpus 0", 2, "unknown option '--cpus'");
+	expect("run atomic_shared --user --cpus 0 --samples 20", 0,
+	       "at once on CPUs 0");
+	expect("run add_chain --user --each-cpu --cpus 0 --samples 20 --json", 0,
+	       "\"each_cpu\": [");
+	valgrind("run atomic_shared pingpong --user --cpus all --samples 20 --json", 0);
+	valgrind("run spin_shared --user --each-cpu --samples 20", 0);
+}
+
 static void test_sweep_cli(void)
 {
 	char *out;
@@ -720,12 +758,13 @@ void test_cli(void)
 	expect_line("samples 1 --csv --json", 2, "kbenchctl samples: --csv and --json exclude each other");
 	expect_line("clocks x", 2, "kbenchctl clocks: unexpected argument 'x' (clocks takes only options)");
 	expect_line("compare nosuch --kernel-vs-user", 2,
-		    "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1, add_n, foo, foobar)");
+		    "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1, add_n, foo, foobar, atomic_shared, atomic_percpu, spin_shared, spin_percpu, pingpong)");
 	expect_line("samples 1 --routine 5", 2, "kbenchctl samples: --routine 5: at most 4");
 	expect_line("clocks --user --all", 2,
 		    "kbenchctl clocks: --user and --all exclude each other (--all includes the userspace clocks)");
 	expect_line("info extra", 2, "kbenchctl info: unexpected argument 'extra' (info takes no arguments)");
 	test_sweep_cli();
+	test_cpus_cli();
 
 	/* the module is absent on the build machine */
 	expect("info", 2, "kbenchctl: kbench module not loaded (try: modprobe kbench)");

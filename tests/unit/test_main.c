@@ -36,6 +36,7 @@ int main(int argc, char *argv[])
 	test_seqtest();
 	test_cli();
 	test_engine();
+	test_cpus();
 	test_sweep();
 	return tap_done();
 }

@@ -26,6 +26,8 @@ void test_env(void);
 void test_steal(void);
 void test_schema(void);
 void test_seqtest(void);
+/* libkbench's concurrent runs on this machine's CPUs */
+void test_cpus(void);
 
 /* |a - b| within a relative 1e-9 (absolute near 0), NaN == NaN */
 static inline bool close_to(double a, double b, double rel)

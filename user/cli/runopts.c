@@ -22,16 +22,12 @@
 #define KB_STR_(x)	#x
 #define KB_STR(x)	KB_STR_(x)
 
-int kb_opt_parse_cpu(const struct kb_opt *o, const char *arg, void *field)
+/* @cpu is online, or -EINVAL after a message naming @o and @arg */
+static int cpu_online(const struct kb_opt *o, const char *arg, uint32_t cpu)
 {
 	struct kb_cpuset online, present;
 	char list[256];
-	uint32_t cpu;
-	int err;
 
-	err = kb_opt_parse_value(o, arg, &cpu);
-	if (err)
-		return err;
 	if (!kb_cpulist_read("/sys/devices/system/cpu/online", &online) &&
 	    !kb_cpuset_has(&online, cpu)) {
 		kb_cpulist_format(&online, list, sizeof(list));
@@ -41,7 +37,80 @@ int kb_opt_parse_cpu(const struct kb_opt *o, const char *arg, void *field)
 					    cpu, list);
 		return kb_opt_error(o, arg, "no such CPU (online: %s)", list);
 	}
-	*(uint32_t *)field = cpu;
+	return 0;
+}
+
+int kb_opt_parse_cpu(const struct kb_opt *o, const char *arg, void *field)
+{
+	uint32_t cpu;
+	int err;
+
+	err = kb_opt_parse_value(o, arg, &cpu);
+	if (!err)
+		err = cpu_online(o, arg, cpu);
+	if (!err)
+		*(uint32_t *)field = cpu;
+	return err;
+}
+
+/*
+ * --cpus LIST|all: distinct online CPUs, as taskset lists them; a CPU
+ * given twice is an error (not merged), "all" takes every online CPU.
+ */
+static int parse_cpus(const struct kb_opt *o, const char *arg, void *field)
+{
+	struct kb_cpus_sel *sel = field;
+	struct kb_cpuset online, one;
+	char chunk[64];
+	const char *p = arg, *end;
+	unsigned int c;
+	int online_err = kb_cpulist_read("/sys/devices/system/cpu/online", &online);
+
+	memset(&sel->set, 0, sizeof(sel->set));
+	sel->spec = arg;
+	if (!strcmp(arg, "all")) {
+		if (online_err)
+			return kb_opt_error(o, arg, "cannot read the online CPUs");
+		sel->set = online;
+		return 0;
+	}
+	if (strstr(arg, "..")) {
+		unsigned int n = online_err ? 0 : kb_cpuset_count(&online);
+		char tail;
+
+		if (sscanf(arg, "%u..%u%c", &sel->lo, &sel->hi, &tail) != 2 ||
+		    !sel->lo || sel->lo > sel->hi)
+			return kb_opt_error(o, arg, "a scaling sweep is A..K, CPU counts from A to K (1..4)");
+		if (sel->hi > n || sel->hi - sel->lo >= KB_SWEEP_MAX)
+			return kb_opt_error(o, arg, "at most %u CPUs (online: %u) and %d counts",
+					    n, n, KB_SWEEP_MAX);
+		sel->set = online;
+		return 0;
+	}
+	for (; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, ',');
+		end = end ? end : p + strlen(p);
+		if ((size_t)(end - p) >= sizeof(chunk) || end == p)
+			return kb_opt_error(o, arg, "not a CPU list (as taskset's: 0,2-3)");
+		memcpy(chunk, p, (size_t)(end - p));
+		chunk[end - p] = '\0';
+		if (kb_cpulist_parse(chunk, &one) || !kb_cpuset_count(&one))
+			return kb_opt_error(o, arg, "not a CPU list (as taskset's: 0,2-3)");
+		for (c = 0; c < KB_CPUS_MAX; c++) {
+			if (!kb_cpuset_has(&one, c))
+				continue;
+			if (kb_cpuset_has(&sel->set, c))
+				return kb_opt_error(o, arg, "CPU %u is listed twice", c);
+			if (cpu_online(o, arg, c))
+				return -EINVAL;
+			if (c >= KB_TWIN_CPUS_MAX)
+				return kb_opt_error(o, arg, "CPU %u: at most CPU %u", c,
+						    KB_TWIN_CPUS_MAX - 1);
+			kb_cpuset_add(&sel->set, c);
+		}
+	}
+	if (!kb_cpuset_count(&sel->set))
+		return kb_opt_error(o, arg, "no CPU");
 	return 0;
 }
 
@@ -207,6 +276,13 @@ const struct kb_opt kb_run_table[] = {
 	  KB_OPT_GIVEN(struct kb_run_opts, has_fit),
 	  .help = "with a sweep: the complexity fitted to the corrected median, or the best",
 	  .def = "auto" },
+	{ .name = "cpus", .kind = KB_OPT_STRING, .metavar = "LIST|all",
+	  .in = KB_IN_RUN, .parse = parse_cpus,
+	  KB_OPT_FIELD(struct kb_run_opts, cpus),
+	  .help = "run on these CPUs at the same time (0,2-3; all: every online one), with --user" },
+	{ .name = "each-cpu", .kind = KB_OPT_FLAG, .in = KB_IN_RUN,
+	  KB_OPT_FIELD(struct kb_run_opts, cpus.each),
+	  .help = "run on each CPU in turn (those of --cpus, else every online one), a row each with its topology" },
 	{ .name = "user", .kind = KB_OPT_FLAG, .in = KB_IN_MEASURE,
 	  KB_OPT_FIELD(struct kb_run_opts, user),
 	  .help = "time the userspace twins instead (no module needed)" },
@@ -435,6 +511,34 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 	if ((o->has_precision || o->has_max_time) &&
 	    (o->q.nevents || o->kvu || o->has_sweep || o->baseline))
 		return kb_arg_error(sub, "--precision and --max-time sample one run until answered: not with --events, --metric, --kernel-vs-user, --arg sweeps or --baseline");
+	if (o->cpus.spec || o->cpus.each) {
+		const char *what = o->cpus.each ? "--each-cpu" : "--cpus";
+
+		if (o->q.has_cpu)
+			return kb_arg_error(sub, "%s and --cpu exclude each other (--cpus N runs on CPU N alone)",
+					    what);
+		if (o->cpus.hi && o->cpus.each)
+			return kb_arg_error(sub, "--each-cpu takes a CPU list, not the counts %s",
+					    o->cpus.spec);
+		if (!o->cpus.each && !o->user)
+			return kb_arg_error(sub, "--cpus runs in the kernel need the module's RUN to take a CPU list, which is not wired into kbenchctl yet: use --user for the userspace twins, or --each-cpu for one CPU after another");
+		if (o->q.nevents || o->has_precision || o->has_max_time ||
+		    o->has_sweep || o->baseline || o->hist || o->raw ||
+		    (!o->cpus.hi && (o->svg || o->csv || o->verbose)))
+			return kb_arg_error(sub, "%s: not with --events, --precision, --max-time, --arg sweeps, --baseline, --hist, --raw, nor with a CPU list --svg, --csv or -v (--json gives every figure)",
+					    what);
+		if (o->save)
+			return kb_arg_error(sub, "%s: --save is refused: the saved-result format (user/RESULTS.md) has no place for a run of several CPUs and their skew yet",
+					    what);
+		if (o->cpus.hi) {	/* a sweep over the CPU counts */
+			o->sweep.spec = o->cpus.spec;
+			o->sweep.kind = KB_SWEEP_ARITH;
+			o->sweep.step = 1;
+			for (o->sweep.n = 0; o->sweep.n <= o->cpus.hi - o->cpus.lo;
+			     o->sweep.n++)
+				o->sweep.v[o->sweep.n] = o->cpus.lo + o->sweep.n;
+		}
+	}
 	/* rows with a given flag get no default from the table */
 	if (!o->has_threshold)
 		o->threshold = o->has_precision ? o->precision :

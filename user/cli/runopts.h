@@ -13,6 +13,7 @@
 #include "diff.h"
 #include "result.h"
 #include "sweep.h"
+#include "sysfs.h"
 
 /* the rows' .in: which of the subcommands takes them */
 #define KB_IN_RUN	0x1
@@ -38,6 +39,14 @@ struct kb_routine_info {
 	uint32_t flags;
 };
 
+/* --cpus LIST|all and --each-cpu */
+struct kb_cpus_sel {
+	const char *spec;	/* --cpus as given; NULL: not given */
+	struct kb_cpuset set;	/* its CPUs */
+	bool each;		/* --each-cpu: one after another */
+	unsigned int lo, hi;	/* --cpus A..K: CPU counts (hi 0: a list) */
+};
+
 struct kb_run_opts {
 	struct kb_run_req q;	/* routines, cpu, samples, iterations, ... */
 	struct kb_sweep sweep;	/* --arg */
@@ -61,6 +70,7 @@ struct kb_run_opts {
 	const char *baseline;		/* run */
 	struct kb_diff_opts diff;	/* diff, run --baseline; compare's seed */
 	bool check;			/* diff --check */
+	struct kb_cpus_sel cpus;	/* run --cpus, --each-cpu */
 };
 
 /*

@@ -75,6 +75,8 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 			       kb_run_opts_check_module(&o, sc);
 	if (err)
 		return kb_exit_status(err);
+	if ((o.cpus.spec && !o.cpus.hi) || o.cpus.each)
+		return kb_cpus_main(&o);
 	if (kb_sweep_is_sweep(&o.sweep))
 		return kb_sweep_main(sc, &o, argc, argv, false);
 	/* a bad baseline fails before the measurement, not after it */

@@ -138,6 +138,7 @@ static void table_row(const struct sweep *w, unsigned int i)
 		else
 			snprintf(ci, sizeof(ci), "(kernel summary)");
 		ops = med > 0 && r->counter_hz ? (double)r->counter_hz / med : NAN;
+		ops *= r->ncpus ? r->ncpus : 1;	/* all CPUs' */
 		kb_format_rate(res->bytes_per_iter ? ops * res->bytes_per_iter : ops,
 			       res->bytes_per_iter, rate, sizeof(rate));
 		out_text("%10.3f %10.3f  %-22s %10.3f %10.3f %14s ", res_min(res),
@@ -377,7 +378,10 @@ static int measure(struct sweep *w)
 		q.nargs = 1;
 		q.args[0] = w->o->sweep.v[i];
 		progress(w, i, false);
-		err = kb_run_measure(&q, w->o->user, &w->runs[i]);
+		err = w->o->cpus.hi ?
+		      kb_cpus_scale(w->o, (unsigned int)w->o->sweep.v[i],
+				    &w->runs[i]) :
+		      kb_run_measure(&q, w->o->user, &w->runs[i]);
 		if (!err && kb_run_analyze(&w->runs[i])) {
 			fprintf(stderr, "%s: out of memory\n", prog);
 			kb_run_free(&w->runs[i]);
@@ -420,7 +424,8 @@ static void print_csv(const struct sweep *w)
 			bool stats = res->have_stats && res->st.count;
 			double med = res_median(res);
 			double ops = med > 0 && r->counter_hz ?
-				     (double)r->counter_hz / med : NAN;
+				     (double)r->counter_hz / med *
+				     (r->ncpus ? r->ncpus : 1) : NAN;
 
 			printf("%llu,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.6g,%s,%u,%u\n",
 			       (unsigned long long)run_arg(w, i, k),
@@ -584,7 +589,8 @@ int kb_sweep_main(const struct subcommand *sc, struct kb_run_opts *o,
 	int err = 0, ret;
 	unsigned int i;
 
-	w.unit = o->info[0].arg_name[0] ? o->info[0].arg_name : "arg";
+	w.unit = o->cpus.hi ? "cpus" :
+		 o->info[0].arg_name[0] ? o->info[0].arg_name : "arg";
 	w.bytes = !strcmp(w.unit, "bytes");
 	w.stream = !opt_json && !o->verbose && !o->csv;
 	if (o->baseline) {

@@ -44,4 +44,37 @@ int kb_events_open(struct kb_event *evs, unsigned int nr,
 int kb_events_close(struct kb_event *evs, unsigned int nr);
 void kb_events_release(struct kb_event *evs, unsigned int nr);
 
+/*
+ * One CPU's run (measure.c), in parts: kbench_measure_events() takes them
+ * in a row, kbench_measure_cpus() (cpus.c) on one thread per CPU with the
+ * skew between them.  kb_job_init(): 0 or an errno; free with kb_job_free()
+ * either way.
+ */
+struct kbench_request;
+struct kbench_result;
+struct kbench_events_result;
+struct kb_job {
+	const struct kbench_request *req;
+	struct kbench_engine_series series[KBENCH_ENGINE_SERIES_MAX];
+	struct kbench_engine e;
+	struct kbench_counter ctr;
+	kbench_s64 *scratch;
+	unsigned int nr;		/* series, the empty loop's included */
+	unsigned long long elapsed_ns;
+};
+
+int kb_job_init(struct kb_job *j, const struct kbench_request *req,
+		unsigned int nev, const struct kbench_engine_ops *ops,
+		int keep_start);
+int kb_job_run(struct kb_job *j, unsigned int cpu);
+void kb_job_fill(struct kb_job *j, struct kbench_result *res,
+		 struct kbench_events_result *evres, const struct kb_event *evs,
+		 unsigned int nev);
+void kb_job_free(struct kb_job *j);
+
+/* Pin the calling thread to @cpu (-1: the current one); @old to restore. */
+#include <sched.h>
+int kb_pin(int cpu, cpu_set_t *old, unsigned int *pinned);
+unsigned long long kb_now_ns(void);
+
 #endif /* KBENCH_LIB_INTERNAL_H */

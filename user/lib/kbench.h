@@ -210,6 +210,53 @@ int kbench_counter_get(unsigned int index, struct kbench_counter_info *info);
  */
 int kbench_counter_select(const char *name, struct kbench_counter_info *info);
 
+/*
+ * A concurrent run (kbench_measure_cpus()): the same request at the same
+ * time on several CPUs, one pinned thread and engine each.  Before every
+ * window the CPUs meet at a rendezvous (each waits, at most @spin_limit
+ * ticks, until all have reached the same window); after the run each
+ * sample's start skew - the latest start on the counter minus the
+ * earliest - is computed and a sample over @skew_bound is flagged
+ * KBENCH_SAMPLE_F_SKEW on every CPU (excluded_by[8]), as is a window whose
+ * wait gave up.  The counter must be synchronized across CPUs.
+ */
+struct kbench_cpus_request {
+	uint32_t nr_cpus;		/* 1 .. CPU_SETSIZE */
+	const int32_t *cpus;		/* [nr_cpus], distinct, online */
+	/*
+	 * per-CPU data: routine i on the c-th CPU gets data[c * nr_routines
+	 * + i]; NULL: each routine's data of the request, shared by all
+	 */
+	void *const *data;
+	uint64_t skew_bound;		/* ticks; 0: a tenth of the mean window */
+	uint64_t spin_limit;		/* ticks a window may wait; 0: 1 ms */
+};
+
+struct kbench_cpus_result {
+	uint32_t nr_cpus;
+	struct kbench_result *cpu;	/* [nr_cpus], in the request's order */
+	uint64_t skew_bound;		/* ticks, as applied */
+	uint32_t skew_samples;		/* skew[]'s length: samples x series */
+	uint32_t skew_flagged;		/* of them flagged skew on some CPU */
+	uint64_t skew_max, skew_median;	/* ticks, lower median */
+	uint64_t *skew;			/* [skew_samples] series by series */
+};
+
+/*
+ * Measure @req on each CPU of @cr at once (@req->cpu is ignored), the
+ * iterations N the smallest any CPU's probe chose.  0 with @res filled
+ * (free it with kbench_cpus_result_free()), or -1 with errno: EINVAL (a
+ * bad request, a CPU repeated or out of range), what sched_setaffinity()
+ * said of a CPU (EINVAL: offline), ENOMEM, EAGAIN (no thread), EIO.  Any
+ * thread's failure stops the others at once: none waits for it.
+ */
+int kbench_measure_cpus(const struct kbench_request *req,
+			const struct kbench_cpus_request *cr,
+			struct kbench_cpus_result *res);
+
+/* Free what @res holds (not @res itself). */
+void kbench_cpus_result_free(struct kbench_cpus_result *res);
+
 #ifdef __cplusplus
 }
 #endif

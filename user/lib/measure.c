@@ -54,7 +54,7 @@ static const struct kbench_engine_ops kb_ops = {
 	.check = kb_check_none,
 };
 
-static unsigned long long kb_now_ns(void)
+unsigned long long kb_now_ns(void)
 {
 	struct timespec ts;
 
@@ -125,7 +125,7 @@ static int kb_check_request(const struct kbench_request *req)
 }
 
 /* Pin the calling thread to @cpu (-1: the current one); @old to restore. */
-static int kb_pin(int cpu, cpu_set_t *old, unsigned int *pinned)
+int kb_pin(int cpu, cpu_set_t *old, unsigned int *pinned)
 {
 	cpu_set_t set;
 
@@ -213,85 +213,178 @@ KB_EXPORT int kbench_measure(const struct kbench_request *req,
 	return kbench_measure_events(req, NULL, res, NULL);
 }
 
+/*
+ * A run's parts (internal.h): @j set up for @req with @nev events' sample
+ * arrays (and each sample's start kept with @keep_start).  0 or an errno.
+ */
+int kb_job_init(struct kb_job *j, const struct kbench_request *req,
+		unsigned int nev, const struct kbench_engine_ops *ops,
+		int keep_start)
+{
+	const struct kbench_counter *row;
+	unsigned int i, x;
+
+	memset(j, 0, sizeof(*j));
+	if (kb_check_request(req) || nev > KBENCH_MEASURE_EVENTS_MAX)
+		return EINVAL;
+	row = kb_counter_pick(req->counter);
+	if (!row)
+		return errno;
+	j->req = req;
+	j->ctr = *row;
+	if (req->counter_hz)
+		j->ctr.hz = req->counter_hz;
+	j->nr = req->nr_routines + !(req->flags & KBENCH_REQUEST_F_NO_OVERHEAD);
+	for (i = 0; i < j->nr; i++) {
+		struct kbench_engine_series *s = &j->series[i];
+
+		if (i < req->nr_routines) {
+			s->run = req->routine[i].run;
+			s->data = req->routine[i].data;
+		} else {
+			s->run = kbench_lib_empty;
+			s->overhead = 1;
+		}
+		s->net = calloc(req->samples, sizeof(*s->net));
+		s->flags = calloc(req->samples, sizeof(*s->flags));
+		if (keep_start)
+			s->start = calloc(req->samples, sizeof(*s->start));
+		if (!s->net || !s->flags || (keep_start && !s->start))
+			return ENOMEM;
+		for (x = 0; x < nev; x++) {
+			s->xnet[x] = calloc(req->samples, sizeof(*s->xnet[x]));
+			if (!s->xnet[x])
+				return ENOMEM;
+		}
+		j->e.series[i] = s;
+	}
+	j->scratch = calloc(req->samples, sizeof(*j->scratch));
+	if (!j->scratch)
+		return ENOMEM;
+	j->e.counter = &j->ctr;
+	j->e.ops = ops;
+	j->e.nr_series = j->nr;
+	j->e.samples = req->samples;
+	j->e.warmup = req->warmup;
+	j->e.adaptive = !req->iterations;
+	j->e.iterations = req->iterations;
+	j->e.iterations_limit = KB_ITERATIONS_LIMIT;
+	j->e.target = kbench_ns_to_ticks(req->target_ns, j->ctr.hz);
+	return 0;
+}
+
+/* The engine's run of @j on @cpu (the calling thread pinned there). */
+int kb_job_run(struct kb_job *j, unsigned int cpu)
+{
+	unsigned long long t0 = kb_now_ns();
+	int err;
+
+	j->e.cpu = cpu;
+	err = kbench_engine_run(&j->e);
+	j->elapsed_ns = kb_now_ns() - t0;
+	return err;
+}
+
+/* @j's samples summarized into @res (and @evres: its @nev events). */
+void kb_job_fill(struct kb_job *j, struct kbench_result *res,
+		 struct kbench_events_result *evres, const struct kb_event *evs,
+		 unsigned int nev)
+{
+	const struct kbench_request *req = j->req;
+	struct kbench_summary sum[KBENCH_ENGINE_SERIES_MAX];
+	char name[KBENCH_MEASURE_NAME_MAX + 1];
+	struct kbench_engine_series *s = j->series;
+	unsigned int i, nr = j->nr;
+
+	memset(res, 0, sizeof(*res));
+	for (i = 0; i < nr; i++)
+		kbench_summarize(&sum[i], s[i].net, s[i].flags, s[i].taken,
+				 j->e.iterations, j->scratch);
+	for (i = 0; i < req->nr_routines && nr > req->nr_routines; i++)
+		kbench_correct(&sum[i], &sum[req->nr_routines]);
+
+	snprintf(res->counter, sizeof(res->counter), "%s", j->ctr.name);
+	snprintf(res->counter_desc, sizeof(res->counter_desc), "%s",
+		 j->ctr.desc);
+	res->counter_hz = j->ctr.hz;
+	res->counter_flags = j->ctr.flags;
+	res->cpu = j->e.cpu;
+	res->iterations = j->e.iterations;
+	res->adaptive = (uint32_t)j->e.adaptive;
+	res->samples = req->samples;
+	res->warmup = req->warmup;
+	res->target_ns = req->target_ns;
+	res->status = j->e.timed_out ? KBENCH_RUN_TIMEOUT : KBENCH_RUN_COMPLETE;
+	res->elapsed_ns = j->elapsed_ns;
+	res->span_ticks = j->e.span;
+	res->routine_ticks = j->e.routine_ticks;
+	res->window_ticks = j->e.window_ticks;
+	res->nr_routines = req->nr_routines;
+	/* before kb_fill(), which moves the flags to the result */
+	if (nev)
+		kb_fill_events(evres, evs, nev, s, nr, req->nr_routines,
+			       j->e.iterations, j->scratch);
+	for (i = 0; i < req->nr_routines; i++) {
+		if (req->routine[i].name)
+			snprintf(name, sizeof(name), "%s", req->routine[i].name);
+		else
+			snprintf(name, sizeof(name), "routine%u", i);
+		kb_fill(&res->routine[i], name, &sum[i], &s[i]);
+	}
+	if (nr > req->nr_routines) {
+		res->has_overhead = 1;
+		kb_fill(&res->overhead, "empty", &sum[req->nr_routines],
+			&s[req->nr_routines]);
+	}
+}
+
+void kb_job_free(struct kb_job *j)
+{
+	unsigned int i, x;
+
+	for (i = 0; i < KBENCH_ENGINE_SERIES_MAX; i++) {
+		free(j->series[i].net);
+		free(j->series[i].flags);
+		free(j->series[i].start);
+		for (x = 0; x < KBENCH_EXTRA_MAX; x++)
+			free(j->series[i].xnet[x]);
+	}
+	free(j->scratch);
+	memset(j, 0, sizeof(*j));
+}
+
 KB_EXPORT int kbench_measure_events(const struct kbench_request *req,
 				    const struct kbench_event_request *ev,
 				    struct kbench_result *res,
 				    struct kbench_events_result *evres)
 {
-	struct kbench_engine_series series[KBENCH_ENGINE_SERIES_MAX];
-	struct kbench_summary sum[KBENCH_ENGINE_SERIES_MAX];
 	struct kb_event evs[KBENCH_MEASURE_EVENTS_MAX];
 	unsigned int nev = ev ? ev->nr_events : 0;
-	const struct kbench_counter *row;
-	struct kbench_counter ctr;
-	struct kbench_engine e;
-	unsigned int i, x, nr, pinned = 0;
-	unsigned long long t0;
-	kbench_s64 *scratch = NULL;
-	char name[KBENCH_MEASURE_NAME_MAX + 1];
+	struct kb_job *j;
+	unsigned int x, pinned = 0;
 	cpu_set_t old;
-	int err = 0, failed = -1;
+	int err, failed = -1;
 
 	if (evres) {
 		memset(evres, 0, sizeof(*evres));
 		evres->failed = -1;
 	}
-	if (kb_check_request(req) || !res || nev > KBENCH_MEASURE_EVENTS_MAX ||
-	    (nev && !evres)) {
+	if (!res || (nev && !evres)) {
 		errno = EINVAL;
 		return -1;
 	}
-	row = kb_counter_pick(req->counter);
-	if (!row)
+	j = malloc(sizeof(*j));
+	if (!j) {
+		errno = ENOMEM;
 		return -1;
-	ctr = *row;
-	if (req->counter_hz)
-		ctr.hz = req->counter_hz;
-
-	memset(res, 0, sizeof(*res));
-	memset(series, 0, sizeof(series));
-	memset(&e, 0, sizeof(e));
-	nr = req->nr_routines +
-	     !(req->flags & KBENCH_REQUEST_F_NO_OVERHEAD);
-	for (i = 0; i < nr; i++) {
-		if (i < req->nr_routines) {
-			series[i].run = req->routine[i].run;
-			series[i].data = req->routine[i].data;
-		} else {
-			series[i].run = kbench_lib_empty;
-			series[i].overhead = 1;
-		}
-		series[i].net = calloc(req->samples, sizeof(*series[i].net));
-		series[i].flags = calloc(req->samples,
-					 sizeof(*series[i].flags));
-		if (!series[i].net || !series[i].flags)
-			goto out_nomem;
-		for (x = 0; x < nev; x++) {
-			series[i].xnet[x] = calloc(req->samples,
-						   sizeof(*series[i].xnet[x]));
-			if (!series[i].xnet[x])
-				goto out_nomem;
-		}
-		e.series[i] = &series[i];
 	}
-	scratch = calloc(req->samples, sizeof(*scratch));
-	if (!scratch)
-		goto out_nomem;
-
-	e.counter = &ctr;
-	e.ops = &kb_ops;
-	e.nr_series = nr;
-	e.samples = req->samples;
-	e.warmup = req->warmup;
-	e.adaptive = !req->iterations;
-	e.iterations = req->iterations;
-	e.iterations_limit = KB_ITERATIONS_LIMIT;
-	e.target = kbench_ns_to_ticks(req->target_ns, ctr.hz);
+	err = kb_job_init(j, req, nev, &kb_ops, 0);
+	if (err)
+		goto out_free;
 	if (kb_pin(req->cpu, &old, &pinned)) {
 		err = errno;
 		goto out_free;
 	}
-	e.cpu = pinned;
 	if (nev) {
 		err = -kb_events_open(evs, nev, ev->name, ev->flags, &failed);
 		if (err) {
@@ -300,71 +393,22 @@ KB_EXPORT int kbench_measure_events(const struct kbench_request *req,
 			evres->failed = failed;
 			goto out_free;
 		}
-		e.extra.nr = nev;
+		j->e.extra.nr = nev;
 		for (x = 0; x < nev; x++) {
-			e.extra.row[x] = evs[x].row;
-			e.extra.ctx[x] = &evs[x];
+			j->e.extra.row[x] = evs[x].row;
+			j->e.extra.ctx[x] = &evs[x];
 		}
 	}
-	t0 = kb_now_ns();
-	if (kbench_engine_run(&e))
+	if (kb_job_run(j, pinned))
 		err = EIO;	/* no limit or check here can fail a run */
-	res->elapsed_ns = kb_now_ns() - t0;
 	if (nev && kb_events_close(evs, nev) && !err)
 		err = EIO;	/* an event stopped counting */
 	sched_setaffinity(0, sizeof(old), &old);
-	if (err)
-		goto out_free;
-
-	for (i = 0; i < nr; i++)
-		kbench_summarize(&sum[i], series[i].net, series[i].flags,
-				 series[i].taken, e.iterations, scratch);
-	for (i = 0; i < req->nr_routines && nr > req->nr_routines; i++)
-		kbench_correct(&sum[i], &sum[req->nr_routines]);
-
-	snprintf(res->counter, sizeof(res->counter), "%s", ctr.name);
-	snprintf(res->counter_desc, sizeof(res->counter_desc), "%s", ctr.desc);
-	res->counter_hz = ctr.hz;
-	res->counter_flags = ctr.flags;
-	res->cpu = pinned;
-	res->iterations = e.iterations;
-	res->adaptive = (uint32_t)e.adaptive;
-	res->samples = req->samples;
-	res->warmup = req->warmup;
-	res->target_ns = req->target_ns;
-	res->status = e.timed_out ? KBENCH_RUN_TIMEOUT : KBENCH_RUN_COMPLETE;
-	res->span_ticks = e.span;
-	res->routine_ticks = e.routine_ticks;
-	res->window_ticks = e.window_ticks;
-	res->nr_routines = req->nr_routines;
-	/* before kb_fill(), which moves the flags to the result */
-	if (nev)
-		kb_fill_events(evres, evs, nev, series, nr, req->nr_routines,
-			       e.iterations, scratch);
-	for (i = 0; i < req->nr_routines; i++) {
-		if (req->routine[i].name)
-			snprintf(name, sizeof(name), "%s", req->routine[i].name);
-		else
-			snprintf(name, sizeof(name), "routine%u", i);
-		kb_fill(&res->routine[i], name, &sum[i], &series[i]);
-	}
-	if (nr > req->nr_routines) {
-		res->has_overhead = 1;
-		kb_fill(&res->overhead, "empty", &sum[req->nr_routines],
-			&series[req->nr_routines]);
-	}
-	goto out_free;
-
-out_nomem:
-	err = ENOMEM;
+	if (!err)
+		kb_job_fill(j, res, evres, evs, nev);
 out_free:
-	for (i = 0; i < KBENCH_ENGINE_SERIES_MAX; i++) {
-		free(series[i].net);
-		free(series[i].flags);
-		for (x = 0; x < KBENCH_EXTRA_MAX; x++)
-			free(series[i].xnet[x]);
-	}
-	free(scratch);
+	kb_job_free(j);
+	free(j);
 	if (err) {
 		errno = err;
 		return -1;

@@ -101,6 +101,11 @@ struct kb_run {
 	bool counter_constant;
 	bool has_arg;		/* one argument for every routine (a sweep's) */
 	uint64_t arg;
+	/*
+	 * a scaling sweep's point (--cpus A..K): the samples of this many
+	 * CPUs at once, the medians the CPUs' median (0: one CPU)
+	 */
+	unsigned int ncpus;
 	char kernel[80];	/* release, for plot titles */
 	char date[40];
 	unsigned int nevents;	/* hardware events counted */
@@ -115,6 +120,18 @@ struct kb_run {
 	struct kb_kernel_env kenv;
 	struct kb_env env;
 	bool has_env;
+};
+
+/*
+ * A concurrent run: the same routines at the same time on several CPUs,
+ * one run per CPU (as a RUN reply: --user's twins now, a kernel reply
+ * later) and the start skew between them, in counter ticks.
+ */
+struct kb_cpus_run {
+	unsigned int nr;
+	struct kb_run *run;		/* [nr], in the order of --cpus */
+	uint64_t skew_bound, skew_median, skew_max;
+	uint32_t skew_samples, skew_flagged;	/* samples x series; over */
 };
 
 struct kb_run_req {

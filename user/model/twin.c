@@ -13,6 +13,7 @@
 
 #include <kbench.h>
 #include <kbench/bodies.h>
+#include <kbench/contend.h>
 
 #include "kbenchctl.h"
 #include "result.h"
@@ -71,6 +72,56 @@ static __attribute__((noinline)) void fn(unsigned int n, void *data)	\
 TWIN_JHASH(twin_foo)
 TWIN_JHASH(twin_foobar)
 
+/*
+ * The contention routines (include/kbench/contend.h): their data, shared
+ * by all CPUs of a concurrent run or one line per CPU (@c: the CPU's index
+ * in the run, 0 alone), zeroed once, set up for all threads before they
+ * start.  A lock is free again after every run.
+ */
+static struct kbench_line twin_shared[3], twin_percpu[KB_TWIN_CPUS_MAX];
+
+static void *twin_atomic_shared(unsigned int c)
+{
+	(void)c;
+	return &twin_shared[0].counter;
+}
+
+static void *twin_atomic_percpu(unsigned int c)
+{
+	return &twin_percpu[c].counter;
+}
+
+static void *twin_spin_shared(unsigned int c)
+{
+	(void)c;
+	return &twin_shared[1].lock;
+}
+
+static void *twin_spin_percpu(unsigned int c)
+{
+	return &twin_percpu[c].lock;
+}
+
+static void *twin_pingpong_word(unsigned int c)
+{
+	return &twin_shared[2].word[c % KBENCH_LINE_WORDS];
+}
+
+static void twin_atomic(unsigned int n, void *data)
+{
+	kbench_body_atomic_inc(n, data);
+}
+
+static void twin_lock(unsigned int n, void *data)
+{
+	kbench_body_tas_lock(n, data);
+}
+
+static void twin_store(unsigned int n, void *data)
+{
+	kbench_body_store(n, data);
+}
+
 const struct kb_twin kb_twins[] = {
 	{ .name = "empty", .desc = "empty loop (overhead)", .run = twin_empty,
 	  .insns = KBENCH_INSNS_EMPTY },
@@ -87,6 +138,16 @@ const struct kb_twin kb_twins[] = {
 	  .run = twin_foo },
 	{ .name = "foobar", .desc = "jhash of 64 bytes (identical to foo)",
 	  .run = twin_foobar },
+	{ .name = "atomic_shared", .desc = "atomic increment, one line for all CPUs",
+	  .run = twin_atomic, .data = twin_atomic_shared },
+	{ .name = "atomic_percpu", .desc = "atomic increment, a line per CPU",
+	  .run = twin_atomic, .data = twin_atomic_percpu },
+	{ .name = "spin_shared", .desc = "test-and-test-and-set lock+unlock, one for all CPUs",
+	  .run = twin_lock, .data = twin_spin_shared },
+	{ .name = "spin_percpu", .desc = "test-and-test-and-set lock+unlock, one per CPU",
+	  .run = twin_lock, .data = twin_spin_percpu },
+	{ .name = "pingpong", .desc = "store+barrier to own word of one shared line",
+	  .run = twin_store, .data = twin_pingpong_word },
 	{ .name = NULL }
 };
 
@@ -221,21 +282,20 @@ static uint64_t cpu_ns_now(void)
 	return ns_of(&ru.ru_utime) + ns_of(&ru.ru_stime);
 }
 
-int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
+/*
+ * @q as a libkbench request (@ring: load_l1's data) and the arguments into
+ * @r, emptied first.  0, or -ENOENT printed (no such twin or counter).
+ */
+static int twin_request(const struct kb_twin_req *q, struct kbench_request *req,
+			struct kb_run *r, void **ring)
 {
-	uint64_t cpu0, wall0;
-	void *ring[KBENCH_L1_RING_WORDS] __attribute__((aligned(64)));
-	struct kbench_events_result *evres;
-	struct kbench_event_request evreq;
 	struct kbench_counter_info ci;
-	struct kbench_request req;
-	struct kbench_result res;
 	const struct kb_twin *tw;
 	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
-	kbench_request_init(&req);
-	req.nr_routines = q->n;
+	kbench_request_init(req);
+	req->nr_routines = q->n;
 	for (i = 0; i < q->n; i++) {
 		uint64_t arg;
 
@@ -245,27 +305,79 @@ int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 				prog, q->names[i], KB_TWIN_NAMES);
 			return -ENOENT;
 		}
-		req.routine[i].name = tw->name;
-		req.routine[i].run = tw->run;
-		req.routine[i].data = ring;
+		req->routine[i].name = tw->name;
+		req->routine[i].run = tw->run;
+		req->routine[i].data = tw->data ? tw->data(0) : ring;
 		if (!tw->arg_name)
 			continue;
 		/* the checks of kb_run_opts_check_twins(): in range */
 		arg = q->nargs ? q->args[q->nargs > 1 ? i : 0] : tw->arg_def;
-		req.routine[i].data = (void *)(uintptr_t)arg;
+		req->routine[i].data = (void *)(uintptr_t)arg;
 		r->res[i].has_arg = true;
 		r->res[i].arg = arg;
 	}
 	if (kb_user_counter(&ci))
 		return -ENOENT;	/* a usage error: the environment names no counter */
 	kbench_body_load_l1_ring_init(ring);
-	req.cpu = q->cpu;
-	req.samples = q->samples;
-	req.iterations = q->iterations;
-	req.target_ns = q->target_ns;
-	req.warmup = q->warmup;
-	req.counter = ci.name;
-	req.counter_hz = q->counter_hz;
+	req->cpu = q->cpu;
+	req->samples = q->samples;
+	req->iterations = q->iterations;
+	req->target_ns = q->target_ns;
+	req->warmup = q->warmup;
+	req->counter = ci.name;
+	req->counter_hz = q->counter_hz;
+	return 0;
+}
+
+/* libkbench's @res (and @evres: NULL for none) into @r, a kernel-style run. */
+static void twin_fill(struct kb_run *r, struct kbench_result *res,
+		      struct kbench_events_result *evres)
+{
+	unsigned int i;
+
+	r->user = true;
+	r->cpu = res->cpu;
+	r->samples = res->samples;
+	r->warmup = res->warmup;
+	r->target_ns = res->target_ns;
+	r->iterations = res->iterations;
+	r->adaptive = res->adaptive;
+	r->status = res->status;
+	snprintf(r->counter, sizeof(r->counter), "%s", res->counter);
+	r->counter_hz = res->counter_hz;
+	r->counter_constant = res->counter_flags & KBENCH_COUNTER_F_CONSTANT;
+	r->elapsed_ns = res->elapsed_ns;
+	r->span_cycles = res->span_ticks;
+	r->routine_cycles = res->routine_ticks;
+	r->window_cycles = res->window_ticks;
+	r->nres = res->nr_routines;
+	for (i = 0; i < res->nr_routines; i++) {
+		twin_result(&r->res[i], i, &res->routine[i]);
+		r->res[i].has_corr = true;
+	}
+	twin_result(&r->overhead, res->nr_routines, &res->overhead);
+	r->has_overhead = true;
+	if (evres)
+		twin_events(r, evres);
+	r->mem_bytes = (uint64_t)(res->nr_routines + 1) * res->samples *
+		       (sizeof(int64_t) + sizeof(uint32_t) +
+			(uint64_t)r->nevents * sizeof(int64_t));
+}
+
+int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
+{
+	uint64_t cpu0, wall0;
+	void *ring[KBENCH_L1_RING_WORDS] __attribute__((aligned(64)));
+	struct kbench_events_result *evres;
+	struct kbench_event_request evreq;
+	struct kbench_request req;
+	struct kbench_result res;
+	unsigned int i;
+	int err;
+
+	err = twin_request(q, &req, r, ring);
+	if (err)
+		return err;
 	memset(&evreq, 0, sizeof(evreq));
 	evreq.nr_events = q->nevents;
 	for (i = 0; i < q->nevents; i++)
@@ -281,8 +393,7 @@ int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 	cpu0 = cpu_ns_now();
 	wall0 = kb_mono_ns();
 	if (kbench_measure_events(&req, &evreq, &res, evres)) {
-		int err = errno;
-
+		err = errno;
 		if (evres->failed >= 0)
 			twin_event_error(err, q->events[evres->failed]);
 		else if (q->cpu >= 0 && err == EINVAL)
@@ -301,34 +412,69 @@ int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 
 	r->wall_ns = kb_mono_ns() - wall0;
 	r->cpu_ns = cpu_ns_now() - cpu0;
-	r->user = true;
-	r->cpu = res.cpu;
-	r->samples = res.samples;
-	r->warmup = res.warmup;
-	r->target_ns = res.target_ns;
-	r->iterations = res.iterations;
-	r->adaptive = res.adaptive;
-	r->status = res.status;
-	snprintf(r->counter, sizeof(r->counter), "%s", res.counter);
-	r->counter_hz = res.counter_hz;
-	r->counter_constant = res.counter_flags & KBENCH_COUNTER_F_CONSTANT;
-	r->elapsed_ns = res.elapsed_ns;
-	r->span_cycles = res.span_ticks;
-	r->routine_cycles = res.routine_ticks;
-	r->window_cycles = res.window_ticks;
-	r->nres = res.nr_routines;
-	for (i = 0; i < res.nr_routines; i++) {
-		twin_result(&r->res[i], i, &res.routine[i]);
-		r->res[i].has_corr = true;
-	}
-	twin_result(&r->overhead, res.nr_routines, &res.overhead);
-	r->has_overhead = true;
-	twin_events(r, evres);
-	r->mem_bytes = (uint64_t)(res.nr_routines + 1) * res.samples *
-		       (sizeof(int64_t) + sizeof(uint32_t) +
-			(uint64_t)r->nevents * sizeof(int64_t));
+	twin_fill(r, &res, evres);
 	kbench_result_free(&res);
 	kbench_events_result_free(evres);
 	free(evres);
+	return 0;
+}
+
+int kb_twin_run_cpus(const struct kb_twin_req *q, const int32_t *cpus,
+		     unsigned int nr, struct kb_cpus_run *cr)
+{
+	void *ring[KBENCH_L1_RING_WORDS] __attribute__((aligned(64)));
+	struct kbench_cpus_request creq = { .nr_cpus = nr, .cpus = cpus };
+	struct kbench_cpus_result res;
+	struct kbench_request req;
+	const struct kb_twin *tw;
+	uint64_t cpu0, wall0;
+	unsigned int c, i;
+	void **data;
+	int err;
+
+	memset(cr, 0, sizeof(*cr));
+	cr->run = calloc(nr, sizeof(*cr->run));
+	data = calloc((size_t)nr * q->n, sizeof(*data));
+	if (!cr->run || !data) {
+		free(data);
+		return -ENOMEM;
+	}
+	err = twin_request(q, &req, &cr->run[0], ring);
+	for (c = 0; !err && c < nr; c++)
+		for (i = 0; i < q->n; i++) {
+			tw = kb_twin_find(q->names[i]);
+			data[c * q->n + i] = tw->data ? tw->data(c) :
+					     req.routine[i].data;
+		}
+	creq.data = data;
+	cpu0 = cpu_ns_now();
+	wall0 = kb_mono_ns();
+	if (!err && kbench_measure_cpus(&req, &creq, &res)) {
+		err = -errno;
+		fprintf(stderr, "%s: --user --cpus: the concurrent run failed: %s%s\n",
+			prog, strerror(errno), errno == EINVAL ?
+			" (a CPU offline, or not allowed to this process: see taskset -p $$)" : "");
+	}
+	free(data);
+	if (err) {
+		free(cr->run);
+		cr->run = NULL;
+		return err;
+	}
+	cr->nr = nr;
+	for (c = 0; c < nr; c++) {
+		if (c)
+			cr->run[c] = cr->run[0];	/* the arguments; no samples yet */
+		cr->run[c].wall_ns = kb_mono_ns() - wall0;
+		cr->run[c].cpu_ns = (cpu_ns_now() - cpu0) / nr;
+	}
+	for (c = 0; c < nr; c++)
+		twin_fill(&cr->run[c], &res.cpu[c], NULL);
+	cr->skew_bound = res.skew_bound;
+	cr->skew_median = res.skew_median;
+	cr->skew_max = res.skew_max;
+	cr->skew_samples = res.skew_samples;
+	cr->skew_flagged = res.skew_flagged;
+	kbench_cpus_result_free(&res);
 	return 0;
 }

@@ -20,11 +20,16 @@ struct kb_twin {
 	/* its argument, as the kernel routine's (NULL: none) */
 	const char *arg_name;
 	uint64_t arg_min, arg_max, arg_def;
+	/* a contention routine's data on the c-th CPU of a run (NULL: none) */
+	void *(*data)(unsigned int c);
 };
+
+/* the CPUs a concurrent run of the twins may have */
+#define KB_TWIN_CPUS_MAX	1024
 
 extern const struct kb_twin kb_twins[];
 /* their names, for messages */
-#define KB_TWIN_NAMES	"empty, add_chain, mul_chain, load_l1, add_n, foo, foobar"
+#define KB_TWIN_NAMES	"empty, add_chain, mul_chain, load_l1, add_n, foo, foobar, atomic_shared, atomic_percpu, spin_shared, spin_percpu, pingpong"
 const struct kb_twin *kb_twin_find(const char *name);
 
 struct kb_twin_req {
@@ -49,6 +54,17 @@ struct kb_twin_req {
  * -errno with a message printed (-ENOENT: no such twin or counter).
  */
 int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r);
+
+/*
+ * kb_twin_run() at the same time on the @nr CPUs of @cpus (distinct), one
+ * pinned thread each, their windows started together (libkbench's
+ * kbench_measure_cpus()): @cr gets a run per CPU and the start skew.  The
+ * contention twins get their shared or per-CPU data.  No events.  0, or
+ * -errno with a message printed.
+ */
+struct kb_cpus_run;
+int kb_twin_run_cpus(const struct kb_twin_req *q, const int32_t *cpus,
+		     unsigned int nr, struct kb_cpus_run *cr);
 
 /*
  * The userspace counter (KBENCH_COUNTER or the preference list): 0, or

@@ -468,6 +468,8 @@ void kb_run_print_members(const struct kb_run *r, unsigned int flags)
 		out_text("\n");
 	}
 	kb_run_print_header(r);
+	if (r->ncpus)
+		out_uint("cpus", "CPUs at once: %llu\n", r->ncpus);
 	if (r->nres == 1) {
 		kb_result_print(r, &r->res[0], flags);
 	} else {
