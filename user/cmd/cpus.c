@@ -119,7 +119,7 @@ static int twins_at_once(const struct kb_run_opts *o, unsigned int nr,
 		.n = q->n, .cpu = -1, .nargs = q->nargs,
 		.samples = q->has_samples ? q->samples : KB_RUN_DEFAULT_SAMPLES,
 		.iterations = q->has_iterations ? q->iterations : 0,
-		.target_ns = q->has_target ? q->target_ns : KB_RUN_DEFAULT_TARGET_NS,
+		.target_ns = q->has_target_ns ? q->target_ns : KB_RUN_DEFAULT_TARGET_NS,
 		.warmup = q->has_warmup ? q->warmup : KB_RUN_DEFAULT_WARMUP,
 	};
 
