@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbenchctl run --cpus LIST --user (a concurrent run: every CPU at once,
- * their windows started together) and run --each-cpu (one CPU after
- * another, kernel or --user, a row each with its topology).
+ * kbenchctl run --cpus LIST (a concurrent run: every CPU at once, their
+ * windows started together; the module's, or with --user the twins') and
+ * run --each-cpu (one CPU after another, kernel or --user, a row each with
+ * its topology).
  */
 #include <errno.h>
 #include <math.h>
@@ -12,9 +13,11 @@
 
 #include "kbenchctl.h"
 #include "measure.h"
+#include "nl.h"
 #include "output.h"
 #include "result.h"
 #include "runopts.h"
+#include "runreq.h"
 #include "stats.h"
 #include "sysfs.h"
 #include "twin.h"
@@ -110,17 +113,32 @@ static void aggregate(const struct kb_cpus_run *cr, unsigned int k)
 	out_close_object();
 }
 
-/* The twins of @o at once on @nr @cpus into @cr: 0 or -errno (printed). */
-static int twins_at_once(const struct kb_run_opts *o, unsigned int nr,
-			 const int32_t *cpus, struct kb_cpus_run *cr)
+/*
+ * The routines of @o at once on @nr @cpus into @cr, in the module or with
+ * --user the twins: 0 or -errno (printed).
+ */
+static int at_once(const struct kb_run_opts *o, unsigned int nr,
+		   const int32_t *cpus, struct kb_cpus_run *cr)
 {
 	const struct kb_run_req *q = &o->q;
+	struct kb_nl nl;
+	int err;
+
+	if (!o->user) {
+		err = kb_nl_open(&nl);
+		if (err)
+			return err;
+		err = kb_run_kernel_cpus(&nl, q, cpus, nr, cr);
+		kb_nl_close(&nl);
+		return err;
+	}
 	struct kb_twin_req tq = {
 		.n = q->n, .cpu = -1, .nargs = q->nargs,
 		.samples = q->has_samples ? q->samples : KB_RUN_DEFAULT_SAMPLES,
 		.iterations = q->has_iterations ? q->iterations : 0,
 		.target_ns = q->has_target_ns ? q->target_ns : KB_RUN_DEFAULT_TARGET_NS,
 		.warmup = q->has_warmup ? q->warmup : KB_RUN_DEFAULT_WARMUP,
+		.skew_bound_ns = q->has_skew_bound_ns ? q->skew_bound_ns : 0,
 	};
 
 	memcpy(tq.names, q->names, sizeof(tq.names));
@@ -144,13 +162,14 @@ static int concurrent(const struct kb_run_opts *o, unsigned int nr,
 	unsigned int c, k;
 	int err;
 
-	err = twins_at_once(o, nr, cpus, &cr);
+	err = at_once(o, nr, cpus, &cr);
 	if (err)
 		return kb_exit_status(err);
 	out_open_object(NULL);
 	out_open_object("concurrent");
 	out_string("cpus", "at once on CPUs %s", o->cpus.spec);
-	out_bool("user", " (userspace twins", true);
+	out_bool("user", o->user ? " (userspace twins" : " (kbench.ko",
+		 o->user);
 	out_string("counter", ", counter %s", cr.run[0].counter);
 	out_uint("counter_hz", NULL, cr.run[0].counter_hz);
 	out_uint("iterations", ", N %llu", cr.run[0].iterations);
@@ -281,7 +300,7 @@ int kb_cpus_scale(const struct kb_run_opts *o, unsigned int k,
 
 	if (cores_first(o, cpus) < k)
 		return -EINVAL;
-	err = twins_at_once(o, k, cpus, &cr);
+	err = at_once(o, k, cpus, &cr);
 	if (err)
 		return err;
 	for (i = 0; i <= cr.run[0].nres && !err; i++) {

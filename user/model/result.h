@@ -128,7 +128,7 @@ struct kb_run {
  * later) and the start skew between them, in counter ticks.
  */
 struct kb_cpus_run {
-	unsigned int nr;
+	unsigned int nr, cap;
 	struct kb_run *run;		/* [nr], in the order of --cpus */
 	uint64_t skew_bound, skew_median, skew_max;
 	uint32_t skew_samples, skew_flagged;	/* samples x series; over */

@@ -326,6 +326,7 @@ static int twin_request(const struct kb_twin_req *q, struct kbench_request *req,
 	req->warmup = q->warmup;
 	req->counter = ci.name;
 	req->counter_hz = q->counter_hz;
+	r->counter_hz = q->counter_hz ? q->counter_hz : ci.hz;
 	return 0;
 }
 
@@ -440,6 +441,8 @@ int kb_twin_run_cpus(const struct kb_twin_req *q, const int32_t *cpus,
 		return -ENOMEM;
 	}
 	err = twin_request(q, &req, &cr->run[0], ring);
+	creq.skew_bound = (uint64_t)((double)q->skew_bound_ns *
+				     (double)cr->run[0].counter_hz / 1e9);
 	for (c = 0; !err && c < nr; c++)
 		for (i = 0; i < q->n; i++) {
 			tw = kb_twin_find(q->names[i]);

@@ -190,18 +190,15 @@ static void kb_run_fetch_info(struct kb_nl *nl, struct kb_run *r)
 	nl->quiet = quiet;
 }
 
-int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
-		  struct kb_run *r)
+/* The RUN request of @q (and @nr @cpus: a concurrent run); NULL: no memory. */
+static struct nl_msg *run_msg(struct kb_nl *nl, const struct kb_run_req *q,
+			      const int32_t *cpus, unsigned int nr)
 {
-	struct nl_msg *msg;
+	struct nl_msg *msg = kb_nl_msg(nl, KBENCH_CMD_RUN, false);
 	unsigned int i;
-	int err;
 
-	memset(r, 0, sizeof(*r));
-	kb_run_fetch_info(nl, r);
-	msg = kb_nl_msg(nl, KBENCH_CMD_RUN, false);
 	if (!msg)
-		return kb_nl_request(nl, NULL, 0, NULL, NULL);
+		return NULL;
 	for (i = 0; i < q->n; i++)
 		if (nla_put_string(msg, KBENCH_A_RUN_ROUTINE, q->names[i]) < 0)
 			goto out_nomem;
@@ -216,11 +213,35 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 	for (i = 0; i < q->nevents; i++)
 		if (nla_put_string(msg, KBENCH_A_RUN_EVENT, q->events[i]) < 0)
 			goto out_nomem;
+	for (i = 0; i < nr; i++)
+		if (nla_put_u32(msg, KBENCH_A_RUN_CPUS, (uint32_t)cpus[i]) < 0)
+			goto out_nomem;
+	return msg;
+
+out_nomem:
+	nlmsg_free(msg);
+	return NULL;
+}
+
+/* A RUN: with progress on a terminal when @q asks for it. */
+static int run_request(struct kb_nl *nl, const struct kb_run_req *q,
+		       struct nl_msg *msg, kb_nl_msg_cb cb, void *arg)
+{
+	if (!msg)
+		return kb_nl_request(nl, NULL, 0, NULL, NULL);
 	if (q->progress)
-		err = kb_progress_request(nl, msg, KBENCH_A_RUN_MAX,
-					  run_reply_cb, r);
-	else
-		err = kb_nl_request(nl, msg, KBENCH_A_RUN_MAX, run_reply_cb, r);
+		return kb_progress_request(nl, msg, KBENCH_A_RUN_MAX, cb, arg);
+	return kb_nl_request(nl, msg, KBENCH_A_RUN_MAX, cb, arg);
+}
+
+int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
+		  struct kb_run *r)
+{
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	kb_run_fetch_info(nl, r);
+	err = run_request(nl, q, run_msg(nl, q, NULL, 0), run_reply_cb, r);
 	if (err)
 		return err;
 	r->has_arg = q->nargs == 1;
@@ -232,8 +253,96 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 		fprintf(stderr, "%s: warning: samples of run %u unavailable; statistics from the kernel summary only\n",
 			prog, r->run_id);
 	return 0;
+}
 
-out_nomem:
-	nlmsg_free(msg);
-	return kb_nl_request(nl, NULL, 0, NULL, NULL);
+/* A concurrent RUN's reply: each CPU_RUN nest a run of its own. */
+static int cpus_reply_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct kb_cpus_run *cr = arg;
+	struct kb_run tmpl = cr->run[0];
+	struct nlattr *a;
+	int rem;
+
+	kb_fields_parse(kb_run_fields, tb, &tmpl);
+	tmpl.status = kb_u32(tb[KBENCH_A_RUN_STATUS], 0);
+	cr->skew_max = kb_u64(tb[KBENCH_A_RUN_SKEW_MAX], 0);
+	cr->skew_median = kb_u64(tb[KBENCH_A_RUN_SKEW_MEDIAN], 0);
+	cr->skew_bound = kb_u64(tb[KBENCH_A_RUN_SKEW_BOUND], 0);
+	cr->skew_flagged = kb_u32(tb[KBENCH_A_RUN_SKEW_FLAGGED], 0);
+	cr->nr = 0;
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		struct nlattr *cb[KBENCH_A_CPU_RUN_MAX + 1], *b;
+		struct kb_run *r;
+		int brem;
+
+		if (nla_type(a) != KBENCH_A_RUN_CPU_RUN || cr->nr == cr->cap ||
+		    nla_parse_nested(cb, KBENCH_A_CPU_RUN_MAX, a, NULL) < 0)
+			continue;
+		r = &cr->run[cr->nr++];
+		*r = tmpl;
+		r->cpu = kb_u32(cb[KBENCH_A_CPU_RUN_CPU], 0);
+		r->run_id = kb_u32(cb[KBENCH_A_CPU_RUN_ID], 0);
+		r->iterations = kb_u32(cb[KBENCH_A_CPU_RUN_ITERATIONS], 0);
+		r->status = kb_u32(cb[KBENCH_A_CPU_RUN_STATUS], 0);
+		r->elapsed_ns = kb_u64(cb[KBENCH_A_CPU_RUN_ELAPSED_NS], 0);
+		r->span_cycles = kb_u64(cb[KBENCH_A_CPU_RUN_SPAN_CYCLES], 0);
+		r->routine_cycles = kb_u64(cb[KBENCH_A_CPU_RUN_ROUTINE_CYCLES], 0);
+		r->window_cycles = kb_u64(cb[KBENCH_A_CPU_RUN_WINDOW_CYCLES], 0);
+		r->mem_bytes = kb_u64(cb[KBENCH_A_CPU_RUN_MEM_BYTES], 0);
+		nla_for_each_nested(b, a, brem) {
+			if (nla_type(b) == KBENCH_A_CPU_RUN_RESULT &&
+			    r->nres < KBENCH_RUN_ROUTINES_MAX) {
+				parse_result(b, &r->res[r->nres++]);
+			} else if (nla_type(b) == KBENCH_A_CPU_RUN_OVERHEAD) {
+				parse_result(b, &r->overhead);
+				r->has_overhead = true;
+			}
+		}
+	}
+	return 0;
+}
+
+int kb_run_kernel_cpus(struct kb_nl *nl, const struct kb_run_req *q,
+		       const int32_t *cpus, unsigned int nr,
+		       struct kb_cpus_run *cr)
+{
+	unsigned int c;
+	int err;
+
+	memset(cr, 0, sizeof(*cr));
+	cr->run = calloc(nr, sizeof(*cr->run));
+	if (!cr->run)
+		return -ENOMEM;
+	cr->cap = nr;
+	kb_run_fetch_info(nl, &cr->run[0]);
+	err = run_request(nl, q, run_msg(nl, q, cpus, nr), cpus_reply_cb, cr);
+	if (!err && cr->nr != nr) {
+		fprintf(stderr, "%s: --cpus: the module answered for %u of %u CPUs\n",
+			prog, cr->nr, nr);
+		err = -EPROTO;
+	}
+	/* the skews: one per sample of each series (the overhead's too) */
+	if (!err)
+		cr->skew_samples = cr->run[0].samples * (cr->run[0].nres +
+							 cr->run[0].has_overhead);
+	for (c = 0; !err && c < nr; c++) {
+		struct kb_run *r = &cr->run[c];
+
+		r->has_arg = q->nargs == 1;
+		r->arg = q->nargs == 1 ? q->args[0] : 0;
+		kb_run_stamp(r);
+		kb_run_env(r);
+		if (kb_run_fetch_samples(nl, r->run_id, r))
+			fprintf(stderr, "%s: warning: samples of run %u (CPU %u) unavailable; statistics from the kernel summary only\n",
+				prog, r->run_id, r->cpu);
+	}
+	if (err) {
+		for (c = 0; c < cr->nr; c++)
+			kb_run_free(&cr->run[c]);
+		free(cr->run);
+		cr->run = NULL;
+		cr->nr = 0;
+	}
+	return err;
 }
