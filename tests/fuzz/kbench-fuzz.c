@@ -434,7 +434,7 @@ static const struct run_attr run_attrs[] = {
 	{ .type = KBENCH_A_RUN_CPUS, .name = "cpus", .kind = K_U32,
 	  .multi = true, .put_valid = valid_cpus, .limit = limit_cpu,
 	  .may_omit = true, .concurrent = true },
-	{ .type = KBENCH_A_RUN_SKEW_BOUND_NS, .name = "skew_bound_ns",
+	{ .type = KBENCH_A_RUN_SKEW_NS, .name = "skew_ns",
 	  .kind = K_U32, .put_valid = valid_skew_bound,
 	  .limit = limit_skew_bound, .may_omit = true, .concurrent = true },
 };
