@@ -947,6 +947,12 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 	nr = kbench_run_cpus(info, cpus, nla_cpus);
 	if (nr < 0)
 		return nr;
+	if (tb[KBENCH_A_RUN_SKEW_NS] &&
+	    !nla_get_u32(tb[KBENCH_A_RUN_SKEW_NS])) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SKEW_NS],
+				    "skew-ns: at least 1");
+		return -EINVAL;
+	}
 	samples = tb[KBENCH_A_RUN_SAMPLES] ?
 		  nla_get_u32(tb[KBENCH_A_RUN_SAMPLES]) :
 		  min(KBENCH_SAMPLES_DEFAULT, kbench_max_samples);
@@ -1010,8 +1016,8 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 		if (err)
 			goto out_put;
 	}
-	g->skew_bound = tb[KBENCH_A_RUN_SKEW_BOUND_NS] ?
-		kbench_ns_to_ticks(nla_get_u32(tb[KBENCH_A_RUN_SKEW_BOUND_NS]),
+	g->skew_bound = tb[KBENCH_A_RUN_SKEW_NS] ?
+		kbench_ns_to_ticks(nla_get_u32(tb[KBENCH_A_RUN_SKEW_NS]),
 				   kbench_counter.hz) :
 		kbench_ns_to_ticks(g->run[0]->target_ns,
 				   kbench_counter.hz) / KBENCH_SKEW_SHARE;
@@ -1077,9 +1083,9 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 		return nr_events;
 	if (tb[KBENCH_A_RUN_CPUS])
 		return kbench_nl_run_group(skb, info, &q);
-	if (tb[KBENCH_A_RUN_SKEW_BOUND_NS]) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SKEW_BOUND_NS],
-				    "skew-bound-ns: only with cpus");
+	if (tb[KBENCH_A_RUN_SKEW_NS]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SKEW_NS],
+				    "skew-ns: only with cpus");
 		return -EINVAL;
 	}
 

@@ -200,6 +200,7 @@ struct fuzz_msg {
 	const char *attr;	/* the attribute mutated, if one (run_attrs[]) */
 	unsigned int nroutine, routine_base;	/* valid_routine() */
 	unsigned int nevent;			/* valid_event() */
+	unsigned int ncpus;			/* valid_cpus() */
 	bool with_arg;		/* valid_routine() picks from arg_routines */
 	/* raw bytes to send instead of req (truncated headers) */
 	unsigned char raw[256];
@@ -260,6 +261,7 @@ struct run_attr {
 	uint32_t (*limit)(void);
 	uint32_t cheap_max;
 	bool may_omit;			/* absent is cheap too */
+	bool concurrent;		/* only in a concurrent RUN (no cpu, event) */
 };
 
 static void put_u32_valid(const struct run_attr *a, uint32_t v)
@@ -339,6 +341,24 @@ static void valid_cpu(const struct run_attr *a)
 	uint32_t nr = info.v[KBENCH_A_INFO_NR_CPUS];
 
 	put_u32_valid(a, rnd_below(nr ? nr : 1));
+}
+
+/* A concurrent run's CPUs: distinct, successive from 0 */
+static void valid_cpus(const struct run_attr *a)
+{
+	uint32_t nr = info.v[KBENCH_A_INFO_NR_CPUS];
+
+	put_u32_valid(a, m.ncpus++ % (nr ? nr : 1));
+}
+
+static void valid_skew_bound(const struct run_attr *a)
+{
+	put_u32_valid(a, 1 + rnd_below(20000000));
+}
+
+static uint32_t limit_skew_bound(void)
+{
+	return 20000000;
 }
 
 static void valid_samples(const struct run_attr *a)
@@ -427,6 +447,13 @@ static const struct run_attr run_attrs[] = {
 	{ .type = KBENCH_A_RUN_MAX_WINDOW_US, .name = "max_window_us",
 	  .kind = K_U32, .put_valid = valid_max_window,
 	  .limit = limit_max_window, .may_omit = true },
+	/* a concurrent run: not with cpu nor event (gen_valid() sends them) */
+	{ .type = KBENCH_A_RUN_CPUS, .name = "cpus", .kind = K_U32,
+	  .multi = true, .put_valid = valid_cpus, .limit = limit_cpu,
+	  .may_omit = true, .concurrent = true },
+	{ .type = KBENCH_A_RUN_SKEW_NS, .name = "skew_ns",
+	  .kind = K_U32, .put_valid = valid_skew_bound,
+	  .limit = limit_skew_bound, .may_omit = true, .concurrent = true },
 };
 
 #define NR_RUN_ATTRS	ARRAY_SIZE(run_attrs)
@@ -892,8 +919,15 @@ static void gen_valid(void)
 	} else {
 		start(KBENCH_CMD_RUN, do_flags());
 		put_routines(1 + rnd_below(KBENCH_RUN_ROUTINES_MAX));
-		if (coin())
+		if (rnd_below(4) == 0) {
+			/* concurrent: on 1 .. all CPUs, cheap as the rest */
+			for (k = 1 + rnd_below(nr ? nr : 1); k; k--)
+				valid_cpus(&run_attrs[NR_RUN_ATTRS - 2]);
+			if (coin())
+				valid_skew_bound(&run_attrs[NR_RUN_ATTRS - 1]);
+		} else if (coin()) {
 			knl_put_u32(&m.req, KBENCH_A_RUN_CPU, rnd_below(nr ? nr : 1));
+		}
 		put_guard();
 		if (coin())
 			knl_put_u32(&m.req, KBENCH_A_RUN_TARGET_NS,
@@ -903,8 +937,9 @@ static void gen_valid(void)
 
 /*
  * RUN with every attribute of the table, valid and cheap, in random order
- * (multi rows once or more): the kernel must accept it (or say EPERM to an
- * unprivileged caller).
+ * (multi rows once or more), but the concurrent run's rows (cpus excludes
+ * cpu and event; gen_valid() sends concurrent RUNs): the kernel must
+ * accept it (or say EPERM to an unprivileged caller).
  */
 /*
  * Every attribute the spec gives RUN's request has its row: a new one
@@ -947,6 +982,9 @@ static void gen_every_attr(void)
 	for (i = 0; i < NR_RUN_ATTRS; i++) {
 		const struct run_attr *a = &run_attrs[order[i]];
 
+		/* the one-CPU RUN: cpu and event exclude the concurrent rows */
+		if (a->concurrent)
+			continue;
 		n = a->multi ? 1 + rnd_below(2) : 1;
 		while (n--)
 			a->put_valid(a);

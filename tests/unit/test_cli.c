@@ -537,10 +537,10 @@ static void test_cpus_cli(void)
 		    "kbenchctl run: --cpus and --cpu exclude each other (--cpus N runs on CPU N alone)");
 	expect_line("run add_chain --each-cpu --cpu 0", 2,
 		    "kbenchctl run: --each-cpu and --cpu exclude each other (--cpus N runs on CPU N alone)");
-	expect_line("run add_chain --skew-bound-ns 100", 2,
-		    "kbenchctl run: --skew-bound-ns bounds a concurrent run: it goes with --cpus");
-	expect_line("run add_chain --each-cpu --skew-bound-ns 100", 2,
-		    "kbenchctl run: --skew-bound-ns bounds a concurrent run (--cpus), not --each-cpu");
+	expect_line("run add_chain --skew-ns 100", 2,
+		    "kbenchctl run: --skew-ns bounds a concurrent run: it goes with --cpus");
+	expect_line("run add_chain --each-cpu --skew-ns 100", 2,
+		    "kbenchctl run: --skew-ns bounds a concurrent run (--cpus), not --each-cpu");
 	expect_line("run add_chain --user --cpus 0..2", 2,
 		    "kbenchctl run: --cpus 0..2: a scaling sweep is A..K, CPU counts from A to K (1..4)");
 	expect("run add_chain --user --cpus 1..4095", 2, "--cpus 1..4095: at most ");
@@ -726,7 +726,7 @@ void test_cli(void)
 	expect_line("run add_chain --cpu", 2, "kbenchctl run: --cpu needs a value (--cpu N)");
 	expect("run add_chain --bogus", 2, "unknown option '--bogus'");
 	expect_line("run add_chain --sampels 3", 2, "kbenchctl run: unknown option '--sampels' (did you mean --samples?)");
-	expect_line("run add_chain --s 3", 2, "kbenchctl run: ambiguous option '--s': --samples, --skew-bound-ns, --svg, --save, --seed");
+	expect_line("run add_chain --s 3", 2, "kbenchctl run: ambiguous option '--s': --samples, --skew-ns, --svg, --save, --seed");
 	expect_line("run add_chain --user=1", 2, "kbenchctl run: --user takes no value");
 	expect_line("run a b c d e", 2, "kbenchctl run: at most 4 routines per run; 'e' is one too many");
 	expect("run add_chain --log", 2, "--log goes with --hist");

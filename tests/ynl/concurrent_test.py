@@ -160,7 +160,7 @@ def main():
     if len(args) != 2:
         sys.exit(__doc__.split('\n\n')[1])
     ynl = Ynl(*args)
-    tap = Tap(21 if faults else 14)
+    tap = Tap(22 if faults else 15)
 
     req = {'routine': ['add_chain', 'mul_chain'], 'cpus': [1, 0],
            'samples': 40, 'iterations': 100, 'warmup': 2}
@@ -221,9 +221,12 @@ def main():
     rejected(tap, ynl, 'a CPU the machine lacks',
              {'routine': ['add_chain'], 'cpus': [0, nr]},
              f'cpus: no CPU {nr} (nr_cpu_ids {nr})', 'cpus')
-    rejected(tap, ynl, 'skew-bound-ns without cpus',
-             {'routine': ['add_chain'], 'skew-bound-ns': 1000},
-             'skew-bound-ns: only with cpus', 'skew-bound-ns')
+    rejected(tap, ynl, 'skew-ns without cpus',
+             {'routine': ['add_chain'], 'skew-ns': 1000},
+             'skew-ns: only with cpus', 'skew-ns')
+    rejected(tap, ynl, 'skew-ns 0',
+             {'routine': ['add_chain'], 'cpus': [0], 'skew-ns': 0},
+             'skew-ns: at least 1', 'skew-ns')
     rejected(tap, ynl, 'cpu and cpus', {'routine': ['add_chain'],
                                         'cpus': [0], 'cpu': 0},
              'cpu: not with cpus (one CPU or several)', 'cpu')
@@ -267,7 +270,7 @@ def main():
         # emulated vCPUs start milliseconds apart: a loose bound
         run, d = ynl.json('--do', 'run', request={
             'routine': group, 'cpus': [0, 1], 'samples': 20,
-            'iterations': 100, 'skew-bound-ns': 20000000})
+            'iterations': 100, 'skew-ns': 20000000})
         cr = run.get('cpu-run', []) if run else []
         if not (len(cr) == 2 and run.get('skew-flagged') == 0 and
                 run.get('skew-bound', 0) > run.get('skew-max', 0) and all(
@@ -282,7 +285,7 @@ def main():
                 for c in cr for r in c['result']), flush=True)
     tap.check(ok, 'atomic_shared, atomic_percpu, spin_shared, spin_percpu, '
               'rcu_read, pingpong on cpus 0,1: 20 samples each on each CPU, '
-              'no sample over skew-bound-ns 20 ms (ticks per iteration: '
+              'no sample over skew-ns 20 ms (ticks per iteration: '
               'emulated, not figures)', diag)
 
     if faults:

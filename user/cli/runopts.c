@@ -249,11 +249,11 @@ const struct kb_opt kb_run_table[] = {
 	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_WARMUP,
 	  .help = "rounds taken and discarded first",
 	  .def = KB_STR(KB_RUN_DEFAULT_WARMUP) },
-	{ .name = "skew-bound-ns", .kind = KB_OPT_U32, .metavar = "NS",
-	  .in = KB_IN_RUN, .min = 1, .max = 20000000,
-	  KB_OPT_FIELD(struct kb_run_opts, q.skew_bound_ns),
-	  KB_OPT_GIVEN(struct kb_run_opts, q.has_skew_bound_ns),
-	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_SKEW_BOUND_NS,
+	{ .name = "skew-ns", .kind = KB_OPT_U32, .metavar = "NS",
+	  .in = KB_IN_RUN, .min = 0, .max = 20000000,	/* the spec's; 0 refused below */
+	  KB_OPT_FIELD(struct kb_run_opts, q.skew_ns),
+	  KB_OPT_GIVEN(struct kb_run_opts, q.has_skew_ns),
+	  .cmd = KBENCH_CMD_RUN, .attr = KBENCH_A_RUN_SKEW_NS,
 	  .help = "with --cpus: a sample whose windows started further apart than this is flagged skew on every CPU",
 	  .def = "the module's target-ns / 8; --user: a tenth of the mean window" },
 	{ .name = "max-window-us", .kind = KB_OPT_U32, .metavar = "US",
@@ -515,8 +515,10 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		return kb_arg_error(sub, "--metric %s: --events has %d events already; add %s to them instead",
 				    o->diff.metric, KBENCH_EVENTS_MAX,
 				    o->diff.metric);
-	if (o->q.has_skew_bound_ns && !o->cpus.spec && !o->cpus.each)
-		return kb_arg_error(sub, "--skew-bound-ns bounds a concurrent run: it goes with --cpus");
+	if (o->q.has_skew_ns && !o->q.skew_ns)
+		return kb_arg_error(sub, "--skew-ns 0: at least 1");
+	if (o->q.has_skew_ns && !o->cpus.spec && !o->cpus.each)
+		return kb_arg_error(sub, "--skew-ns bounds a concurrent run: it goes with --cpus");
 	if ((o->has_precision || o->has_max_time) &&
 	    (o->q.nevents || o->kvu || o->has_sweep || o->baseline))
 		return kb_arg_error(sub, "--precision and --max-time sample one run until answered: not with --events, --metric, --kernel-vs-user, --arg sweeps or --baseline");
@@ -526,8 +528,8 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		if (o->q.has_cpu)
 			return kb_arg_error(sub, "%s and --cpu exclude each other (--cpus N runs on CPU N alone)",
 					    what);
-		if (o->q.has_skew_bound_ns && o->cpus.each)
-			return kb_arg_error(sub, "--skew-bound-ns bounds a concurrent run (--cpus), not --each-cpu");
+		if (o->q.has_skew_ns && o->cpus.each)
+			return kb_arg_error(sub, "--skew-ns bounds a concurrent run (--cpus), not --each-cpu");
 		if (o->cpus.hi && o->cpus.each)
 			return kb_arg_error(sub, "--each-cpu takes a CPU list, not the counts %s",
 					    o->cpus.spec);

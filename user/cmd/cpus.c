@@ -138,7 +138,7 @@ static int at_once(const struct kb_run_opts *o, unsigned int nr,
 		.iterations = q->has_iterations ? q->iterations : 0,
 		.target_ns = q->has_target_ns ? q->target_ns : KB_RUN_DEFAULT_TARGET_NS,
 		.warmup = q->has_warmup ? q->warmup : KB_RUN_DEFAULT_WARMUP,
-		.skew_bound_ns = q->has_skew_bound_ns ? q->skew_bound_ns : 0,
+		.skew_ns = q->has_skew_ns ? q->skew_ns : 0,
 	};
 
 	memcpy(tq.names, q->names, sizeof(tq.names));

@@ -54,7 +54,7 @@
 	X(target_ns, KBENCH_A_RUN_TARGET_NS)				\
 	X(warmup, KBENCH_A_RUN_WARMUP)					\
 	X(max_window_us, KBENCH_A_RUN_MAX_WINDOW_US)			\
-	X(skew_bound_ns, KBENCH_A_RUN_SKEW_BOUND_NS)
+	X(skew_ns, KBENCH_A_RUN_SKEW_NS)
 #define KB_REQ_MEMBER(m, attr)	bool has_##m; uint32_t m;
 
 /* A list's member declared in its structure: KB_RUN_FIELDS(KB_MEMBER). */

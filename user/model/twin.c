@@ -441,7 +441,7 @@ int kb_twin_run_cpus(const struct kb_twin_req *q, const int32_t *cpus,
 		return -ENOMEM;
 	}
 	err = twin_request(q, &req, &cr->run[0], ring);
-	creq.skew_bound = (uint64_t)((double)q->skew_bound_ns *
+	creq.skew_bound = (uint64_t)((double)q->skew_ns *
 				     (double)cr->run[0].counter_hz / 1e9);
 	for (c = 0; !err && c < nr; c++)
 		for (i = 0; i < q->n; i++) {

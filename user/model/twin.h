@@ -41,7 +41,7 @@ struct kb_twin_req {
 	uint32_t target_ns;
 	uint32_t warmup;
 	uint64_t counter_hz;	/* 0: the counter's own rate */
-	uint32_t skew_bound_ns;	/* concurrent: 0: libkbench's default */
+	uint32_t skew_ns;	/* concurrent: 0: libkbench's default */
 	const char *events[KBENCH_EVENTS_MAX];	/* hardware events */
 	unsigned int nevents;
 	unsigned int nargs;	/* 0, 1 (every routine) or n (each its own) */
