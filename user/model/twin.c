@@ -79,7 +79,9 @@ TWIN_JHASH(twin_foobar)
  * start.  A lock is free again after every run.  Each routine its own
  * lines: the counter and the lock share a line's bytes (a union).
  */
-static struct kbench_line twin_shared[3], twin_percpu[2][KB_TWIN_CPUS_MAX];
+static struct kbench_line twin_shared[3] __attribute__((aligned(128)));
+static struct kbench_line twin_percpu[2][KB_TWIN_CPUS_MAX]
+	__attribute__((aligned(128)));
 
 static void *twin_atomic_shared(unsigned int c)
 {
