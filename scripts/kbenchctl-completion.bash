@@ -92,6 +92,9 @@ _kbenchctl()
 	--cpu)
 		mapfile -t COMPREPLY < <(compgen -W "$(seq 0 $(($(getconf _NPROCESSORS_CONF 2>/dev/null || echo 1) - 1)))" -- "$cur")
 		return 0 ;;
+	--cpus)
+		mapfile -t COMPREPLY < <(compgen -W "all 1..$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" -- "$cur")
+		return 0 ;;
 	--*)
 		# any other option with a value (its help says --name VALUE)
 		"$cmd" help "$sub" 2>/dev/null |

@@ -6,8 +6,9 @@
  * counts are the compiler's: what they measure is the cache line's
  * traffic, not instructions.  Each takes a pointer that a run gives every
  * CPU: the same object (shared) or each CPU its own (per-CPU), each in a
- * struct kbench_line of its own, two cache lines apart (no false sharing,
- * the adjacent-line prefetcher included).
+ * struct kbench_line of its own, 128 bytes: two cache lines (no false
+ * sharing, the adjacent-line prefetcher included) where the world aligns
+ * its arrays of them at 128 bytes.
  *
  *   atomic_shared / atomic_percpu   an atomic increment of one counter
  *   spin_shared / spin_percpu       lock and unlock of one lock
@@ -35,7 +36,7 @@ struct kbench_line {
 		unsigned int lock;
 		unsigned long word[KBENCH_LINE_WORDS];
 	};
-} __attribute__((aligned(128)));
+};
 
 static inline void kbench_body_atomic_inc(unsigned int n, kbench_atomic_long *v)
 {

@@ -42,6 +42,7 @@
 #define kbench_atomic_inc(p)		atomic_long_inc(p)
 #define kbench_xchg_acquire(p, v)	xchg_acquire(p, v)
 #define kbench_store_once(p, v)		WRITE_ONCE(*(p), v)
+/* pingpong: the store must reach the cache (own the line) before the next */
 #define kbench_mb()			smp_mb()
 #else
 #include <errno.h>
@@ -62,7 +63,8 @@
 #define kbench_load_once(p)		__atomic_load_n(p, __ATOMIC_RELAXED)
 /* a compiler barrier: the spin reads the counter, which paces it */
 #define kbench_cpu_relax()		__atomic_signal_fence(__ATOMIC_SEQ_CST)
-typedef struct { long counter; } kbench_atomic_long;
+struct kbench_atomic_long_s { long counter; };
+#define kbench_atomic_long		struct kbench_atomic_long_s
 #define kbench_atomic_inc(p)	__atomic_fetch_add(&(p)->counter, 1, __ATOMIC_RELAXED)
 #define kbench_xchg_acquire(p, v)	__atomic_exchange_n(p, v, __ATOMIC_ACQUIRE)
 #define kbench_store_once(p, v)		__atomic_store_n(p, v, __ATOMIC_RELAXED)

@@ -560,6 +560,9 @@ static void test_cpus_cli(void)
 	       "\"each_cpu\": [");
 	valgrind("run atomic_shared pingpong --user --cpus all --samples 20 --json", 0);
 	valgrind("run spin_shared --user --each-cpu --samples 20", 0);
+	/* each routine its own lines: the per-CPU counter is no lock */
+	expect("run atomic_percpu spin_percpu atomic_shared spin_shared --user --cpus 0 --samples 20",
+	       0, "spin_percpu");
 }
 
 static void test_sweep_cli(void)

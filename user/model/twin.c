@@ -76,9 +76,12 @@ TWIN_JHASH(twin_foobar)
  * The contention routines (include/kbench/contend.h): their data, shared
  * by all CPUs of a concurrent run or one line per CPU (@c: the CPU's index
  * in the run, 0 alone), zeroed once, set up for all threads before they
- * start.  A lock is free again after every run.
+ * start.  A lock is free again after every run.  Each routine its own
+ * lines: the counter and the lock share a line's bytes (a union).
  */
-static struct kbench_line twin_shared[3], twin_percpu[KB_TWIN_CPUS_MAX];
+static struct kbench_line twin_shared[3] __attribute__((aligned(128)));
+static struct kbench_line twin_percpu[2][KB_TWIN_CPUS_MAX]
+	__attribute__((aligned(128)));
 
 static void *twin_atomic_shared(unsigned int c)
 {
@@ -88,7 +91,7 @@ static void *twin_atomic_shared(unsigned int c)
 
 static void *twin_atomic_percpu(unsigned int c)
 {
-	return &twin_percpu[c].counter;
+	return &twin_percpu[0][c].counter;
 }
 
 static void *twin_spin_shared(unsigned int c)
@@ -99,7 +102,7 @@ static void *twin_spin_shared(unsigned int c)
 
 static void *twin_spin_percpu(unsigned int c)
 {
-	return &twin_percpu[c].lock;
+	return &twin_percpu[1][c].lock;
 }
 
 static void *twin_pingpong_word(unsigned int c)
