@@ -179,6 +179,8 @@ static int concurrent(const struct kb_run_opts *o, unsigned int nr,
 	for (c = 0; c < nr; c++) {
 		out_open_object(NULL);
 		out_uint("cpu", "", cr.run[c].cpu);
+		if (!o->user)	/* for kbenchctl samples */
+			out_uint("run_id", NULL, cr.run[c].run_id);
 		out_open_array("routines");
 		for (k = 0; k < cr.run[c].nres; k++) {
 			out_text("  %3u  ", cr.run[c].cpu);
