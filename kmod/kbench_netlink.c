@@ -1209,6 +1209,29 @@ static int kbench_run_reply(struct kbench_run *run, size_t size,
 	return genlmsg_unicast(sock_net(run->requester), msg, run->portid);
 }
 
+/*
+ * Answer @run's request, if its requester is still there: on success
+ * the reply (@size bytes, filled by @fill from @arg), then the ack when
+ * asked for or @err; then let go of the request.
+ */
+static void kbench_answer(struct kbench_run *run, int err,
+			  struct netlink_ext_ack *extack, size_t size,
+			  int (*fill)(struct sk_buff *msg, const void *arg),
+			  const void *arg)
+{
+	if (kbench_requester_alive(run)) {
+		if (!err) {
+			err = kbench_run_reply(run, size, fill, arg);
+			if (err)
+				NL_SET_ERR_MSG(extack,
+					       "cannot send the RUN reply: fetch the run with samples-get");
+		}
+		if (err || (run->req_nlh->nlmsg_flags & NLM_F_ACK))
+			netlink_ack(run->req_skb, run->req_nlh, err, extack);
+	}
+	kbench_run_drop_request(run);
+}
+
 /**
  * kbench_nl_run_complete() - the end of a RUN, in the run's thread
  * @run: the run, its err set
@@ -1235,19 +1258,8 @@ void kbench_nl_run_complete(struct kbench_run *run)
 		if (!err)
 			kbench_store_add(run);
 	}
-	if (kbench_requester_alive(run)) {
-		if (!err) {
-			err = kbench_run_reply(run,
-					       kbench_run_reply_size(run),
-					       kbench_run_fill, run);
-			if (err)
-				NL_SET_ERR_MSG(&extack,
-					       "cannot send the RUN reply: fetch the run with samples-get");
-		}
-		if (err || (run->req_nlh->nlmsg_flags & NLM_F_ACK))
-			netlink_ack(run->req_skb, run->req_nlh, err, &extack);
-	}
-	kbench_run_drop_request(run);
+	kbench_answer(run, err, &extack, kbench_run_reply_size(run),
+		      kbench_run_fill, run);
 }
 
 /*
@@ -1271,20 +1283,9 @@ static void kbench_nl_group_complete(struct kbench_group *g)
 	else
 		for (i = 0; i < g->nr; i++)
 			kbench_store_add(g->run[i]);
-	if (kbench_requester_alive(lead)) {
-		if (!err) {
-			err = kbench_run_reply(lead, g->nr *
-					       (lead->nr_series * 512 + 256) +
-					       NLMSG_GOODSIZE,
-					       kbench_group_fill, g);
-			if (err)
-				NL_SET_ERR_MSG(&extack,
-					       "cannot send the RUN reply: fetch the runs with samples-get");
-		}
-		if (err || (lead->req_nlh->nlmsg_flags & NLM_F_ACK))
-			netlink_ack(lead->req_skb, lead->req_nlh, err, &extack);
-	}
-	kbench_run_drop_request(lead);
+	kbench_answer(lead, err, &extack,
+		      g->nr * (lead->nr_series * 512 + 256) + NLMSG_GOODSIZE,
+		      kbench_group_fill, g);
 }
 
 struct kbench_samples_ctx {
