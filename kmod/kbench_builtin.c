@@ -490,6 +490,8 @@ static struct kbench_routine kbench_builtins[] = {
 		.name = "atomic_shared",
 		.desc = "atomic_long_inc() of one counter all CPUs of the run share",
 		.run = kbench_run_atomic_shared,
+		/* the twin's body: one locked increment of one shared long */
+		.flags = KBENCH_ROUTINE_F_USER_TWIN,
 		.setup_shared = kbench_page_setup,
 		.teardown_shared = kbench_page_teardown,
 	},

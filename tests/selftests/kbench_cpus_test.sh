@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kbenchctl run --cpus against the module, in the VM (busybox sh, as root,
-# kbench.ko loaded, 2 online CPUs; skipped on one, as under --icount): a
+# kbench.ko loaded, 2 online CPUs; skipped on one, as under --icount):
+# add_chain on CPUs 0-1 reports a row per CPU and the start skew; a
 # concurrent run of the contention routines answers a row per CPU, each
 # CPU's run its own run id whose samples `kbenchctl samples` reads, with
 # the skew reported; --cpus 1..2 is a sweep over the CPU counts; the
@@ -14,15 +15,21 @@
 . "$(dirname "$0")/kbench_lib.sh"
 
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 online=$(cat /sys/devices/system/cpu/online)
 if [ "$online" != 0-1 ]; then
-	for _ in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5 6; do
 		skip "needs CPUs 0-1 online (online: $online; --icount has one)"
 	done
 	exit 0
 fi
 
+out=$(kbenchctl run add_chain --cpus 0-1 --samples 50 --skew-ns 20000000 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /' | head -n 6
+echo "$out" | grep -q '^ *0  *add_chain ' && echo "$out" | grep -q '^ *1  *add_chain ' &&
+	echo "$out" | grep -q 'start skew: median [0-9]* ticks'
+tap $? "run add_chain --cpus 0-1: a row per CPU and the start skew (exit $rc)"
 out=$(kbenchctl --json run atomic_shared atomic_percpu --cpus 0,1 \
 	--samples 30 --iterations 100 --skew-ns 20000000 2>&1)
 rc=$?

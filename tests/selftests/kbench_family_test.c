@@ -108,7 +108,7 @@ static const char *const builtins[] = {
 };
 
 static const char *const twins[] = {
-	"empty", "add_chain", "mul_chain", "load_l1",
+	"empty", "add_chain", "mul_chain", "load_l1", "atomic_shared",
 };
 
 TEST_F(kb, family_resolves)
