@@ -255,6 +255,21 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 	return 0;
 }
 
+/* A CPU_RUN nest's own figures, into that CPU's struct kb_run. */
+#define CPU_RUN(m, t, a)						\
+	{ #m, KB_FT_##t, offsetof(struct kb_run, m),			\
+	  sizeof(((struct kb_run *)0)->m), KBENCH_A_CPU_RUN_##a, NULL, 0,	\
+	  NULL, 0 },
+static const struct kb_field cpu_run_fields[] = {
+	CPU_RUN(cpu, U32, CPU) CPU_RUN(run_id, U32, ID)
+	CPU_RUN(iterations, U32, ITERATIONS) CPU_RUN(elapsed_ns, U64, ELAPSED_NS)
+	CPU_RUN(span_cycles, U64, SPAN_CYCLES)
+	CPU_RUN(routine_cycles, U64, ROUTINE_CYCLES)
+	CPU_RUN(window_cycles, U64, WINDOW_CYCLES)
+	CPU_RUN(mem_bytes, U64, MEM_BYTES)
+	{ NULL }
+};
+
 /* A concurrent RUN's reply: each CPU_RUN nest a run of its own. */
 static int cpus_reply_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
@@ -281,15 +296,8 @@ static int cpus_reply_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 			continue;
 		r = &cr->run[cr->nr++];
 		*r = tmpl;
-		r->cpu = kb_u32(cb[KBENCH_A_CPU_RUN_CPU], 0);
-		r->run_id = kb_u32(cb[KBENCH_A_CPU_RUN_ID], 0);
-		r->iterations = kb_u32(cb[KBENCH_A_CPU_RUN_ITERATIONS], 0);
+		kb_fields_parse(cpu_run_fields, cb, r);
 		r->status = kb_u32(cb[KBENCH_A_CPU_RUN_STATUS], 0);
-		r->elapsed_ns = kb_u64(cb[KBENCH_A_CPU_RUN_ELAPSED_NS], 0);
-		r->span_cycles = kb_u64(cb[KBENCH_A_CPU_RUN_SPAN_CYCLES], 0);
-		r->routine_cycles = kb_u64(cb[KBENCH_A_CPU_RUN_ROUTINE_CYCLES], 0);
-		r->window_cycles = kb_u64(cb[KBENCH_A_CPU_RUN_WINDOW_CYCLES], 0);
-		r->mem_bytes = kb_u64(cb[KBENCH_A_CPU_RUN_MEM_BYTES], 0);
 		nla_for_each_nested(b, a, brem) {
 			if (nla_type(b) == KBENCH_A_CPU_RUN_RESULT &&
 			    r->nres < KBENCH_RUN_ROUTINES_MAX) {
