@@ -91,8 +91,10 @@ ${prefix#/}/share/bash-completion/completions/kbenchctl
 ${prefix#/}/share/kbench/kbench.mk
 ${prefix#/}/share/man/man3/kbench_counter_get.3
 ${prefix#/}/share/man/man3/kbench_counter_select.3
+${prefix#/}/share/man/man3/kbench_cpus_result_free.3
 ${prefix#/}/share/man/man3/kbench_events_result_free.3
 ${prefix#/}/share/man/man3/kbench_measure.3
+${prefix#/}/share/man/man3/kbench_measure_cpus.3
 ${prefix#/}/share/man/man3/kbench_measure_events.3
 ${prefix#/}/share/man/man3/kbench_measure_net_cycles.3
 ${prefix#/}/share/man/man3/kbench_request_init.3
@@ -192,7 +194,7 @@ echo "# completions: '' -> $c1; run --s -> $c2; compare add_chain m -> $c3; help
 man8=$dest$prefix/share/man/man8/kbenchctl.8
 x1=$(sed -n 's/^\.SS \([a-z][a-z-]*\)$/\1/p' "$man8" | sort | tr '\n' ' ')
 x2=$(sed -n '/^\.B kbenchctl run$/,/^\.\(br\|PP\)$/p' "$man8" |
-	grep -o '\\-\\-s[a-z-]*' | sed 's/\\//g' | sort -u | tr '\n' ' ')
+	sed 's/\\//g' | grep -o -- '--s[a-z-]*' | sort -u | tr '\n' ' ')
 echo "# expected from kbenchctl.8: subcommands $x1; run --s -> $x2"
 [ -n "$x1" ] && [ -n "$x2" ] &&
 	[ "$(printf '%s\n' $c1 | sort | tr '\n' ' ')" = "$x1" ] &&
