@@ -147,7 +147,9 @@ TEST_F(kb, max_window_us_above_the_module)
 	ASSERT_EQ(0, knl_transact(&self->nl, &self->req, NULL, NULL, &res));
 	EXPECT_EQ(ERANGE, res.err);
 	EXPECT_EXTACK_AT(res, off);
-	EXPECT_STREQ("above the max_window_us parameter", res.msg);
+	/* at the hard limit (20000, as the test beds load it) the policy's */
+	EXPECT_STREQ(max < 20000 ? "above the max_window_us parameter" :
+		     "integer out of range", res.msg);
 }
 
 TEST_F(kb, cpu_out_of_range)
