@@ -42,8 +42,29 @@
  * stretched (a virtual CPU descheduled mid-window) is one of several.
  */
 #define KBENCH_PROBE_REPEAT		3
-/* Windows of one series in a row longer than the limit: -ERANGE. */
+/*
+ * Windows of one series in a row longer than the limit that the engine
+ * cannot shorten (fixed N, N already 1, a concurrent run): -ERANGE.
+ */
 #define KBENCH_LONG_WINDOWS_ABORT	3
+/*
+ * Adaptive N after the probe: a window over the limit that nothing else
+ * explains makes the next windows aim at this percentage of the limit.
+ */
+#define KBENCH_ADAPT_TARGET_PCT		50
+/*
+ * Flags that name what stretched a window from outside the routine: such
+ * a window is excluded, but it neither shortens N nor counts toward a
+ * refusal.  Not KBENCH_SAMPLE_F_REFERENCE: a routine that really got
+ * slower lengthens its reference span T(2) too.
+ */
+#define KBENCH_SAMPLE_F_OUTSIDE		(KBENCH_SAMPLE_F_CPU_CHANGED |	\
+					 KBENCH_SAMPLE_F_BACKWARDS |	\
+					 KBENCH_SAMPLE_F_NMI |		\
+					 KBENCH_SAMPLE_F_SMI |		\
+					 KBENCH_SAMPLE_F_EVENT |	\
+					 KBENCH_SAMPLE_F_STEAL |	\
+					 KBENCH_SAMPLE_F_SKEW)
 /*
  * The reasonableness test of the reference span: a span longer than
  * KBENCH_REFERENCE_FACTOR times the shortest clean one so far plus
@@ -386,11 +407,18 @@ struct kbench_engine_series {
 	unsigned int *flags;		/* [samples] enum kbench_sample_flags */
 	kbench_s64 *xnet[KBENCH_EXTRA_MAX];	/* [samples] each event's */
 	unsigned long long *start;	/* [samples] t0 of each; NULL: not kept */
+	/*
+	 * [samples] the divisor of N each was taken at (N / divisor
+	 * iterations; its net and events' stored times the divisor, see
+	 * kbench_engine_run()); NULL: not kept
+	 */
+	unsigned int *div;
 	unsigned int taken;		/* samples stored */
 	unsigned int valid;		/* of them without a flag */
 	unsigned int long_windows;	/* over max_window in a row, now */
 	unsigned long long ref_min;	/* shortest clean reference span */
 	int overhead;			/* not counted in routine_ticks */
+	struct kbench_window last;	/* its latest window (adaptive N) */
 };
 
 struct kbench_engine;
@@ -433,6 +461,18 @@ struct kbench_engine {
 
 	/* results */
 	unsigned long long step;	/* the counter's quantum, in ticks */
+	/*
+	 * Adaptive N after the probe: windows are taken at iterations / div
+	 * iterations, div a divisor of iterations (1: the probe's N); the
+	 * largest divisor used, how often N changed, the samples stored at a
+	 * divisor above 1
+	 */
+	unsigned int div;
+	unsigned int div_max;
+	unsigned int n_changes;
+	unsigned int reduced;
+	/* the probe's longest window (of the shortest per series) at N */
+	unsigned long long probe_len;
 	unsigned int done, total;	/* windows of the samples phase */
 	unsigned long long span;	/* first sample's start to last's end */
 	unsigned long long routine_ticks;	/* positive nets, routines */
@@ -584,6 +624,7 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
 	unsigned int limit = e->adaptive ? e->iterations_limit :
 					   e->iterations;
 	unsigned int n = 1, prev = 0, next, i, k;
+	unsigned long long step_len = 0, prev_len = 0;
 	struct kbench_window w;
 	int err;
 
@@ -617,6 +658,7 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
 				/* adaptive: the prediction missed, the last N that fit */
 				if (e->adaptive && prev) {
 					e->iterations = prev;
+					e->probe_len = prev_len;
 					return 0;
 				}
 				/* fixed N: the prediction missed on the way */
@@ -629,6 +671,8 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
 			}
 			if (net > slowest)
 				slowest = net;
+			if (len > step_len)
+				step_len = len;
 			/* the fixed part of the window plus the loop scaled */
 			fixed = len > (unsigned long long)net ?
 				len - (unsigned long long)net : 0;
@@ -654,47 +698,188 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
 								  limit);
 		}
 		prev = n;
+		prev_len = step_len;
+		step_len = 0;
 		n = next;
 	}
 	e->iterations = n;
+	e->probe_len = step_len;
 	return 0;
 }
 
 /*
- * After window @w of series @k: -ERANGE (KBENCH_RANGE_LONG) at the
- * KBENCH_LONG_WINDOWS_ABORT-th window of that series in a row over
- * max_window.  Counted per series: the other series' windows in between
- * (the overhead routine's are short) do not reset it.
+ * Divisors of @n, the probe's N: adaptive N after the probe takes windows
+ * of @n / d iterations only, so that a sample's net times d is the net of
+ * @n iterations exactly and every sample of a series stays one series of
+ * per-iteration values.  The smallest divisor of @n at least @want (@n
+ * when none is below it), and the largest at most @want (at least 1).
+ */
+static inline unsigned int kbench_div_at_least(unsigned int n,
+					       unsigned long long want)
+{
+	unsigned int d;
+
+	if (want >= n)
+		return n ? n : 1;
+	for (d = want > 1 ? (unsigned int)want : 1; n % d; d++)
+		;
+	return d;
+}
+
+static inline unsigned int kbench_div_at_most(unsigned int n, unsigned int want)
+{
+	unsigned int d;
+
+	for (d = want > 1 ? want : 1; d > 1 && n % d; d--)
+		;
+	return d;
+}
+
+/* The windows adaptive N aims at after a long one: a part of the limit. */
+static inline unsigned long long kbench_engine_aim(const struct kbench_engine *e)
+{
+	return e->max_window / 100 * KBENCH_ADAPT_TARGET_PCT +
+	       e->max_window % 100 * KBENCH_ADAPT_TARGET_PCT / 100;
+}
+
+/* Can @e change N after the probe?  Not fixed N, not a concurrent run. */
+static inline int kbench_engine_adapts(const struct kbench_engine *e)
+{
+	return e->adaptive && e->max_window && !e->ops->agree &&
+	       !e->extra.sync;
+}
+
+/*
+ * After window @w of series @k, taken at N / e->div iterations, over
+ * max_window (flagged KBENCH_SAMPLE_F_WINDOW, so excluded):
+ * - something outside the routine stretched it (KBENCH_SAMPLE_F_OUTSIDE:
+ *   an NMI, an SMI, the host's steal, ...): nothing more;
+ * - adaptive N above 1: the routine got slower (or the host slowed us
+ *   without a trace, which looks the same): the next windows take fewer
+ *   iterations, N / d with d a divisor of N, so that a window of the cost
+ *   just seen comes to at most kbench_engine_aim(); the run goes on, and
+ *   kbench_engine_grow() brings N back when windows are short again;
+ * - otherwise (fixed N, N / d already 1, a concurrent run, whose CPUs keep
+ *   one N): -ERANGE (KBENCH_RANGE_LONG) at the KBENCH_LONG_WINDOWS_ABORT-th
+ *   such window of that series in a row.  Counted per series: the other
+ *   series' windows in between (the overhead routine's are short) do not
+ *   reset it.
  */
 static inline int kbench_engine_long(struct kbench_engine *e, unsigned int k,
 				     const struct kbench_window *w)
 {
 	struct kbench_engine_series *s = e->series[k];
+	unsigned long long aim, want;
+	unsigned int n = e->iterations / e->div;
 
 	if (!(w->flags & KBENCH_SAMPLE_F_WINDOW)) {
 		s->long_windows = 0;
 		return 0;
 	}
+	if (w->flags & KBENCH_SAMPLE_F_OUTSIDE)
+		return 0;
+	if (kbench_engine_adapts(e) && n > 1) {
+		aim = kbench_engine_aim(e);
+		/* the divisor that scales the window just seen to the aim */
+		want = aim ? (w->len + aim - 1) / aim : w->len;
+		if (want < 2)
+			want = 2;
+		if (want > e->iterations)
+			want = e->iterations;
+		want *= e->div;
+		e->div = kbench_div_at_least(e->iterations, want);
+		if (e->div > e->div_max)
+			e->div_max = e->div;
+		e->n_changes++;
+		s->long_windows = 0;
+		return 0;
+	}
 	if (++s->long_windows < KBENCH_LONG_WINDOWS_ABORT)
 		return 0;
-	return kbench_engine_refuse(e, KBENCH_RANGE_LONG, k, e->iterations,
-				    w->len, w->net);
+	return kbench_engine_refuse(e, KBENCH_RANGE_LONG, k,
+				    e->iterations / e->div, w->len, w->net);
+}
+
+/*
+ * After a round at a reduced N: back toward the probe's N, one halving
+ * of the divisor at a time, when every series' latest window was clean
+ * and predicts (kbench_window_at()) a window at the larger N within
+ * kbench_engine_aim(), or within the probe's own window at N and a
+ * quarter more (which the probe found to fit).  A routine still slow
+ * keeps the small N; one fast again is back at the probe's N in
+ * log2(divisor) rounds.
+ */
+static inline void kbench_engine_grow(struct kbench_engine *e)
+{
+	unsigned int n = e->iterations / e->div, div, to, k;
+	unsigned long long aim = kbench_engine_aim(e), net;
+
+	if (e->probe_len + e->probe_len / 4 > aim)
+		aim = e->probe_len + e->probe_len / 4;
+	if (aim > e->max_window)
+		aim = e->max_window;
+	const struct kbench_window *w;
+
+	if (e->div <= 1)
+		return;
+	div = kbench_div_at_most(e->iterations, e->div / 2);
+	to = e->iterations / div;
+	for (k = 0; k < e->nr_series; k++) {
+		w = &e->series[k]->last;
+		if (w->flags || w->net < 0)
+			return;
+		net = (unsigned long long)w->net;
+		if (kbench_window_at(w->len > net ? w->len - net : 0, net, n,
+				     to) > aim)
+			return;
+	}
+	e->div = div;
+	e->n_changes++;
+}
+
+/* @v times @d, saturating: a net of N / @d iterations as one of N. */
+static inline long long kbench_scale_net(long long v, unsigned int d)
+{
+	if (d <= 1)
+		return v;
+	if (v > KBENCH_S64_MAX / d)
+		return KBENCH_S64_MAX;
+	if (v < -KBENCH_S64_MAX / d)
+		return -KBENCH_S64_MAX;
+	return v * d;
+}
+
+/* Window of series @k at the N in use, judged: 0 or -ERANGE. */
+static inline int kbench_engine_round_take(struct kbench_engine *e,
+					   unsigned int k,
+					   struct kbench_window *w)
+{
+	struct kbench_engine_series *s = e->series[k];
+
+	kbench_engine_take(e, s, e->iterations / e->div, w);
+	s->last = *w;
+	return kbench_engine_long(e, k, w);
 }
 
 /*
  * Run @e: measure the counter's step, probe, warm-up, then @e->samples
  * rounds of one window per series, the order rotated each round (A B E,
  * B E A, E A B, ...) so that no series always follows the gap or the same
- * other series.  0, or -errno: -ERANGE (a window over the limit: the
- * probe's shortest, one predicted by the probe, or
- * KBENCH_LONG_WINDOWS_ABORT of one series in a row, warm-up included;
- * @e->range says which), or what check() returned.  A series left
- * without a valid sample is named in @e->no_valid: the world fails the
- * run or reports it, never a figure from nothing.
+ * other series.  Adaptive N keeps the window bound after the probe too
+ * (kbench_engine_long(), kbench_engine_grow()): a window taken at N / d
+ * iterations is stored with its net (and its events') times d, the net of
+ * N iterations, and d in the series' div[] when kept - exact, since d
+ * divides N - so that every statistic of a series sees per-iteration
+ * values at the probe's N.  0, or -errno: -ERANGE (a window over the
+ * limit: the probe's shortest, one predicted by the probe, or
+ * KBENCH_LONG_WINDOWS_ABORT of one series in a row that N cannot shorten,
+ * warm-up included; @e->range says which), or what check() returned.  A
+ * series left without a valid sample is named in @e->no_valid: the world
+ * fails the run or reports it, never a figure from nothing.
  */
 static inline int kbench_engine_run(struct kbench_engine *e)
 {
-	unsigned int nr = e->nr_series, r, k, x;
+	unsigned int nr = e->nr_series, r, k, x, d;
 	unsigned long long first = 0, last = 0;
 	struct kbench_engine_series *s;
 	struct kbench_sync *sync;
@@ -718,6 +903,10 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 	e->range_want_n = 0;
 	e->range_want_len = 0;
 	e->no_valid = 0;
+	e->div = 1;
+	e->div_max = 1;
+	e->n_changes = 0;
+	e->reduced = 0;
 	e->step = kbench_counter_step(e->counter->read);
 
 	/* each CPU of a concurrent run probes on its own, then they agree */
@@ -741,11 +930,11 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 
 	for (r = 0; r < e->warmup; r++) {
 		for (k = 0; k < nr; k++) {
-			kbench_engine_take(e, e->series[k], e->iterations, &w);
-			err = kbench_engine_long(e, k, &w);
+			err = kbench_engine_round_take(e, k, &w);
 			if (err)
 				return err;
 		}
+		kbench_engine_grow(e);
 		err = e->ops->check(e);
 		if (err)
 			return err;
@@ -755,18 +944,21 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 		for (k = 0; k < nr; k++) {
 			x = (r + k) % nr;
 			s = e->series[x];
-			kbench_engine_take(e, s, e->iterations, &w);
-			err = kbench_engine_long(e, x, &w);
+			d = e->div;
+			err = kbench_engine_round_take(e, x, &w);
 			if (err)
 				return err;
-			s->net[s->taken] = w.net;
+			s->net[s->taken] = kbench_scale_net(w.net, d);
 			s->flags[s->taken] = w.flags;
 			if (s->start)
 				s->start[s->taken] = w.start;
+			if (s->div)
+				s->div[s->taken] = d;
 			for (x = 0; x < e->extra.nr; x++)
-				s->xnet[x][s->taken] = w.xnet[x];
+				s->xnet[x][s->taken] = kbench_scale_net(w.xnet[x], d);
 			s->taken++;
 			s->valid += !w.flags;
+			e->reduced += d > 1;
 			if (!e->done++)
 				first = w.start;
 			last = w.start + w.len;
@@ -774,6 +966,7 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 			if (!s->overhead && w.net > 0)
 				e->routine_ticks += (unsigned long long)w.net;
 		}
+		kbench_engine_grow(e);
 		err = e->ops->check(e);
 		if (err == -ETIME) {
 			/* a partial result: every series has r + 1 samples */

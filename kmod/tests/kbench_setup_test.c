@@ -38,12 +38,22 @@
  *
  * Routine `slow` takes 1 .. 20 "ms" (3) and mdelay()s that long an
  * iteration: over any max_window_us at N = 1 (5 iterations a window).
+ *
+ * Routine `rise` takes a "factor" 1 .. 100000 (1000): an iteration is one
+ * pass of an empty loop, or `factor' passes during the last rise_on_ms
+ * of every rise_period_ms of jiffies counted from its setup (knobs, 0644:
+ * 100 and 500; a period of 0: never), so that the probe, right after the
+ * setup, sees the routine's usual cost.  A routine whose cost rises many-fold for a while during a
+ * run, and is the same code otherwise: with factor 1 its cost is what it
+ * is outside a rise.  jiffies is read once a call, so one window sees one
+ * cost.
  * Writing `reregister` registers setup_test a second time (-EEXIST in
  * reregister_err); an rmmod afterwards must complete.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/jiffies.h>
 #include <linux/kbench.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -196,6 +206,36 @@ static void kbst_slow_run(unsigned int iterations, void *data)
 		mdelay((unsigned long)data);
 }
 
+static unsigned int kbst_rise_period_ms = 500;
+module_param_named(rise_period_ms, kbst_rise_period_ms, uint, 0644);
+MODULE_PARM_DESC(rise_period_ms, "rise: a rise every this many ms (0: none)");
+static unsigned int kbst_rise_on_ms = 100;
+module_param_named(rise_on_ms, kbst_rise_on_ms, uint, 0644);
+MODULE_PARM_DESC(rise_on_ms, "rise: the first this many ms of each period");
+
+/* jiffies at the last setup of `rise' (the test bed runs one at a time) */
+static unsigned long kbst_rise_t0;
+
+static int kbst_rise_setup(u64 arg, void **data)
+{
+	WRITE_ONCE(kbst_rise_t0, jiffies);
+	*data = (void *)(unsigned long)arg;
+	return 0;
+}
+
+static void kbst_rise_run(unsigned int iterations, void *data)
+{
+	unsigned int period = READ_ONCE(kbst_rise_period_ms);
+	unsigned int ms = jiffies_to_msecs(jiffies - READ_ONCE(kbst_rise_t0));
+	unsigned long reps = 1, i;
+
+	if (period && ms % period >= period - min(period, READ_ONCE(kbst_rise_on_ms)))
+		reps = (unsigned long)data;
+	while (iterations--)
+		for (i = 0; i < reps; i++)
+			asm volatile("" : : "r" (i) : "memory");
+}
+
 static atomic_t kbst_cache_setups = ATOMIC_INIT(0);
 static atomic_t kbst_cache_teardowns = ATOMIC_INIT(0);
 module_param_cb(cache_setups, &kbst_counter_ops, &kbst_cache_setups, 0444);
@@ -343,6 +383,13 @@ static struct kbench_routine kbst_routines[] = {
 		.run = kbst_slow_run,
 		.arg = { .name = "ms", .min = 1, .max = 20, .def = 3 },
 		.setup = kbst_slow_setup,
+	},
+	{
+		.name = "rise",
+		.desc = "test bed: cost x factor for rise_on_ms of every rise_period_ms",
+		.run = kbst_rise_run,
+		.arg = { .name = "factor", .min = 1, .max = 100000, .def = 1000 },
+		.setup = kbst_rise_setup,
 	},
 };
 

@@ -219,6 +219,10 @@ struct fake {
 	unsigned int long_from;		/* windows after that many: len 2^40 */
 	unsigned int jump_n;		/* N from which a window is 2^30 longer */
 	unsigned int flag_all;		/* every window: these flags */
+	unsigned int rise_from, rise_to; /* those windows: cost x rise */
+	long long rise;
+	unsigned int long_flags;	/* windows after long_from: flags */
+	unsigned int max_n;		/* the largest N a window had */
 };
 
 static unsigned int trace[64], ntrace;
@@ -235,19 +239,25 @@ static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
 			struct kbench_window *w)
 {
 	struct fake *f = data;
+	long long cost;
 
 	(void)run;
 	(void)cpu;
 	(void)x;
 	f->calls++;
+	if (n > f->max_n)
+		f->max_n = n;
 	if (ntrace < 64)
 		trace[ntrace++] = f->id;
 	w->flags = 0;
 	w->ref = 10;
 	if (f->stall_every && f->calls % f->stall_every == 0)
 		w->ref += 500;
-	w->net = f->per_iter * n - (long long)(w->ref - 10);
-	w->len = (unsigned long long)(f->per_iter * n) + 20 + w->ref;
+	cost = f->per_iter * n;
+	if (f->rise && f->calls >= f->rise_from && f->calls < f->rise_to)
+		cost *= f->rise;
+	w->net = cost - (long long)(w->ref - 10);
+	w->len = (unsigned long long)cost + 20 + w->ref;
 	w->start = 1000ULL * f->calls;
 	if (long_after && f->calls > long_after)
 		w->len = 1ULL << 40;
@@ -258,6 +268,8 @@ static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
 	if (f->jump_n && n >= f->jump_n)
 		w->len += 1ULL << 30;
 	w->flags = f->flag_all;
+	if (f->long_from && f->calls > f->long_from)
+		w->flags |= f->long_flags;
 }
 
 static void fake_gap(struct kbench_engine *e, const struct kbench_window *w)
@@ -290,8 +302,9 @@ static const struct kbench_counter fake_counter = { .name = "fake",
 struct fake_run {
 	struct fake f[3];
 	struct kbench_engine_series s[3];
-	kbench_s64 net[3][16];
-	unsigned int fl[3][16];
+	kbench_s64 net[3][64];
+	unsigned int fl[3][64];
+	unsigned int div[3][64];
 	struct kbench_engine e;
 };
 
@@ -316,6 +329,7 @@ static void fake_setup(struct fake_run *r)
 		r->s[i].data = &r->f[i];
 		r->s[i].net = r->net[i];
 		r->s[i].flags = r->fl[i];
+		r->s[i].div = r->div[i];
 		r->s[i].overhead = i == 2;
 		r->e.series[i] = &r->s[i];
 	}
@@ -806,6 +820,95 @@ static void test_rendezvous(void)
 	   skews);
 }
 
+/*
+ * Adaptive N after the probe: a routine whose cost rises 100-fold for a
+ * while shortens N at once (one window over the limit), its samples stay
+ * per-iteration values at the probe's N, and N comes back afterwards;
+ * windows stretched from outside (NMI) change nothing; fixed N is still
+ * refused by windows that N cannot shorten.
+ */
+static void test_engine_adapt(void)
+{
+	static struct fake_run r;
+	unsigned int i, longs = 0, bad = 0, rise = 0, reduced = 0;
+	int err;
+
+	ok(kbench_div_at_least(256, 103) == 128 &&
+	   kbench_div_at_least(50, 3) == 5 && kbench_div_at_least(7, 2) == 7 &&
+	   kbench_div_at_least(7, 100) == 7 && kbench_div_at_most(256, 64) == 64 &&
+	   kbench_div_at_most(50, 9) == 5 && kbench_div_at_most(7, 3) == 1,
+	   "adapt: divisors of N at least / at most a factor");
+
+	/* 6 ticks an iteration, x100 for series 0's windows 40..55 */
+	fake_setup(&r);
+	r.f[0].rise = 100;
+	r.f[0].rise_from = 40;
+	r.f[0].rise_to = 56;
+	r.e.adaptive = 1;
+	r.e.target = 1000;
+	r.e.max_window = 3000;
+	r.e.samples = 60;
+	err = kbench_engine_run(&r.e);
+	for (i = 0; i < 60; i++) {
+		longs += !!(r.fl[0][i] & KBENCH_SAMPLE_F_WINDOW);
+		reduced += r.div[0][i] > 1;
+		if (r.fl[0][i])
+			continue;
+		if (r.net[0][i] == 600 * 256)
+			rise++;
+		else if (r.net[0][i] != 6 * 256)
+			bad++;
+		bad += r.net[1][i] != 4 * 256;
+	}
+	ok(!err && r.e.iterations == 256 && r.s[0].taken == 60,
+	   "adapt: the run goes on through a 100-fold rise (err %d, N %u)",
+	   err, r.e.iterations);
+	ok(longs == 1, "adapt: one window over the limit for the rise (%u)",
+	   longs);
+	ok(r.e.div_max == 128 && r.f[0].max_n == 256 && r.e.n_changes >= 2 &&
+	   r.e.div == 1,
+	   "adapt: N 256 -> 2 at once, back to 256 after (largest divisor %u, %u changes, now %u)",
+	   r.e.div_max, r.e.n_changes, r.e.div);
+	ok(!bad && rise == 15 && reduced > 15 && r.e.reduced >= reduced,
+	   "adapt: every clean sample is the cost of 256 iterations, exactly (%u off, %u in the rise, %u reduced)",
+	   bad, rise, reduced);
+
+	/* long windows an NMI explains: flagged, N kept, never refused */
+	fake_setup(&r);
+	r.f[0].long_from = 30;
+	r.f[0].long_flags = KBENCH_SAMPLE_F_NMI;
+	r.e.adaptive = 1;
+	r.e.target = 1000;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.e.div_max == 1 && r.e.n_changes == 0 &&
+	   r.s[0].taken == 16 && r.s[0].valid < 16,
+	   "adapt: windows stretched by NMIs leave N alone (err %d, %u changes)",
+	   err, r.e.n_changes);
+	fake_setup(&r);
+	r.f[0].long_from = 15;	/* after the probe: N 1, 2, 4, 8, 10 */
+	r.f[0].long_flags = KBENCH_SAMPLE_F_STEAL;
+	r.e.iterations = 10;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.s[0].taken == 16 && r.s[0].valid == 0,
+	   "adapt: fixed N, long windows the host's steal explains never refuse the run (err %d)",
+	   err);
+
+	/* adaptive at N = 1 whose windows turn long: refused as before */
+	fake_setup(&r);
+	r.f[0].per_iter = 1000;
+	r.f[0].long_from = 3 + 2;
+	r.e.adaptive = 1;
+	r.e.target = 100;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_LONG &&
+	   r.e.range_n == 1,
+	   "adapt: N already 1, long windows refuse the run (err %d, range %u)",
+	   err, r.e.range);
+}
+
 void test_engine(void)
 {
 	test_rounding();
@@ -815,6 +918,7 @@ void test_engine(void)
 	test_units();
 	test_engine_run();
 	test_engine_bound();
+	test_engine_adapt();
 	test_window_extra();
 	test_rendezvous();
 }
