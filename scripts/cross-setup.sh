@@ -44,6 +44,12 @@ if [ "$force" = 0 ] && [ -f "$env" ]; then
 	fi
 fi
 
+# make check sets up both architectures at once: apt and dpkg take one
+# caller at a time (their own locks fail rather than wait)
+mkdir -p "$top/build"
+exec 8>"$top/build/.cross-setup.lock"
+flock 8
+
 sudo=()
 [ "$(id -u)" = 0 ] || sudo=(sudo -n)
 export DEBIAN_FRONTEND=noninteractive
