@@ -149,6 +149,14 @@ struct kbench_run {
 	u64 window_cycles;
 	u64 mem_bytes;
 	bool charged;			/* mem_bytes counted in the budget */
+	/* adaptive N after the probe (engine.h): the fewest iterations a
+	 * window took, the changes of N, the samples taken at fewer, and
+	 * the log of changes that says which */
+	u32 iterations_min;
+	u32 n_changes;
+	u32 samples_reduced;
+	u32 div_log_nr;
+	struct kbench_div_change div_log[KBENCH_DIV_LOG_MAX];
 
 	/* control */
 	atomic_t abort;			/* 0 or -errno: stop between windows */

@@ -287,6 +287,7 @@ static int kbench_run_measure(struct kbench_run *run)
 		.iterations_limit = KBENCH_ITERATIONS_LIMIT,
 		.target = kbench_ns_to_ticks(run->target_ns, kbench_counter.hz),
 		.max_window = kbench_run_max_window(run),
+		.div_log = run->div_log,
 	};
 	struct kbench_series *s;
 	u32 i;
@@ -331,6 +332,10 @@ static int kbench_run_measure(struct kbench_run *run)
 	if (e.no_valid)
 		kbench_no_valid_msg(run, e.no_valid - 1);
 	run->iterations = e.iterations;
+	run->iterations_min = e.iterations / e.div_max;
+	run->n_changes = e.n_changes;
+	run->samples_reduced = e.reduced;
+	run->div_log_nr = e.div_log_nr;
 	if (e.timed_out)
 		run->status = KBENCH_RUN_TIMEOUT;
 	run->span_cycles = e.span;

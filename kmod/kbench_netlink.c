@@ -359,7 +359,11 @@ static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 			      run->window_cycles, KBENCH_A_RUN_PAD) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_RUN_MEM_BYTES, run->mem_bytes,
 			      KBENCH_A_RUN_PAD) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, run->status))
+	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, run->status) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS_MIN, run->iterations_min) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_N_CHANGES, run->n_changes) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_SAMPLES_REDUCED,
+			run->samples_reduced))
 		return -EMSGSIZE;
 	for (i = 0; i < run->nr_args; i++)
 		if (nla_put_u64_64bit(msg, KBENCH_A_RUN_ARG, run->args[i],
@@ -1586,6 +1590,39 @@ static int kbench_put_packed(struct sk_buff *skb,
 }
 
 /*
+ * The changes of N in series @x of @run (adaptive N after the probe), as
+ * DIVISOR pairs: the first sample of the series that took N / d
+ * iterations, and d, in sample order (engine.h, kbench_div_of()).  Put in
+ * the series' first page only; 0 when N never changed.
+ */
+static int kbench_put_divisors(struct sk_buff *skb,
+			       const struct kbench_run *run, u32 x)
+{
+	u32 pair[2 * KBENCH_DIV_LOG_MAX], nr = run->nr_series, n = 0, i, j;
+	u32 taken = run->series[x].eng.taken;
+	u64 at, g;
+
+	for (i = 0; i < run->div_log_nr; i++) {
+		at = run->div_log[i].at;
+		j = div_u64(at, nr);
+		g = (u64)j * nr + (x + nr - j % nr) % nr;
+		if (g < at)
+			j++;
+		if (j >= taken)
+			break;
+		if (n && pair[2 * n - 2] == j)
+			n--;
+		pair[2 * n] = j;
+		pair[2 * n + 1] = run->div_log[i].div;
+		n++;
+	}
+	if (!n)
+		return 0;
+	return nla_put(skb, KBENCH_A_SAMPLES_DIVISOR, n * 2 * sizeof(u32),
+		       pair);
+}
+
+/*
  * Whether a packed page has room for one sample at the most a sample can
  * take (8 bytes of net, a flag pair, 8 bytes per event) after 128 bytes
  * of the other attributes: its count is then kbench_put_packed()'s.
@@ -1648,6 +1685,16 @@ int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
 		    nla_put_u32(skb, KBENCH_A_SAMPLES_ITERATIONS,
 				run->iterations))
 			goto out_cancel;
+		/* at most 512 bytes: a full page leaves the room of 128 samples */
+		if (!ctx->next && run->div_log_nr) {
+			if (kbench_put_divisors(skb, run, ctx->series))
+				goto out_cancel;
+			if (!ctx->packed)
+				count = min_t(u32, count,
+					      kbench_samples_per_msg(run) -
+					      min_t(u32, kbench_samples_per_msg(run) - 1,
+						    128));
+		}
 		if (ctx->packed) {
 			if (kbench_put_packed(skb, ctx, run, s, ctx->next,
 					      &count))

@@ -53,6 +53,21 @@
  */
 #define KBENCH_ADAPT_TARGET_PCT		50
 /*
+ * The changes of N after the probe a run records (struct kbench_div_change,
+ * the world's array): N grows back only while the log holds fewer than
+ * KBENCH_DIV_LOG_GROW, and each shortening at least halves N (at most 24
+ * from the largest N), so the log never overflows.
+ */
+#define KBENCH_DIV_LOG_MAX		64
+/*
+ * Long windows of one series in a row whose reference span did not get
+ * longer with them (the host stretched the loop, or the span is too
+ * coarse to tell) taken as the routine's all the same: a host that
+ * stretches every window keeps the bound too.
+ */
+#define KBENCH_UNEXPLAINED_LONG		8
+#define KBENCH_DIV_LOG_GROW		32
+/*
  * Flags that name what stretched a window from outside the routine: such
  * a window is excluded, but it neither shortens N nor counts toward a
  * refusal.  Not KBENCH_SAMPLE_F_REFERENCE: a routine that really got
@@ -90,6 +105,16 @@ struct kbench_window {
 	unsigned long long ref;		/* t1 - t0: the reference span T(2) */
 	unsigned int flags;		/* enum kbench_sample_flags */
 	long long xnet[KBENCH_EXTRA_MAX];	/* each further counter's net */
+};
+
+/*
+ * From window @at of the samples phase on (windows counted over all
+ * series in the order taken: round r's k-th window is r x series + k),
+ * the windows took N / @div iterations.
+ */
+struct kbench_div_change {
+	unsigned int at;
+	unsigned int div;
 };
 
 /* A world's state across one window. */
@@ -419,6 +444,9 @@ struct kbench_engine_series {
 	unsigned long long ref_min;	/* shortest clean reference span */
 	int overhead;			/* not counted in routine_ticks */
 	struct kbench_window last;	/* its latest window (adaptive N) */
+	long long clean_net;		/* its latest clean window's net ... */
+	unsigned int clean_n;		/* ... at this N (0: none yet) */
+	unsigned int odd_long;		/* long, the span not, in a row */
 };
 
 struct kbench_engine;
@@ -473,6 +501,10 @@ struct kbench_engine {
 	unsigned int reduced;
 	/* the probe's longest window (of the shortest per series) at N */
 	unsigned long long probe_len;
+	/* the changes of N, the world's [KBENCH_DIV_LOG_MAX] (NULL: none kept) */
+	struct kbench_div_change *div_log;
+	unsigned int div_log_nr;
+	int sampling;			/* in the samples phase */
 	unsigned int done, total;	/* windows of the samples phase */
 	unsigned long long span;	/* first sample's start to last's end */
 	unsigned long long routine_ticks;	/* positive nets, routines */
@@ -735,6 +767,28 @@ static inline unsigned int kbench_div_at_most(unsigned int n, unsigned int want)
 	return d;
 }
 
+/*
+ * N / @div from the next window on: counted, and logged with the window
+ * it applies from (a later change for the same window replaces it).
+ */
+static inline void kbench_engine_set_div(struct kbench_engine *e,
+					 unsigned int div, unsigned int at)
+{
+	struct kbench_div_change *last;
+
+	e->div = div;
+	if (div > e->div_max)
+		e->div_max = div;
+	e->n_changes++;
+	if (!e->div_log)
+		return;
+	last = e->div_log_nr ? &e->div_log[e->div_log_nr - 1] : NULL;
+	if (last && last->at == at)
+		last->div = div;
+	else if (e->div_log_nr < KBENCH_DIV_LOG_MAX)
+		e->div_log[e->div_log_nr++] = (struct kbench_div_change){ at, div };
+}
+
 /* The windows adaptive N aims at after a long one: a part of the limit. */
 static inline unsigned long long kbench_engine_aim(const struct kbench_engine *e)
 {
@@ -750,10 +804,45 @@ static inline int kbench_engine_adapts(const struct kbench_engine *e)
 }
 
 /*
+ * Did the routine make long window @w (@n iterations) of @s, or something
+ * else?  A routine that got slower runs its reference span T(2), two of
+ * its iterations, slower too: by 2 x (net / n - c0), c0 the cost an
+ * iteration had in its latest clean window.  A host that stalls the vCPU
+ * inside the loop leaves the span alone; one that stalls it inside the
+ * span leaves the loop's net as it was (and the reasonableness test flags
+ * the span).  So: the routine's when the loop shows a higher cost and
+ * the span rose by at least a quarter of what that predicts; when there
+ * is nothing to compare with yet, the routine's (the bound first).
+ */
+static inline int kbench_engine_own(const struct kbench_engine_series *s,
+				    const struct kbench_window *w,
+				    unsigned int n)
+{
+	long long rise2;
+	unsigned long long excess;
+
+	if (!s->clean_n || !n || s->ref_min == KBENCH_U64_MAX ||
+	    s->clean_net < 0)
+		return 1;
+	if (w->net <= 0)
+		return 0;
+	/* 2 x (net / n - clean_net / clean_n), over n x clean_n */
+	rise2 = 2 * (w->net * (long long)s->clean_n -
+		     s->clean_net * (long long)n);
+	if (rise2 <= 0)
+		return 0;
+	rise2 /= (long long)n * s->clean_n;
+	excess = w->ref > s->ref_min ? w->ref - s->ref_min : 0;
+	return excess * 4 >= (unsigned long long)rise2;
+}
+
+/*
  * After window @w of series @k, taken at N / e->div iterations, over
  * max_window (flagged KBENCH_SAMPLE_F_WINDOW, so excluded):
  * - something outside the routine stretched it (KBENCH_SAMPLE_F_OUTSIDE:
- *   an NMI, an SMI, the host's steal, ...): nothing more;
+ *   an NMI, an SMI, the host's steal, ...), or nothing flagged it but the
+ *   routine did not make it (kbench_engine_own()), fewer than
+ *   KBENCH_UNEXPLAINED_LONG times in a row: nothing more;
  * - adaptive N above 1: the routine got slower (or the host slowed us
  *   without a trace, which looks the same): the next windows take fewer
  *   iterations, N / d with d a divisor of N, so that a window of the cost
@@ -774,10 +863,15 @@ static inline int kbench_engine_long(struct kbench_engine *e, unsigned int k,
 
 	if (!(w->flags & KBENCH_SAMPLE_F_WINDOW)) {
 		s->long_windows = 0;
+		s->odd_long = 0;
 		return 0;
 	}
 	if (w->flags & KBENCH_SAMPLE_F_OUTSIDE)
 		return 0;
+	if (!kbench_engine_own(s, w, n) &&
+	    ++s->odd_long < KBENCH_UNEXPLAINED_LONG)
+		return 0;
+	s->odd_long = 0;
 	if (kbench_engine_adapts(e) && n > 1) {
 		aim = kbench_engine_aim(e);
 		/* the divisor that scales the window just seen to the aim */
@@ -787,10 +881,9 @@ static inline int kbench_engine_long(struct kbench_engine *e, unsigned int k,
 		if (want > e->iterations)
 			want = e->iterations;
 		want *= e->div;
-		e->div = kbench_div_at_least(e->iterations, want);
-		if (e->div > e->div_max)
-			e->div_max = e->div;
-		e->n_changes++;
+		/* the window just taken is sample e->done, when sampling */
+		kbench_engine_set_div(e, kbench_div_at_least(e->iterations, want),
+				      e->done + !!e->sampling);
 		s->long_windows = 0;
 		return 0;
 	}
@@ -820,7 +913,8 @@ static inline void kbench_engine_grow(struct kbench_engine *e)
 		aim = e->max_window;
 	const struct kbench_window *w;
 
-	if (e->div <= 1)
+	if (e->div <= 1 ||
+	    (e->div_log && e->div_log_nr >= KBENCH_DIV_LOG_GROW))
 		return;
 	div = kbench_div_at_most(e->iterations, e->div / 2);
 	to = e->iterations / div;
@@ -833,8 +927,7 @@ static inline void kbench_engine_grow(struct kbench_engine *e)
 				     to) > aim)
 			return;
 	}
-	e->div = div;
-	e->n_changes++;
+	kbench_engine_set_div(e, div, e->done);
 }
 
 /* @v times @d, saturating: a net of N / @d iterations as one of N. */
@@ -855,9 +948,14 @@ static inline int kbench_engine_round_take(struct kbench_engine *e,
 					   struct kbench_window *w)
 {
 	struct kbench_engine_series *s = e->series[k];
+	unsigned int n = e->iterations / e->div;
 
-	kbench_engine_take(e, s, e->iterations / e->div, w);
+	kbench_engine_take(e, s, n, w);
 	s->last = *w;
+	if (!w->flags) {
+		s->clean_net = w->net;
+		s->clean_n = n;
+	}
 	return kbench_engine_long(e, k, w);
 }
 
@@ -891,6 +989,8 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 		e->series[k]->valid = 0;
 		e->series[k]->long_windows = 0;
 		e->series[k]->ref_min = KBENCH_U64_MAX;
+		e->series[k]->clean_n = 0;
+		e->series[k]->odd_long = 0;
 	}
 	e->done = 0;
 	e->total = e->samples * nr;
@@ -907,6 +1007,8 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 	e->div_max = 1;
 	e->n_changes = 0;
 	e->reduced = 0;
+	e->div_log_nr = 0;
+	e->sampling = 0;
 	e->step = kbench_counter_step(e->counter->read);
 
 	/* each CPU of a concurrent run probes on its own, then they agree */
@@ -940,6 +1042,7 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 			return err;
 	}
 
+	e->sampling = 1;
 	for (r = 0; r < e->samples; r++) {
 		for (k = 0; k < nr; k++) {
 			x = (r + k) % nr;
@@ -981,6 +1084,24 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 		if (!e->series[k]->valid)
 			e->no_valid = k + 1;
 	return 0;
+}
+
+/*
+ * The divisor of N that sample @j of series @x of a run of @nr series
+ * took, from the run's log of changes (@log, @n entries): the last change
+ * at or before the window the sample was, round @j's window number
+ * (@x - @j) mod @nr.
+ */
+static inline unsigned int kbench_div_of(const struct kbench_div_change *log,
+					 unsigned int n, unsigned int nr,
+					 unsigned int x, unsigned int j)
+{
+	unsigned long long g = (unsigned long long)j * nr + (x + nr - j % nr) % nr;
+	unsigned int i, div = 1;
+
+	for (i = 0; i < n && log[i].at <= g; i++)
+		div = log[i].div;
+	return div;
 }
 
 #endif /* _KBENCH_ENGINE_H */

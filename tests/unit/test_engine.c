@@ -222,6 +222,7 @@ struct fake {
 	unsigned int rise_from, rise_to; /* those windows: cost x rise */
 	long long rise;
 	unsigned int long_flags;	/* windows after long_from: flags */
+	int long_host;			/* ... stretched by the host: len only */
 	unsigned int max_n;		/* the largest N a window had */
 };
 
@@ -254,11 +255,22 @@ static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
 	if (f->stall_every && f->calls % f->stall_every == 0)
 		w->ref += 500;
 	cost = f->per_iter * n;
-	if (f->rise && f->calls >= f->rise_from && f->calls < f->rise_to)
+	if (f->rise && f->calls >= f->rise_from && f->calls < f->rise_to) {
 		cost *= f->rise;
+		/* the reference span's two iterations cost as much more */
+		w->ref += 2 * f->per_iter * (f->rise - 1);
+	}
 	w->net = cost - (long long)(w->ref - 10);
+	if (f->rise && f->calls >= f->rise_from && f->calls < f->rise_to)
+		w->net += 2 * f->per_iter * (f->rise - 1);
 	w->len = (unsigned long long)cost + 20 + w->ref;
 	w->start = 1000ULL * f->calls;
+	/* the routine turned slow: its loop and its reference span */
+	if ((long_after && f->calls > long_after) ||
+	    (f->long_from && f->calls > f->long_from && !f->long_host)) {
+		w->net = 1LL << 40;
+		w->ref += 1ULL << 40;
+	}
 	if (long_after && f->calls > long_after)
 		w->len = 1ULL << 40;
 	if (f->stretch_call == f->calls)
@@ -305,6 +317,7 @@ struct fake_run {
 	kbench_s64 net[3][64];
 	unsigned int fl[3][64];
 	unsigned int div[3][64];
+	struct kbench_div_change log[KBENCH_DIV_LOG_MAX];
 	struct kbench_engine e;
 };
 
@@ -324,6 +337,7 @@ static void fake_setup(struct fake_run *r)
 	r->e.nr_series = 3;
 	r->e.samples = 16;
 	r->e.iterations_limit = 1U << 24;
+	r->e.div_log = r->log;
 	for (i = 0; i < 3; i++) {
 		r->s[i].run = fake_run;
 		r->s[i].data = &r->f[i];
@@ -830,7 +844,7 @@ static void test_rendezvous(void)
 static void test_engine_adapt(void)
 {
 	static struct fake_run r;
-	unsigned int i, longs = 0, bad = 0, rise = 0, reduced = 0;
+	unsigned int i, k, longs = 0, bad = 0, rise = 0, reduced = 0;
 	int err;
 
 	ok(kbench_div_at_least(256, 103) == 128 &&
@@ -852,10 +866,12 @@ static void test_engine_adapt(void)
 	for (i = 0; i < 60; i++) {
 		longs += !!(r.fl[0][i] & KBENCH_SAMPLE_F_WINDOW);
 		reduced += r.div[0][i] > 1;
-		if (r.fl[0][i])
-			continue;
-		if (r.net[0][i] == 600 * 256)
+		/* in the rise the reference span is long too: flagged */
+		if (r.net[0][i] == 600 * 256 &&
+		    !(r.fl[0][i] & ~KBENCH_SAMPLE_F_REFERENCE))
 			rise++;
+		else if (r.fl[0][i])
+			continue;
 		else if (r.net[0][i] != 6 * 256)
 			bad++;
 		bad += r.net[1][i] != 4 * 256;
@@ -870,8 +886,15 @@ static void test_engine_adapt(void)
 	   "adapt: N 256 -> 2 at once, back to 256 after (largest divisor %u, %u changes, now %u)",
 	   r.e.div_max, r.e.n_changes, r.e.div);
 	ok(!bad && rise == 15 && reduced > 15 && r.e.reduced >= reduced,
-	   "adapt: every clean sample is the cost of 256 iterations, exactly (%u off, %u in the rise, %u reduced)",
+	   "adapt: every sample is the cost of 256 iterations, exactly, the rise's too (%u off, %u in the rise, %u reduced)",
 	   bad, rise, reduced);
+	for (i = 0, bad = 0; i < 60; i++)
+		for (k = 0; k < 3; k++)
+			bad += kbench_div_of(r.log, r.e.div_log_nr, 3, k, i) !=
+			       r.div[k][i];
+	ok(!bad && r.e.div_log_nr == r.e.n_changes,
+	   "adapt: the log of changes gives every sample's divisor (%u wrong, %u logged)",
+	   bad, r.e.div_log_nr);
 
 	/* long windows an NMI explains: flagged, N kept, never refused */
 	fake_setup(&r);
@@ -894,6 +917,32 @@ static void test_engine_adapt(void)
 	ok(!err && r.s[0].taken == 16 && r.s[0].valid == 0,
 	   "adapt: fixed N, long windows the host's steal explains never refuse the run (err %d)",
 	   err);
+
+	/* the host stretches the loop (len, not net or span): N kept ... */
+	fake_setup(&r);
+	r.f[0].long_from = 27 + 10;	/* the probe to N 256, 10 samples */
+	r.f[0].long_host = 1;
+	r.e.adaptive = 1;
+	r.e.target = 1000;
+	r.e.max_window = 3000;
+	r.e.samples = 16;
+	r.f[0].rise = 1;
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.e.div_max == 1 && r.s[0].valid == 10,
+	   "adapt: %u windows in a row the host stretched leave N alone (err %d, largest divisor %u)",
+	   KBENCH_UNEXPLAINED_LONG - 2, err, r.e.div_max);
+	/* ... unless it does so KBENCH_UNEXPLAINED_LONG times in a row */
+	fake_setup(&r);
+	r.f[0].long_from = 27 + 4;
+	r.f[0].long_host = 1;
+	r.e.adaptive = 1;
+	r.e.target = 1000;
+	r.e.max_window = 3000;
+	r.e.samples = 16;
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.e.div_max > 1 && r.e.n_changes >= 1,
+	   "adapt: ... but %u in a row shorten N all the same (err %d, largest divisor %u)",
+	   KBENCH_UNEXPLAINED_LONG, err, r.e.div_max);
 
 	/* adaptive at N = 1 whose windows turn long: refused as before */
 	fake_setup(&r);

@@ -247,6 +247,7 @@ static void result_free(struct kb_result *res)
 
 	free(res->net);
 	free(res->sflags);
+	free(res->divs);
 	free(res->sorted);
 	for (x = 0; x < KBENCH_EVENTS_MAX; x++)
 		ev_free(&res->ev[x]);

@@ -71,6 +71,13 @@ struct kb_result {
 	int64_t *net;
 	uint32_t *sflags;
 	size_t n, cap;
+	/*
+	 * where N changed (the run's n_changes): pairs of the first sample
+	 * that took iterations / d iterations and d, ndivs values (twice the
+	 * pairs); every net is the net of iterations iterations all the same
+	 */
+	int64_t *divs;
+	size_t ndivs;
 
 	/* analysis: valid samples in cycles per iteration, sorted */
 	double *sorted;

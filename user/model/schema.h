@@ -39,7 +39,10 @@
 	X(window_cycles, U64, KBENCH_A_RUN_WINDOW_CYCLES,		\
 	  ", in the windows %llu)")					\
 	X(mem_bytes, U64, KBENCH_A_RUN_MEM_BYTES, ", memory %llu bytes")	\
-	X(max_window_us, U32, KBENCH_A_RUN_MAX_WINDOW_US, NULL)
+	X(max_window_us, U32, KBENCH_A_RUN_MAX_WINDOW_US, NULL)		\
+	X(iterations_min, U32, KBENCH_A_RUN_ITERATIONS_MIN, NULL)	\
+	X(n_changes, U32, KBENCH_A_RUN_N_CHANGES, NULL)			\
+	X(samples_reduced, U32, KBENCH_A_RUN_SAMPLES_REDUCED, NULL)
 
 /*
  * struct kb_run_req's plain u32 fields, X(member, RUN attribute): each

@@ -83,6 +83,14 @@ int kb_page_decode(struct nlattr **tb, struct kb_page *pg)
 	unsigned int w;
 
 	pg->first = kb_u32(tb[KBENCH_A_SAMPLES_FIRST], 0);
+	pg->divisor = NULL;
+	pg->ndivisor = 0;
+	if (tb[KBENCH_A_SAMPLES_DIVISOR]) {
+		if (nla_len(tb[KBENCH_A_SAMPLES_DIVISOR]) % 8)
+			return malformed("divisor is not a list of (sample, divisor) pairs");
+		pg->divisor = nla_data(tb[KBENCH_A_SAMPLES_DIVISOR]);
+		pg->ndivisor = (size_t)nla_len(tb[KBENCH_A_SAMPLES_DIVISOR]) / 8;
+	}
 	if (!np) {
 		/* unpacked: the message's own arrays */
 		if (!tb[KBENCH_A_SAMPLES_NET] || !tb[KBENCH_A_SAMPLES_FLAGS])

@@ -19,6 +19,9 @@ struct kb_page {
 	size_t n;		/* samples */
 	const void *net;	/* n s64, host order, possibly unaligned */
 	const void *flags;	/* n u32, host order, 4-byte aligned */
+	/* the series' first page: where N changed, u32 pairs (or NULL) */
+	const void *divisor;
+	size_t ndivisor;	/* pairs */
 };
 
 /* Sample @i of @pg: its net value and flags. */

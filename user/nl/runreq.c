@@ -117,6 +117,20 @@ static int samples_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	n = pg.n;
 	if (pg.first != res->n)
 		f->first_mismatch++;
+	if (pg.ndivisor && !res->divs) {
+		res->divs = calloc(2 * pg.ndivisor, sizeof(*res->divs));
+		if (!res->divs) {
+			f->err = -ENOMEM;
+			return -1;
+		}
+		for (i = 0; i < 2 * pg.ndivisor; i++) {
+			uint32_t d;
+
+			memcpy(&d, (const char *)pg.divisor + 4 * i, sizeof(d));
+			res->divs[i] = d;
+		}
+		res->ndivs = 2 * pg.ndivisor;
+	}
 	for (i = 0; i < n; i++) {
 		int64_t v;
 		uint32_t fv;

@@ -441,6 +441,23 @@ static bool ints_member(struct jp *j, const JO *obj, const char *key,
 	return true;
 }
 
+/*
+ * A routine's "divisors": pairs of a sample index (increasing, below n)
+ * and a divisor of N (at least 1).
+ */
+static bool divisors_valid(const struct kb_result *res)
+{
+	size_t i;
+
+	if (res->ndivs % 2)
+		return false;
+	for (i = 0; i < res->ndivs; i += 2)
+		if ((size_t)res->divs[i] >= res->n || res->divs[i + 1] < 1 ||
+		    (i && res->divs[i] <= res->divs[i - 2]))
+			return false;
+	return true;
+}
+
 /* --- schema --- */
 
 /* What a routine's or a run's object says that is not a member of it. */
@@ -708,6 +725,14 @@ static bool load_routine(struct jp *j, const JO *o, struct kb_run *run,
 	if (j->failed || (v && !load_sample_flags(j, v, res)))
 		return false;
 	jp_pop(j, at);
+	if (!ints_member(j, o, "divisors", &res->divs, &res->ndivs, 0,
+			 UINT32_MAX))
+		return false;
+	if (!divisors_valid(res)) {
+		jp_error(j, "routine '%s': \"divisors\" is not a list of (first sample, divisor) pairs in sample order",
+			 res->routine);
+		return false;
+	}
 	v = member(j, o, "events", json_type_object, &at);
 	if (j->failed || (v && !load_events(j, v, run, res)))
 		return false;
@@ -730,6 +755,7 @@ static void result_free(struct kb_result *res)
 
 	free(res->net);
 	free(res->sflags);
+	free(res->divs);
 	for (e = 0; e < KBENCH_EVENTS_MAX; e++)
 		free(res->ev[e].net);
 }

@@ -454,6 +454,8 @@ static JO *routine(struct wr *w, const struct kb_run *r,
 	put_u64(w, o, "n", res->n);
 	put(w, o, "net", ints(w, res->net, res->n));
 	put(w, o, "sample_flags", sample_flags(w, res));
+	if (res->ndivs)
+		put(w, o, "divisors", ints(w, res->divs, res->ndivs));
 	if (r->nevents)
 		put(w, o, "events", events(w, r, res, overhead));
 	return o;
