@@ -236,6 +236,11 @@ int kbench_events_close(struct kbench_run *run, const struct nlattr **nla,
 			struct netlink_ext_ack *extack);
 void kbench_events_release(struct kbench_run *run);
 
+/* A summary's figures in a RESULT, an EVENT_SUMMARY nest (kbench_schema.c). */
+int kbench_put_summary(struct sk_buff *msg, const struct kbench_summary *sum);
+int kbench_put_event_figures(struct sk_buff *msg,
+			     const struct kbench_summary *sum);
+
 /* Clocks (kbench_clock.c). */
 int kbench_clock_dump(struct sk_buff *skb, struct netlink_callback *cb);
 

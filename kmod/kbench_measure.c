@@ -231,9 +231,11 @@ static void kbench_range_msg(struct kbench_run *run,
 	}
 }
 
+/* the sample flags' names by bit (include/kbench/schema.h) */
 static const char *const kbench_flag_names[] = {
-	"cpu_changed", "backwards", "nmi", "smi", "window", "reference",
-	"event", "steal", "skew",
+#define KBENCH_EXCL(bit, id, key, flag, attr) \
+	[bit] = key,
+#include <kbench/schema.h>
 };
 
 /*

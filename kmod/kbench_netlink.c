@@ -192,19 +192,7 @@ static int kbench_put_event_summary(struct sk_buff *msg, u32 x,
 	if (nla_put_u32(msg, KBENCH_A_EVENT_SUMMARY_INDEX, x) ||
 	    nla_put_string(msg, KBENCH_A_EVENT_SUMMARY_NAME,
 			   run->events[x].name) ||
-	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_NET_MIN, sum->min,
-			KBENCH_A_EVENT_SUMMARY_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_NET_MEDIAN, sum->median,
-			KBENCH_A_EVENT_SUMMARY_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_NET_MAX, sum->max,
-			KBENCH_A_EVENT_SUMMARY_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_NET_SUM, sum->sum,
-			KBENCH_A_EVENT_SUMMARY_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_PER_ITER_MIN_MILLI,
-			sum->per_iter_min_milli, KBENCH_A_EVENT_SUMMARY_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_PER_ITER_MEDIAN_MILLI,
-			sum->per_iter_median_milli,
-			KBENCH_A_EVENT_SUMMARY_PAD)) {
+	    kbench_put_event_figures(msg, sum)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -225,38 +213,10 @@ static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
 		return -EMSGSIZE;
 	if (nla_put_string(msg, KBENCH_A_RESULT_ROUTINE, s->name) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_INDEX, index) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_SAMPLES, sum->samples) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_VALID, sum->valid) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_CPU, sum->excluded[0]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_BACKWARDS,
-			sum->excluded[1]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_NMI, sum->excluded[2]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_SMI, sum->excluded[3]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_WINDOW, sum->excluded[4]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_REFERENCE,
-			sum->excluded[5]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_STEAL, sum->excluded[7]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_SKEW, sum->excluded[8]) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MIN, sum->min,
-			KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MEDIAN, sum->median,
-			KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MAX, sum->max,
-			KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_NET_SUM, sum->sum,
-			KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_PER_ITER_MIN_MILLI,
-			sum->per_iter_min_milli, KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_PER_ITER_MEDIAN_MILLI,
-			sum->per_iter_median_milli, KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_CORR_MIN_MILLI,
-			sum->corr_min_milli, KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_CORR_MEDIAN_MILLI,
-			sum->corr_median_milli, KBENCH_A_RESULT_PAD) ||
+	    kbench_put_summary(msg, sum) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_FLAGS, sum->flags) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_BYTES_PER_ITER,
 			s->bytes_per_iter) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_EVENT, sum->excluded[6]) ||
 	    (s->has_arg &&
 	     nla_put_u64_64bit(msg, KBENCH_A_RESULT_ARG, s->arg,
 			       KBENCH_A_RESULT_PAD)))
