@@ -112,33 +112,29 @@ static bool kbench_may_measure(const struct sk_buff *skb,
 }
 
 /*
- * Reply to @info with one @cmd message of at most @size bytes of
+ * One @cmd message to @portid, answering @seq, of at most @size bytes of
  * attributes that @fill fills from @arg: the allocation, header and
- * unwinding of every do-op's reply, written once.
+ * unwinding of every reply (INFO's, a RUN's from its thread), written
+ * once.  An ERR_PTR() when out of memory or the attributes do not fit.
  */
-static int kbench_reply(struct genl_info *info, u8 cmd, size_t size,
-			int (*fill)(struct sk_buff *msg, const void *arg),
-			const void *arg)
+static struct sk_buff *kbench_msg(u32 portid, u32 seq, u8 cmd, size_t size,
+				  int (*fill)(struct sk_buff *msg,
+					      const void *arg),
+				  const void *arg)
 {
 	struct sk_buff *msg;
 	void *hdr;
 
 	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &kbench_genl_family, 0, cmd);
-	if (!hdr)
-		goto out_free;
-	if (fill(msg, arg))
-		goto out_cancel;
+		return ERR_PTR(-ENOMEM);
+	hdr = genlmsg_put(msg, portid, seq, &kbench_genl_family, 0, cmd);
+	if (!hdr || fill(msg, arg)) {
+		nlmsg_free(msg);
+		return ERR_PTR(-EMSGSIZE);
+	}
 	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-out_cancel:
-	genlmsg_cancel(msg, hdr);
-out_free:
-	nlmsg_free(msg);
-	return -EMSGSIZE;
+	return msg;
 }
 
 static int kbench_info_fill(struct sk_buff *msg, const void *arg)
@@ -174,8 +170,13 @@ static int kbench_info_fill(struct sk_buff *msg, const void *arg)
 
 int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return kbench_reply(info, KBENCH_CMD_INFO, NLMSG_GOODSIZE,
-			    kbench_info_fill, NULL);
+	struct sk_buff *msg;
+
+	msg = kbench_msg(info->snd_portid, info->snd_seq, KBENCH_CMD_INFO,
+			 NLMSG_GOODSIZE, kbench_info_fill, NULL);
+	if (IS_ERR(msg))
+		return PTR_ERR(msg);
+	return genlmsg_reply(msg, info);
 }
 
 /* An EVENT_SUMMARY nest: event @x of the run summarized over series @s. */
@@ -294,6 +295,57 @@ static int kbench_run_u32_put(struct sk_buff *msg, const struct kbench_run *run)
 	return 0;
 }
 
+/*
+ * What the RUN reply and a CPU_RUN nest both say of a run, each under
+ * its own numbers: the names are the same after the nest's prefix.
+ */
+struct kbench_run_nest {
+	int elapsed_ns, span_cycles, routine_cycles, window_cycles, mem_bytes;
+	int result, overhead, pad;
+};
+
+#define KBENCH_RUN_NEST(p) {						\
+	.elapsed_ns = p##ELAPSED_NS, .span_cycles = p##SPAN_CYCLES,	\
+	.routine_cycles = p##ROUTINE_CYCLES,				\
+	.window_cycles = p##WINDOW_CYCLES, .mem_bytes = p##MEM_BYTES,	\
+	.result = p##RESULT, .overhead = p##OVERHEAD, .pad = p##PAD,	\
+}
+
+static const struct kbench_run_nest kbench_run_reply_nest =
+	KBENCH_RUN_NEST(KBENCH_A_RUN_);
+static const struct kbench_run_nest kbench_cpu_run_nest =
+	KBENCH_RUN_NEST(KBENCH_A_CPU_RUN_);
+
+/* @run's times and memory */
+static int kbench_put_run_figures(struct sk_buff *msg,
+				  const struct kbench_run *run,
+				  const struct kbench_run_nest *a)
+{
+	if (nla_put_u64_64bit(msg, a->elapsed_ns, run->elapsed_ns, a->pad) ||
+	    nla_put_u64_64bit(msg, a->span_cycles, run->span_cycles, a->pad) ||
+	    nla_put_u64_64bit(msg, a->routine_cycles, run->routine_cycles,
+			      a->pad) ||
+	    nla_put_u64_64bit(msg, a->window_cycles, run->window_cycles,
+			      a->pad) ||
+	    nla_put_u64_64bit(msg, a->mem_bytes, run->mem_bytes, a->pad))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* A RESULT nest per routine of @run, in order, then the OVERHEAD one. */
+static int kbench_put_results(struct sk_buff *msg,
+			      const struct kbench_run *run,
+			      const struct kbench_run_nest *a)
+{
+	u32 i;
+
+	for (i = 0; i < run->nr_series; i++)
+		if (kbench_put_result(msg, i < run->nr_routines ? a->result :
+				      a->overhead, i, run, &run->series[i]))
+			return -EMSGSIZE;
+	return 0;
+}
+
 static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 {
 	const struct kbench_run *run = arg;
@@ -309,28 +361,14 @@ static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 	    nla_put_string(msg, KBENCH_A_RUN_COUNTER, kbench_counter.name) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_RUN_COUNTER_HZ, kbench_counter.hz,
 			      KBENCH_A_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_RUN_ELAPSED_NS, run->elapsed_ns,
-			      KBENCH_A_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_RUN_SPAN_CYCLES, run->span_cycles,
-			      KBENCH_A_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_RUN_ROUTINE_CYCLES,
-			      run->routine_cycles, KBENCH_A_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_RUN_WINDOW_CYCLES,
-			      run->window_cycles, KBENCH_A_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_RUN_MEM_BYTES, run->mem_bytes,
-			      KBENCH_A_RUN_PAD) ||
+	    kbench_put_run_figures(msg, run, &kbench_run_reply_nest) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, run->status))
 		return -EMSGSIZE;
 	for (i = 0; i < run->nr_args; i++)
 		if (nla_put_u64_64bit(msg, KBENCH_A_RUN_ARG, run->args[i],
 				      KBENCH_A_RUN_PAD))
 			return -EMSGSIZE;
-	for (i = 0; i < run->nr_routines; i++)
-		if (kbench_put_result(msg, KBENCH_A_RUN_RESULT, i, run,
-				      &run->series[i]))
-			return -EMSGSIZE;
-	if (kbench_put_result(msg, KBENCH_A_RUN_OVERHEAD, i, run,
-			      &run->series[i]))
+	if (kbench_put_results(msg, run, &kbench_run_reply_nest))
 		return -EMSGSIZE;
 	for (i = 0; i < run->nr_events; i++)
 		if (kbench_put_event_info(msg, &run->events[i]))
@@ -344,7 +382,6 @@ static int kbench_put_cpu_run(struct sk_buff *msg,
 {
 	const struct kbench_run *run = g->run[i];
 	struct nlattr *nest;
-	u32 k;
 
 	nest = nla_nest_start(msg, KBENCH_A_RUN_CPU_RUN);
 	if (!nest)
@@ -353,34 +390,17 @@ static int kbench_put_cpu_run(struct sk_buff *msg,
 	    nla_put_u32(msg, KBENCH_A_CPU_RUN_ID, run->id) ||
 	    nla_put_u32(msg, KBENCH_A_CPU_RUN_ITERATIONS, run->iterations) ||
 	    nla_put_u32(msg, KBENCH_A_CPU_RUN_STATUS, run->status) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_ELAPSED_NS,
-			      run->elapsed_ns, KBENCH_A_CPU_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_SPAN_CYCLES,
-			      run->span_cycles, KBENCH_A_CPU_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_ROUTINE_CYCLES,
-			      run->routine_cycles, KBENCH_A_CPU_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_WINDOW_CYCLES,
-			      run->window_cycles, KBENCH_A_CPU_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_MEM_BYTES,
-			      run->mem_bytes, KBENCH_A_CPU_RUN_PAD) ||
+	    kbench_put_run_figures(msg, run, &kbench_cpu_run_nest) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_LATE_MAX, g->late_max[i],
 			      KBENCH_A_CPU_RUN_PAD) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_LATE_MEDIAN,
-			      g->late_median[i], KBENCH_A_CPU_RUN_PAD))
-		goto out_cancel;
-	for (k = 0; k < run->nr_routines; k++)
-		if (kbench_put_result(msg, KBENCH_A_CPU_RUN_RESULT, k, run,
-				      &run->series[k]))
-			goto out_cancel;
-	if (kbench_put_result(msg, KBENCH_A_CPU_RUN_OVERHEAD, k, run,
-			      &run->series[k]))
-		goto out_cancel;
+			      g->late_median[i], KBENCH_A_CPU_RUN_PAD) ||
+	    kbench_put_results(msg, run, &kbench_cpu_run_nest)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
 	nla_nest_end(msg, nest);
 	return 0;
-
-out_cancel:
-	nla_nest_cancel(msg, nest);
-	return -EMSGSIZE;
 }
 
 /*
@@ -657,6 +677,36 @@ static int kbench_run_get_routines(struct kbench_run *run,
 	return 0;
 }
 
+/* The samples a RUN request asks for, else the default. */
+static u32 kbench_run_samples(struct nlattr **tb)
+{
+	return tb[KBENCH_A_RUN_SAMPLES] ?
+	       nla_get_u32(tb[KBENCH_A_RUN_SAMPLES]) :
+	       min(KBENCH_SAMPLES_DEFAULT, kbench_max_samples);
+}
+
+/*
+ * The request's settings into each run it makes (one, or one per CPU):
+ * N fixed or adaptive, the target, the plain u32s, the arguments.
+ */
+static void kbench_run_settings(struct kbench_run *run, struct nlattr **tb,
+				const struct kbench_run_req *q)
+{
+	int i;
+
+	run->adaptive = !tb[KBENCH_A_RUN_ITERATIONS];
+	run->iterations = run->adaptive ? 0 :
+			  nla_get_u32(tb[KBENCH_A_RUN_ITERATIONS]);
+	run->target_ns = tb[KBENCH_A_RUN_TARGET_NS] ?
+			 nla_get_u32(tb[KBENCH_A_RUN_TARGET_NS]) :
+			 min(KBENCH_TARGET_NS_DEFAULT,
+			     kbench_max_window_us * 1000);
+	kbench_run_u32_get(run, tb);
+	run->nr_args = q->nargs;
+	for (i = 0; i < q->nargs; i++)
+		run->args[i] = nla_get_u64(q->args[i]);
+}
+
 /* The request's limits that depend on module parameters and the machine. */
 static int kbench_run_check(struct genl_info *info, u32 cpu, u32 samples,
 			    u32 nr, u32 nr_events)
@@ -901,7 +951,7 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 	u32 cpus[KBENCH_CPUS_MAX], samples, i, bad = 0;
 	struct kbench_group *g;
 	struct kbench_run *run;
-	int nr, k, err;
+	int nr, err;
 	u64 in_use, window;
 
 	nr = kbench_run_cpus(info, cpus, nla_cpus);
@@ -913,9 +963,7 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 				    "skew-ns: at least 1");
 		return -EINVAL;
 	}
-	samples = tb[KBENCH_A_RUN_SAMPLES] ?
-		  nla_get_u32(tb[KBENCH_A_RUN_SAMPLES]) :
-		  min(KBENCH_SAMPLES_DEFAULT, kbench_max_samples);
+	samples = kbench_run_samples(tb);
 	err = kbench_run_check(info, cpus[0], samples, q->nr, 0);
 	if (err)
 		return err;
@@ -961,17 +1009,7 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 			goto out_put;
 		}
 		run->cpu = cpus[i];
-		run->adaptive = !tb[KBENCH_A_RUN_ITERATIONS];
-		run->iterations = run->adaptive ? 0 :
-				  nla_get_u32(tb[KBENCH_A_RUN_ITERATIONS]);
-		run->target_ns = tb[KBENCH_A_RUN_TARGET_NS] ?
-				 nla_get_u32(tb[KBENCH_A_RUN_TARGET_NS]) :
-				 min(KBENCH_TARGET_NS_DEFAULT,
-				     kbench_max_window_us * 1000);
-		kbench_run_u32_get(run, tb);
-		run->nr_args = q->nargs;
-		for (k = 0; k < q->nargs; k++)
-			run->args[k] = nla_get_u64(q->args[k]);
+		kbench_run_settings(run, tb, q);
 		err = kbench_run_get_routines(run, q, info->extack);
 		if (err)
 			goto out_put;
@@ -1028,7 +1066,7 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	struct kbench_run_req q;
 	struct kbench_run *run;
 	u32 cpu, samples;
-	int i, nr_events, err;
+	int nr_events, err;
 	u64 in_use;
 
 	if (!kbench_may_measure(skb, info->extack))
@@ -1051,9 +1089,7 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 
 	cpu = tb[KBENCH_A_RUN_CPU] ? nla_get_u32(tb[KBENCH_A_RUN_CPU]) :
 				     raw_smp_processor_id();
-	samples = tb[KBENCH_A_RUN_SAMPLES] ?
-		  nla_get_u32(tb[KBENCH_A_RUN_SAMPLES]) :
-		  min(KBENCH_SAMPLES_DEFAULT, kbench_max_samples);
+	samples = kbench_run_samples(tb);
 	err = kbench_run_check(info, cpu, samples, q.nr, nr_events);
 	if (err)
 		return err;
@@ -1076,17 +1112,7 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	err = kbench_run_hold_request(run, skb, info, events);
 	if (err)
 		goto out_put_run;
-	run->adaptive = !tb[KBENCH_A_RUN_ITERATIONS];
-	run->iterations = run->adaptive ? 0 :
-			  nla_get_u32(tb[KBENCH_A_RUN_ITERATIONS]);
-	run->target_ns = tb[KBENCH_A_RUN_TARGET_NS] ?
-			 nla_get_u32(tb[KBENCH_A_RUN_TARGET_NS]) :
-			 min(KBENCH_TARGET_NS_DEFAULT,
-			     kbench_max_window_us * 1000);
-	kbench_run_u32_get(run, tb);
-	run->nr_args = q.nargs;
-	for (i = 0; i < q.nargs; i++)
-		run->args[i] = nla_get_u64(q.args[i]);
+	kbench_run_settings(run, tb, &q);
 
 	err = kbench_run_lookup_events(run, events, info->extack);
 	if (err)
@@ -1154,18 +1180,11 @@ static int kbench_run_reply(struct kbench_run *run, size_t size,
 			    const void *arg)
 {
 	struct sk_buff *msg;
-	void *hdr;
 
-	msg = genlmsg_new(size, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put(msg, run->portid, run->seq, &kbench_genl_family, 0,
-			  KBENCH_CMD_RUN);
-	if (!hdr || fill(msg, arg)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
+	msg = kbench_msg(run->portid, run->seq, KBENCH_CMD_RUN, size, fill,
+			 arg);
+	if (IS_ERR(msg))
+		return PTR_ERR(msg);
 	return genlmsg_unicast(sock_net(run->requester), msg, run->portid);
 }
 
