@@ -244,6 +244,11 @@ int kbench_events_close(struct kbench_run *run, const struct nlattr **nla,
 			struct netlink_ext_ack *extack);
 void kbench_events_release(struct kbench_run *run);
 
+/* A summary's figures in a RESULT, an EVENT_SUMMARY nest (kbench_schema.c). */
+int kbench_put_summary(struct sk_buff *msg, const struct kbench_summary *sum);
+int kbench_put_event_figures(struct sk_buff *msg,
+			     const struct kbench_summary *sum);
+
 /* Clocks (kbench_clock.c). */
 int kbench_clock_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
@@ -258,10 +263,25 @@ void kbench_extack_fmt(struct netlink_ext_ack *extack,
 extern struct genl_family kbench_genl_family;
 int kbench_netlink_init(void);
 void kbench_netlink_exit(void);
-void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
-			    u64 elapsed_ns);
 void kbench_nl_run_complete(struct kbench_run *run);
 extern struct notifier_block kbench_netlink_notifier;
+
+/* The requester: its request, progress, the reply, the ack (kbench_reply.c). */
+struct sk_buff *kbench_msg(u32 portid, u32 seq, u8 cmd, size_t size,
+			   int (*fill)(struct sk_buff *msg, const void *arg),
+			   const void *arg);
+const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
+				   const struct sk_buff *skb,
+				   const struct nlattr *nla);
+int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
+			    struct genl_info *info,
+			    const struct nlattr **events);
+void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
+			    u64 elapsed_ns);
+void kbench_answer(struct kbench_run *run, int err,
+		   struct netlink_ext_ack *extack, size_t size,
+		   int (*fill)(struct sk_buff *msg, const void *arg),
+		   const void *arg);
 void kbench_run_drop_request(struct kbench_run *run);
 
 #endif /* _KBENCH_INTERNAL_H */

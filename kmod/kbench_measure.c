@@ -231,9 +231,11 @@ static void kbench_range_msg(struct kbench_run *run,
 	}
 }
 
+/* the sample flags' names by bit (include/kbench/schema.h) */
 static const char *const kbench_flag_names[] = {
-	"cpu_changed", "backwards", "nmi", "smi", "window", "reference",
-	"event", "steal", "skew",
+#define KBENCH_EXCL(bit, id, key, flag, attr) \
+	[bit] = key,
+#include <kbench/schema.h>
 };
 
 /*
@@ -452,21 +454,37 @@ static int kbench_series_setup_shared(struct kbench_run *run, u32 i)
 	return 0;
 }
 
-/* Exactly once for every setup_shared() of @run that returned 0. */
-static void kbench_run_teardown_shared(struct kbench_run *run)
+/*
+ * Tear down, in reverse order, what a setup of each series of @run set
+ * up: its own data (@shared false) or the shared data.
+ */
+static void kbench_run_teardown_each(struct kbench_run *run, bool shared)
 {
+	void (*teardown)(void *data);
 	struct kbench_series *s;
+	bool *up;
+	void **data;
 	u32 i;
 
 	for (i = run->nr_series; i-- > 0;) {
 		s = &run->series[i];
-		if (!s->shared_up)
+		up = shared ? &s->shared_up : &s->set_up;
+		if (!*up)
 			continue;
-		if (s->routine->teardown_shared)
-			s->routine->teardown_shared(s->shared);
-		s->shared_up = false;
-		s->shared = NULL;
+		data = shared ? &s->shared : &s->data;
+		teardown = shared ? s->routine->teardown_shared :
+				    s->routine->teardown;
+		if (teardown)
+			teardown(*data);
+		*up = false;
+		*data = NULL;
 	}
+}
+
+/* Exactly once for every setup_shared() of @run that returned 0. */
+static void kbench_run_teardown_shared(struct kbench_run *run)
+{
+	kbench_run_teardown_each(run, true);
 }
 
 /* The shared data of @run's group are set up, or the group ends. */
@@ -547,18 +565,7 @@ static int kbench_run_setup(struct kbench_run *run)
 /* Exactly once for every setup that returned 0, whatever ended the run. */
 static void kbench_run_teardown(struct kbench_run *run)
 {
-	struct kbench_series *s;
-	u32 i;
-
-	for (i = run->nr_series; i-- > 0;) {
-		s = &run->series[i];
-		if (!s->set_up)
-			continue;
-		if (s->routine->teardown)
-			s->routine->teardown(s->data);
-		s->set_up = false;
-		s->data = NULL;
-	}
+	kbench_run_teardown_each(run, false);
 	/* a group's shared data: once all its CPUs are done (group_done) */
 	if (!run->group)
 		kbench_run_teardown_shared(run);

@@ -6,7 +6,9 @@
  * (kbench_family.c, kbench_nl_gen.[ch]); each handler here has the name
  * kbench_nl_gen.h declares for it.  Checks the policies cannot express
  * (the machine, the module parameters, the stored runs) are made here,
- * each with an extack message naming its attribute.
+ * each with an extack message naming its attribute.  What a RUN's thread
+ * sends its requester later (progress, the reply, the ack) goes through
+ * kbench_reply.c.
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
@@ -14,7 +16,6 @@
 #include <linux/task_work.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
-#include <net/sock.h>
 
 #include "kbench_compat.h"
 #include "kbench_internal.h"
@@ -111,36 +112,6 @@ static bool kbench_may_measure(const struct sk_buff *skb,
 	return false;
 }
 
-/*
- * Reply to @info with one @cmd message of at most @size bytes of
- * attributes that @fill fills from @arg: the allocation, header and
- * unwinding of every do-op's reply, written once.
- */
-static int kbench_reply(struct genl_info *info, u8 cmd, size_t size,
-			int (*fill)(struct sk_buff *msg, const void *arg),
-			const void *arg)
-{
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = genlmsg_new(size, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &kbench_genl_family, 0, cmd);
-	if (!hdr)
-		goto out_free;
-	if (fill(msg, arg))
-		goto out_cancel;
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-
-out_cancel:
-	genlmsg_cancel(msg, hdr);
-out_free:
-	nlmsg_free(msg);
-	return -EMSGSIZE;
-}
-
 static int kbench_info_fill(struct sk_buff *msg, const void *arg)
 {
 	if (nla_put_string(msg, KBENCH_A_INFO_VERSION, KBENCH_VERSION) ||
@@ -174,8 +145,13 @@ static int kbench_info_fill(struct sk_buff *msg, const void *arg)
 
 int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return kbench_reply(info, KBENCH_CMD_INFO, NLMSG_GOODSIZE,
-			    kbench_info_fill, NULL);
+	struct sk_buff *msg;
+
+	msg = kbench_msg(info->snd_portid, info->snd_seq, KBENCH_CMD_INFO,
+			 NLMSG_GOODSIZE, kbench_info_fill, NULL);
+	if (IS_ERR(msg))
+		return PTR_ERR(msg);
+	return genlmsg_reply(msg, info);
 }
 
 /* An EVENT_SUMMARY nest: event @x of the run summarized over series @s. */
@@ -192,19 +168,7 @@ static int kbench_put_event_summary(struct sk_buff *msg, u32 x,
 	if (nla_put_u32(msg, KBENCH_A_EVENT_SUMMARY_INDEX, x) ||
 	    nla_put_string(msg, KBENCH_A_EVENT_SUMMARY_NAME,
 			   run->events[x].name) ||
-	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_NET_MIN, sum->min,
-			KBENCH_A_EVENT_SUMMARY_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_NET_MEDIAN, sum->median,
-			KBENCH_A_EVENT_SUMMARY_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_NET_MAX, sum->max,
-			KBENCH_A_EVENT_SUMMARY_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_NET_SUM, sum->sum,
-			KBENCH_A_EVENT_SUMMARY_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_PER_ITER_MIN_MILLI,
-			sum->per_iter_min_milli, KBENCH_A_EVENT_SUMMARY_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_EVENT_SUMMARY_PER_ITER_MEDIAN_MILLI,
-			sum->per_iter_median_milli,
-			KBENCH_A_EVENT_SUMMARY_PAD)) {
+	    kbench_put_event_figures(msg, sum)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -225,38 +189,10 @@ static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
 		return -EMSGSIZE;
 	if (nla_put_string(msg, KBENCH_A_RESULT_ROUTINE, s->name) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_INDEX, index) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_SAMPLES, sum->samples) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_VALID, sum->valid) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_CPU, sum->excluded[0]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_BACKWARDS,
-			sum->excluded[1]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_NMI, sum->excluded[2]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_SMI, sum->excluded[3]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_WINDOW, sum->excluded[4]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_REFERENCE,
-			sum->excluded[5]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_STEAL, sum->excluded[7]) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_SKEW, sum->excluded[8]) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MIN, sum->min,
-			KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MEDIAN, sum->median,
-			KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_NET_MAX, sum->max,
-			KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_NET_SUM, sum->sum,
-			KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_PER_ITER_MIN_MILLI,
-			sum->per_iter_min_milli, KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_PER_ITER_MEDIAN_MILLI,
-			sum->per_iter_median_milli, KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_CORR_MIN_MILLI,
-			sum->corr_min_milli, KBENCH_A_RESULT_PAD) ||
-	    nla_put_s64(msg, KBENCH_A_RESULT_CORR_MEDIAN_MILLI,
-			sum->corr_median_milli, KBENCH_A_RESULT_PAD) ||
+	    kbench_put_summary(msg, sum) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_FLAGS, sum->flags) ||
 	    nla_put_u32(msg, KBENCH_A_RESULT_BYTES_PER_ITER,
 			s->bytes_per_iter) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_EXCL_EVENT, sum->excluded[6]) ||
 	    (s->has_arg &&
 	     nla_put_u64_64bit(msg, KBENCH_A_RESULT_ARG, s->arg,
 			       KBENCH_A_RESULT_PAD)))
@@ -334,6 +270,57 @@ static int kbench_run_u32_put(struct sk_buff *msg, const struct kbench_run *run)
 	return 0;
 }
 
+/*
+ * What the RUN reply and a CPU_RUN nest both say of a run, each under
+ * its own numbers: the names are the same after the nest's prefix.
+ */
+struct kbench_run_nest {
+	int elapsed_ns, span_cycles, routine_cycles, window_cycles, mem_bytes;
+	int result, overhead, pad;
+};
+
+#define KBENCH_RUN_NEST(p) {						\
+	.elapsed_ns = p##ELAPSED_NS, .span_cycles = p##SPAN_CYCLES,	\
+	.routine_cycles = p##ROUTINE_CYCLES,				\
+	.window_cycles = p##WINDOW_CYCLES, .mem_bytes = p##MEM_BYTES,	\
+	.result = p##RESULT, .overhead = p##OVERHEAD, .pad = p##PAD,	\
+}
+
+static const struct kbench_run_nest kbench_run_reply_nest =
+	KBENCH_RUN_NEST(KBENCH_A_RUN_);
+static const struct kbench_run_nest kbench_cpu_run_nest =
+	KBENCH_RUN_NEST(KBENCH_A_CPU_RUN_);
+
+/* @run's times and memory */
+static int kbench_put_run_figures(struct sk_buff *msg,
+				  const struct kbench_run *run,
+				  const struct kbench_run_nest *a)
+{
+	if (nla_put_u64_64bit(msg, a->elapsed_ns, run->elapsed_ns, a->pad) ||
+	    nla_put_u64_64bit(msg, a->span_cycles, run->span_cycles, a->pad) ||
+	    nla_put_u64_64bit(msg, a->routine_cycles, run->routine_cycles,
+			      a->pad) ||
+	    nla_put_u64_64bit(msg, a->window_cycles, run->window_cycles,
+			      a->pad) ||
+	    nla_put_u64_64bit(msg, a->mem_bytes, run->mem_bytes, a->pad))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* A RESULT nest per routine of @run, in order, then the OVERHEAD one. */
+static int kbench_put_results(struct sk_buff *msg,
+			      const struct kbench_run *run,
+			      const struct kbench_run_nest *a)
+{
+	u32 i;
+
+	for (i = 0; i < run->nr_series; i++)
+		if (kbench_put_result(msg, i < run->nr_routines ? a->result :
+				      a->overhead, i, run, &run->series[i]))
+			return -EMSGSIZE;
+	return 0;
+}
+
 static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 {
 	const struct kbench_run *run = arg;
@@ -349,16 +336,7 @@ static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 	    nla_put_string(msg, KBENCH_A_RUN_COUNTER, kbench_counter.name) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_RUN_COUNTER_HZ, kbench_counter.hz,
 			      KBENCH_A_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_RUN_ELAPSED_NS, run->elapsed_ns,
-			      KBENCH_A_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_RUN_SPAN_CYCLES, run->span_cycles,
-			      KBENCH_A_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_RUN_ROUTINE_CYCLES,
-			      run->routine_cycles, KBENCH_A_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_RUN_WINDOW_CYCLES,
-			      run->window_cycles, KBENCH_A_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_RUN_MEM_BYTES, run->mem_bytes,
-			      KBENCH_A_RUN_PAD) ||
+	    kbench_put_run_figures(msg, run, &kbench_run_reply_nest) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, run->status) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS_MIN, run->iterations_min) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_N_CHANGES, run->n_changes) ||
@@ -369,12 +347,7 @@ static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 		if (nla_put_u64_64bit(msg, KBENCH_A_RUN_ARG, run->args[i],
 				      KBENCH_A_RUN_PAD))
 			return -EMSGSIZE;
-	for (i = 0; i < run->nr_routines; i++)
-		if (kbench_put_result(msg, KBENCH_A_RUN_RESULT, i, run,
-				      &run->series[i]))
-			return -EMSGSIZE;
-	if (kbench_put_result(msg, KBENCH_A_RUN_OVERHEAD, i, run,
-			      &run->series[i]))
+	if (kbench_put_results(msg, run, &kbench_run_reply_nest))
 		return -EMSGSIZE;
 	for (i = 0; i < run->nr_events; i++)
 		if (kbench_put_event_info(msg, &run->events[i]))
@@ -388,7 +361,6 @@ static int kbench_put_cpu_run(struct sk_buff *msg,
 {
 	const struct kbench_run *run = g->run[i];
 	struct nlattr *nest;
-	u32 k;
 
 	nest = nla_nest_start(msg, KBENCH_A_RUN_CPU_RUN);
 	if (!nest)
@@ -397,34 +369,17 @@ static int kbench_put_cpu_run(struct sk_buff *msg,
 	    nla_put_u32(msg, KBENCH_A_CPU_RUN_ID, run->id) ||
 	    nla_put_u32(msg, KBENCH_A_CPU_RUN_ITERATIONS, run->iterations) ||
 	    nla_put_u32(msg, KBENCH_A_CPU_RUN_STATUS, run->status) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_ELAPSED_NS,
-			      run->elapsed_ns, KBENCH_A_CPU_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_SPAN_CYCLES,
-			      run->span_cycles, KBENCH_A_CPU_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_ROUTINE_CYCLES,
-			      run->routine_cycles, KBENCH_A_CPU_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_WINDOW_CYCLES,
-			      run->window_cycles, KBENCH_A_CPU_RUN_PAD) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_MEM_BYTES,
-			      run->mem_bytes, KBENCH_A_CPU_RUN_PAD) ||
+	    kbench_put_run_figures(msg, run, &kbench_cpu_run_nest) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_LATE_MAX, g->late_max[i],
 			      KBENCH_A_CPU_RUN_PAD) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_LATE_MEDIAN,
-			      g->late_median[i], KBENCH_A_CPU_RUN_PAD))
-		goto out_cancel;
-	for (k = 0; k < run->nr_routines; k++)
-		if (kbench_put_result(msg, KBENCH_A_CPU_RUN_RESULT, k, run,
-				      &run->series[k]))
-			goto out_cancel;
-	if (kbench_put_result(msg, KBENCH_A_CPU_RUN_OVERHEAD, k, run,
-			      &run->series[k]))
-		goto out_cancel;
+			      g->late_median[i], KBENCH_A_CPU_RUN_PAD) ||
+	    kbench_put_results(msg, run, &kbench_cpu_run_nest)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
 	nla_nest_end(msg, nest);
 	return 0;
-
-out_cancel:
-	nla_nest_cancel(msg, nest);
-	return -EMSGSIZE;
 }
 
 /*
@@ -701,6 +656,36 @@ static int kbench_run_get_routines(struct kbench_run *run,
 	return 0;
 }
 
+/* The samples a RUN request asks for, else the default. */
+static u32 kbench_run_samples(struct nlattr **tb)
+{
+	return tb[KBENCH_A_RUN_SAMPLES] ?
+	       nla_get_u32(tb[KBENCH_A_RUN_SAMPLES]) :
+	       min(KBENCH_SAMPLES_DEFAULT, kbench_max_samples);
+}
+
+/*
+ * The request's settings into each run it makes (one, or one per CPU):
+ * N fixed or adaptive, the target, the plain u32s, the arguments.
+ */
+static void kbench_run_settings(struct kbench_run *run, struct nlattr **tb,
+				const struct kbench_run_req *q)
+{
+	int i;
+
+	run->adaptive = !tb[KBENCH_A_RUN_ITERATIONS];
+	run->iterations = run->adaptive ? 0 :
+			  nla_get_u32(tb[KBENCH_A_RUN_ITERATIONS]);
+	run->target_ns = tb[KBENCH_A_RUN_TARGET_NS] ?
+			 nla_get_u32(tb[KBENCH_A_RUN_TARGET_NS]) :
+			 min(KBENCH_TARGET_NS_DEFAULT,
+			     kbench_max_window_us * 1000);
+	kbench_run_u32_get(run, tb);
+	run->nr_args = q->nargs;
+	for (i = 0; i < q->nargs; i++)
+		run->args[i] = nla_get_u64(q->args[i]);
+}
+
 /* The request's limits that depend on module parameters and the machine. */
 static int kbench_run_check(struct genl_info *info, u32 cpu, u32 samples,
 			    u32 nr, u32 nr_events)
@@ -821,54 +806,6 @@ static void kbench_run_explain(struct netlink_ext_ack *extack,
 	}
 }
 
-/* An attribute of the request @skb at the same place in its copy @copy. */
-static const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
-					  const struct sk_buff *skb,
-					  const struct nlattr *nla)
-{
-	return nla ? (const void *)(copy->data +
-				    ((const u8 *)nla - skb->data)) : NULL;
-}
-
-/*
- * Keep what the run's thread needs to answer the RUN request @skb when
- * the run ends (kbench_nl_run_complete()): a copy of the request, in which
- * the extack's bad attributes point, and a reference to the sender's
- * socket, which netlink_ack() reads.  A copy, not a reference: the
- * request's skb is pulled past the message when the doit returns (and a
- * large one has a vmalloc()ed head, which a clone cannot outlive).  The
- * copy's sk is genetlink's kernel socket of init_net (the family is not
- * netns-aware), which netlink_ack() sends from and which is never freed;
- * the copy has no destructor, so it takes no reference.
- */
-static int kbench_run_hold_request(struct kbench_run *run,
-				   struct sk_buff *skb, struct genl_info *info,
-				   const struct nlattr **events)
-{
-	struct sk_buff *copy;
-	u32 i;
-
-	copy = skb_copy(skb, GFP_KERNEL);
-	if (!copy) {
-		NL_SET_ERR_MSG(info->extack, "out of memory");
-		return -ENOMEM;
-	}
-	copy->sk = skb->sk;
-	run->req_skb = copy;
-	run->req_nlh = (struct nlmsghdr *)kbench_nla_in(copy, skb,
-		(const struct nlattr *)info->nlhdr);
-	run->portid = info->snd_portid;
-	run->seq = info->snd_seq;
-	run->requester = NETLINK_CB(skb).sk;
-	sock_hold(run->requester);
-	run->nla_cpu = kbench_nla_in(copy, skb, info->attrs[KBENCH_A_RUN_CPU]);
-	run->nla_iterations = kbench_nla_in(copy, skb,
-					    info->attrs[KBENCH_A_RUN_ITERATIONS]);
-	for (i = 0; i < run->nr_events; i++)
-		run->nla_events[i] = kbench_nla_in(copy, skb, events[i]);
-	return 0;
-}
-
 /*
  * The CPUS attributes of a concurrent RUN, in order: 1 to KBENCH_CPUS_MAX
  * distinct online CPUs, not with CPU nor EVENT.  Returns how many.
@@ -945,7 +882,7 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 	u32 cpus[KBENCH_CPUS_MAX], samples, i, bad = 0;
 	struct kbench_group *g;
 	struct kbench_run *run;
-	int nr, k, err;
+	int nr, err;
 	u64 in_use, window;
 
 	nr = kbench_run_cpus(info, cpus, nla_cpus);
@@ -957,9 +894,7 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 				    "skew-ns: at least 1");
 		return -EINVAL;
 	}
-	samples = tb[KBENCH_A_RUN_SAMPLES] ?
-		  nla_get_u32(tb[KBENCH_A_RUN_SAMPLES]) :
-		  min(KBENCH_SAMPLES_DEFAULT, kbench_max_samples);
+	samples = kbench_run_samples(tb);
 	err = kbench_run_check(info, cpus[0], samples, q->nr, 0);
 	if (err)
 		return err;
@@ -1005,17 +940,7 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 			goto out_put;
 		}
 		run->cpu = cpus[i];
-		run->adaptive = !tb[KBENCH_A_RUN_ITERATIONS];
-		run->iterations = run->adaptive ? 0 :
-				  nla_get_u32(tb[KBENCH_A_RUN_ITERATIONS]);
-		run->target_ns = tb[KBENCH_A_RUN_TARGET_NS] ?
-				 nla_get_u32(tb[KBENCH_A_RUN_TARGET_NS]) :
-				 min(KBENCH_TARGET_NS_DEFAULT,
-				     kbench_max_window_us * 1000);
-		kbench_run_u32_get(run, tb);
-		run->nr_args = q->nargs;
-		for (k = 0; k < q->nargs; k++)
-			run->args[k] = nla_get_u64(q->args[k]);
+		kbench_run_settings(run, tb, q);
 		err = kbench_run_get_routines(run, q, info->extack);
 		if (err)
 			goto out_put;
@@ -1072,7 +997,7 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	struct kbench_run_req q;
 	struct kbench_run *run;
 	u32 cpu, samples;
-	int i, nr_events, err;
+	int nr_events, err;
 	u64 in_use;
 
 	if (!kbench_may_measure(skb, info->extack))
@@ -1095,9 +1020,7 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 
 	cpu = tb[KBENCH_A_RUN_CPU] ? nla_get_u32(tb[KBENCH_A_RUN_CPU]) :
 				     raw_smp_processor_id();
-	samples = tb[KBENCH_A_RUN_SAMPLES] ?
-		  nla_get_u32(tb[KBENCH_A_RUN_SAMPLES]) :
-		  min(KBENCH_SAMPLES_DEFAULT, kbench_max_samples);
+	samples = kbench_run_samples(tb);
 	err = kbench_run_check(info, cpu, samples, q.nr, nr_events);
 	if (err)
 		return err;
@@ -1120,17 +1043,7 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 	err = kbench_run_hold_request(run, skb, info, events);
 	if (err)
 		goto out_put_run;
-	run->adaptive = !tb[KBENCH_A_RUN_ITERATIONS];
-	run->iterations = run->adaptive ? 0 :
-			  nla_get_u32(tb[KBENCH_A_RUN_ITERATIONS]);
-	run->target_ns = tb[KBENCH_A_RUN_TARGET_NS] ?
-			 nla_get_u32(tb[KBENCH_A_RUN_TARGET_NS]) :
-			 min(KBENCH_TARGET_NS_DEFAULT,
-			     kbench_max_window_us * 1000);
-	kbench_run_u32_get(run, tb);
-	run->nr_args = q.nargs;
-	for (i = 0; i < q.nargs; i++)
-		run->args[i] = nla_get_u64(q.args[i]);
+	kbench_run_settings(run, tb, &q);
 
 	err = kbench_run_lookup_events(run, events, info->extack);
 	if (err)
@@ -1165,75 +1078,6 @@ out_put_routines:
 out_put_run:
 	kbench_run_put(run);
 	return err;
-}
-
-/* Let go of the RUN request and its socket (any context that may sleep). */
-void kbench_run_drop_request(struct kbench_run *run)
-{
-	if (run->requester)
-		sock_put(run->requester);
-	run->requester = NULL;
-	kfree_skb(run->req_skb);
-	run->req_skb = NULL;
-	run->req_nlh = NULL;
-}
-
-/*
- * Whether the requester can still be sent to: its socket not released
- * (sock_orphan() marks it dead before netlink_release() frees the port,
- * and the URELEASE notifier sets requester_gone after).
- */
-static bool kbench_requester_alive(const struct kbench_run *run)
-{
-	return run->requester && !READ_ONCE(run->requester_gone) &&
-	       !sock_flag(run->requester, SOCK_DEAD);
-}
-
-/*
- * The RUN reply to the requester of @run, as genlmsg_reply() would have
- * sent it: @size bytes that @fill fills from @arg.
- */
-static int kbench_run_reply(struct kbench_run *run, size_t size,
-			    int (*fill)(struct sk_buff *msg, const void *arg),
-			    const void *arg)
-{
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = genlmsg_new(size, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put(msg, run->portid, run->seq, &kbench_genl_family, 0,
-			  KBENCH_CMD_RUN);
-	if (!hdr || fill(msg, arg)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_unicast(sock_net(run->requester), msg, run->portid);
-}
-
-/*
- * Answer @run's request, if its requester is still there: on success
- * the reply (@size bytes, filled by @fill from @arg), then the ack when
- * asked for or @err; then let go of the request.
- */
-static void kbench_answer(struct kbench_run *run, int err,
-			  struct netlink_ext_ack *extack, size_t size,
-			  int (*fill)(struct sk_buff *msg, const void *arg),
-			  const void *arg)
-{
-	if (kbench_requester_alive(run)) {
-		if (!err) {
-			err = kbench_run_reply(run, size, fill, arg);
-			if (err)
-				NL_SET_ERR_MSG(extack,
-					       "cannot send the RUN reply: fetch the run with samples-get");
-		}
-		if (err || (run->req_nlh->nlmsg_flags & NLM_F_ACK))
-			netlink_ack(run->req_skb, run->req_nlh, err, extack);
-	}
-	kbench_run_drop_request(run);
 }
 
 /**
@@ -1782,60 +1626,3 @@ static int kbench_netlink_notify(struct notifier_block *nb,
 struct notifier_block kbench_netlink_notifier = {
 	.notifier_call = kbench_netlink_notify,
 };
-
-/*
- * Progress of a run goes to its requester alone (unicast to the port that
- * sent the RUN), never to a multicast group: on 6.1 anyone may join a group
- * (GENL_MCAST_CAP_* appeared in 6.7, and for CAP_NET_ADMIN/CAP_SYS_ADMIN
- * only), so a group would show unprivileged listeners the run ids and ports
- * of privileged runs.  The "progress" group stays registered because the
- * ABI only grows, but nothing is sent to it.
- *
- * A requester may not read during the run (an old client read nothing until
- * the end, when RUN held it in sendmsg()), so notifications queue up.  The
- * RUN reply and its ack come after them, and netlink drops a message for a
- * socket whose receive queue is full (and flags the socket ENOBUFS): so a
- * notification is sized exactly and only sent while it leaves
- * KBENCH_PROGRESS_ROOM free in the requester's queue for the reply (a
- * NLMSG_GOODSIZE skb) and the ack.  Best effort: progress can be skipped,
- * the reply cannot.
- */
-#define KBENCH_PROGRESS_ROOM	(32 * 1024)
-
-void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
-			    u64 elapsed_ns)
-{
-	struct sock *sk = run->requester;
-	struct sk_buff *msg;
-	void *hdr;
-	int room;
-
-	/* the port may be another socket's once the requester's is released */
-	if (!kbench_requester_alive(run))
-		return;
-	msg = genlmsg_new(4 * nla_total_size(sizeof(u32)) +
-			  nla_total_size_64bit(sizeof(u64)), GFP_KERNEL);
-	if (!msg)
-		return;
-	room = READ_ONCE(sk->sk_rcvbuf) - atomic_read(&sk->sk_rmem_alloc);
-	if (room < (int)msg->truesize + KBENCH_PROGRESS_ROOM)
-		goto out_free;
-	hdr = genlmsg_put(msg, 0, 0, &kbench_genl_family, 0,
-			  KBENCH_CMD_PROGRESS_NTF);
-	if (!hdr)
-		goto out_free;
-	if (nla_put_u32(msg, KBENCH_A_PROGRESS_RUN_ID, run->id) ||
-	    nla_put_u32(msg, KBENCH_A_PROGRESS_PORTID, run->portid) ||
-	    nla_put_u32(msg, KBENCH_A_PROGRESS_DONE, done) ||
-	    nla_put_u32(msg, KBENCH_A_PROGRESS_TOTAL, total) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_PROGRESS_ELAPSED_NS, elapsed_ns,
-			      KBENCH_A_PROGRESS_PAD))
-		goto out_free;
-	genlmsg_end(msg, hdr);
-	/* fails only if the requester is gone or its queue filled meanwhile */
-	genlmsg_unicast(sock_net(sk), msg, run->portid);
-	return;
-
-out_free:
-	nlmsg_free(msg);
-}

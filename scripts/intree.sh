@@ -124,10 +124,9 @@ for f in "$top"/kmod/*.c "$top"/kmod/*.h; do
 	install -m 644 "$f" "$ksrc/kernel/kbench/"
 done
 install -m 644 "$top/include/linux/kbench.h" "$ksrc/include/linux/kbench.h"
-# the engine's headers; schema.h (an X-macro list of the result's fields)
-# serves only this repository's userspace
+# the engine's headers and schema.h (the X-macro list of the result's
+# fields that kbench_schema.c expands)
 for f in "$top"/include/kbench/*.h; do
-	[ "$(basename "$f")" = schema.h ] && continue
 	install -m 644 "$f" "$ksrc/include/kbench/"
 done
 # In a kernel tree userspace (the selftests) has the uapi header as

@@ -17,12 +17,20 @@
  *	itself and for events in the netlink reply (s64)
  *   KBENCH_COUNT(name, summary member, RESULT attr)
  *	sample counts (u32)
- *   KBENCH_EXCL(bit, key, RESULT attr)
- *	excluded samples by reason, in flag-bit order (u32)
+ *   KBENCH_EXCL(bit, id, key, sample flag, RESULT attr)
+ *	excluded samples by reason, in flag-bit order (u32): the sample
+ *	flag is 1 << bit; key is also the flag's name, id the suffix of
+ *	userspace's KB_EXCL_<id> index
  *
- * The consumers: the netlink parser (user/nl/), the twins
- * (user/model/twin.c), libkbench's fill (user/lib/measure.c), the saved
- * results (user/results/, through user/model/schema.c's tables).
+ * The consumers: the module's RESULT and EVENT_SUMMARY nests and its
+ * flag names (kmod/kbench_schema.c), the netlink parser (user/nl/), the
+ * twins (user/model/twin.c), libkbench's fill (user/lib/measure.c), the
+ * saved results (user/results/, through user/model/schema.c's tables),
+ * the sample flags' names (user/cli/names.c).
+ *
+ * A new statistic: its attribute in the spec (RESULT, and EVENT_SUMMARY
+ * for a series figure), its member in struct kbench_summary and its
+ * computation (summary.h), one line here, its printing, its docs.
  */
 #ifndef KBENCH_SERIES
 #define KBENCH_SERIES(name, sum, attr, ev_attr)
@@ -34,7 +42,7 @@
 #define KBENCH_COUNT(name, sum, attr)
 #endif
 #ifndef KBENCH_EXCL
-#define KBENCH_EXCL(bit, key, attr)
+#define KBENCH_EXCL(bit, id, key, flag, attr)
 #endif
 
 KBENCH_SERIES(net_min, min, KBENCH_A_RESULT_NET_MIN,
@@ -59,15 +67,24 @@ KBENCH_CORR(corr_median_milli, corr_median_milli,
 KBENCH_COUNT(samples, samples, KBENCH_A_RESULT_SAMPLES)
 KBENCH_COUNT(valid, valid, KBENCH_A_RESULT_VALID)
 
-KBENCH_EXCL(0, "cpu_changed", KBENCH_A_RESULT_EXCL_CPU)
-KBENCH_EXCL(1, "backwards", KBENCH_A_RESULT_EXCL_BACKWARDS)
-KBENCH_EXCL(2, "nmi", KBENCH_A_RESULT_EXCL_NMI)
-KBENCH_EXCL(3, "smi", KBENCH_A_RESULT_EXCL_SMI)
-KBENCH_EXCL(4, "window", KBENCH_A_RESULT_EXCL_WINDOW)
-KBENCH_EXCL(5, "reference", KBENCH_A_RESULT_EXCL_REFERENCE)
-KBENCH_EXCL(6, "event", KBENCH_A_RESULT_EXCL_EVENT)
-KBENCH_EXCL(7, "steal", KBENCH_A_RESULT_EXCL_STEAL)
-KBENCH_EXCL(8, "skew", KBENCH_A_RESULT_EXCL_SKEW)
+KBENCH_EXCL(0, CPU, "cpu_changed", KBENCH_SAMPLE_F_CPU_CHANGED,
+	    KBENCH_A_RESULT_EXCL_CPU)
+KBENCH_EXCL(1, BACKWARDS, "backwards", KBENCH_SAMPLE_F_BACKWARDS,
+	    KBENCH_A_RESULT_EXCL_BACKWARDS)
+KBENCH_EXCL(2, NMI, "nmi", KBENCH_SAMPLE_F_NMI,
+	    KBENCH_A_RESULT_EXCL_NMI)
+KBENCH_EXCL(3, SMI, "smi", KBENCH_SAMPLE_F_SMI,
+	    KBENCH_A_RESULT_EXCL_SMI)
+KBENCH_EXCL(4, WINDOW, "window", KBENCH_SAMPLE_F_WINDOW,
+	    KBENCH_A_RESULT_EXCL_WINDOW)
+KBENCH_EXCL(5, REFERENCE, "reference", KBENCH_SAMPLE_F_REFERENCE,
+	    KBENCH_A_RESULT_EXCL_REFERENCE)
+KBENCH_EXCL(6, EVENT, "event", KBENCH_SAMPLE_F_EVENT,
+	    KBENCH_A_RESULT_EXCL_EVENT)
+KBENCH_EXCL(7, STEAL, "steal", KBENCH_SAMPLE_F_STEAL,
+	    KBENCH_A_RESULT_EXCL_STEAL)
+KBENCH_EXCL(8, SKEW, "skew", KBENCH_SAMPLE_F_SKEW,
+	    KBENCH_A_RESULT_EXCL_SKEW)
 
 #undef KBENCH_SERIES
 #undef KBENCH_CORR

@@ -18,16 +18,10 @@ const struct kb_flag_name kb_counter_flag_names[] = {
 	{ 0, NULL }
 };
 
+/* the reasons a sample is excluded for (<kbench/schema.h>) */
 const struct kb_flag_name kb_sample_flag_names[] = {
-	{ KBENCH_SAMPLE_F_CPU_CHANGED, "cpu_changed" },
-	{ KBENCH_SAMPLE_F_BACKWARDS, "backwards" },
-	{ KBENCH_SAMPLE_F_NMI, "nmi" },
-	{ KBENCH_SAMPLE_F_SMI, "smi" },
-	{ KBENCH_SAMPLE_F_WINDOW, "window" },
-	{ KBENCH_SAMPLE_F_REFERENCE, "reference" },
-	{ KBENCH_SAMPLE_F_EVENT, "event" },
-	{ KBENCH_SAMPLE_F_STEAL, "steal" },
-	{ KBENCH_SAMPLE_F_SKEW, "skew" },
+#define KBENCH_EXCL(bit, id, key, flag, attr) { flag, key },
+#include <kbench/schema.h>
 	{ 0, NULL }
 };
 

@@ -20,10 +20,15 @@
 struct kb_nl;
 struct kb_until;
 
-/* excluded samples by reason: bit i of the sample flags is excl[i] */
-enum { KB_EXCL_CPU, KB_EXCL_BACKWARDS, KB_EXCL_NMI, KB_EXCL_SMI,
-       KB_EXCL_WINDOW, KB_EXCL_REFERENCE, KB_EXCL_EVENT,
-       KB_EXCL_STEAL, KB_EXCL_SKEW, KB_EXCL_N };
+/*
+ * excluded samples by reason: bit i of the sample flags is excl[i]
+ * (KB_EXCL_CPU, ..., from <kbench/schema.h>)
+ */
+enum {
+#define KBENCH_EXCL(bit, id, key, flag, attr) KB_EXCL_##id = bit,
+#include <kbench/schema.h>
+	KB_EXCL_N
+};
 
 /* The names of the excluded-by-reason counts: the sample flags' names. */
 extern const char *const kb_excl_key[KB_EXCL_N];
@@ -34,9 +39,10 @@ extern const char *const kb_excl_key[KB_EXCL_N];
  * result's sflags say which are valid).
  */
 struct kb_ev_result {
-	int64_t net_min, net_median, net_max, net_sum;
-	int64_t per_iter_min_milli, per_iter_median_milli;
-	int64_t corr_min_milli, corr_median_milli;	/* minus the overhead's */
+	/* net_min, ..., corr_median_milli (minus the overhead's) */
+#define KBENCH_SERIES(m, sum, attr, ev_attr) int64_t m;
+#define KBENCH_CORR(m, sum, attr) int64_t m;
+#include <kbench/schema.h>
 	int64_t *net;		/* raw net counts, time order */
 	size_t n, cap;
 	double *sorted;		/* valid samples per iteration, sorted */
@@ -57,11 +63,13 @@ struct kb_event_desc {
 struct kb_result {
 	char routine[KBENCH_NAME_MAX + 1];
 	uint32_t index;
-	uint32_t samples, valid;
+	/* the integer summary: samples, valid, excl[], net_min, ... */
+#define KBENCH_COUNT(m, sum, attr) uint32_t m;
+#include <kbench/schema.h>
 	uint32_t excl[KB_EXCL_N];
-	int64_t net_min, net_median, net_max, net_sum;
-	int64_t per_iter_min_milli, per_iter_median_milli;
-	int64_t corr_min_milli, corr_median_milli;
+#define KBENCH_SERIES(m, sum, attr, ev_attr) int64_t m;
+#define KBENCH_CORR(m, sum, attr) int64_t m;
+#include <kbench/schema.h>
 	bool has_corr;
 	uint32_t flags, bytes_per_iter;
 	bool has_arg;		/* the routine took an argument ... */

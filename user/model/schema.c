@@ -54,14 +54,14 @@ const struct kb_field kb_ev_fields[] = {
 };
 
 const struct kb_field kb_excl_fields[] = {
-#define KBENCH_EXCL(bit, key, attr) \
+#define KBENCH_EXCL(bit, id, key, flag, attr) \
 	FIELD(struct kb_result, key, U32, excl[bit], attr, NULL, 0),
 #include <kbench/schema.h>
 	{ NULL }
 };
 
 const char *const kb_excl_key[KB_EXCL_N] = {
-#define KBENCH_EXCL(bit, key, attr) [bit] = key,
+#define KBENCH_EXCL(bit, id, key, flag, attr) [bit] = key,
 #include <kbench/schema.h>
 };
 

@@ -260,7 +260,8 @@ static void twin_result(struct kb_result *out, unsigned int index,
 #define KBENCH_COUNT(m, sum, attr) out->m = s->m;
 #define KBENCH_SERIES(m, sum, attr, ev_attr) out->m = s->m;
 #define KBENCH_CORR(m, sum, attr) out->m = s->m;
-#define KBENCH_EXCL(bit, key, attr) out->excl[bit] = s->excluded_by[bit];
+#define KBENCH_EXCL(bit, id, key, flag, attr) \
+	out->excl[bit] = s->excluded_by[bit];
 #include <kbench/schema.h>
 	out->flags = s->flags;
 	out->net = s->net;

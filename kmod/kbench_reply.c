@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbench: the requester of a RUN, from the doit to the answer.  The doit
+ * returns at once and the run's thread answers later (as ethtool's cable
+ * test and NCSI do): so the request is held (a copy, the sender's
+ * socket), progress goes to the requester while the run goes on, and the
+ * reply and the ack are sent from the thread, then the request is let go.
+ * Everything here sends to the requester; it calls no other part of the
+ * module, which all call into it.
+ */
+#include <linux/skbuff.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+
+#include "kbench_internal.h"
+
+/*
+ * One @cmd message to @portid, answering @seq, of at most @size bytes of
+ * attributes that @fill fills from @arg: the allocation, header and
+ * unwinding of every reply (INFO's, a RUN's from its thread), written
+ * once.  An ERR_PTR() when out of memory or the attributes do not fit.
+ */
+struct sk_buff *kbench_msg(u32 portid, u32 seq, u8 cmd, size_t size,
+			   int (*fill)(struct sk_buff *msg, const void *arg),
+			   const void *arg)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(size, GFP_KERNEL);
+	if (!msg)
+		return ERR_PTR(-ENOMEM);
+	hdr = genlmsg_put(msg, portid, seq, &kbench_genl_family, 0, cmd);
+	if (!hdr || fill(msg, arg)) {
+		nlmsg_free(msg);
+		return ERR_PTR(-EMSGSIZE);
+	}
+	genlmsg_end(msg, hdr);
+	return msg;
+}
+
+/* An attribute of the request @skb at the same place in its copy @copy. */
+const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
+				   const struct sk_buff *skb,
+				   const struct nlattr *nla)
+{
+	return nla ? (const void *)(copy->data +
+				    ((const u8 *)nla - skb->data)) : NULL;
+}
+
+/*
+ * Keep what the run's thread needs to answer the RUN request @skb when
+ * the run ends (kbench_nl_run_complete()): a copy of the request, in which
+ * the extack's bad attributes point, and a reference to the sender's
+ * socket, which netlink_ack() reads.  A copy, not a reference: the
+ * request's skb is pulled past the message when the doit returns (and a
+ * large one has a vmalloc()ed head, which a clone cannot outlive).  The
+ * copy's sk is genetlink's kernel socket of init_net (the family is not
+ * netns-aware), which netlink_ack() sends from and which is never freed;
+ * the copy has no destructor, so it takes no reference.
+ */
+int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
+			    struct genl_info *info,
+			    const struct nlattr **events)
+{
+	struct sk_buff *copy;
+	u32 i;
+
+	copy = skb_copy(skb, GFP_KERNEL);
+	if (!copy) {
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		return -ENOMEM;
+	}
+	copy->sk = skb->sk;
+	run->req_skb = copy;
+	run->req_nlh = (struct nlmsghdr *)kbench_nla_in(copy, skb,
+		(const struct nlattr *)info->nlhdr);
+	run->portid = info->snd_portid;
+	run->seq = info->snd_seq;
+	run->requester = NETLINK_CB(skb).sk;
+	sock_hold(run->requester);
+	run->nla_cpu = kbench_nla_in(copy, skb, info->attrs[KBENCH_A_RUN_CPU]);
+	run->nla_iterations = kbench_nla_in(copy, skb,
+					    info->attrs[KBENCH_A_RUN_ITERATIONS]);
+	for (i = 0; i < run->nr_events; i++)
+		run->nla_events[i] = kbench_nla_in(copy, skb, events[i]);
+	return 0;
+}
+
+/* Let go of the RUN request and its socket (any context that may sleep). */
+void kbench_run_drop_request(struct kbench_run *run)
+{
+	if (run->requester)
+		sock_put(run->requester);
+	run->requester = NULL;
+	kfree_skb(run->req_skb);
+	run->req_skb = NULL;
+	run->req_nlh = NULL;
+}
+
+/*
+ * Whether the requester can still be sent to: its socket not released
+ * (sock_orphan() marks it dead before netlink_release() frees the port,
+ * and the URELEASE notifier sets requester_gone after).
+ */
+static bool kbench_requester_alive(const struct kbench_run *run)
+{
+	return run->requester && !READ_ONCE(run->requester_gone) &&
+	       !sock_flag(run->requester, SOCK_DEAD);
+}
+
+/*
+ * The RUN reply to the requester of @run, as genlmsg_reply() would have
+ * sent it: @size bytes that @fill fills from @arg.
+ */
+static int kbench_run_reply(struct kbench_run *run, size_t size,
+			    int (*fill)(struct sk_buff *msg, const void *arg),
+			    const void *arg)
+{
+	struct sk_buff *msg;
+
+	msg = kbench_msg(run->portid, run->seq, KBENCH_CMD_RUN, size, fill,
+			 arg);
+	if (IS_ERR(msg))
+		return PTR_ERR(msg);
+	return genlmsg_unicast(sock_net(run->requester), msg, run->portid);
+}
+
+/*
+ * Answer @run's request, if its requester is still there: on success
+ * the reply (@size bytes, filled by @fill from @arg), then the ack when
+ * asked for or @err; then let go of the request.
+ */
+void kbench_answer(struct kbench_run *run, int err,
+		   struct netlink_ext_ack *extack, size_t size,
+		   int (*fill)(struct sk_buff *msg, const void *arg),
+		   const void *arg)
+{
+	if (kbench_requester_alive(run)) {
+		if (!err) {
+			err = kbench_run_reply(run, size, fill, arg);
+			if (err)
+				NL_SET_ERR_MSG(extack,
+					       "cannot send the RUN reply: fetch the run with samples-get");
+		}
+		if (err || (run->req_nlh->nlmsg_flags & NLM_F_ACK))
+			netlink_ack(run->req_skb, run->req_nlh, err, extack);
+	}
+	kbench_run_drop_request(run);
+}
+
+/*
+ * Progress of a run goes to its requester alone (unicast to the port that
+ * sent the RUN), never to a multicast group: on 6.1 anyone may join a group
+ * (GENL_MCAST_CAP_* appeared in 6.7, and for CAP_NET_ADMIN/CAP_SYS_ADMIN
+ * only), so a group would show unprivileged listeners the run ids and ports
+ * of privileged runs.  The "progress" group stays registered because the
+ * ABI only grows, but nothing is sent to it.
+ *
+ * A requester may not read during the run (an old client read nothing until
+ * the end, when RUN held it in sendmsg()), so notifications queue up.  The
+ * RUN reply and its ack come after them, and netlink drops a message for a
+ * socket whose receive queue is full (and flags the socket ENOBUFS): so a
+ * notification is sized exactly and only sent while it leaves
+ * KBENCH_PROGRESS_ROOM free in the requester's queue for the reply (a
+ * NLMSG_GOODSIZE skb) and the ack.  Best effort: progress can be skipped,
+ * the reply cannot.
+ */
+#define KBENCH_PROGRESS_ROOM	(32 * 1024)
+
+void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
+			    u64 elapsed_ns)
+{
+	struct sock *sk = run->requester;
+	struct sk_buff *msg;
+	void *hdr;
+	int room;
+
+	/* the port may be another socket's once the requester's is released */
+	if (!kbench_requester_alive(run))
+		return;
+	msg = genlmsg_new(4 * nla_total_size(sizeof(u32)) +
+			  nla_total_size_64bit(sizeof(u64)), GFP_KERNEL);
+	if (!msg)
+		return;
+	room = READ_ONCE(sk->sk_rcvbuf) - atomic_read(&sk->sk_rmem_alloc);
+	if (room < (int)msg->truesize + KBENCH_PROGRESS_ROOM)
+		goto out_free;
+	hdr = genlmsg_put(msg, 0, 0, &kbench_genl_family, 0,
+			  KBENCH_CMD_PROGRESS_NTF);
+	if (!hdr)
+		goto out_free;
+	if (nla_put_u32(msg, KBENCH_A_PROGRESS_RUN_ID, run->id) ||
+	    nla_put_u32(msg, KBENCH_A_PROGRESS_PORTID, run->portid) ||
+	    nla_put_u32(msg, KBENCH_A_PROGRESS_DONE, done) ||
+	    nla_put_u32(msg, KBENCH_A_PROGRESS_TOTAL, total) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_PROGRESS_ELAPSED_NS, elapsed_ns,
+			      KBENCH_A_PROGRESS_PAD))
+		goto out_free;
+	genlmsg_end(msg, hdr);
+	/* fails only if the requester is gone or its queue filled meanwhile */
+	genlmsg_unicast(sock_net(sk), msg, run->portid);
+	return;
+
+out_free:
+	nlmsg_free(msg);
+}
