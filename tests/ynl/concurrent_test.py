@@ -162,8 +162,13 @@ def main():
     ynl = Ynl(*args)
     tap = Tap(22 if faults else 15)
 
+    # the skew bound loose (20 ms): emulated vCPUs on a loaded host start
+    # windows milliseconds apart, and the default (target-ns / 8) flagged
+    # 90 of 120 samples on the debug kernel; the skew's figures and each
+    # CPU's lateness are what is checked, not how close a host keeps them
     req = {'routine': ['add_chain', 'mul_chain'], 'cpus': [1, 0],
-           'samples': 40, 'iterations': 100, 'warmup': 2}
+           'samples': 40, 'iterations': 100, 'warmup': 2,
+           'skew-ns': 20000000}
     run, diag = ynl.json('--do', 'run', request=req)
     cr = run.get('cpu-run', []) if run else []
     tap.check(run is not None and [c.get('cpu') for c in cr] == [1, 0] and
