@@ -1449,7 +1449,7 @@ static int kbench_put_divisors(struct sk_buff *skb,
 	for (i = 0; i < run->div_log_nr; i++) {
 		at = run->div_log[i].at;
 		j = div_u64(at, nr);
-		g = (u64)j * nr + (x + nr - j % nr) % nr;
+		g = (u64)j * nr + kbench_engine_pos(nr, j, x);
 		if (g < at)
 			j++;
 		if (j >= taken)

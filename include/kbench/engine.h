@@ -4,8 +4,8 @@
  *
  * A run takes windows of one or more series (routines) on one CPU: it
  * probes for N, warms up, then takes rounds of one window per series in
- * an order rotated each round, flags every window and stores its net
- * ticks.  What differs between the kernel and userspace are hooks:
+ * a balanced order (a Williams design, kbench_engine_order()), flags every
+ * window and stores its net ticks.  What differs between the kernel and userspace are hooks:
  *
  *   in a counter (struct kbench_counter, one row of a world's table):
  *     read            the counter, ordered, for use between windows (the
@@ -942,6 +942,46 @@ static inline long long kbench_scale_net(long long v, unsigned int d)
 	return v * d;
 }
 
+/*
+ * The order of the series within round @r of a run of @nr series: the
+ * series at position @k.  A Williams design (E. J. Williams, "Experimental
+ * designs balanced for the estimation of residual effects of treatments",
+ * Aust. J. Sci. Res. 1949): row i of a Latin square whose first row is
+ * 0, 1, nr-1, 2, nr-2, ..., each entry plus i mod nr; for an odd nr the
+ * mirror of every row follows (2 nr rows).  Over a whole cycle of rows
+ * every series comes first equally often and every series follows every
+ * other one equally often (once for an even nr, twice for an odd one), so
+ * carry-over from the window before (caches, the branch predictors, the
+ * gap) is balanced between routines: a plain rotation (A B E, B E A, E A B)
+ * puts B right after A in two rounds of three and A after B in one.
+ */
+static inline unsigned int kbench_engine_order(unsigned int nr, unsigned int r,
+					       unsigned int k)
+{
+	unsigned int rows, row, first;
+
+	if (nr < 2)
+		return 0;
+	rows = nr % 2 ? 2 * nr : nr;
+	row = r % rows;
+	if (row >= nr)
+		k = nr - 1 - k;
+	first = k % 2 ? (k + 1) / 2 : (nr - k / 2) % nr;
+	return (first + row % nr) % nr;
+}
+
+/* The position of series @x in round @r (kbench_engine_order()'s inverse). */
+static inline unsigned int kbench_engine_pos(unsigned int nr, unsigned int r,
+					     unsigned int x)
+{
+	unsigned int k;
+
+	for (k = 0; k + 1 < nr; k++)
+		if (kbench_engine_order(nr, r, k) == x)
+			break;
+	return k;
+}
+
 /* Window of series @k at the N in use, judged: 0 or -ERANGE. */
 static inline int kbench_engine_round_take(struct kbench_engine *e,
 					   unsigned int k,
@@ -961,9 +1001,9 @@ static inline int kbench_engine_round_take(struct kbench_engine *e,
 
 /*
  * Run @e: measure the counter's step, probe, warm-up, then @e->samples
- * rounds of one window per series, the order rotated each round (A B E,
- * B E A, E A B, ...) so that no series always follows the gap or the same
- * other series.  Adaptive N keeps the window bound after the probe too
+ * rounds of one window per series in the balanced order of
+ * kbench_engine_order(), so that no series always follows the gap or the
+ * same other series.  Adaptive N keeps the window bound after the probe too
  * (kbench_engine_long(), kbench_engine_grow()): a window taken at N / d
  * iterations is stored with its net (and its events') times d, the net of
  * N iterations, and d in the series' div[] when kept - exact, since d
@@ -1032,7 +1072,9 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 
 	for (r = 0; r < e->warmup; r++) {
 		for (k = 0; k < nr; k++) {
-			err = kbench_engine_round_take(e, k, &w);
+			err = kbench_engine_round_take(e,
+						       kbench_engine_order(nr, r, k),
+						       &w);
 			if (err)
 				return err;
 		}
@@ -1045,7 +1087,7 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 	e->sampling = 1;
 	for (r = 0; r < e->samples; r++) {
 		for (k = 0; k < nr; k++) {
-			x = (r + k) % nr;
+			x = kbench_engine_order(nr, r, k);
 			s = e->series[x];
 			d = e->div;
 			err = kbench_engine_round_take(e, x, &w);
@@ -1089,14 +1131,15 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 /*
  * The divisor of N that sample @j of series @x of a run of @nr series
  * took, from the run's log of changes (@log, @n entries): the last change
- * at or before the window the sample was, round @j's window number
- * (@x - @j) mod @nr.
+ * at or before the window the sample was, round @j's window at the
+ * series' position (kbench_engine_pos()).
  */
 static inline unsigned int kbench_div_of(const struct kbench_div_change *log,
 					 unsigned int n, unsigned int nr,
 					 unsigned int x, unsigned int j)
 {
-	unsigned long long g = (unsigned long long)j * nr + (x + nr - j % nr) % nr;
+	unsigned long long g = (unsigned long long)j * nr +
+			       kbench_engine_pos(nr, j, x);
 	unsigned int i, div = 1;
 
 	for (i = 0; i < n && log[i].at <= g; i++)

@@ -388,9 +388,10 @@ static void test_engine_run(void)
 	err = kbench_engine_run(&r.e);
 	for (i = 0; i < 9; i++)
 		bad += trace[i] != i / 3;
-	for (i = 0; i < 9; i++)
-		bad += trace[9 + i] != (i / 3 + i % 3) % 3;
-	ok(!err && !bad, "engine: probe in order, then rounds A B E, B E A, E A B");
+	for (i = 0; i < 18; i++)
+		bad += trace[9 + i] != kbench_engine_order(3, i / 3, i % 3);
+	ok(!err && !bad && trace[9 + 9] == 2 && trace[9 + 10] == 1,
+	   "engine: probe in order, then rounds in the balanced order (A B E, B E A, E A B, E B A, ...)");
 
 	/* fixed N whose window would not fit: -ERANGE from the probe */
 	fake_setup(&r);
@@ -958,6 +959,44 @@ static void test_engine_adapt(void)
 	   err, r.e.range);
 }
 
+/*
+ * The balanced order: over a cycle of rounds every series is first as
+ * often, and every ordered pair of series is adjacent within a round as
+ * often as every other; each round is a permutation; pos inverts order.
+ */
+static void test_engine_order(void)
+{
+	unsigned int nr, r, k, a, b, bad = 0;
+
+	for (nr = 2; nr <= KBENCH_ENGINE_SERIES_MAX; nr++) {
+		unsigned int rows = nr % 2 ? 2 * nr : nr;
+		unsigned int first[KBENCH_ENGINE_SERIES_MAX] = { 0 };
+		unsigned int pair[KBENCH_ENGINE_SERIES_MAX][KBENCH_ENGINE_SERIES_MAX] = { { 0 } };
+
+		for (r = 0; r < rows; r++) {
+			unsigned int seen = 0;
+
+			first[kbench_engine_order(nr, r, 0)]++;
+			for (k = 0; k < nr; k++) {
+				a = kbench_engine_order(nr, r, k);
+				seen |= 1U << a;
+				bad += kbench_engine_pos(nr, r, a) != k;
+				if (k + 1 < nr)
+					pair[a][kbench_engine_order(nr, r, k + 1)]++;
+			}
+			bad += seen != (1U << nr) - 1;
+		}
+		for (a = 0; a < nr; a++) {
+			bad += first[a] != rows / nr;
+			for (b = 0; b < nr; b++)
+				if (a != b)
+					bad += pair[a][b] != rows / nr;
+		}
+	}
+	ok(!bad, "order: Williams designs for 2..%u series: permutations, each first and each ordered pair adjacent equally often (%u off)",
+	   KBENCH_ENGINE_SERIES_MAX, bad);
+}
+
 void test_engine(void)
 {
 	test_rounding();
@@ -967,6 +1006,7 @@ void test_engine(void)
 	test_units();
 	test_engine_run();
 	test_engine_bound();
+	test_engine_order();
 	test_engine_adapt();
 	test_window_extra();
 	test_rendezvous();
