@@ -55,6 +55,19 @@ void kb_rate_text(uint64_t hz, char *buf, size_t len)
 		snprintf(buf, len, "%llu Hz", (unsigned long long)hz);
 }
 
+/*
+ * A run whose N changed after the probe (engine.h, adaptive N): how often,
+ * down to what, and that every sample is the net of N iterations.
+ */
+void kb_report_n_adapted(const struct kb_run *r)
+{
+	if (!r->n_changes)
+		return;
+	out_text("  N adapted to keep windows within max_window_us: %u change%s, down to %u iterations; %u samples took fewer than %u, each stored as the net of %u\n",
+		 r->n_changes, r->n_changes == 1 ? "" : "s", r->iterations_min,
+		 r->samples_reduced, r->iterations, r->iterations);
+}
+
 void kb_report_header(const struct kb_run *r, const char *what)
 {
 	char rate[32];
@@ -69,6 +82,7 @@ void kb_report_header(const struct kb_run *r, const char *what)
 	out_text(" on cpu %u: %u samples x %u iterations%s, %s at %s\n",
 		 r->cpu, r->samples, r->iterations,
 		 r->adaptive ? " (adaptive)" : "", r->counter, rate);
+	kb_report_n_adapted(r);
 	if (r->until)
 		kb_until_print(r->until, r);
 }

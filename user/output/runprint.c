@@ -216,11 +216,7 @@ void kb_run_print_header(const struct kb_run *r)
 	}
 	out_string("status", ", %s\n",
 		   r->status == KBENCH_RUN_TIMEOUT ? "timeout" : "complete");
-	if (r->n_changes)
-		out_text("  N adapted to keep windows within max_window_us: %u change%s, down to %u iterations; %u samples took fewer than %u, each stored as the net of %u\n",
-			 r->n_changes, r->n_changes == 1 ? "" : "s",
-			 r->iterations_min, r->samples_reduced, r->iterations,
-			 r->iterations);
+	kb_report_n_adapted(r);
 	if (r->kernel[0])
 		out_string("kernel", "  kernel %s", r->kernel);
 	if (r->date[0])
