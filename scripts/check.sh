@@ -34,7 +34,7 @@
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
 #                         [--modes "icount plain"]
 #                         [--skip lint,unit,spec,vm,ynl,conc,results,fuzz,smt,kit,atomic,builtin,...] [--selftest-args "..."]
-#   --kernels debug --skip lint,unit,spec,host,dkms,svg,arch   (make
+#   --kernels debug --skip lint,unit,spec,host,dkms,svg,bench,arch   (make
 #   check-debug): only the debug kernel; it is built first if not cached
 #   (scripts/debug-kernel.sh, ~10 min on 2 cores), inside suite debug-config.
 # Env:   KBENCH_CHECK_KERNELS, KBENCH_CHECK_MODES, KBENCH_CHECK_SKIP,
@@ -159,6 +159,7 @@ skipped spec || run_suite spec-mutations tests/spec/test-ynl-gen.sh
 skipped host || run_suite twins tests/host/twins.sh
 skipped dkms || run_suite dkms scripts/dkms-test.sh
 skipped svg || run_suite svg tests/svg/svg-test.sh
+skipped bench || run_suite bench bench/build.sh
 skipped fuzz || run_suite fuzz-resfile tests/fuzz/resfile.sh 200000
 
 # The build kit and kbenchctl new (issue 12): new's errors leave nothing; a
