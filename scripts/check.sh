@@ -261,10 +261,10 @@ if ! skipped vm; then
 	done
 fi
 
-# kbench built in (issue 25): a linux-source-6.12 tinyconfig kernel with
+# kbench built in: a linux-source-6.12 tinyconfig kernel with
 # the in-tree series (scripts/intree.sh) and CONFIG_KBENCH=y, built and
 # W=1-checked (=y and =m) once and cached (scripts/builtin-kernel.sh; cold:
-# see README), booted with nothing loaded and kbench.max_window_us=2000 on
+# see tests/README.md), booted with nothing loaded and kbench.max_window_us=2000 on
 # its command line: tests/vm/builtin-check.sh around the kselftest package.
 if ! skipped vm && ! skipped builtin; then
 	tb=$(date +%s)
