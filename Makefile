@@ -68,7 +68,7 @@ check: deps
 		--archs "$(ARCHS)"
 
 check-debug: deps
-	scripts/check.sh --kernels debug --skip lint,unit,spec,host,dkms,svg,arch
+	scripts/check.sh --kernels debug --skip lint,unit,spec,host,dkms,svg,bench,arch
 
 lint:
 	scripts/lint.sh

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What a run costs (issue 3's performance figures), measured in the test bed:
+# What a run costs (the performance figures of bench/README.md), measured in the test bed:
 #   1. efficiency = counter ticks inside the routine's N iterations / all
 #      ticks from the first to the last window, for add_chain, 1000 samples,
 #      N = 10, 100, 1000, under icount (exact, repeatable), with the default
@@ -9,10 +9,10 @@
 #   2. the module's memory for the run (RUN's mem_bytes);
 #   3. dump throughput: 1,000,000 samples of one routine from the kernel to
 #      a CSV and a JSON file, wall time in the VM (plain TCG: host-dependent);
-#   4. saved results (issue 13): a run of 1,000,000 samples saved, loaded and
+#   4. saved results: a run of 1,000,000 samples saved, loaded and
 #      diffed, and its CSV export, each next to `cat` of the same file in
 #      the same VM boot (bench/timeit.c times them);
-#   5. the environment report and tune (issue 15): kbenchctl info (INFO, the
+#   5. the environment report and tune: kbenchctl info (INFO, the
 #      user counter's probe and the report), tune --dry-run (reads all that
 #      tune reads), tune and tune --reset of CPU 1, with 2 vCPUs (plain
 #      TCG: host time, so only the order of magnitude means anything).

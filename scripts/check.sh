@@ -39,8 +39,8 @@
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
 #                         [--modes "icount plain"] [--jobs N] [--host-load N]
-#                         [--skip lint,unit,spec,vm,ynl,conc,results,fuzz,smt,kit,atomic,builtin,load,...] [--selftest-args "..."]
-#   --kernels debug --skip lint,unit,spec,host,dkms,svg,arch   (make
+#                         [--skip lint,unit,spec,vm,ynl,conc,results,fuzz,smt,kit,atomic,builtin,load,bench,...] [--selftest-args "..."]
+#   --kernels debug --skip lint,unit,spec,host,dkms,svg,bench,arch   (make
 #   check-debug): only the debug kernel; it is built first if not cached
 #   (scripts/debug-kernel.sh, ~10 min on 2 cores), inside suite debug-config.
 # Env:   KBENCH_CHECK_JOBS, KBENCH_CHECK_HOST_LOAD,
@@ -194,6 +194,7 @@ chain_native() {
 	skipped host || run_suite twins tests/host/twins.sh
 	skipped dkms || run_suite dkms scripts/dkms-test.sh
 	skipped svg || run_suite svg tests/svg/svg-test.sh
+	skipped bench || run_suite bench bench/build.sh
 	skipped fuzz || run_suite fuzz-resfile tests/fuzz/resfile.sh 200000
 	if ! skipped kit; then
 		local kit_kernels kit_args

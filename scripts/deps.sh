@@ -41,6 +41,8 @@ pkgs=(
 	linux-image-amd64 linux-headers-amd64
 	# the debug kernel of the test bed (scripts/debug-kernel.sh)
 	flex bison bc libelf-dev libssl-dev
+	# bench/gbench: Google Benchmark, built by bench/build.sh in make check
+	libbenchmark-dev
 )
 if [ "$with_612" = 1 ]; then
 	pkgs+=(linux-image-6.12-amd64 linux-headers-6.12-amd64

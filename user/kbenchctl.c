@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kbenchctl.h"
+#include "nl.h"
 #include "opts.h"
 #include "output.h"
 
@@ -32,6 +33,8 @@ int main(int argc, char *argv[])
 	int first, ret;
 
 	out_init(stdout, false);
+	/* kernel errors name the option that set the attribute */
+	kb_nl_set_attr_namer(kb_opts_name_attr);
 	ret = kb_opts_parse(&kb_global, argc, argv, &kb_common, &first);
 	if (ret)
 		return kb_exit_status(ret);

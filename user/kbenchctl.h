@@ -11,17 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define KBENCHCTL_VERSION	"0.1"
-
-/* Exit codes (documented in JSON.md and the man page). */
-#define EXIT_OK		0
-#define EXIT_FAIL	1	/* kernel error, measurement failure */
-#define EXIT_USAGE	2	/* usage error or module missing */
-/* diff and run --baseline: 1 is a regression, 2 any error of theirs */
-#define EXIT_REGRESSED	1
-
-extern const char *prog;	/* "kbenchctl" */
-extern bool opt_json;		/* global --json */
+#include "base.h"	/* prog, opt_json, EXIT_*, kb_exit_status() */
 
 struct kb_opt;
 
@@ -34,26 +24,26 @@ struct subcommand {
 	const struct kb_opt *opts;	/* its option table, or NULL */
 	unsigned int opts_in;		/* the rows of @opts it takes (their .in) */
 	const char *notes;		/* printed after the options, or NULL */
+	/* kb_global: the subcommands its --help lists */
+	const struct subcommand *subs;
 };
 
 extern const struct subcommand subcommands[];
 extern const struct subcommand kb_global;	/* kbenchctl [options] */
 const struct subcommand *subcommand_find(const char *name);
-/* --help of @sc (the global usage for &kb_global). */
+/* --help of @sc (the global usage for &kb_global; cli/opts.c). */
 void subcommand_usage(FILE *f, const struct subcommand *sc);
-/* "kbenchctl SUB: msg" + a hint to stderr; returns EXIT_USAGE. */
-int usage_error(const char *sub, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 /* The usage error for an unknown subcommand (with the known ones). */
 int unknown_subcommand(const char *name);
 /*
- * The exit status of a step: 0 for 0 or a positive "done" (--help was
- * printed); for -errno, a bad argument (-EINVAL)
- * or something named that does not exist (-ENOENT: a routine, a run, the
- * module) is a usage error (2); anything else a failure (1).  Only the
- * *_main functions call it: everything below them returns -errno.
+ * The option or argument behind attribute @attr of request @cmd, with its
+ * value from the request (@data, @len): "--cpu 7", "routine 'foo'".
+ * Returns false when no option maps to it.  kbenchctl hands it to the
+ * netlink layer (kb_nl_set_attr_namer()), which names the option of a
+ * kernel error with it.
  */
-int kb_exit_status(int err);
+bool kb_opts_name_attr(uint8_t cmd, uint16_t attr, const void *data,
+		       size_t len, char *buf, size_t size);
 
 int info_main(const struct subcommand *sc, int argc, char *argv[]);
 int list_main(const struct subcommand *sc, int argc, char *argv[]);

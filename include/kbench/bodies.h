@@ -436,7 +436,7 @@ static inline unsigned int kbench_rol32(unsigned int w, unsigned int s)
 
 static inline unsigned int kbench_jhash64(const void *buf, unsigned int init)
 {
-	const unsigned char *k = buf;
+	const unsigned char *k = (const unsigned char *)buf;
 	unsigned int a, b, c, len = KBENCH_JHASH_BYTES, w[3];
 
 	a = KBENCH_JHASH_INITVAL + len + init;

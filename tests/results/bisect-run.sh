@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The command of `git bisect run` in the bisect test (and the worked example
-# of README.md): build the test module from the commit checked out in the
+# of Documentation/examples.md): build the test module from the commit checked out in the
 # current directory, boot the test VM under icount, measure against the
 # saved baseline and say good or bad.
 #

@@ -3,18 +3,15 @@
  * kbenchctl's subcommands, their --help (synopsis, description and the
  * option lines generated from their tables) and exit statuses.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <linux/kbench.h>
 
 #include "kbenchctl.h"
 #include "opts.h"
 #include "runopts.h"
-
-const char *prog = "kbenchctl";
-bool opt_json;
 
 static const struct kb_opt kb_global_table[] = {
 	{ .name = "version", .short_name = 'V', .kind = KB_OPT_FLAG,
@@ -28,6 +25,7 @@ const struct subcommand kb_global = {
 		    "       kbenchctl help [SUBCOMMAND]",
 	.description = "Exact timing of kernel routines (kbench.ko over generic netlink).",
 	.opts = kb_global_table,
+	.subs = subcommands,
 	.notes = "Exit status: 0 ok, 1 failure, 2 usage error (a bad option or value, an\n"
 		 "unknown subcommand, routine or run) or the kbench module not loaded;\n"
 		 "diff and run --baseline: 1 a regression, 2 also an unreadable result file.\n",
@@ -104,38 +102,6 @@ const struct subcommand *subcommand_find(const char *name)
 	return NULL;
 }
 
-void subcommand_usage(FILE *f, const struct subcommand *sc)
-{
-	const struct subcommand *s;
-
-	/* the description as a sentence */
-	fprintf(f, "Usage: %s %s\n\n%c%s%s\n", prog, sc->synopsis,
-		toupper((unsigned char)sc->description[0]), sc->description + 1,
-		sc->name ? "." : "");
-	if (!sc->name) {
-		fprintf(f, "\nSubcommands:\n");
-		for (s = subcommands; s->name; s++)
-			fprintf(f, "  %-9s %s\n", s->name, s->description);
-	}
-	fprintf(f, "\nOptions:\n");
-	kb_opts_usage(f, sc);
-	if (sc->notes)
-		fprintf(f, "\n%s", sc->notes);
-}
-
-int usage_error(const char *sub, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s%s%s: ", prog, sub ? " " : "", sub ? sub : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '%s help%s%s' for more information.\n", prog,
-		sub ? " " : "", sub ? sub : "");
-	return EXIT_USAGE;
-}
-
 int unknown_subcommand(const char *name)
 {
 	const struct subcommand *sc, *best = NULL;
@@ -160,9 +126,60 @@ int unknown_subcommand(const char *name)
 			   name, list);
 }
 
-int kb_exit_status(int err)
+/* Positional arguments that travel as attributes. */
+static const struct {
+	uint8_t cmd;
+	uint16_t attr;
+	const char *fmt;	/* one %s: the value as text */
+} kb_arg_attrs[] = {
+	{ KBENCH_CMD_RUN, KBENCH_A_RUN_ROUTINE, "routine '%s'" },
+	{ KBENCH_CMD_SAMPLES_GET, KBENCH_A_SAMPLES_RUN_ID, "run %s" },
+};
+
+/* The payload as text: a string, or a u32/u64 when @len says so. */
+static void attr_text(const void *data, size_t len, bool string, char *buf,
+		      size_t size)
 {
-	if (err >= 0)
-		return EXIT_OK;
-	return err == -EINVAL || err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+	uint32_t v32;
+	uint64_t v64;
+
+	if (string) {
+		snprintf(buf, size, "%.*s", (int)strnlen(data, len), (const char *)data);
+	} else if (len == sizeof(v32)) {
+		memcpy(&v32, data, sizeof(v32));
+		snprintf(buf, size, "%u", v32);
+	} else if (len == sizeof(v64)) {
+		memcpy(&v64, data, sizeof(v64));
+		snprintf(buf, size, "%llu", (unsigned long long)v64);
+	} else {
+		snprintf(buf, size, "?");
+	}
+}
+
+bool kb_opts_name_attr(uint8_t cmd, uint16_t attr, const void *data,
+		       size_t len, char *buf, size_t size)
+{
+	const struct subcommand *sc;
+	const struct kb_opt *o;
+	char val[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(kb_arg_attrs) / sizeof(kb_arg_attrs[0]); i++) {
+		if (kb_arg_attrs[i].cmd != cmd || kb_arg_attrs[i].attr != attr)
+			continue;
+		attr_text(data, len, cmd == KBENCH_CMD_RUN, val, sizeof(val));
+		snprintf(buf, size, kb_arg_attrs[i].fmt, val);
+		return true;
+	}
+	for (sc = subcommands; sc->name; sc++) {
+		for (o = sc->opts; o && o->name; o++) {
+			if (o->cmd != cmd || o->attr != attr)
+				continue;
+			attr_text(data, len, o->kind == KB_OPT_STRING, val,
+				  sizeof(val));
+			snprintf(buf, size, "--%s %s", o->name, val);
+			return true;
+		}
+	}
+	return false;
 }

@@ -3,6 +3,7 @@
  * kbenchctl option tables: the parser, the range checks, the --help lines
  * and the names of options in the kernel's error messages.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -14,7 +15,7 @@
 #include <linux/kbench.h>
 
 #include "color.h"
-#include "nl.h"
+#include "kbenchctl.h"
 #include "opts.h"
 #include "output.h"
 
@@ -40,23 +41,6 @@ const struct kb_opt kb_common_table[] = {
 
 /* the subcommand being parsed, for messages */
 static const char *cur_sub;
-
-static void vmsg(const char *sub, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "%s%s%s: ", prog, sub ? " " : "", sub ? sub : "");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-int kb_arg_error(const char *sub, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(sub, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 int kb_opt_error(const struct kb_opt *o, const char *arg, const char *fmt, ...)
 {
@@ -458,6 +442,25 @@ void kb_opts_usage(FILE *f, const struct subcommand *sc)
 		usage_row(f, o);
 }
 
+void subcommand_usage(FILE *f, const struct subcommand *sc)
+{
+	const struct subcommand *s;
+
+	/* the description as a sentence */
+	fprintf(f, "Usage: %s %s\n\n%c%s%s\n", prog, sc->synopsis,
+		toupper((unsigned char)sc->description[0]), sc->description + 1,
+		sc->name ? "." : "");
+	if (!sc->name) {
+		fprintf(f, "\nSubcommands:\n");
+		for (s = sc->subs; s && s->name; s++)
+			fprintf(f, "  %-9s %s\n", s->name, s->description);
+	}
+	fprintf(f, "\nOptions:\n");
+	kb_opts_usage(f, sc);
+	if (sc->notes)
+		fprintf(f, "\n%s", sc->notes);
+}
+
 int kb_opts_check_info(const struct kb_opt *t, unsigned int in,
 		       const void *target, const uint32_t *info_u32,
 		       size_t ninfo)
@@ -488,64 +491,6 @@ int kb_opts_check_info(const struct kb_opt *t, unsigned int in,
 	return 0;
 }
 
-/* Positional arguments that travel as attributes. */
-static const struct {
-	uint8_t cmd;
-	uint16_t attr;
-	const char *fmt;	/* one %s: the value as text */
-} kb_arg_attrs[] = {
-	{ KBENCH_CMD_RUN, KBENCH_A_RUN_ROUTINE, "routine '%s'" },
-	{ KBENCH_CMD_SAMPLES_GET, KBENCH_A_SAMPLES_RUN_ID, "run %s" },
-};
-
-/* The payload as text: a string, or a u32/u64 when @len says so. */
-static void attr_text(const void *data, size_t len, bool string, char *buf,
-		      size_t size)
-{
-	uint32_t v32;
-	uint64_t v64;
-
-	if (string) {
-		snprintf(buf, size, "%.*s", (int)strnlen(data, len), (const char *)data);
-	} else if (len == sizeof(v32)) {
-		memcpy(&v32, data, sizeof(v32));
-		snprintf(buf, size, "%u", v32);
-	} else if (len == sizeof(v64)) {
-		memcpy(&v64, data, sizeof(v64));
-		snprintf(buf, size, "%llu", (unsigned long long)v64);
-	} else {
-		snprintf(buf, size, "?");
-	}
-}
-
-bool kb_opts_name_attr(uint8_t cmd, uint16_t attr, const void *data,
-		       size_t len, char *buf, size_t size)
-{
-	const struct subcommand *sc;
-	const struct kb_opt *o;
-	char val[64];
-	size_t i;
-
-	for (i = 0; i < sizeof(kb_arg_attrs) / sizeof(kb_arg_attrs[0]); i++) {
-		if (kb_arg_attrs[i].cmd != cmd || kb_arg_attrs[i].attr != attr)
-			continue;
-		attr_text(data, len, cmd == KBENCH_CMD_RUN, val, sizeof(val));
-		snprintf(buf, size, kb_arg_attrs[i].fmt, val);
-		return true;
-	}
-	for (sc = subcommands; sc->name; sc++) {
-		for (o = sc->opts; o && o->name; o++) {
-			if (o->cmd != cmd || o->attr != attr)
-				continue;
-			attr_text(data, len, o->kind == KB_OPT_STRING, val,
-				  sizeof(val));
-			snprintf(buf, size, "--%s %s", o->name, val);
-			return true;
-		}
-	}
-	return false;
-}
-
 int kb_opts_parse_noargs(const struct subcommand *sc, int argc, char *argv[],
 			 void *target)
 {
@@ -558,14 +503,6 @@ int kb_opts_parse_noargs(const struct subcommand *sc, int argc, char *argv[],
 		return kb_arg_error(sc->name, "unexpected argument '%s' (%s takes no arguments)",
 				    argv[first], sc->name);
 	return 0;
-}
-
-int opts_none_open(const struct subcommand *sc, int argc, char *argv[],
-		   struct kb_nl *nl)
-{
-	int err = kb_opts_parse_noargs(sc, argc, argv, NULL);
-
-	return err ? err : kb_nl_open(nl);
 }
 
 int parse_u64(const char *s, uint64_t *out)

@@ -16,7 +16,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "kbenchctl.h"
+#include "base.h"
+
+struct subcommand;
 
 enum kb_opt_kind {
 	KB_OPT_FLAG,		/* bool; no argument */
@@ -125,14 +127,6 @@ int kb_opts_check_info(const struct kb_opt *t, unsigned int in,
 		       const void *target, const uint32_t *info_u32,
 		       size_t ninfo);
 
-/*
- * The option or argument behind attribute @attr of request @cmd, with its
- * value from the request (@data, @len): "--cpu 7", "routine 'foo'".
- * Returns false when no option maps to it.
- */
-bool kb_opts_name_attr(uint8_t cmd, uint16_t attr, const void *data,
-		       size_t len, char *buf, size_t size);
-
 /* Levenshtein distance (for "did you mean"), capped at 9. */
 unsigned int kb_edit_distance(const char *a, const char *b);
 
@@ -142,18 +136,6 @@ unsigned int kb_edit_distance(const char *a, const char *b);
  */
 int kb_opts_parse_noargs(const struct subcommand *sc, int argc, char *argv[],
 			 void *target);
-
-/*
- * For subcommands that take only the common options: parse them and open
- * the kbench family.  0 with @nl open, 1 after --help, or -errno (printed).
- */
-struct kb_nl;
-int opts_none_open(const struct subcommand *sc, int argc, char *argv[],
-		   struct kb_nl *nl);
-
-/* "kbenchctl SUB: msg" to stderr (no hint); returns -EINVAL. */
-int kb_arg_error(const char *sub, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /* Strict number parsing: whole string, base 10, within range. 0 or -1. */
 int parse_u32(const char *s, uint32_t *out);

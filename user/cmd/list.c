@@ -138,6 +138,18 @@ int kb_routines_check(struct kb_nl *nl, const char *const *names,
 	return 0;
 }
 
+/*
+ * For subcommands that take only the common options: parse them and open
+ * the kbench family.  0 with @nl open, 1 after --help, or -errno (printed).
+ */
+static int opts_none_open(const struct subcommand *sc, int argc, char *argv[],
+		   struct kb_nl *nl)
+{
+	int err = kb_opts_parse_noargs(sc, argc, argv, NULL);
+
+	return err ? err : kb_nl_open(nl);
+}
+
 int list_main(const struct subcommand *sc, int argc, char *argv[])
 {
 	struct kb_nl nl;

@@ -19,7 +19,7 @@
 
 #include <kbench/method.h>
 #include "env.h"
-#include "kbenchctl.h"
+#include "base.h"
 #include "meta.h"
 #include "nl.h"
 #include "resfile.h"

@@ -15,7 +15,7 @@
 #include <kbench/bodies.h>
 #include <kbench/contend.h>
 
-#include "kbenchctl.h"
+#include "base.h"
 #include "result.h"
 #include "twin.h"
 #include "uclocks.h"

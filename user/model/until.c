@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kbenchctl.h"
+#include "base.h"
 #include "output.h"
 #include "seqtest.h"
 #include "uclocks.h"

@@ -14,9 +14,8 @@
 
 #include <linux/netlink.h>
 
-#include "kbenchctl.h"
+#include "base.h"
 #include "nl.h"
-#include "opts.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -159,14 +158,21 @@ void kb_nl_parse_extack(const struct nlmsghdr *nlh, const struct nlmsgerr *err,
 		   (const unsigned char *)nlh + nlh->nlmsg_len, msg, len, offs);
 }
 
+static kb_nl_attr_namer attr_namer;
+
+void kb_nl_set_attr_namer(kb_nl_attr_namer namer)
+{
+	attr_namer = namer;
+}
+
 void kb_nl_print_error(const struct kb_nl *nl)
 {
 	const char *why = nl->extack[0] ? nl->extack : strerror(-nl->error);
 	char what[96];
 
-	if (nl->bad_attr &&
-	    kb_opts_name_attr(nl->bad_cmd, nl->bad_attr, nl->bad_data,
-			      nl->bad_len, what, sizeof(what)))
+	if (nl->bad_attr && attr_namer &&
+	    attr_namer(nl->bad_cmd, nl->bad_attr, nl->bad_data, nl->bad_len,
+		       what, sizeof(what)))
 		fprintf(stderr, "%s: %s: %s\n", prog, what, why);
 	else
 		fprintf(stderr, "%s: %s\n", prog, why);

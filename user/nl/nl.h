@@ -81,6 +81,16 @@ void kb_nl_parse_extack(const struct nlmsghdr *nlh, const struct nlmsgerr *err,
  */
 void kb_nl_print_error(const struct kb_nl *nl);
 
+/*
+ * What names a request attribute in the user's terms ("--cpu 7", "routine
+ * 'foo'") for kb_nl_print_error(): the attribute's command, type and
+ * payload in, the text in @buf, false when nothing names it.  The CLI
+ * sets it (kb_opts_name_attr()); without one, errors are printed alone.
+ */
+typedef bool (*kb_nl_attr_namer)(uint8_t cmd, uint16_t attr, const void *data,
+				 size_t len, char *buf, size_t size);
+void kb_nl_set_attr_namer(kb_nl_attr_namer namer);
+
 /* attribute accessors with defaults */
 static inline uint8_t kb_u8(struct nlattr *a, uint8_t def)
 {

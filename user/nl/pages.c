@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kbenchctl.h"
+#include "base.h"
 #include "pages.h"
 
 /* The decoded arrays, kept for the next page. */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kbenchctl.h"
+#include "base.h"
 #include "progress.h"
 
 struct progress {

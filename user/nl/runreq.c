@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fields.h"
-#include "kbenchctl.h"
+#include "base.h"
 #include "nl.h"
 #include "pages.h"
 #include "progress.h"

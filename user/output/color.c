@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "color.h"
-#include "kbenchctl.h"
+#include "base.h"
 #include "opts.h"
 
 const char *const kb_color_choices[] = { "auto", "never", "always", NULL };

@@ -13,7 +13,7 @@
 #include "color.h"
 #include "diff.h"
 #include "diffprint.h"
-#include "kbenchctl.h"
+#include "base.h"
 #include "output.h"
 
 static void label(const struct kb_saved_run *s, const struct kb_result *r,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "output.h"
 
 #define OUT_DEPTH_MAX 32
@@ -310,4 +311,24 @@ void out_text(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(out_file(), fmt, ap);
 	va_end(ap);
+}
+
+void kb_flags_json(const char *key, const struct kb_flag_name *t, uint32_t v)
+{
+	char hex[16];
+	uint32_t known = 0;
+
+	if (!out_json())
+		return;
+	out_open_array(key);
+	for (; t->name; t++) {
+		known |= t->bit;
+		if (v & t->bit)
+			out_string(NULL, NULL, t->name);
+	}
+	if (v & ~known) {
+		snprintf(hex, sizeof(hex), "0x%x", v & ~known);
+		out_string(NULL, NULL, hex);
+	}
+	out_close_array();
 }

@@ -36,6 +36,10 @@ void out_null(const char *key);
 /* Table-only text. */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* JSON only: "key": ["name", ...], the names of the bits of @v (names.h). */
+struct kb_flag_name;
+void kb_flags_json(const char *key, const struct kb_flag_name *t, uint32_t v);
+
 /*
  * Decimal digits of @v at @dst, no NUL; returns their number (at most 20).
  * Inline, two digits per step, written in place: a digit at a time makes

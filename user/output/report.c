@@ -12,7 +12,7 @@
 #include <linux/kbench.h>
 
 #include "color.h"
-#include "kbenchctl.h"
+#include "base.h"
 #include "names.h"
 #include "output.h"
 #include "report.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kbenchctl.h"
+#include "base.h"
 #include "result.h"
 #include "svg.h"
 #include "sweep.h"

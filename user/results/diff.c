@@ -17,7 +17,7 @@
 
 #include "diff.h"
 #include "env.h"
-#include "kbenchctl.h"
+#include "base.h"
 #include "opts.h"
 #include "runopts.h"
 

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "b64.h"
-#include "kbenchctl.h"
+#include "base.h"
 #include "names.h"
 #include "resfile.h"
 #include "uclocks.h"

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "b64.h"
-#include "kbenchctl.h"
+#include "base.h"
 #include "names.h"
 #include "output.h"
 #include "resfile.h"

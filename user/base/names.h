@@ -22,7 +22,5 @@ extern const struct kb_flag_name kb_routine_flag_names[];
 /* Names of the bits set in @v joined by @sep ("" if none); unknown as 0x.. */
 void kb_flag_names(const struct kb_flag_name *t, uint32_t v, const char *sep,
 		   char *buf, size_t len);
-/* JSON only: "key": ["name", ...] */
-void kb_flags_json(const char *key, const struct kb_flag_name *t, uint32_t v);
 
 #endif /* KBENCHCTL_NAMES_H */

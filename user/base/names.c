@@ -8,7 +8,6 @@
 #include <linux/kbench.h>
 
 #include "names.h"
-#include "output.h"
 
 const struct kb_flag_name kb_counter_flag_names[] = {
 	{ KBENCH_COUNTER_F_CONSTANT, "constant" },
@@ -57,24 +56,4 @@ void kb_flag_names(const struct kb_flag_name *t, uint32_t v, const char *sep,
 	if (v & ~known)
 		used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
 					 "%s0x%x", used ? sep : "", v & ~known);
-}
-
-void kb_flags_json(const char *key, const struct kb_flag_name *t, uint32_t v)
-{
-	char hex[16];
-	uint32_t known = 0;
-
-	if (!out_json())
-		return;
-	out_open_array(key);
-	for (; t->name; t++) {
-		known |= t->bit;
-		if (v & t->bit)
-			out_string(NULL, NULL, t->name);
-	}
-	if (v & ~known) {
-		snprintf(hex, sizeof(hex), "0x%x", v & ~known);
-		out_string(NULL, NULL, hex);
-	}
-	out_close_array();
 }

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbenchctl's ground floor: the program's name, the --json switch, exit
+ * statuses and the messages of a bad argument (base.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "base.h"
+
+const char *prog = "kbenchctl";
+bool opt_json;
+
+int kb_exit_status(int err)
+{
+	if (err >= 0)
+		return EXIT_OK;
+	return err == -EINVAL || err == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+}
+
+static void vmsg(const char *sub, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s%s%s: ", prog, sub ? " " : "", sub ? sub : "");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int kb_arg_error(const char *sub, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(sub, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+int usage_error(const char *sub, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(sub, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s help%s%s' for more information.\n", prog,
+		sub ? " " : "", sub ? sub : "");
+	return EXIT_USAGE;
+}
