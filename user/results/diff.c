@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blockboot.h"
 #include "diff.h"
 #include "env.h"
 #include "kbenchctl.h"
@@ -205,8 +206,8 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 	bool o_has = metric_of(w->os, w->o, o->metric, &w->osorted, &w->ost);
 	bool n_has = metric_of(w->ns, w->n, o->metric, &w->nsorted, &w->nst);
 	const double *a = w->osorted, *b = w->nsorted;
-	double *a2 = NULL, *b2 = NULL;
-	size_t na = w->ost->count, nb = w->nst->count;
+	double *a2 = NULL, *b2 = NULL, *xa = NULL, *xb = NULL;
+	size_t na = w->ost->count, nb = w->nst->count, i;
 	int err = 0;
 
 	/* an event's counts need no conversion between counters */
@@ -256,13 +257,38 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 		goto out_free;
 	}
 	w->c.threshold_pct = o->threshold;
-	w->c.rel_median_pct = (w->new_med - w->old_med) / w->old_med * 100;
-	err = kb_bootstrap_rel_median_ci(a, na, b, nb, KB_BOOTSTRAP_RESAMPLES,
-					 o->seed, &w->c.ci_lo_pct, &w->c.ci_hi_pct);
+	/* two runs: blocks of samples within each, the runs independent */
+	xa = kb_series_of(w->o->net, w->o->sflags, w->o->n, or->iterations);
+	xb = kb_series_of(w->n->net, w->n->sflags, w->n->n, nr->iterations);
+	if (o->metric) {
+		int x = kb_run_event_index(or, o->metric);
+		int y = kb_run_event_index(nr, o->metric);
+
+		free(xa);
+		free(xb);
+		xa = kb_series_of(w->o->ev[x].net, w->o->sflags, w->o->n,
+				  or->iterations);
+		xb = kb_series_of(w->n->ev[y].net, w->n->sflags, w->n->n,
+				  nr->iterations);
+	}
+	err = -ENOMEM;
+	if (!xa || !xb)
+		goto out_free;
+	for (i = 0; w->ns_unit && i < w->o->n; i++)
+		xa[i] = kb_run_ns(or, xa[i]);
+	for (i = 0; w->ns_unit && i < w->n->n; i++)
+		xb[i] = kb_run_ns(nr, xb[i]);
+	err = kb_compare_series(xa, w->o->n, xb, w->n->n, false, o->seed, &w->c);
+	if (err == -EINVAL) {
+		w->why_na = "no interval could be made";
+		err = 0;
+		goto out_free;
+	}
 	if (!err)
-		err = kb_mann_whitney_sorted(a, na, b, nb, &w->u, &w->c.p);
+		err = kb_mann_whitney_sorted(a, na, b, nb, &w->u, &w->c.mw_p);
 	if (err)
 		goto out_free;
+	w->c.rel_median_pct = (w->new_med - w->old_med) / w->old_med * 100;
 	kb_compare_decide(&w->c);
 	w->verdict = w->c.verdict == KB_VERDICT_FASTER ? KB_ROW_IMPROVED :
 		     w->c.verdict == KB_VERDICT_SLOWER ? KB_ROW_REGRESSED :
@@ -271,6 +297,8 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 out_free:
 	free(a2);
 	free(b2);
+	free(xa);
+	free(xb);
 	return err;
 }
 
@@ -399,6 +427,8 @@ static int match_rows(struct kb_diff *d, const char *old_name,
 			if (compute_row(w, o, &d->warn, &d->note))
 				return -ENOMEM;
 			d->counts[w->verdict]++;
+			d->inconclusive += w->verdict == KB_ROW_NO_CHANGE &&
+					   w->c.inconclusive;
 		}
 	}
 	/* the duplicates on the new side (already-matched ones stay used) */
