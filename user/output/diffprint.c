@@ -286,6 +286,20 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 		goto out_nomem;
 	*regressed = d->regressed;
 	err = 0;
+	for (unsigned int i = 0; i < o->nmatch; i++)
+		if (!d->match_used[i]) {
+			fprintf(stderr, "%s: --match %s=%s matches nothing: no routine %s in %s with %s in %s (routines are NAME or NAME:ARG, as run takes them)\n",
+				prog, o->match_old[i], o->match_new[i],
+				o->match_old[i], old_name, o->match_new[i],
+				new_name);
+			err = -EINVAL;
+		}
+	if (err) {
+		*regressed = false;
+		kb_diff_free(d);
+		free(d);
+		return err;
+	}
 	if (!d->nrows) {
 		fprintf(stderr, "%s: nothing to compare: %s and %s have no routine in common%s\n",
 			prog, old_name, new_name,

@@ -94,15 +94,50 @@ int kb_diff_exit_status(int err, bool regressed)
 	return regressed ? EXIT_REGRESSED : EXIT_OK;
 }
 
-/* The name a routine of the old file has in the new one (--match). */
-static const char *new_name_of(const struct kb_diff_opts *o, const char *name)
+/*
+ * NAME or NAME:ARG of a --match side into @name (of @len) and its
+ * argument (*@has false: none given).
+ */
+static void match_split(const char *spec, char *name, size_t len, bool *has,
+			uint64_t *arg)
 {
+	const char *colon = strrchr(spec, ':');
+	char *end;
+
+	*has = false;
+	snprintf(name, len, "%s", spec);
+	if (!colon || !colon[1])
+		return;
+	*arg = strtoull(colon + 1, &end, 0);
+	if (*end)
+		return;
+	*has = true;
+	name[colon - spec < (long)len ? colon - spec : (long)len - 1] = '\0';
+}
+
+/*
+ * The --match pair that @name (argument @a where @has) of the old file
+ * takes part in, or -1; its new name and argument.
+ */
+static int match_of(const struct kb_diff_opts *o, const char *name, bool has,
+		    uint64_t a, char *new_name, size_t len, bool *new_has,
+		    uint64_t *new_arg)
+{
+	char on[KBENCH_NAME_MAX + 1];
+	uint64_t oa = 0, na = 0;
+	bool oh, nh;
 	unsigned int i;
 
-	for (i = 0; i < o->nmatch; i++)
-		if (!strcmp(o->match_old[i], name))
-			return o->match_new[i];
-	return name;
+	for (i = 0; i < o->nmatch; i++) {
+		match_split(o->match_old[i], on, sizeof(on), &oh, &oa);
+		if (strcmp(on, name) || (oh && (!has || oa != a)))
+			continue;
+		match_split(o->match_new[i], new_name, len, &nh, &na);
+		*new_has = nh || has;
+		*new_arg = nh ? na : a;
+		return (int)i;
+	}
+	return -1;
 }
 
 static bool same_key(const struct kb_saved_run *a, const struct kb_saved_run *b)
@@ -127,17 +162,15 @@ bool kb_diff_arg_of(const struct kb_saved_run *s, const struct kb_result *r,
 
 /*
  * The first result of @rf keyed like @s (side, sweep value) with @name and
- * the argument of @key, or NULL.
+ * the argument @a (where @has), or NULL.
  */
-static const struct kb_result *find(const struct kb_resfile *rf,
-				    const struct kb_saved_run *s,
-				    const char *name,
-				    const struct kb_result *key,
-				    const struct kb_saved_run **in)
+static const struct kb_result *find_arg(const struct kb_resfile *rf,
+					const struct kb_saved_run *s,
+					const char *name, bool has, uint64_t a,
+					const struct kb_saved_run **in)
 {
 	const struct kb_result *r;
-	uint64_t a = 0, b = 0;
-	bool has = kb_diff_arg_of(s, key, &a);
+	uint64_t b = 0;
 	size_t i;
 	unsigned int k;
 
@@ -154,6 +187,19 @@ static const struct kb_result *find(const struct kb_resfile *rf,
 		}
 	}
 	return NULL;
+}
+
+/* The same with the argument of @key. */
+static const struct kb_result *find(const struct kb_resfile *rf,
+				    const struct kb_saved_run *s,
+				    const char *name,
+				    const struct kb_result *key,
+				    const struct kb_saved_run **in)
+{
+	uint64_t a = 0;
+	bool has = kb_diff_arg_of(s, key, &a);
+
+	return find_arg(rf, s, name, has, a, in);
 }
 
 static bool hz_close(uint64_t a, uint64_t b)
@@ -395,7 +441,11 @@ static int match_rows(struct kb_diff *d, const char *old_name,
 			const struct kb_result *o_res = &os->run.res[k], *n_res;
 			const struct kb_saved_run *ns = NULL, *first_in;
 			struct kb_diff_row *w;
+			char nn[KBENCH_NAME_MAX + 1];
+			uint64_t a = 0;
+			bool has;
 			size_t ni;
+			int mi;
 
 			/* a routine twice on one side: the first one counts */
 			if (find(old, os, o_res->routine, o_res, &first_in) != o_res) {
@@ -404,8 +454,13 @@ static int match_rows(struct kb_diff *d, const char *old_name,
 				d->used_old[i][k] = true;
 				continue;
 			}
-			n_res = find(new, os, new_name_of(o, o_res->routine), o_res,
-				     &ns);
+			has = kb_diff_arg_of(os, o_res, &a);
+			mi = match_of(o, o_res->routine, has, a, nn, sizeof(nn),
+				      &has, &a);
+			n_res = find_arg(new, os, mi < 0 ? o_res->routine : nn,
+					 has, a, &ns);
+			if (mi >= 0 && n_res)
+				d->match_used[mi] = true;
 			if (!n_res)
 				continue;
 			d->used_old[i][k] = true;
