@@ -34,6 +34,7 @@ int main(int argc, char *argv[])
 	test_steal();
 	test_schema();
 	test_seqtest();
+	test_blockboot();
 	test_cli();
 	test_engine();
 	test_cpus();

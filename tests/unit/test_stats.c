@@ -320,8 +320,13 @@ static void test_verdicts(void)
 	verdict_case(0.4, 0.2, 0.6, 1e-5, 1, KB_VERDICT_EQUAL, true,
 		     "no difference beyond the 1% threshold between foo and foobar (+0.40%, 95% CI +0.20% to +0.60%)");
 	verdict_case(0.4, 0.2, 0.6, 1e-5, 0.1, KB_VERDICT_SLOWER, false, NULL);
+	/* the CI reaches across +1%: inconclusive, and what would resolve it */
 	verdict_case(2.0, -1.0, 5.0, 0.31, 1, KB_VERDICT_EQUAL, false,
+		     "inconclusive between foo and foobar at the 1% threshold (+2.0%, 95% CI -1.0% to +5.0% reaches across +1%): a CI half-width under 1.00% (now 3.00%) would resolve it: more samples (--samples, --precision) or replicated runs (--runs)");
+	verdict_case(2.0, -1.0, 5.0, 0.31, 0, KB_VERDICT_EQUAL, false,
 		     "no significant difference between foo and foobar (+2.0%, 95% CI -1.0% to +5.0%)");
+	/* a true +0.9% at a 1% threshold: significant, not called, inconclusive */
+	verdict_case(1.1, 0.7, 1.5, 0.01, 1, KB_VERDICT_EQUAL, true, NULL);
 	/* p small but the CI holds 0: not called */
 	verdict_case(-2.0, -4.0, 0.5, 0.01, 1, KB_VERDICT_EQUAL, false, NULL);
 	/* p large but the CI excludes 0: the CI decides, slower */

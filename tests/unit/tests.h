@@ -26,6 +26,7 @@ void test_env(void);
 void test_steal(void);
 void test_schema(void);
 void test_seqtest(void);
+void test_blockboot(void);
 /* libkbench's concurrent runs on this machine's CPUs */
 void test_cpus(void);
 

@@ -276,7 +276,8 @@ static int compare_row(const struct sweep *w, unsigned int i, bool print)
 	double u;
 	int err;
 
-	err = kb_compare_compute(a, b, w->o->threshold, w->o->diff.seed, &c, &u);
+	err = kb_compare_compute(r, a, b, w->o->threshold, w->o->diff.seed, &c,
+				 &u);
 	if (err || !print)
 		return err;
 	kb_sweep_format(run_arg(w, i, 0), w->bytes, arg, sizeof(arg));
@@ -287,7 +288,7 @@ static int compare_row(const struct sweep *w, unsigned int i, bool print)
 		 res_median(a), res_median(b), res_median(b) / res_median(a),
 		 ci, kb_color(out_file(), c.verdict == KB_VERDICT_SLOWER ?
 						  KB_BAD : KB_GOOD),
-		 kb_verdict_name(c.verdict), kb_color_end(out_file()));
+		 kb_compare_call_name(&c), kb_color_end(out_file()));
 	return 0;
 }
 

@@ -126,6 +126,20 @@ static int analyze_values(const int64_t *net, const uint32_t *flags, size_t n,
 	return 0;
 }
 
+double *kb_series_of(const int64_t *net, const uint32_t *flags, size_t n,
+		     uint32_t iterations)
+{
+	double *x = malloc((n ? n : 1) * sizeof(*x));
+	size_t i;
+
+	if (!x)
+		return NULL;
+	for (i = 0; i < n; i++)
+		x[i] = flags[i] ? NAN : (double)net[i] /
+				       (double)(iterations ? iterations : 1);
+	return x;
+}
+
 int kb_result_analyze(struct kb_result *res, uint32_t iterations)
 {
 	unsigned int x;

@@ -176,6 +176,13 @@ int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags);
 int kb_result_push_event(struct kb_result *res, unsigned int x, int64_t net);
 /* Recompute the kernel-style integer summary from the samples. */
 void kb_result_summarize(struct kb_result *res, uint32_t iterations);
+/*
+ * Samples in time order per iteration, NAN where flagged (the series the
+ * block bootstrap resamples: sample i of each routine of a run is round
+ * i), malloc'd; NULL: out of memory.
+ */
+double *kb_series_of(const int64_t *net, const uint32_t *flags, size_t n,
+		     uint32_t iterations);
 /* Userspace statistics of the valid samples (cycles per iteration). */
 int kb_run_analyze(struct kb_run *r);
 /* The same for one result of a run of @iterations per sample. */

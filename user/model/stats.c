@@ -429,28 +429,40 @@ const char *kb_verdict_name(enum kb_verdict v)
 	}
 }
 
+const char *kb_compare_call_name(const struct kb_compare *c)
+{
+	return c->inconclusive ? "inconclusive" : kb_verdict_name(c->verdict);
+}
+
 /*
- * The CI of the relative difference of the medians decides, alone: a
- * difference is significant when the CI excludes 0, and it counts when,
- * besides, it reaches the threshold and the CI does not lie within
- * +-threshold.  The p-value of the U test is reported (-v, JSON) but
- * never consulted, so nothing printed can contradict the verdict.
+ * The whole CI decides (stats.h): a call needs every value the CI holds
+ * to be beyond the threshold, so that a true change just under it is not
+ * called from a lucky point estimate.
  */
 void kb_compare_decide(struct kb_compare *c)
 {
-	double t = c->threshold_pct;
-	bool significant = c->ci_lo_pct > 0 || c->ci_hi_pct < 0;
+	double t = c->threshold_pct, lo = c->ci_lo_pct, hi = c->ci_hi_pct;
 
 	c->below_threshold = false;
-	if (!significant) {
+	c->inconclusive = false;
+	c->resolve_halfwidth_pct = NAN;
+	if (isnan(lo) || isnan(hi)) {
 		c->verdict = KB_VERDICT_EQUAL;
-	} else if (!(fabs(c->rel_median_pct) >= t) ||
-		   (c->ci_lo_pct > -t && c->ci_hi_pct < t)) {
-		c->verdict = KB_VERDICT_EQUAL;
-		c->below_threshold = true;
+		c->inconclusive = true;
+		return;
+	}
+	if (lo > t) {
+		c->verdict = KB_VERDICT_SLOWER;
+	} else if (hi < -t) {
+		c->verdict = KB_VERDICT_FASTER;
 	} else {
-		c->verdict = c->rel_median_pct < 0 ? KB_VERDICT_FASTER :
-						     KB_VERDICT_SLOWER;
+		c->verdict = KB_VERDICT_EQUAL;
+		c->below_threshold = lo > 0 || hi < 0;
+		if (t > 0 && !(lo >= -t && hi <= t)) {
+			c->inconclusive = true;
+			/* the estimate stays; the CI must not reach the nearer side */
+			c->resolve_halfwidth_pct = fabs(fabs(c->rel_median_pct) - t);
+		}
 	}
 }
 
@@ -483,7 +495,18 @@ void kb_compare_text(const struct kb_compare *c, const char *a,
 			 prec, c->ci_hi_pct, aa);
 		break;
 	default:
-		if (c->below_threshold)
+		if (c->inconclusive && isnan(c->ci_lo_pct))
+			snprintf(buf, len, "inconclusive between %s and %s: no interval could be made%s",
+				 a, b, aa);
+		else if (c->inconclusive)
+			snprintf(buf, len, "inconclusive between %s and %s at the %g%% threshold (%+.*f%%, %s %+.*f%% to %+.*f%% reaches across %s%g%%): a CI half-width under %.2f%% (now %.2f%%) would resolve it: more samples (--samples, --precision) or replicated runs (--runs)%s",
+				 a, b, c->threshold_pct, prec,
+				 c->rel_median_pct, ci, prec, c->ci_lo_pct,
+				 prec, c->ci_hi_pct,
+				 c->ci_hi_pct > c->threshold_pct ? "+" : "-",
+				 c->threshold_pct, c->resolve_halfwidth_pct,
+				 (c->ci_hi_pct - c->ci_lo_pct) / 2, aa);
+		else if (c->below_threshold)
 			snprintf(buf, len, "no difference beyond the %g%% threshold between %s and %s (%+.*f%%, %s %+.*f%% to %+.*f%%)%s",
 				 c->threshold_pct, a, b, prec,
 				 c->rel_median_pct, ci, prec, c->ci_lo_pct,

@@ -94,7 +94,7 @@ double kb_z(const struct kb_stats *a, const struct kb_stats *b);
 
 /* Comparison verdict. */
 enum kb_verdict {
-	KB_VERDICT_EQUAL,	/* no significant difference */
+	KB_VERDICT_EQUAL,	/* no change called (see inconclusive) */
 	KB_VERDICT_FASTER,	/* b is faster than a */
 	KB_VERDICT_SLOWER,	/* b is slower than a */
 };
@@ -102,18 +102,38 @@ enum kb_verdict {
 struct kb_compare {
 	double rel_median_pct;	/* (median_b - median_a) / median_a * 100 */
 	double ci_lo_pct, ci_hi_pct;
+	/*
+	 * the p-value of what the CI decides (blockboot.h): H0 |change| <=
+	 * threshold, from the same resamples; p <= 0.05 exactly when a
+	 * change beyond the threshold is called.  NAN: none.
+	 */
 	double p;
+	double mw_p;		/* Mann-Whitney's, reported as an extra */
 	double threshold_pct;
 	enum kb_verdict verdict;
-	bool below_threshold;	/* significant but smaller than the threshold */
+	bool below_threshold;	/* significant (CI excludes 0) but not called */
+	/*
+	 * neither beyond +-threshold nor within it: the CI reaches across a
+	 * threshold (with threshold 0: never; the CI holding 0 is "no
+	 * significant difference")
+	 */
+	bool inconclusive;
+	/* inconclusive: the CI half-width that would resolve it at this estimate */
+	double resolve_halfwidth_pct;
 	bool sequential;	/* the CI is an anytime-valid one (seqtest.h) */
+	/* how the CI was made (JSON "verdict_basis"), e.g. "paired block bootstrap" */
+	const char *basis;
+	double block;		/* block length, in rounds or samples */
+	unsigned int runs_a, runs_b;	/* replicated runs (0: one run) */
+	double spread_pct;	/* between-run spread (largest side); NAN: unseen */
 };
 
 /*
- * Decide by the CI alone: equal when the CI contains 0; equal and
- * below_threshold when it excludes 0 but |rel| < threshold or the CI lies
- * within +-threshold; otherwise faster/slower by the sign.  @p is not
- * consulted (it is reported, never contradicting the verdict).
+ * The whole CI decides (criterion's compare_to_threshold): slower when it
+ * lies beyond +threshold, faster beyond -threshold; no change when it
+ * lies within +-threshold (threshold 0: when it holds 0, "no significant
+ * difference"); otherwise inconclusive.  @p is not consulted (the
+ * bootstrap p agrees with it by construction).
  */
 void kb_compare_decide(struct kb_compare *c);
 /*
@@ -123,6 +143,8 @@ void kb_compare_decide(struct kb_compare *c);
 void kb_compare_text(const struct kb_compare *c, const char *a,
 		     const char *b, char *buf, size_t len);
 const char *kb_verdict_name(enum kb_verdict v);
+/* The call in words: kb_verdict_name(), or "inconclusive". */
+const char *kb_compare_call_name(const struct kb_compare *c);
 
 /* Stability verdict for one routine's samples (verdict.c, verdict.h). */
 struct kb_stability {

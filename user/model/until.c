@@ -6,9 +6,11 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base.h"
+#include "blockboot.h"
 #include "output.h"
 #include "seqtest.h"
 #include "uclocks.h"
@@ -59,21 +61,39 @@ static int merge_run(struct kb_run *d, const struct kb_run *s)
 bool kb_until_compare_look(const double *a, size_t na, const double *b,
 			   size_t nb, unsigned int look, struct kb_compare *c)
 {
-	double t = c->threshold_pct, ma, mb;
+	double t = c->threshold_pct;
+	int err;
 
-	ma = kb_median_sorted(a, na);
-	mb = kb_median_sorted(b, nb);
-	c->rel_median_pct = (mb - ma) / ma * 100;
+	/*
+	 * look k spends alpha / (k (k + 1)) (seqtest.h): the paired block
+	 * bootstrap's normal interval at that level, rounds kept together
+	 */
+	err = kb_compare_series_alpha(a, na, b, nb, true, look,
+				      kb_seq_alpha(KB_UNTIL_ALPHA, look), c);
 	c->sequential = true;
-	if (kb_seq_rel_ci(a, na, b, nb, kb_seq_alpha(KB_UNTIL_ALPHA, look),
-			  &c->ci_lo_pct, &c->ci_hi_pct)) {
+	c->basis = "paired block bootstrap over rounds, anytime (alpha / (k (k + 1)) at look k)";
+	if (err) {
 		c->verdict = KB_VERDICT_EQUAL;
 		c->below_threshold = false;
+		c->inconclusive = true;
 		return false;
 	}
-	kb_compare_decide(c);
 	return c->verdict != KB_VERDICT_EQUAL ||
-	       (c->ci_lo_pct > -t && c->ci_hi_pct < t);
+	       (c->ci_lo_pct >= -t && c->ci_hi_pct <= t);
+}
+
+/* Each routine's samples in time order (NAN: flagged); false: no memory. */
+static bool look_compare(struct kb_until *u, const struct kb_run *r)
+{
+	const struct kb_result *a = &r->res[0], *b = &r->res[1];
+	double *xa = kb_series_of(a->net, a->sflags, a->n, r->iterations);
+	double *xb = kb_series_of(b->net, b->sflags, b->n, r->iterations);
+	bool done = xa && xb &&
+		    kb_until_compare_look(xa, a->n, xb, b->n, u->looks, &u->c);
+
+	free(xa);
+	free(xb);
+	return done;
 }
 
 static bool answered(struct kb_until *u, const struct kb_run *r)
@@ -81,11 +101,7 @@ static bool answered(struct kb_until *u, const struct kb_run *r)
 	unsigned int i;
 
 	if (u->compare)
-		return kb_until_compare_look(r->res[0].sorted,
-					     r->res[0].st.count,
-					     r->res[1].sorted,
-					     r->res[1].st.count, u->looks,
-					     &u->c);
+		return look_compare(u, r);
 	for (i = 0; i < r->nres; i++)
 		if (!(kb_median_precision(&r->res[i].st) * 100 <=
 		      u->precision_pct))

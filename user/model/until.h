@@ -38,9 +38,11 @@ int kb_measure_until(const struct kb_run_req *q, bool user,
 		     struct kb_until *u, struct kb_run *r);
 
 /*
- * The look of compare over sorted samples: the anytime CI at look
- * @look, the decision by @c->threshold_pct; true when resolved (a
- * difference beyond the threshold, or a CI within +-threshold).
+ * The look of compare over the samples in time order (a[i], b[i] of round
+ * i; NAN: flagged): the anytime CI at look @look (the paired block
+ * bootstrap's normal interval at level 1 - alpha / (k (k + 1))), the
+ * decision by @c->threshold_pct; true when resolved (a difference beyond
+ * the threshold, or a CI within +-threshold).
  */
 bool kb_until_compare_look(const double *a, size_t na, const double *b,
 			   size_t nb, unsigned int look, struct kb_compare *c);

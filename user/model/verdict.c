@@ -8,8 +8,11 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "blockboot.h"
+#include "result.h"
 #include "verdict.h"
 
 static void add_reason(struct kb_stability *v, const char *fmt, ...)
@@ -47,6 +50,63 @@ double kb_median_precision(const struct kb_stats *s)
 	return (lo > hi ? lo : hi) / fabs(s->median);
 }
 
+/* The valid values of @x[lo..hi), sorted, and their median and CI. */
+static bool half_stats(const double *x, size_t lo, size_t hi,
+		       struct kb_stats *st)
+{
+	double *v = malloc((hi - lo + 1) * sizeof(*v));
+	size_t i, k = 0;
+
+	if (!v)
+		return false;
+	for (i = lo; i < hi; i++)
+		if (!isnan(x[i]))
+			v[k++] = x[i];
+	qsort(v, k, sizeof(*v), kb_cmp_double);
+	kb_stats_sorted(v, k, st);
+	free(v);
+	return k >= 6;
+}
+
+double kb_halves_change(const double *x, size_t n, bool *apart)
+{
+	struct kb_stats h1, h2;
+	double med = kb_median_of(x, n);
+
+	*apart = false;
+	if (!half_stats(x, 0, n / 2, &h1) || !half_stats(x, n / 2, n, &h2) ||
+	    !(med != 0))
+		return NAN;
+	*apart = h1.ci_hi < h2.ci_lo || h2.ci_hi < h1.ci_lo;
+	return (h2.median - h1.median) / fabs(med);
+}
+
+/* CPU time / wall time of a userspace run; NAN where not measured. */
+static double kb_run_cpu_share(const struct kb_run *r)
+{
+	if (!r->wall_ns || !r->cpu_ns)
+		return NAN;
+	return (double)r->cpu_ns / (double)r->wall_ns;
+}
+
+void kb_result_stability(const struct kb_run *r, const struct kb_result *res,
+			 struct kb_stability *v)
+{
+	double *x = kb_series_of(res->net, res->sflags, res->n, r->iterations);
+	struct kb_verdict_in in = {
+		.st = &res->st, .excluded = res->n - res->st.count,
+		.samples = res->n, .iterations = r->iterations,
+		.counter_constant = r->counter_constant,
+		.timeout = r->status == KBENCH_RUN_TIMEOUT,
+		.cpu_share = kb_run_cpu_share(r),
+		.elapsed_s = (double)r->wall_ns / 1e9,
+		.series = x, .nseries = x ? res->n : 0,
+	};
+
+	kb_verdict(&in, v);
+	free(x);
+}
+
 void kb_verdict(const struct kb_verdict_in *in, struct kb_stability *v)
 {
 	const struct kb_stats *s = in->st;
@@ -68,6 +128,18 @@ void kb_verdict(const struct kb_verdict_in *in, struct kb_stability *v)
 	if (prec > KB_STABLE_PREC_MAX)
 		add_reason(v, "imprecise median: 95%% CI half-width %.2f%% of the median > %.1f%% (more samples: --precision)",
 			   prec * 100, KB_STABLE_PREC_MAX * 100);
+	if (in->series && in->nseries >= KB_STABLE_SAMPLES_MIN) {
+		double rho = kb_lag1_autocorr(in->series, in->nseries), h;
+		bool apart;
+
+		if (rho > KB_STABLE_LAG1_MAX)
+			add_reason(v, "serially dependent: lag-1 autocorrelation %.2f > %.2f (drift or bursts: intervals use blocks of rounds)",
+				   rho, KB_STABLE_LAG1_MAX);
+		h = kb_halves_change(in->series, in->nseries, &apart);
+		if (apart && fabs(h) > KB_STABLE_HALVES_MAX)
+			add_reason(v, "trend: the second half's median is %+.2f%% from the first's (> %.0f%%, CIs apart): the run drifted or stepped",
+				   h * 100, KB_STABLE_HALVES_MAX * 100);
+	}
 	if (in->samples &&
 	    (double)in->excluded > KB_STABLE_FLAGGED_MAX * (double)in->samples)
 		add_reason(v, "%zu of %zu samples flagged and excluded (%.1f%% > %.0f%%; NMI/SMI/CPU change/window/reference/steal)",

@@ -82,10 +82,21 @@ static void row_cells(const struct kb_diff_row *w, const char *metric, struct ce
 }
 
 /* As compare's verdicts: regressed red, improved and no change green. */
-static const char *verdict_color(enum kb_row_verdict v)
+static const char *verdict_color(const struct kb_diff_row *w)
 {
+	enum kb_row_verdict v = w->verdict;
+
 	return kb_color(out_file(), v == KB_ROW_REGRESSED ? KB_BAD :
-				    v == KB_ROW_NA ? KB_WARN : KB_GOOD);
+				    v == KB_ROW_NA || w->c.inconclusive ?
+				    KB_WARN : KB_GOOD);
+}
+
+/* The verdict in words: JSON's "verdict", or "inconclusive". */
+static const char *row_call(const struct kb_diff_row *w)
+{
+	if (w->verdict == KB_ROW_NO_CHANGE && w->c.inconclusive)
+		return "inconclusive";
+	return kb_row_verdict_name[w->verdict];
 }
 
 /* The p column only with -v (the verdict already says what p decided). */
@@ -116,8 +127,8 @@ static void print_rows_table(const struct kb_diff_row *rows, size_t nrows,
 			 w->verdict == KB_ROW_NA ? "-" : ci);
 		if (full)
 			out_text(" %8s", c.p);
-		out_text("  %s%s%s%s%s\n", verdict_color(w->verdict),
-			 kb_row_verdict_name[w->verdict], w->why_na ? ": " : "",
+		out_text("  %s%s%s%s%s\n", verdict_color(w),
+			 row_call(w), w->why_na ? ": " : "",
 			 w->why_na ? w->why_na : "", kb_color_end(out_file()));
 	}
 }
@@ -144,7 +155,7 @@ static void print_rows_markdown(const struct kb_diff_row *rows, size_t nrows,
 		out_text(" %s | %s | %s | %s%s%s | %s | %s%s |\n", c.om, c.nm,
 			 c.ch, na ? "-" : c.lo, na ? "" : " .. ", na ? "" : c.hi,
 			 c.p, w->verdict == KB_ROW_REGRESSED ? "**regressed**" :
-			 kb_row_verdict_name[w->verdict],
+			 row_call(w),
 			 w->why_na ? " (no samples)" : "");
 	}
 }
@@ -181,8 +192,15 @@ static void print_rows_json(const struct kb_diff_row *rows, size_t nrows,
 		out_double("change_ci95_lo_pct", NULL, na ? NAN : w->c.ci_lo_pct);
 		out_double("change_ci95_hi_pct", NULL, na ? NAN : w->c.ci_hi_pct);
 		out_double("mann_whitney_u", NULL, na ? NAN : w->u);
+		out_double("mann_whitney_p", NULL, na ? NAN : w->c.mw_p);
 		out_double("p_value", NULL, na ? NAN : w->c.p);
 		out_string("verdict", NULL, kb_row_verdict_name[w->verdict]);
+		out_bool("inconclusive", NULL, !na && w->c.inconclusive);
+		out_double("resolve_halfwidth_pct", NULL,
+			   !na && w->c.inconclusive ? w->c.resolve_halfwidth_pct : NAN);
+		out_string("verdict_basis", NULL, na ? NULL : w->c.basis);
+		out_double("block_length", NULL, na ? NAN : w->c.block);
+		out_double("between_run_spread_pct", NULL, na ? NAN : w->c.spread_pct);
 		out_bool("below_threshold", NULL, !na && w->c.below_threshold);
 		if (w->why_na)
 			out_string("reason", NULL, w->why_na);
@@ -268,6 +286,20 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 		goto out_nomem;
 	*regressed = d->regressed;
 	err = 0;
+	for (unsigned int i = 0; i < o->nmatch; i++)
+		if (!d->match_used[i]) {
+			fprintf(stderr, "%s: --match %s=%s matches nothing: no routine %s in %s with %s in %s (routines are NAME or NAME:ARG, as run takes them)\n",
+				prog, o->match_old[i], o->match_new[i],
+				o->match_old[i], old_name, o->match_new[i],
+				new_name);
+			err = -EINVAL;
+		}
+	if (err) {
+		*regressed = false;
+		kb_diff_free(d);
+		free(d);
+		return err;
+	}
 	if (!d->nrows) {
 		fprintf(stderr, "%s: nothing to compare: %s and %s have no routine in common%s\n",
 			prog, old_name, new_name,
@@ -309,16 +341,21 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 	out_uint("regressed", NULL, d->counts[KB_ROW_REGRESSED]);
 	out_uint("improved", NULL, d->counts[KB_ROW_IMPROVED]);
 	out_uint("no_change", NULL, d->counts[KB_ROW_NO_CHANGE]);
+	out_uint("inconclusive", NULL, d->inconclusive);
 	out_uint("not_compared", NULL, d->counts[KB_ROW_NA]);
 	if (!md)
 		out_text("%s", kb_color(out_file(), status ? KB_BAD : KB_GOOD));
 	out_text("%s%zu regressed, %zu improved, %zu no change",
 		 md ? "kbench diff: " : "", d->counts[KB_ROW_REGRESSED],
-		 d->counts[KB_ROW_IMPROVED], d->counts[KB_ROW_NO_CHANGE]);
+		 d->counts[KB_ROW_IMPROVED],
+		 d->counts[KB_ROW_NO_CHANGE] - d->inconclusive);
+	if (d->inconclusive)
+		out_text(", %zu inconclusive (the CI reaches across the threshold: more samples or --runs)",
+			 d->inconclusive);
 	if (d->counts[KB_ROW_NA])
 		out_text(", %zu not compared", d->counts[KB_ROW_NA]);
 	if (full)
-		out_text(" (noise threshold %g%%, 95%% bootstrap CI of the median change, Mann-Whitney p%s)",
+		out_text(" (noise threshold %g%%, 95%% block-bootstrap CI of the median change and its p; run-to-run noise unseen without replicated runs%s)",
 			 o->threshold,
 			 o->fail_on == KB_DIFF_FAIL_CHANGED ? "; fail on any change" : "");
 	else

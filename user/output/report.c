@@ -7,10 +7,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/kbench.h>
 
+#include "blockboot.h"
 #include "color.h"
 #include "base.h"
 #include "names.h"
@@ -21,29 +23,6 @@
 #include "verdict.h"
 
 #define LABEL	"  %-10s "	/* the label column of a routine's lines */
-
-/* CPU time / wall time of a userspace run; NAN where not measured. */
-static double kb_run_cpu_share(const struct kb_run *r)
-{
-	if (!r->wall_ns || !r->cpu_ns)
-		return NAN;
-	return (double)r->cpu_ns / (double)r->wall_ns;
-}
-
-void kb_result_stability(const struct kb_run *r, const struct kb_result *res,
-			 struct kb_stability *v)
-{
-	struct kb_verdict_in in = {
-		.st = &res->st, .excluded = res->n - res->st.count,
-		.samples = res->n, .iterations = r->iterations,
-		.counter_constant = r->counter_constant,
-		.timeout = r->status == KBENCH_RUN_TIMEOUT,
-		.cpu_share = kb_run_cpu_share(r),
-		.elapsed_s = (double)r->wall_ns / 1e9,
-	};
-
-	kb_verdict(&in, v);
-}
 
 void kb_rate_text(uint64_t hz, char *buf, size_t len)
 {
@@ -265,26 +244,35 @@ static const char *verdict_color(const struct kb_compare *c)
  * Comparison of b against a, printed: in full (-v; JSON "comparison") or
  * the difference of the medians and the verdict, last.
  */
-int kb_compare_compute(const struct kb_result *a, const struct kb_result *b,
-		       double threshold, uint64_t seed, struct kb_compare *c,
-		       double *u)
+int kb_compare_compute(const struct kb_run *r, const struct kb_result *a,
+		       const struct kb_result *b, double threshold,
+		       uint64_t seed, struct kb_compare *c, double *u)
 {
 	const struct kb_stats *sa = &a->st, *sb = &b->st;
+	double *xa, *xb;
+	int err;
 
 	memset(c, 0, sizeof(*c));
 	c->threshold_pct = threshold;
+	c->spread_pct = NAN;
 	*u = NAN;
 	if (no_samples(a, "") || no_samples(b, ""))
 		return -ENODATA;
-	c->rel_median_pct = (sb->median - sa->median) / sa->median * 100;
-	if (kb_bootstrap_rel_median_ci(a->sorted, sa->count, b->sorted,
-				       sb->count, KB_BOOTSTRAP_RESAMPLES, seed,
-				       &c->ci_lo_pct, &c->ci_hi_pct) ||
+	/* one run: sample i of a and of b were taken in round i */
+	xa = kb_series_of(a->net, a->sflags, a->n, r->iterations);
+	xb = kb_series_of(b->net, b->sflags, b->n, r->iterations);
+	err = xa && xb ? kb_compare_series(xa, a->n, xb, b->n, a->n == b->n,
+					   seed, c) : -ENOMEM;
+	free(xa);
+	free(xb);
+	if (err == -ENOMEM ||
 	    kb_mann_whitney_sorted(a->sorted, sa->count, b->sorted,
-				   sb->count, u, &c->p)) {
+				   sb->count, u, &c->mw_p)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return -ENOMEM;
 	}
+	/* the medians of the report (a median <= 0 has no relative change) */
+	c->rel_median_pct = (sb->median - sa->median) / sa->median * 100;
 	kb_compare_decide(c);
 	return 0;
 }
@@ -314,12 +302,15 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 	double u, d;
 	int err;
 
-	err = kb_compare_compute(a, b, threshold, seed, &c, &u);
+	err = kb_compare_compute(r, a, b, threshold, seed, &c, &u);
 	if (err)
 		return err;
 	if (seq) {
 		c.ci_lo_pct = seq->ci_lo_pct;
 		c.ci_hi_pct = seq->ci_hi_pct;
+		c.p = seq->p;
+		c.basis = seq->basis;
+		c.block = seq->block;
 		c.sequential = true;
 		kb_compare_decide(&c);
 	}
@@ -364,13 +355,22 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 	out_double("rel_diff_ci95_hi_pct", " .. %+.3f%%", c.ci_hi_pct);
 	out_uint("bootstrap_resamples", " (%llu resamples", KB_BOOTSTRAP_RESAMPLES);
 	out_uint("seed", ", seed %llu)\n", seed);
+	out_string("verdict_basis", "  from: %s", c.basis ? c.basis : "-");
+	out_double("block_length", ", blocks of %.1f rounds", c.block);
+	out_text("; run-to-run noise is unseen in one run\n");
 	out_double("z", "  Z = %.3f", kb_z(sa, sb));
 	out_double("mann_whitney_u", ", Mann-Whitney U = %.1f", u);
-	out_double("p_value", ", p = %.3g (reported; the CI decides)\n", c.p);
+	out_double("mann_whitney_p", " (p %.3g, stochastic order: an extra)", c.mw_p);
+	out_double("p_value", ", p = %.3g", c.p);
+	out_double("p_threshold_pct", " (H0: |change| <= %g%%, from the same resamples: p <= 0.05 exactly when a change is called)\n",
+		   threshold);
 	out_double("threshold_pct", "  threshold %g%%", threshold);
 	out_string("verdict", ", verdict %s", kb_verdict_name(c.verdict));
-	out_bool("below_threshold", " (significant but below the threshold: %s)\n",
+	out_bool("inconclusive", " (inconclusive: %s", c.inconclusive);
+	out_bool("below_threshold", "; significant but not called: %s)\n",
 		 c.below_threshold);
+	if (c.inconclusive)
+		out_double("resolve_halfwidth_pct", NULL, c.resolve_halfwidth_pct);
 	out_text("%s", verdict_color(&c));
 	out_string("verdict_text", "%s", text);
 	out_text("%s\n", kb_color_end(out_file()));

@@ -8,11 +8,9 @@
 #define KBENCHCTL_REPORT_H
 
 #include "result.h"
+#include "verdict.h"
 #include "stats.h"
 
-/* The stability verdict of @res's valid samples. */
-void kb_result_stability(const struct kb_run *r, const struct kb_result *res,
-			 struct kb_stability *v);
 
 /* A counter's rate: "999.999 MHz", "1.000 GHz". */
 void kb_rate_text(uint64_t hz, char *buf, size_t len);
@@ -31,9 +29,9 @@ void kb_report_run(const struct kb_run *r, unsigned int flags);
  * without printing them.  0, or -ENODATA when a side has no valid sample
  * (printed), -ENOMEM.
  */
-int kb_compare_compute(const struct kb_result *a, const struct kb_result *b,
-		       double threshold, uint64_t seed, struct kb_compare *c,
-		       double *u);
+int kb_compare_compute(const struct kb_run *r, const struct kb_result *a,
+		       const struct kb_result *b, double threshold,
+		       uint64_t seed, struct kb_compare *c, double *u);
 
 /* A routine's label in reports (kb_result_label()) fits this many bytes. */
 #define KB_LABEL_MAX	(KBENCH_NAME_MAX + 22)

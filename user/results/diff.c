@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blockboot.h"
 #include "diff.h"
 #include "env.h"
 #include "base.h"
@@ -93,15 +94,50 @@ int kb_diff_exit_status(int err, bool regressed)
 	return regressed ? EXIT_REGRESSED : EXIT_OK;
 }
 
-/* The name a routine of the old file has in the new one (--match). */
-static const char *new_name_of(const struct kb_diff_opts *o, const char *name)
+/*
+ * NAME or NAME:ARG of a --match side into @name (of @len) and its
+ * argument (*@has false: none given).
+ */
+static void match_split(const char *spec, char *name, size_t len, bool *has,
+			uint64_t *arg)
 {
+	const char *colon = strrchr(spec, ':');
+	char *end;
+
+	*has = false;
+	snprintf(name, len, "%s", spec);
+	if (!colon || !colon[1])
+		return;
+	*arg = strtoull(colon + 1, &end, 0);
+	if (*end)
+		return;
+	*has = true;
+	name[colon - spec < (long)len ? colon - spec : (long)len - 1] = '\0';
+}
+
+/*
+ * The --match pair that @name (argument @a where @has) of the old file
+ * takes part in, or -1; its new name and argument.
+ */
+static int match_of(const struct kb_diff_opts *o, const char *name, bool has,
+		    uint64_t a, char *new_name, size_t len, bool *new_has,
+		    uint64_t *new_arg)
+{
+	char on[KBENCH_NAME_MAX + 1];
+	uint64_t oa = 0, na = 0;
+	bool oh, nh;
 	unsigned int i;
 
-	for (i = 0; i < o->nmatch; i++)
-		if (!strcmp(o->match_old[i], name))
-			return o->match_new[i];
-	return name;
+	for (i = 0; i < o->nmatch; i++) {
+		match_split(o->match_old[i], on, sizeof(on), &oh, &oa);
+		if (strcmp(on, name) || (oh && (!has || oa != a)))
+			continue;
+		match_split(o->match_new[i], new_name, len, &nh, &na);
+		*new_has = nh || has;
+		*new_arg = nh ? na : a;
+		return (int)i;
+	}
+	return -1;
 }
 
 static bool same_key(const struct kb_saved_run *a, const struct kb_saved_run *b)
@@ -126,17 +162,15 @@ bool kb_diff_arg_of(const struct kb_saved_run *s, const struct kb_result *r,
 
 /*
  * The first result of @rf keyed like @s (side, sweep value) with @name and
- * the argument of @key, or NULL.
+ * the argument @a (where @has), or NULL.
  */
-static const struct kb_result *find(const struct kb_resfile *rf,
-				    const struct kb_saved_run *s,
-				    const char *name,
-				    const struct kb_result *key,
-				    const struct kb_saved_run **in)
+static const struct kb_result *find_arg(const struct kb_resfile *rf,
+					const struct kb_saved_run *s,
+					const char *name, bool has, uint64_t a,
+					const struct kb_saved_run **in)
 {
 	const struct kb_result *r;
-	uint64_t a = 0, b = 0;
-	bool has = kb_diff_arg_of(s, key, &a);
+	uint64_t b = 0;
 	size_t i;
 	unsigned int k;
 
@@ -153,6 +187,19 @@ static const struct kb_result *find(const struct kb_resfile *rf,
 		}
 	}
 	return NULL;
+}
+
+/* The same with the argument of @key. */
+static const struct kb_result *find(const struct kb_resfile *rf,
+				    const struct kb_saved_run *s,
+				    const char *name,
+				    const struct kb_result *key,
+				    const struct kb_saved_run **in)
+{
+	uint64_t a = 0;
+	bool has = kb_diff_arg_of(s, key, &a);
+
+	return find_arg(rf, s, name, has, a, in);
 }
 
 static bool hz_close(uint64_t a, uint64_t b)
@@ -205,8 +252,8 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 	bool o_has = metric_of(w->os, w->o, o->metric, &w->osorted, &w->ost);
 	bool n_has = metric_of(w->ns, w->n, o->metric, &w->nsorted, &w->nst);
 	const double *a = w->osorted, *b = w->nsorted;
-	double *a2 = NULL, *b2 = NULL;
-	size_t na = w->ost->count, nb = w->nst->count;
+	double *a2 = NULL, *b2 = NULL, *xa = NULL, *xb = NULL;
+	size_t na = w->ost->count, nb = w->nst->count, i;
 	int err = 0;
 
 	/* an event's counts need no conversion between counters */
@@ -256,13 +303,38 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 		goto out_free;
 	}
 	w->c.threshold_pct = o->threshold;
-	w->c.rel_median_pct = (w->new_med - w->old_med) / w->old_med * 100;
-	err = kb_bootstrap_rel_median_ci(a, na, b, nb, KB_BOOTSTRAP_RESAMPLES,
-					 o->seed, &w->c.ci_lo_pct, &w->c.ci_hi_pct);
+	/* two runs: blocks of samples within each, the runs independent */
+	xa = kb_series_of(w->o->net, w->o->sflags, w->o->n, or->iterations);
+	xb = kb_series_of(w->n->net, w->n->sflags, w->n->n, nr->iterations);
+	if (o->metric) {
+		int x = kb_run_event_index(or, o->metric);
+		int y = kb_run_event_index(nr, o->metric);
+
+		free(xa);
+		free(xb);
+		xa = kb_series_of(w->o->ev[x].net, w->o->sflags, w->o->n,
+				  or->iterations);
+		xb = kb_series_of(w->n->ev[y].net, w->n->sflags, w->n->n,
+				  nr->iterations);
+	}
+	err = -ENOMEM;
+	if (!xa || !xb)
+		goto out_free;
+	for (i = 0; w->ns_unit && i < w->o->n; i++)
+		xa[i] = kb_run_ns(or, xa[i]);
+	for (i = 0; w->ns_unit && i < w->n->n; i++)
+		xb[i] = kb_run_ns(nr, xb[i]);
+	err = kb_compare_series(xa, w->o->n, xb, w->n->n, false, o->seed, &w->c);
+	if (err == -EINVAL) {
+		w->why_na = "no interval could be made";
+		err = 0;
+		goto out_free;
+	}
 	if (!err)
-		err = kb_mann_whitney_sorted(a, na, b, nb, &w->u, &w->c.p);
+		err = kb_mann_whitney_sorted(a, na, b, nb, &w->u, &w->c.mw_p);
 	if (err)
 		goto out_free;
+	w->c.rel_median_pct = (w->new_med - w->old_med) / w->old_med * 100;
 	kb_compare_decide(&w->c);
 	w->verdict = w->c.verdict == KB_VERDICT_FASTER ? KB_ROW_IMPROVED :
 		     w->c.verdict == KB_VERDICT_SLOWER ? KB_ROW_REGRESSED :
@@ -271,6 +343,8 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 out_free:
 	free(a2);
 	free(b2);
+	free(xa);
+	free(xb);
 	return err;
 }
 
@@ -367,7 +441,11 @@ static int match_rows(struct kb_diff *d, const char *old_name,
 			const struct kb_result *o_res = &os->run.res[k], *n_res;
 			const struct kb_saved_run *ns = NULL, *first_in;
 			struct kb_diff_row *w;
+			char nn[KBENCH_NAME_MAX + 1];
+			uint64_t a = 0;
+			bool has;
 			size_t ni;
+			int mi;
 
 			/* a routine twice on one side: the first one counts */
 			if (find(old, os, o_res->routine, o_res, &first_in) != o_res) {
@@ -376,8 +454,13 @@ static int match_rows(struct kb_diff *d, const char *old_name,
 				d->used_old[i][k] = true;
 				continue;
 			}
-			n_res = find(new, os, new_name_of(o, o_res->routine), o_res,
-				     &ns);
+			has = kb_diff_arg_of(os, o_res, &a);
+			mi = match_of(o, o_res->routine, has, a, nn, sizeof(nn),
+				      &has, &a);
+			n_res = find_arg(new, os, mi < 0 ? o_res->routine : nn,
+					 has, a, &ns);
+			if (mi >= 0 && n_res)
+				d->match_used[mi] = true;
 			if (!n_res)
 				continue;
 			d->used_old[i][k] = true;
@@ -399,6 +482,8 @@ static int match_rows(struct kb_diff *d, const char *old_name,
 			if (compute_row(w, o, &d->warn, &d->note))
 				return -ENOMEM;
 			d->counts[w->verdict]++;
+			d->inconclusive += w->verdict == KB_ROW_NO_CHANGE &&
+					   w->c.inconclusive;
 		}
 	}
 	/* the duplicates on the new side (already-matched ones stay used) */

@@ -83,6 +83,8 @@ struct kb_diff {
 	struct kb_diff_row *rows;	/* the routines both have */
 	size_t nrows;
 	size_t counts[4];		/* rows per enum kb_row_verdict */
+	size_t inconclusive;		/* of counts[KB_ROW_NO_CHANGE] */
+	bool match_used[KB_DIFF_MATCH_MAX];	/* --match pairs that matched */
 	/* [run][routine]: matched (or a duplicate); the others are "only in" */
 	bool (*used_old)[KBENCH_RUN_ROUTINES_MAX];
 	bool (*used_new)[KBENCH_RUN_ROUTINES_MAX];

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The block bootstrap (model/blockboot.c) on simulated samples with fixed
+ * seeds: A/A false calls and coverage under AR(1) serial dependence, the
+ * power to find a +1.5% change, shared drift cancelling in the paired
+ * interval, and the p-value agreeing with the interval.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blockboot.h"
+#include "stats.h"
+#include "tap.h"
+#include "tests.h"
+#include "verdict.h"
+
+#define SIM_N	1000
+
+static double sim_normal(struct kb_rng *r)
+{
+	double u1 = ((double)(kb_rng_next(r) >> 11) + 0.5) * 0x1.0p-53;
+	double u2 = ((double)(kb_rng_next(r) >> 11) + 0.5) * 0x1.0p-53;
+
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+/* AR(1) around @mu with relative sd @sd (stationary from the start). */
+static void sim_ar1(struct kb_rng *r, double *x, size_t n, double phi,
+		    double sd, double mu)
+{
+	double e = sim_normal(r) * sd;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		e = phi * e + sqrt(1 - phi * phi) * sd * sim_normal(r);
+		x[i] = mu * (1 + e);
+	}
+}
+
+/*
+ * @pairs A/A (or +@shift %) pairs of AR(1) files at @phi, 1% sd: how many
+ * intervals exclude 0 and how many hold the true change.
+ */
+static void sim_files(double phi, double shift, unsigned int pairs,
+		      bool paired, unsigned int *calls, unsigned int *cover)
+{
+	static double a[SIM_N], b[SIM_N];
+	struct kb_rng r;
+	unsigned int k;
+
+	kb_rng_seed(&r, 7);
+	*calls = *cover = 0;
+	for (k = 0; k < pairs; k++) {
+		struct kb_boot bt = { .seed = k + 1 };
+
+		sim_ar1(&r, a, SIM_N, phi, 0.01, 100);
+		sim_ar1(&r, b, SIM_N, phi, 0.01, 100 * (1 + shift / 100));
+		if (paired)
+			kb_boot_paired(a, b, SIM_N, &bt);
+		else
+			kb_boot_independent(a, SIM_N, b, SIM_N, &bt);
+		*calls += bt.lo_pct > 0 || bt.hi_pct < 0;
+		*cover += bt.lo_pct <= shift && bt.hi_pct >= shift;
+	}
+}
+
+static void test_ar1(void)
+{
+	unsigned int calls, cover;
+
+	sim_files(0.5, 0, 200, false, &calls, &cover);
+	ok(calls <= 12 && cover >= 186 && cover <= 194,
+	   "AR(1) phi 0.5, 200 A/A file pairs: %u changes called (<= 6%%), coverage %.1f%% (93-97%%)",
+	   calls, cover / 2.0);
+	/* 6.5% at this seed (13 of 200), 5.2% over 400 at another: at most 7% */
+	sim_files(0.9, 0, 200, false, &calls, &cover);
+	ok(calls <= 14 && cover >= 186 && cover <= 194,
+	   "AR(1) phi 0.9, 200 A/A file pairs: %u changes called (<= 7%%), coverage %.1f%% (93-97%%)",
+	   calls, cover / 2.0);
+	sim_files(0.9, 1.5, 200, false, &calls, &cover);
+	ok(calls >= 180, "AR(1) phi 0.9, +1.5%%: found in %u of 200 (>= 90%%)",
+	   calls);
+	sim_files(0.9, 0, 100, true, &calls, &cover);
+	ok(calls <= 6, "AR(1) phi 0.9 per routine, 100 paired A/A runs: %u changes called",
+	   calls);
+}
+
+/* A drift shared by both routines cancels in the paired interval. */
+static void test_drift_and_step(void)
+{
+	static double a[SIM_N], b[SIM_N];
+	struct kb_boot bt = { .seed = 1 };
+	struct kb_rng r;
+	size_t i;
+
+	kb_rng_seed(&r, 3);
+	sim_ar1(&r, a, SIM_N, 0, 0.01, 100);
+	sim_ar1(&r, b, SIM_N, 0, 0.01, 100);
+	for (i = 0; i < SIM_N; i++) {
+		double d = 5 * sin((double)i * 2 * M_PI / SIM_N);
+
+		a[i] += d;
+		b[i] += d;
+	}
+	kb_boot_paired(a, b, SIM_N, &bt);
+	ok(bt.lo_pct <= 0 && bt.hi_pct >= 0 && bt.hi_pct - bt.lo_pct < 1,
+	   "shared drift of +-5%%: the paired CI holds 0 (%.3f..%.3f)",
+	   bt.lo_pct, bt.hi_pct);
+	/* a step of +3% mid-run in b only: the CI sees a change */
+	for (i = SIM_N / 2; i < SIM_N; i++)
+		b[i] *= 1.03;
+	/*
+	 * a step is not stationary: the interval widens (its blocks grow)
+	 * and the stability verdict names it: halves apart, autocorrelation
+	 */
+	{
+		bool apart;
+		double h = kb_halves_change(b, SIM_N, &apart);
+
+		/* the shared +-5% sine moves the halves too (-3.8% with the step) */
+		ok(apart && fabs(h) > 0.01,
+		   "a +3%% step mid-run on a shared drift: the halves' medians %+.2f%% apart", h * 100);
+	}
+	ok(kb_lag1_autocorr(b, SIM_N) > 0.3,
+	   "the step shows as lag-1 autocorrelation %.2f", kb_lag1_autocorr(b, SIM_N));
+}
+
+/* Heavy tails: one sample in 20 ten times the median; and p agrees. */
+static void test_heavy_tails_and_p(void)
+{
+	static double a[SIM_N], b[SIM_N];
+	unsigned int k, agree = 0, calls = 0;
+	struct kb_rng r;
+	size_t i;
+
+	kb_rng_seed(&r, 5);
+	for (k = 0; k < 50; k++) {
+		struct kb_boot bt = { .seed = k, .resamples = 1000,
+				      .threshold_pct = k % 2 ? 0.1 : 0 };
+
+		sim_ar1(&r, a, SIM_N, 0.5, 0.01, 100);
+		sim_ar1(&r, b, SIM_N, 0.5, 0.01, 100 * (1 + (k % 5) * 0.0005));
+		for (i = 0; i < SIM_N; i += 20) {
+			a[i] *= 10;
+			b[(i + 7) % SIM_N] *= 10;
+		}
+		kb_boot_paired(a, b, SIM_N, &bt);
+		calls += bt.lo_pct > bt.threshold_pct || bt.hi_pct < -bt.threshold_pct;
+		agree += (bt.p <= 0.05) == (bt.lo_pct > bt.threshold_pct ||
+					    bt.hi_pct < -bt.threshold_pct);
+	}
+	ok(agree == 50, "the bootstrap p <= 0.05 exactly when the CI is beyond the threshold (%u of 50 agree, %u called)",
+	   agree, calls);
+}
+
+void test_blockboot(void)
+{
+	test_ar1();
+	test_drift_and_step();
+	test_heavy_tails_and_p();
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Intervals of the relative difference of two medians that hold when the
+ * samples are serially dependent (drift, caches, the host: the samples of
+ * one run are), by resampling blocks of consecutive samples instead of
+ * single samples.
+ *
+ *   paired       one interleaved run: sample i of A and sample i of B were
+ *                taken in round i (the engine's rotation), so rounds are
+ *                resampled whole, A and B together: what the two share
+ *                (drift, a noisy neighbour) stays matched in every
+ *                resample and cancels in the difference as it does in the
+ *                estimate.
+ *   independent  two runs (diff of two files): each series resampled in
+ *                blocks of its own, the two independently.
+ *   runs         R replicated runs per side (run --runs): runs resampled,
+ *                then blocks of rounds within each drawn run (a two-stage
+ *                bootstrap), so that the spread between runs is in the
+ *                interval.
+ *
+ * The resampling is the circular block bootstrap (Politis and Romano,
+ * "A circular block-resampling procedure for stationary data", 1992; the
+ * moving-block bootstrap of Kuensch, 1989, without its end effects).  The
+ * block length is chosen from the data by the automatic rule of Politis
+ * and White (Econometric Reviews 23, 2004) with the correction of Patton,
+ * Politis and White (2009), applied to the median's influence function
+ * sign(x - median) (the median is, to first order, a mean of it), capped
+ * at min(3 sqrt(n), n / 3).  What the block bootstrap's variance still
+ * misses at that length (G / (b g), Kuensch 1989; the bias term of
+ * Politis and White's rule, estimated by it) is put back by scaling each
+ * resampled median's deviation from the estimate (at most by sqrt(2)),
+ * and by t / z for the few blocks (Student's t with n / (2 b) - 1
+ * degrees of freedom, as batch means do).
+ *
+ * The interval is the percentile interval of the resampled relative
+ * differences, its bounds order statistics: the 95% interval of R
+ * resamples is the (floor(0.025 R) + 1)-th smallest to the as many-th
+ * largest.  The p-value comes from the same resamples and tests what the
+ * interval decides: p = 2 min(#{d* <= T}, #{d* >= -T}) / R (capped at 1)
+ * for the threshold T >= 0, so that p <= 0.05 exactly when the whole
+ * interval lies beyond +T or beyond -T.  Above KB_BOOT_WORK_MAX drawn
+ * values per side fewer resamples are drawn and the interval is the
+ * normal one from their standard deviation (est +- z sd; p likewise).
+ * Deterministic: the same seed gives the same interval.
+ */
+#ifndef KBENCHCTL_BLOCKBOOT_H
+#define KBENCHCTL_BLOCKBOOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KB_BOOT_RESAMPLES	2000
+/* values drawn per side over all resamples before the normal interval */
+#define KB_BOOT_WORK_MAX	100000000.0
+#define KB_BOOT_RESAMPLES_MIN	100
+
+struct kb_boot {
+	/* in (zero: the defaults: 2000 resamples, alpha 0.05) */
+	unsigned int resamples;
+	uint64_t seed;
+	double alpha;		/* two-sided level of the interval */
+	double threshold_pct;	/* T of the p-value */
+	bool want_normal;	/* the normal interval whatever n (small alpha) */
+	/* out */
+	double est_pct;		/* median(b) / median(a) - 1, percent */
+	double lo_pct, hi_pct;	/* the interval */
+	double sd_pct;		/* standard deviation of the resamples */
+	double p;		/* H0: -T <= change <= T (T = 0: no change) */
+	double block_a, block_b;	/* block lengths (samples or rounds) */
+	size_t rounds;		/* paired: rounds; else samples of a */
+	unsigned int drawn;	/* resamples drawn */
+	bool normal;		/* the normal interval (large n) */
+	/* runs: the spread between runs, percent of the median (MAD-based) */
+	double spread_a_pct, spread_b_pct;
+};
+
+/*
+ * Politis-White block length (circular block bootstrap) of the mean of
+ * @x (NAN values count as the mean); 1 for fewer than 8 values or no
+ * dependence.  @g_ratio (may be NULL): G / g of the estimate, so that the
+ * block bootstrap's variance falls short by G / (b g).
+ */
+double kb_block_length_mean(const double *x, size_t n, double *g_ratio);
+/* The same for the median: of sign(x - median(x)). */
+double kb_block_length_median(const double *x, size_t n, double *g_ratio);
+/* Lag-1 autocorrelation of @x (NAN values skipped); NAN below 3 values. */
+double kb_lag1_autocorr(const double *x, size_t n);
+
+/*
+ * Rounds @a[i], @b[i] (time order, NAN where a sample was excluded):
+ * 0, -EINVAL (no valid value on a side, a non-positive median of a) or
+ * -ENOMEM.
+ */
+int kb_boot_paired(const double *a, const double *b, size_t n,
+		   struct kb_boot *bt);
+/* Two independent series in time order (NAN: excluded). */
+int kb_boot_independent(const double *a, size_t na, const double *b,
+			size_t nb, struct kb_boot *bt);
+/*
+ * @ra runs of a and @rb of b, each a series in time order: runs drawn
+ * with replacement, then blocks within each drawn run.
+ */
+int kb_boot_runs(const double *const *a, const size_t *na, unsigned int ra,
+		 const double *const *b, const size_t *nb, unsigned int rb,
+		 struct kb_boot *bt);
+
+struct kb_compare;
+/*
+ * The comparison of b against a from series in time order (NAN:
+ * excluded): paired by round when @paired (na == nb), else independent;
+ * @c's threshold_pct set by the caller; rel_median_pct, the CI, p,
+ * basis and block filled and decided (kb_compare_decide()).  0, -EINVAL
+ * (nothing to compare), -ENOMEM.
+ */
+int kb_compare_series(const double *a, size_t na, const double *b, size_t nb,
+		      bool paired, uint64_t seed, struct kb_compare *c);
+/* The same at level 1 - @alpha, the normal interval (anytime looks). */
+int kb_compare_series_alpha(const double *a, size_t na, const double *b,
+			    size_t nb, bool paired, uint64_t seed,
+			    double alpha, struct kb_compare *c);
+
+/* Median of @n values (NAN skipped) without changing them; NAN if none. */
+double kb_median_of(const double *x, size_t n);
+
+#endif /* KBENCHCTL_BLOCKBOOT_H */
