@@ -304,10 +304,12 @@ TEST_F_TIMEOUT(kb, user_clock_latency_ticks, 180)
 	 * Under icount both sides advance with instructions and agree to
 	 * rounding.  Under plain TCG the counter and the clock are two
 	 * host-timed sources, and the counter's Hz is a calibration: CI saw
-	 * CLOCK_REALTIME 2.2% away from ns x Hz there.  10% still catches
-	 * the bug by a wide margin.
+	 * CLOCK_REALTIME 2.2% away from ns x Hz there, and 11.5% on ppc64le
+	 * with suites running side by side (the two latencies are measured
+	 * at different moments of a loaded host).  50% still catches the
+	 * bug: its smallest factor is 1 / 0.512 = 1.95 (ppc64le's timebase).
 	 */
-	double tol = kb_icount() ? 0.01 : 0.10;
+	double tol = kb_icount() ? 0.01 : 0.50;
 	double cyc, ns, hz, want;
 	char cmd[256], pat[64], *obj, *end;
 	unsigned int i;
