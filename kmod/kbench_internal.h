@@ -149,9 +149,11 @@ struct kbench_run {
 	u64 window_cycles;
 	u64 mem_bytes;
 	bool charged;			/* mem_bytes counted in the budget */
-	/* adaptive N after the probe (engine.h): the fewest iterations a
+	/*
+	 * adaptive N after the probe (engine.h): the fewest iterations a
 	 * window took, the changes of N, the samples taken at fewer, and
-	 * the log of changes that says which */
+	 * the log of changes that says which
+	 */
 	u32 iterations_min;
 	u32 n_changes;
 	u32 samples_reduced;
