@@ -835,6 +835,14 @@ static void test_rendezvous(void)
 	   skews);
 }
 
+/* Adaptive N toward 1000 ticks, windows of at most 3000 (N 256 here). */
+static void fake_adaptive(struct fake_run *r)
+{
+	r->e.adaptive = 1;
+	r->e.target = 1000;
+	r->e.max_window = 3000;
+}
+
 /*
  * Adaptive N after the probe: a routine whose cost rises 100-fold for a
  * while shortens N at once (one window over the limit), its samples stay
@@ -859,9 +867,7 @@ static void test_engine_adapt(void)
 	r.f[0].rise = 100;
 	r.f[0].rise_from = 40;
 	r.f[0].rise_to = 56;
-	r.e.adaptive = 1;
-	r.e.target = 1000;
-	r.e.max_window = 3000;
+	fake_adaptive(&r);
 	r.e.samples = 60;
 	err = kbench_engine_run(&r.e);
 	for (i = 0; i < 60; i++) {
@@ -901,9 +907,7 @@ static void test_engine_adapt(void)
 	fake_setup(&r);
 	r.f[0].long_from = 30;
 	r.f[0].long_flags = KBENCH_SAMPLE_F_NMI;
-	r.e.adaptive = 1;
-	r.e.target = 1000;
-	r.e.max_window = 3000;
+	fake_adaptive(&r);
 	err = kbench_engine_run(&r.e);
 	ok(!err && r.e.div_max == 1 && r.e.n_changes == 0 &&
 	   r.s[0].taken == 16 && r.s[0].valid < 16,
@@ -923,11 +927,8 @@ static void test_engine_adapt(void)
 	fake_setup(&r);
 	r.f[0].long_from = 27 + 10;	/* the probe to N 256, 10 samples */
 	r.f[0].long_host = 1;
-	r.e.adaptive = 1;
-	r.e.target = 1000;
-	r.e.max_window = 3000;
+	fake_adaptive(&r);
 	r.e.samples = 16;
-	r.f[0].rise = 1;
 	err = kbench_engine_run(&r.e);
 	ok(!err && r.e.div_max == 1 && r.s[0].valid == 10,
 	   "adapt: %u windows in a row the host stretched leave N alone (err %d, largest divisor %u)",
@@ -936,9 +937,7 @@ static void test_engine_adapt(void)
 	fake_setup(&r);
 	r.f[0].long_from = 27 + 4;
 	r.f[0].long_host = 1;
-	r.e.adaptive = 1;
-	r.e.target = 1000;
-	r.e.max_window = 3000;
+	fake_adaptive(&r);
 	r.e.samples = 16;
 	err = kbench_engine_run(&r.e);
 	ok(!err && r.e.div_max > 1 && r.e.n_changes >= 1,
