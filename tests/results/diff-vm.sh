@@ -45,7 +45,8 @@ kbenchctl diff /tmp/v7.json v8 -v >/tmp/d 2>&1
 rc=$?
 [ $rc = 1 ] && has "old: /tmp/v7.json (" /tmp/d &&
 	has "+14.29%  +14.29% .. +14.29%    < 0.001  regressed" /tmp/d &&
-	has "Mann-Whitney p)" /tmp/d && ! has "Mann-Whitney" /tmp/d.short
+	has "block-bootstrap CI of the median change and its p" /tmp/d &&
+	! has "block-bootstrap" /tmp/d.short
 t $? "diff -v: the files, p < 0.001 and the method of the verdict; the default report has neither (got $rc)"
 
 kbenchctl --json diff /tmp/v7.json v8 >/tmp/j 2>&1
