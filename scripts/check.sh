@@ -34,8 +34,9 @@
 # Suites run in chains (those that share build outputs, in order), up to
 # --jobs chains at once (default: one per CPU); each suite's log is printed
 # whole when it ends, and a table of every suite's wall time ends the run
-# (build/check/times).  On the first kernel the kselftest package runs a
-# second time with --host-load busy loops on the host (default 2; 0: not).
+# (build/check/times).  On the first kernel the kselftest package runs
+# with --host-load busy loops on the host beside the other chains (default
+# 2; 0 or --skip load: an unloaded run instead).
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
 #                         [--modes "icount plain"] [--jobs N] [--host-load N]
@@ -212,7 +213,9 @@ chain_native() {
 # stress suite (20 reloads, 10 signals) under tests/vm/debug-check.sh,
 # which loads and unloads kbench around them and asks kmemleak, lockdep and
 # the log; then the kernel's ynl CLI against it.  KASAN under TCG is slow:
-# hence the trimmed counts.
+# hence the trimmed counts.  Three chains: the build and the package, then
+# (waiting on the build's lock, and started later) the stress, atomic and
+# ynl suites, and the concurrent runs.
 chain_debug() {
 	local t0
 
@@ -224,6 +227,10 @@ chain_debug() {
 	KBENCH_FUZZ_COUNT=2000 run_suite ksft-debug tests/vm/ksft.sh \
 		--kernel debug --timeout "$debug_timeout" \
 		--add tests/vm/debug-check.sh --wrap /extra/debug-check.sh
+	phase "kernel debug: $(( $(date +%s) - t0 )) s wall for: config, selftests"
+}
+
+chain_debugb() {
 	skipped stress ||
 		run_suite stress-debug tests/vm/run --kernel debug --no-load \
 			--timeout "$debug_timeout" --add tests/vm/debug-check.sh \
@@ -240,50 +247,48 @@ chain_debug() {
 	skipped ynl ||
 		run_suite ynl-debug tests/ynl/run.sh --kernel debug \
 			--timeout "$debug_timeout"
-	# concurrent runs and their faults under debug-check.sh (~2 min)
+}
+
+# concurrent runs and their faults under debug-check.sh
+chain_debugc() {
 	skipped conc ||
 		run_suite conc-debug tests/ynl/concurrent.sh --faults \
 			--kernel debug --timeout "$debug_timeout"
-	phase "kernel debug: $(( $(date +%s) - t0 )) s wall for: config, selftests, stress, ynl, conc"
 }
 
-# One Debian kernel K: the exact assertions under icount (tests/selftests/
-# run.sh), the kselftest package in plain TCG as CI farms run it (and, on
-# the first kernel, again with the host loaded by $host_load busy loops),
-# the kernel's own ynl CLI with only our spec, concurrent runs on 2 vCPUs
-# and their faults, and the stress suite (faults and load need 2 vCPUs and
-# real time: plain mode only).
+# One Debian kernel K, plain TCG: the kselftest package as CI farms run it
+# (on the first kernel with the host loaded by $host_load busy loops), the
+# kernel's own ynl CLI with only our spec, concurrent runs on 2 vCPUs and
+# their faults, and the stress suite (faults and load need 2 vCPUs and real
+# time: plain mode only).  The exact assertions under icount
+# (tests/selftests/run.sh): chain_icount.
 chain_kernel() {
-	local k=$1 m tk fuzz
+	local k=$1 tk fuzz
 	tk=$(date +%s)
-	for m in $modes; do
-		if [ "$m" = plain ]; then
-			# run.sh's --quick: a shorter fuzz.  The package's plain
-			# runs give the module the hard limit (20 ms): the suites
-			# assert what a run answers, not how long a host takes;
-			# the bound itself is tested with a routine over any
-			# limit (kbench_window_test.sh) and under icount.
-			fuzz=
-			[[ " $selftest_args " == *" --quick "* ]] && fuzz=2000
+	# The package's plain runs give the module the hard limit (20 ms): the
+	# suites assert what a run answers, not how long a host takes; the
+	# bound itself is tested with a routine over any limit
+	# (kbench_window_test.sh) and under icount.  run.sh's --quick: a
+	# shorter fuzz.  On the first kernel the package runs once, with the
+	# host loaded by $host_load more busy loops: a pass there implies one
+	# on a quieter host, and nothing is measured twice.
+	if [[ " $modes " == *" plain "* ]]; then
+		fuzz=
+		[[ " $selftest_args " == *" --quick "* ]] && fuzz=2000
+		if [ "$k" = "$first_kernel" ] && [ "$host_load" != 0 ] &&
+		   ! skipped load; then
 			KBENCH_FUZZ_COUNT=$fuzz \
 			KBENCH_MODULE_ARGS=max_window_us=20000 \
-				run_suite "ksft-$k" tests/vm/ksft.sh --kernel "$k" \
-				--timeout "$vm_timeout"
-			if [ "$k" = "$first_kernel" ] && [ "$host_load" != 0 ] &&
-			   ! skipped load; then
-				KBENCH_FUZZ_COUNT=2000 \
-				KBENCH_MODULE_ARGS=max_window_us=20000 \
-					run_suite "ksft-$k-load$host_load" \
-					tests/vm/ksft.sh --kernel "$k" \
-					--timeout "$vm_timeout" --host-load "$host_load"
-			fi
-			continue
+				run_suite "ksft-$k-load$host_load" \
+				tests/vm/ksft.sh --kernel "$k" \
+				--timeout "$vm_timeout" --host-load "$host_load"
+		else
+			KBENCH_FUZZ_COUNT=$fuzz \
+			KBENCH_MODULE_ARGS=max_window_us=20000 \
+				run_suite "ksft-$k" tests/vm/ksft.sh \
+				--kernel "$k" --timeout "$vm_timeout"
 		fi
-		# shellcheck disable=SC2086
-		run_suite "vm-$k-$m" tests/vm/run --kernel "$k" --icount \
-			--timeout "$vm_timeout" \
-			-- /selftests/run.sh $selftest_args
-	done
+	fi
 	skipped ynl ||
 		run_suite "ynl-$k" tests/ynl/run.sh --kernel "$k" \
 			--timeout "$vm_timeout"
@@ -295,7 +300,19 @@ chain_kernel() {
 			--timeout "$vm_timeout" \
 			--add build/stress/sigrun --add build/stress/stress.sh \
 			-- /extra/stress.sh
-	phase "kernel $k: $(( $(date +%s) - tk )) s wall for: $modes, ynl, conc, stress"
+	phase "kernel $k: $(( $(date +%s) - tk )) s wall for: the package, ynl, conc, stress"
+}
+
+# The same kernel under icount: a chain of its own (one vCPU, CPU-bound),
+# beside the plain one; the module build is shared under its lock.
+chain_icount() {
+	local k=$1
+	# shellcheck disable=SC2086
+	[[ " $modes " == *" icount "* ]] &&
+		run_suite "vm-$k-icount" tests/vm/run --kernel "$k" --icount \
+			--timeout "$vm_timeout" \
+			-- /selftests/run.sh $selftest_args
+	return 0
 }
 
 # kbench built in: a linux-source-6.12 tinyconfig kernel with the in-tree
@@ -346,11 +363,13 @@ chain_arch() {
 
 # The chains, longest first (measured cold on a fresh 2-CPU machine), so
 # that the last to start are the short ones.
+# The debug kernel's second and third chains wait on its build: they start
+# after the arch and built-in chains, by which time it is mostly done.
 first_kernel=${kernels%% *}
 chains=()
-if ! skipped vm; then
-	[[ " $kernels " == *" debug "* ]] && chains+=("debug")
-fi
+debug=0
+skipped vm || [[ " $kernels " != *" debug "* ]] || debug=1
+[ $debug = 1 ] && chains+=("debug")
 if ! skipped arch; then
 	for a in $archs; do
 		[ "$a" = x86_64 ] || chains+=("arch $a")
@@ -358,6 +377,11 @@ if ! skipped arch; then
 fi
 if ! skipped vm; then
 	skipped builtin || chains+=("builtin")
+	[ $debug = 1 ] && chains+=("debugc")
+	for k in $kernels; do
+		[ "$k" = debug ] || chains+=("icount $k")
+	done
+	[ $debug = 1 ] && chains+=("debugb")
 	for k in $kernels; do
 		[ "$k" = debug ] || chains+=("kernel $k")
 	done

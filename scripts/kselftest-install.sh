@@ -81,7 +81,11 @@ else
 fi
 
 # ---- kbenchctl and the tests ------------------------------------------------
-make -s -C "$top/user" kbenchctl.static || die "kbenchctl did not build"
+# the same lock as tests/vm/run's build of user/: chains run side by side
+(
+	flock 9
+	make -s -C "$top/user" kbenchctl.static
+) 9>"$top/build/.user.lock" || die "kbenchctl did not build"
 (
 	flock 9
 	make -s -C "$top/tests/selftests" OUT="$top/build/selftests" \
