@@ -11,11 +11,15 @@
 #
 # Usage: scripts/check-arch.sh [--modes "icount plain"] ARCH [RUN.SH ARGS...]
 #   ARCH: arm64 | ppc64le
+# Env: KBENCH_CHECK_MODES, KBENCH_CHECK_VM_TIMEOUT (each VM's bound, 1200 s)
 # Exit status: 0 if everything passed, 1 otherwise.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 modes=${KBENCH_CHECK_MODES:-icount plain}
+# a bound for a hung VM, not a speed: the arch suites run beside others
+# (arm64's plain run took over tests/vm/run's default 300 s so)
+vm_timeout=${KBENCH_CHECK_VM_TIMEOUT:-1200}
 if [ "${1:-}" = --modes ]; then
 	modes=$2
 	shift 2
@@ -57,8 +61,8 @@ for m in $modes; do
 	[ "$m" = plain ] && opt=(--module-args max_window_us=20000)
 	t0=$(date +%s)
 	echo "# ---- $arch $m: tests/vm/run --arch $arch ${opt[*]} -- /selftests/run.sh $*"
-	"$top/tests/vm/run" --arch "$arch" --no-build "${opt[@]}" -- \
-		/selftests/run.sh "$@" || rc=1
+	"$top/tests/vm/run" --arch "$arch" --no-build "${opt[@]}" \
+		--timeout "$vm_timeout" -- /selftests/run.sh "$@" || rc=1
 	echo "# $arch $m: $(( $(date +%s) - t0 )) s"
 	# hardware events under signals, rmmod and CPU offline: needs a PMU
 	# (arm64's) and 2 vCPUs (no icount)
@@ -67,7 +71,8 @@ for m in $modes; do
 		stress=$top/build/cross/$arch/stress
 		echo "# ---- $arch $m: tests/stress/events.sh"
 		"$top/tests/vm/run" --arch "$arch" --no-build --add "$stress/sigrun" \
-			--add "$stress/events.sh" -- /extra/events.sh || rc=1
+			--add "$stress/events.sh" --timeout "$vm_timeout" \
+			-- /extra/events.sh || rc=1
 		echo "# $arch events stress: $(( $(date +%s) - t0 )) s"
 	fi
 done
