@@ -43,6 +43,14 @@
  */
 #define KBENCH_PROBE_REPEAT		3
 /*
+ * A probe step whose shortest window predicts the next step over
+ * max_window looks again with this many times KBENCH_PROBE_REPEAT more
+ * windows (at an N that fits) before it decides: a host that stretched
+ * every window of the step (a vCPU descheduled for their whole span) no
+ * longer stops the probe at a tiny N or refuses a fixed one.
+ */
+#define KBENCH_PROBE_AGAIN		2
+/*
  * Windows of one series in a row longer than the limit that the engine
  * cannot shorten (fixed N, N already 1, a concurrent run): -ERANGE.
  */
@@ -88,6 +96,12 @@
  */
 #define KBENCH_REFERENCE_FACTOR		2
 #define KBENCH_REFERENCE_QUANTA		2
+/*
+ * ... and a span whose excess over the shortest, beyond those quanta, is
+ * more than 1/KBENCH_REFERENCE_NET_SHARE of the window's net: that net is
+ * short by the excess, a third of itself or more.
+ */
+#define KBENCH_REFERENCE_NET_SHARE	2
 /* The counter's step: the smallest of this many changes seen ... */
 #define KBENCH_QUANTUM_CHANGES		64
 /* ... in at most this many reads. */
@@ -342,23 +356,34 @@ static void fn(kbench_method_run_t run, void *data, unsigned int n,	\
  * where step is the counter's quantum as the run measured it (the smallest
  * change between reads: a counter slower than the code, or one emulated
  * in coarse steps, may read an unperturbed span a step long at either
- * end), and always when its net is negative.  @ref_min: the series'
- * shortest clean span, KBENCH_U64_MAX before the first.
+ * end), and always when its net is negative.  A span within that bound
+ * still shortens the net by its excess: where the net is small (a tiny N,
+ * a slow emulated counter), half the net or less is flagged too
+ * (KBENCH_REFERENCE_NET_SHARE), so that no such sample becomes a
+ * minimum of 0 beside a median of 42 (seen in plain TCG on a loaded
+ * host).  Under icount every clean span is the shortest: nothing changes
+ * there.  @ref_min: the series' shortest clean span, KBENCH_U64_MAX
+ * before the first.
  */
 static inline unsigned int kbench_reference_flags(unsigned long long *ref_min,
 						  const struct kbench_window *w,
 						  unsigned long long step)
 {
-	unsigned long long min;
+	unsigned long long min, excess, quanta = KBENCH_REFERENCE_QUANTA * step;
 
 	if (!w->flags && w->ref < *ref_min)
 		*ref_min = w->ref;
 	min = *ref_min;
 	if (w->net < 0)
 		return KBENCH_SAMPLE_F_REFERENCE;
-	if (min != KBENCH_U64_MAX && w->ref > min &&
-	    w->ref - min > (KBENCH_REFERENCE_FACTOR - 1) * min +
-			   KBENCH_REFERENCE_QUANTA * step)
+	if (min == KBENCH_U64_MAX || w->ref <= min)
+		return 0;
+	excess = w->ref - min;
+	if (excess > (KBENCH_REFERENCE_FACTOR - 1) * min + quanta)
+		return KBENCH_SAMPLE_F_REFERENCE;
+	if (excess > quanta &&
+	    (excess - quanta) * KBENCH_REFERENCE_NET_SHARE >
+	    (unsigned long long)w->net)
 		return KBENCH_SAMPLE_F_REFERENCE;
 	return 0;
 }
@@ -636,6 +661,41 @@ static inline int kbench_engine_refuse_fixed(struct kbench_engine *e,
 	return kbench_engine_refuse(e, KBENCH_RANGE_FIXED, i, n, len, net);
 }
 
+/* The minima of a probe step's windows of one series. */
+struct kbench_probe_min {
+	long long clean;		/* shortest net of a clean window */
+	long long any;			/* shortest net of any window */
+	unsigned long long len;		/* shortest window */
+};
+
+/* KBENCH_PROBE_REPEAT more windows of @s at @n into @m. */
+static inline void kbench_engine_probe_look(struct kbench_engine *e,
+					    struct kbench_engine_series *s,
+					    unsigned int n,
+					    struct kbench_probe_min *m)
+{
+	struct kbench_window w;
+	unsigned int k;
+
+	for (k = 0; k < KBENCH_PROBE_REPEAT; k++) {
+		kbench_engine_take(e, s, n, &w);
+		if (!w.flags && w.net < m->clean)
+			m->clean = w.net;
+		if (w.net < m->any)
+			m->any = w.net;
+		if (w.len < m->len)
+			m->len = w.len;
+	}
+}
+
+/* The net of a probe step: the clean windows' shortest, else any's, >= 0. */
+static inline long long kbench_probe_net(const struct kbench_probe_min *m)
+{
+	long long net = m->clean != KBENCH_S64_MAX ? m->clean : m->any;
+
+	return net < 0 ? 0 : net;
+}
+
 /*
  * Find N: double it from 1 and take the minimum of a few windows per step
  * (clean windows only, when there are any).  The shortest window of a
@@ -649,15 +709,16 @@ static inline int kbench_engine_refuse_fixed(struct kbench_engine *e,
  * predicted for the next step would exceed max_window, so no window of
  * the run after the probe's first step is ever predicted over the limit.
  * Adaptive N: stop when the slowest series' net reaches the target, or at
- * the limit, or when the next step would not fit.
+ * the limit, or when the next step would not fit.  A step that predicts
+ * the next over max_window looks again first (KBENCH_PROBE_AGAIN): its
+ * windows fit, and a host that stretched all of them is not the routine.
  */
 static inline int kbench_engine_probe(struct kbench_engine *e)
 {
 	unsigned int limit = e->adaptive ? e->iterations_limit :
 					   e->iterations;
-	unsigned int n = 1, prev = 0, next, i, k;
+	unsigned int n = 1, prev = 0, next, i, again;
 	unsigned long long step_len = 0, prev_len = 0;
-	struct kbench_window w;
 	int err;
 
 	for (;;) {
@@ -667,26 +728,18 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
 
 		next = n >= limit ? n : n > limit / 2 ? limit : 2 * n;
 		for (i = 0; i < e->nr_series; i++) {
-			long long clean = KBENCH_S64_MAX, any = KBENCH_S64_MAX;
-			unsigned long long len = KBENCH_U64_MAX, fixed, want;
+			struct kbench_probe_min m = {
+				KBENCH_S64_MAX, KBENCH_S64_MAX, KBENCH_U64_MAX
+			};
+			unsigned long long fixed, want;
 			long long net;
 
-			for (k = 0; k < KBENCH_PROBE_REPEAT; k++) {
-				kbench_engine_take(e, e->series[i], n, &w);
-				if (!w.flags && w.net < clean)
-					clean = w.net;
-				if (w.net < any)
-					any = w.net;
-				if (w.len < len)
-					len = w.len;
-			}
+			kbench_engine_probe_look(e, e->series[i], n, &m);
 			err = e->ops->check(e);
 			if (err)
 				return err;
-			net = clean != KBENCH_S64_MAX ? clean : any;
-			if (net < 0)
-				net = 0;
-			if (e->max_window && len > e->max_window) {
+			net = kbench_probe_net(&m);
+			if (e->max_window && m.len > e->max_window) {
 				/* adaptive: the prediction missed, the last N that fit */
 				if (e->adaptive && prev) {
 					e->iterations = prev;
@@ -696,22 +749,36 @@ static inline int kbench_engine_probe(struct kbench_engine *e)
 				/* fixed N: the prediction missed on the way */
 				if (n > 1)
 					return kbench_engine_refuse_fixed(e, i, n,
-									  len, net,
+									  m.len, net,
 									  limit);
 				return kbench_engine_refuse(e, KBENCH_RANGE_SLOW,
-							    i, n, len, net);
+							    i, n, m.len, net);
+			}
+			for (again = 0;; again++) {
+				/* the fixed part of the window plus the loop scaled */
+				fixed = m.len > (unsigned long long)net ?
+					m.len - (unsigned long long)net : 0;
+				want = kbench_window_at(fixed,
+							(unsigned long long)net,
+							n, next);
+				/* no look again where it cannot change N */
+				if (!e->max_window || want <= e->max_window ||
+				    n == next || again == KBENCH_PROBE_AGAIN ||
+				    (e->adaptive &&
+				     (unsigned long long)net >= e->target))
+					break;
+				kbench_engine_probe_look(e, e->series[i], n, &m);
+				err = e->ops->check(e);
+				if (err)
+					return err;
+				net = kbench_probe_net(&m);
 			}
 			if (net > slowest)
 				slowest = net;
-			if (len > step_len)
-				step_len = len;
-			/* the fixed part of the window plus the loop scaled */
-			fixed = len > (unsigned long long)net ?
-				len - (unsigned long long)net : 0;
-			want = kbench_window_at(fixed, (unsigned long long)net,
-						n, next);
+			if (m.len > step_len)
+				step_len = m.len;
 			if (e->max_window && want > e->max_window && !over) {
-				over = len;
+				over = m.len;
 				over_net = net;
 				over_series = i;
 			}

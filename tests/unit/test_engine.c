@@ -145,6 +145,27 @@ static void test_reference(void)
 	w.ref = 2;
 	ok(!kbench_reference_flags(&min, &w, 1),
 	   "reference: a shortest span of 0 ticks allows 2 (quantisation)");
+
+	/* a small net: an excess within 2 x shortest that is half of it */
+	min = 40;
+	w.net = 60;
+	w.ref = 40 + KBENCH_REFERENCE_QUANTA + 30;
+	ok(!kbench_reference_flags(&min, &w, 1),
+	   "reference: an excess of half the net (beyond the quanta) passes");
+	w.ref++;
+	ok(kbench_reference_flags(&min, &w, 1) == KBENCH_SAMPLE_F_REFERENCE,
+	   "reference: one tick more, within 2 x shortest, is flagged: the net is short by a third of itself");
+	w.net = 0;
+	w.ref = 40 + KBENCH_REFERENCE_QUANTA + 1;
+	ok(kbench_reference_flags(&min, &w, 1) == KBENCH_SAMPLE_F_REFERENCE,
+	   "reference: a net of 0 beside a span one tick over the quanta is flagged (the plain-TCG minimum of 0)");
+	w.ref = 40 + KBENCH_REFERENCE_QUANTA;
+	ok(!kbench_reference_flags(&min, &w, 1),
+	   "reference: ... and passes within the quanta (icount: every clean span is the shortest)");
+	w.net = 1000000;
+	w.ref = 2 * 40 + KBENCH_REFERENCE_QUANTA;
+	ok(!kbench_reference_flags(&min, &w, 1),
+	   "reference: a large net allows the whole 2 x shortest");
 }
 
 /* The gap arithmetic against 128-bit products (bug: it wrapped). */
@@ -224,6 +245,7 @@ struct fake {
 	unsigned int long_flags;	/* windows after long_from: flags */
 	int long_host;			/* ... stretched by the host: len only */
 	unsigned int max_n;		/* the largest N a window had */
+	unsigned int host_from, host_to; /* those windows: len + 2500 */
 };
 
 static unsigned int trace[64], ntrace;
@@ -279,6 +301,8 @@ static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
 		w->len = 1ULL << 40;
 	if (f->jump_n && n >= f->jump_n)
 		w->len += 1ULL << 30;
+	if (f->calls >= f->host_from && f->calls <= f->host_to)
+		w->len += 2500;
 	w->flags = f->flag_all;
 	if (f->long_from && f->calls > f->long_from)
 		w->flags |= f->long_flags;
@@ -959,6 +983,53 @@ static void test_engine_adapt(void)
 }
 
 /*
+ * The probe looks again before a host-stretched step decides: series 0
+ * (6 ticks an iteration) has all three windows at N = 64 (calls 19-21)
+ * 2500 ticks longer, which predicts N = 128 over the 3000 of the bound.
+ */
+static void test_probe_again(void)
+{
+	static struct fake_run r;
+	int err;
+
+	fake_setup(&r);
+	fake_adaptive(&r);
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.e.iterations == 256,
+	   "probe: adaptive N = %u undisturbed (256)", r.e.iterations);
+
+	fake_setup(&r);
+	fake_adaptive(&r);
+	r.f[0].host_from = 19;
+	r.f[0].host_to = 21;
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.e.iterations == 256,
+	   "probe: a step the host stretched whole looks again and goes on to N = %u (256, not 64)",
+	   r.e.iterations);
+
+	fake_setup(&r);
+	r.f[0].host_from = 19;
+	r.f[0].host_to = 21;
+	r.e.iterations = 256;
+	r.e.max_window = 3000;
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.e.iterations == 256 && r.e.done == r.e.total,
+	   "probe: fixed N = 256 is no longer refused for that step (err %d)",
+	   err);
+
+	/* stretched through the looks again too: the step decides as before */
+	fake_setup(&r);
+	fake_adaptive(&r);
+	r.f[0].host_from = 19;
+	r.f[0].host_to = 21 + KBENCH_PROBE_AGAIN * KBENCH_PROBE_REPEAT;
+	err = kbench_engine_run(&r.e);
+	ok(!err && r.e.iterations == 64 &&
+	   r.f[0].calls > 21 + KBENCH_PROBE_AGAIN * KBENCH_PROBE_REPEAT,
+	   "probe: stretched through every look, the step stops the probe (N = %u)",
+	   r.e.iterations);
+}
+
+/*
  * The balanced order: over a cycle of rounds every series is first as
  * often, and every ordered pair of series is adjacent within a round as
  * often as every other; each round is a permutation; pos inverts order.
@@ -1007,6 +1078,7 @@ void test_engine(void)
 	test_engine_bound();
 	test_engine_order();
 	test_engine_adapt();
+	test_probe_again();
 	test_window_extra();
 	test_rendezvous();
 }

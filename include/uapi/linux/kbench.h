@@ -45,7 +45,8 @@ enum kbench_counter_flags {
  * @KBENCH_SAMPLE_F_REFERENCE: The reasonableness test, kernel and userspace
  *   alike: the T(2) reference span was longer than twice the shortest clean
  *   one of the routine so far plus two steps of the counter (something landed
- *   in it and the sample's net is too small), or the net was negative.
+ *   in it and the sample's net is too small), or longer than that shortest by
+ *   two steps plus half the net, or the net was negative.
  * @KBENCH_SAMPLE_F_EVENT: A hardware event of the run was not counting on the
  *   run's CPU at one end of the window (not active: in error, descheduled, or
  *   its CPU's PMU taken away). Its counts of this window cannot be trusted.
