@@ -371,8 +371,11 @@ debug=0
 skipped vm || [[ " $kernels " != *" debug "* ]] || debug=1
 [ $debug = 1 ] && chains+=("debug")
 if ! skipped arch; then
-	for a in $archs; do
-		[ "$a" = x86_64 ] || chains+=("arch $a")
+	# ppc64le's is the longest (its icount run alone ~10 min)
+	for a in ppc64le arm64 $archs; do
+		[[ " $archs " == *" $a "* ]] || continue
+		[ "$a" = x86_64 ] || [[ " ${chains[*]} " == *" arch $a "* ]] ||
+			chains+=("arch $a")
 	done
 fi
 if ! skipped vm; then
