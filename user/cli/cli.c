@@ -71,8 +71,8 @@ const struct subcommand subcommands[] = {
 		   "--fail-on changed: any change), 2 a usage error or an unreadable or\n"
 		   "invalid result file.  The result format and the verdict rule: RESULTS.md.\n" },
 	{ .name = "export", .fn = export_main,
-	  .description = "write saved results for KernelCI, LKP, Google Benchmark's tools or dashboards",
-	  .synopsis = "export FILE... --format gbench|kcidb|lkp|bmf|gab [-o OUT] [options]",
+	  .description = "write saved results for KernelCI, LKP, Google Benchmark, dashboards",
+	  .synopsis = "export FILE... --format FORMAT [-o OUT] [options]",
 	  .opts = kb_export_table,
 	  .notes = "FILE is a result file, or a NAME saved by 'kbenchctl run --save NAME'.  Each\n"
 		   "FILE is one repetition of the routines it holds (matched by routine, side\n"
