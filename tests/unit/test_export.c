@@ -571,7 +571,11 @@ static void test_history(void)
 	free(out);
 	snprintf(cmd, sizeof(cmd),
 		 "import json\n"
-		 "d = json.load(open('%s/h.json'))\n"
+		 "def once(p):\n"
+		 "    k = [a for a, b in p]\n"
+		 "    assert len(k) == len(set(k)), 'a key twice: %%r' %% k\n"
+		 "    return dict(p)\n"
+		 "d = json.load(open('%s/h.json'), object_pairs_hook=once)\n"
 		 "c = [x for x in d['changes'] if x['routine'] == 'foo']\n"
 		 "assert len(c) == 1 and c[0]['index'] == 20 and c[0]['file'].endswith('/h-20.json'), c\n"
 		 "assert d['steps'] == len(d['changes']) and d['regressions'] >= 1, d\n"
@@ -582,7 +586,7 @@ static void test_history(void)
 		 tmp_dir);
 	py = python_ok(cmd, &out);
 	if (!ok(rc == 1 && py,
-		"history --json DIR: exit 1 (%d); files in date order (h-0 .. h-29), the +10%% step at index 20 (h-20.json), change_pct in 8..12 inside its CI, regressed; steps and regressions counted", rc))
+		"history --json DIR: exit 1 (%d); files in date order (h-0 .. h-29), the +10%% step at index 20 (h-20.json), change_pct in 8..12 inside its CI, regressed; steps and regressions counted; no key twice", rc))
 		diag("%s", out);
 	free(out);
 

@@ -325,7 +325,7 @@ int history_main(const struct subcommand *sc, int argc, char *argv[])
 
 	out_open_object(NULL);
 	out_uint("files", "history: %llu files", x.nfiles);
-	out_uint("routines", ", %llu routines; ", x.nbench);
+	out_uint(NULL, ", %llu routines; ", x.nbench);	/* JSON: the array below */
 	out_open_object("method");
 	out_string("name", "change points by %s", "e-divisive means");
 	out_double("significance", " (permutation test p <= %g", o.significance);
