@@ -43,6 +43,8 @@ pkgs=(
 	flex bison bc libelf-dev libssl-dev
 	# bench/gbench: Google Benchmark, built by bench/build.sh in make check
 	libbenchmark-dev
+	# tests/unit (export): Google Benchmark's compare.py and its U test
+	libbenchmark-tools python3-scipy
 )
 if [ "$with_612" = 1 ]; then
 	pkgs+=(linux-image-6.12-amd64 linux-headers-6.12-amd64

@@ -72,12 +72,16 @@ _kbenchctl()
 	--color)
 		mapfile -t COMPREPLY < <(compgen -W 'auto never always' -- "$cur")
 		return 0 ;;
-	--svg|--state)
+	--svg|--state|--output|-o)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		compopt -o filenames 2>/dev/null
 		return 0 ;;
 	--save|--baseline)
 		mapfile -t COMPREPLY < <(compgen -W "$(_kbenchctl_results "$cur")" -- "$cur")
+		return 0 ;;
+	--format|-f)
+		[ "$sub" = export ] &&
+			mapfile -t COMPREPLY < <(compgen -W "gbench kcidb lkp bmf gab" -- "$cur")
 		return 0 ;;
 	--fail-on)
 		mapfile -t COMPREPLY < <(compgen -W "regressed changed" -- "$cur")
@@ -112,7 +116,7 @@ _kbenchctl()
 			mapfile -t COMPREPLY < <(compgen -W "$(_kbenchctl_subcommands "$cmd")" -- "$cur") ;;
 	run|compare)
 		mapfile -t COMPREPLY < <(compgen -W "$(_kbenchctl_routines "$cmd")" -- "$cur") ;;
-	diff)
+	diff|export|history)
 		mapfile -t COMPREPLY < <(compgen -W "$(_kbenchctl_results "$cur")" -- "$cur") ;;
 	new)	# NAME, then DIR
 		if [ "$COMP_CWORD" -eq $((i + 2)) ]; then

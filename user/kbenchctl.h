@@ -54,6 +54,8 @@ int samples_main(const struct subcommand *sc, int argc, char *argv[]);
 int events_main(const struct subcommand *sc, int argc, char *argv[]);
 int diff_main(const struct subcommand *sc, int argc, char *argv[]);
 int new_main(const struct subcommand *sc, int argc, char *argv[]);
+int export_main(const struct subcommand *sc, int argc, char *argv[]);
+int history_main(const struct subcommand *sc, int argc, char *argv[]);
 int tune_main(const struct subcommand *sc, int argc, char *argv[]);
 
 #endif /* KBENCHCTL_H */

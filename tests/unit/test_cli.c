@@ -714,7 +714,7 @@ void test_cli(void)
 	expect("--version", 0, "kbenchctl ");
 	expect("", 2, "Usage:");
 	expect("frobnicate", 2,
-	       "kbenchctl: unknown subcommand 'frobnicate' (subcommands: info, list, clocks, run, compare, events, samples, diff, tune, new)");
+	       "kbenchctl: unknown subcommand 'frobnicate' (subcommands: info, list, clocks, run, compare, events, samples, diff, export, history, tune, new)");
 	expect("rnu add_chain", 2, "kbenchctl: unknown subcommand 'rnu' (did you mean 'run'?)");
 	expect("--frob", 2, "unknown option '--frob'");
 	expect("help run", 0, "--iterations N");

@@ -24,6 +24,11 @@ int main(int argc, char *argv[])
 		test_results_loader();
 		return tap_done();
 	}
+	/* KBENCH_UNIT_ONLY=export: the export and history tests alone */
+	if (getenv("KBENCH_UNIT_ONLY") && !strcmp(getenv("KBENCH_UNIT_ONLY"), "export")) {
+		test_export();
+		return tap_done();
+	}
 	test_stats();
 	test_output();
 	test_opts();
@@ -36,6 +41,7 @@ int main(int argc, char *argv[])
 	test_seqtest();
 	test_blockboot();
 	test_cli();
+	test_export();
 	test_engine();
 	test_cpus();
 	test_sweep();

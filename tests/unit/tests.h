@@ -27,6 +27,8 @@ void test_steal(void);
 void test_schema(void);
 void test_seqtest(void);
 void test_blockboot(void);
+/* kbenchctl export and history (test_export.c) */
+void test_export(void);
 /* libkbench's concurrent runs on this machine's CPUs */
 void test_cpus(void);
 

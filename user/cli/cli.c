@@ -70,6 +70,23 @@ const struct subcommand subcommands[] = {
 		   "Exit status: 0 no regression, 1 a regression beyond the threshold (with\n"
 		   "--fail-on changed: any change), 2 a usage error or an unreadable or\n"
 		   "invalid result file.  The result format and the verdict rule: RESULTS.md.\n" },
+	{ .name = "export", .fn = export_main,
+	  .description = "write saved results for KernelCI, LKP, Google Benchmark, dashboards",
+	  .synopsis = "export FILE... --format FORMAT [-o OUT] [options]",
+	  .opts = kb_export_table,
+	  .notes = "FILE is a result file, or a NAME saved by 'kbenchctl run --save NAME'.  Each\n"
+		   "FILE is one repetition of the routines it holds (matched by routine, side\n"
+		   "and argument).  Exit status: 0 written, 1 a write failed, 2 a usage error\n"
+		   "or an unreadable or invalid result file.  The formats: kbenchctl(8).\n" },
+	{ .name = "history", .fn = history_main,
+	  .description = "find where a routine got slower over saved results in commit order",
+	  .synopsis = "history FILE... | DIR [--threshold PCT] [--svg FILE] [--json]",
+	  .opts = kb_history_table,
+	  .notes = "FILEs in the order given (oldest first), or every *.json of DIR in the\n"
+		   "order of the dates they record.  Change points: E-divisive means (Matteson\n"
+		   "and James 2014) with a permutation test.  Exit status: 0 no regression,\n"
+		   "1 a step up beyond the threshold, 2 a usage error or an unreadable or\n"
+		   "invalid result file.\n" },
 	{ .name = "tune", .fn = tune_main,
 	  .description = "prepare a CPU for measuring, show or undo it (root)",
 	  .synopsis = "tune --cpu N [--dry-run] [--state FILE] [-v] [--json]\n"

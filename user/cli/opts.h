@@ -82,6 +82,8 @@ extern const struct kb_opt kb_events_table[];
 extern const struct kb_opt kb_tune_table[];
 extern const struct kb_opt kb_run_table[];	/* run and compare */
 extern const struct kb_opt kb_new_table[];
+extern const struct kb_opt kb_export_table[];
+extern const struct kb_opt kb_history_table[];
 
 /* the options every subcommand takes */
 struct kb_common_opts {

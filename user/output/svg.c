@@ -622,8 +622,9 @@ static void sweep_range(const struct kb_svg_curve *c, unsigned int n,
 				xlo = fmin(xlo, c[k].x[i]);
 				xhi = fmax(xhi, c[k].x[i]);
 			}
-			yhi = fmax(yhi, fmax(c[k].ci_hi[i],
-					     fmax(c[k].median[i], c[k].min[i])));
+			yhi = fmax(yhi, fmax(c[k].ci_hi[i], c[k].median[i]));
+			if (c[k].min)
+				yhi = fmax(yhi, c[k].min[i]);
 		}
 	}
 	if (!isfinite(xlo)) {
@@ -756,8 +757,23 @@ static void sweep_curve(FILE *f, const struct sweep_axes *a,
 	for (i = m; i-- > 0;)
 		fprintf(f, "L%.1f %.1f", sx(a, c->x[o[i]]), sy(a, c->ci_lo[o[i]]));
 	fputs("Z\"/>\n", f);
-	polyline(f, a, "min", colors[k],
-		 " stroke-width=\"1.6\" stroke-dasharray=\"7 4\"", c, o, c->min);
+	if (c->min)
+		polyline(f, a, "min", colors[k],
+			 " stroke-width=\"1.6\" stroke-dasharray=\"7 4\"", c, o,
+			 c->min);
+	/* a step: halfway between the last value before it and the first after */
+	for (i = 0; i < c->nsteps; i++) {
+		size_t t = c->steps[i];
+		double x;
+
+		if (!t || t >= c->n)
+			continue;
+		x = (sx(a, c->x[t - 1]) + sx(a, c->x[t])) / 2;
+		fprintf(f, "<line class=\"step\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.6\" stroke-dasharray=\"3 3\"><title>",
+			x, a->top, x, a->top + SH, colors[k]);
+		xml_text(f, c->name);
+		fprintf(f, ": a step before %g</title></line>\n", c->x[t]);
+	}
 	polyline(f, a, "median", colors[k], " stroke-width=\"2.2\"", c, o,
 		 c->median);
 	for (i = 0; i < m; i++) {
@@ -767,9 +783,12 @@ static void sweep_curve(FILE *f, const struct sweep_axes *a,
 		sweep_xlabel(a, c->x[o[i]], 3, buf, sizeof(buf));
 		fprintf(f, " at %s: median ", buf);
 		fmt_val(buf, sizeof(buf), c->median[o[i]]);
-		fprintf(f, "%s, min ", buf);
-		fmt_val(buf, sizeof(buf), c->min[o[i]]);
-		fprintf(f, "%s cycles/iter</title></circle>\n", buf);
+		fprintf(f, "%s", buf);
+		if (c->min) {
+			fmt_val(buf, sizeof(buf), c->min[o[i]]);
+			fprintf(f, ", min %s", buf);
+		}
+		fputs(" cycles/iter</title></circle>\n", f);
 	}
 	fputs("</g>\n", f);
 	free(o);
@@ -808,14 +827,16 @@ static int kb_svg_write_sweep(FILE *f, const struct kb_svg_curve *c,
 	svg_begin(f, height, title, "");
 	for (k = 0; k < n; k++)
 		sweep_legend(f, &c[k], k, 62 + 22 * (int)k + 12);
-	/* what the three marks of every routine are */
+	/* what the three marks of every routine are (history: steps, no min) */
 	fprintf(f, "<g class=\"key\" fill=\"#333\" stroke=\"#555\">\n"
 		   "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"2.2\"/><text x=\"%d\" y=\"%d\" stroke=\"none\">median</text>\n"
-		   "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"1.6\" stroke-dasharray=\"7 4\"/><text x=\"%d\" y=\"%d\" stroke=\"none\">min</text>\n"
+		   "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke-width=\"1.6\" stroke-dasharray=\"%s\"/><text x=\"%d\" y=\"%d\" stroke=\"none\">%s</text>\n"
 		   "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"10\" fill=\"#555\" fill-opacity=\"0.2\" stroke=\"none\"/><text x=\"%d\" y=\"%d\" stroke=\"none\">95%% CI of the median</text>\n"
 		   "</g>\n",
 		ML, key - 4, ML + 24, key - 4, ML + 30, key,
-		ML + 110, key - 4, ML + 134, key - 4, ML + 140, key,
+		ML + 110, key - 4, ML + 134, key - 4,
+		n && !c[0].min ? "3 3" : "7 4", ML + 140, key,
+		n && !c[0].min ? "step" : "min",
 		ML + 200, key - 10, ML + 230, key);
 	fputs("<g id=\"sweep\">\n", f);
 	sweep_axes(f, &a, xlabel ? xlabel : "argument");

@@ -38,9 +38,12 @@ struct kb_svg_curve {
 	const char *name;
 	size_t n;
 	const double *x;		/* the argument */
-	const double *min, *median;	/* cycles per iteration */
+	const double *min, *median;	/* cycles per iteration (min: or NULL) */
 	const double *ci_lo, *ci_hi;	/* the median's 95% CI */
 	const char *note;		/* after the name in the legend, or "" */
+	/* steps found in the series (history): a vertical mark before x[i] */
+	const size_t *steps;
+	size_t nsteps;
 };
 
 /*

@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbenchctl export and history on generated result files: each format
+ * read by what its consumers use (Google Benchmark's compare.py, the
+ * KCIDB v5.3 JSON schema through python3-jsonschema, LKP's "key: value"
+ * parsed back, BMF's and github-action-benchmark's documented shapes),
+ * history's change points over series of 30 files, exit statuses and
+ * valgrind runs.  Nothing here depends on timing: the files are written
+ * from seeded generators.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kbenchctl.h"
+#include "resfile.h"
+#include "stats.h"
+#include "tap.h"
+#include "tests.h"
+#include "resfix.h"
+
+#define PY	"/usr/bin/python3"	/* Debian's: scipy, jsonschema */
+#define COMPARE_PY	"/usr/share/benchmark/compare.py"	/* libbenchmark-tools */
+#define KCIDB_SCHEMA	"kcidb-v05_03.schema.json"	/* in fixtures/ */
+
+static char tmp_dir[] = "/tmp/kbench-export-XXXXXX";
+
+/* A standard normal deviate (Box-Muller over the suite's generator). */
+static double normal(struct kb_rng *g)
+{
+	double u = ((double)(kb_rng_next(g) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(kb_rng_next(g) >> 11) + 0.5) / 9007199254740992.0;
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/*
+ * A result file at @path: one run (--user when @user) of @nres routines,
+ * routine k with 31 samples whose median is @cyc[k] cycles per iteration
+ * (1000 iterations a sample, +-3 ticks of noise), recorded at @date on
+ * kernel @kernel.
+ */
+static void write_result(const char *path, const char *const *names,
+			 const double *cyc, unsigned int nres, bool user,
+			 const char *date, const char *kernel, uint64_t seed)
+{
+	const uint32_t iters = 1000;
+	struct kb_saved_run s;
+	struct kb_meta m;
+	struct kb_run r;
+	struct kb_rng g;
+	unsigned int k;
+	size_t len, i;
+	char *buf;
+
+	kb_rng_seed(&g, seed);
+	make_meta(&m);
+	snprintf(m.date, sizeof(m.date), "%s", date);
+	snprintf(m.kernel, sizeof(m.kernel), "%s", kernel);
+	memset(&r, 0, sizeof(r));
+	r.iterations = iters;
+	r.samples = 31;
+	r.cpu = 1;
+	r.warmup = 10;
+	r.target_ns = 20000;
+	r.user = user;
+	snprintf(r.counter, sizeof(r.counter), "tsc");
+	r.counter_hz = 2000000000;
+	r.counter_constant = true;
+	snprintf(r.kernel, sizeof(r.kernel), "%s", kernel);
+	snprintf(r.date, sizeof(r.date), "%s", date);
+	r.nres = nres;
+	for (k = 0; k < nres; k++) {
+		struct kb_result *res = &r.res[k];
+		int64_t mid = llround(cyc[k] * iters);
+
+		snprintf(res->routine, sizeof(res->routine), "%s", names[k]);
+		res->index = k;
+		for (i = 0; i < r.samples; i++)
+			kb_result_push(res, mid + (int64_t)kb_rng_below(&g, 7) - 3, 0);
+		kb_result_summarize(res, iters);
+	}
+	kb_saved_run_init(&s, &r, NULL);
+	buf = write_mem(&m, &s, 1, &len);
+	buf_to_file(path, buf, len);
+	free(buf);
+	kb_run_free(&r);
+}
+
+/* Run @cmd through sh; its stdout in *out (malloc'ed); its exit status. */
+static int cmd_out(const char *cmd, char **out)
+{
+	size_t len = 0, cap = 1 << 20, n;
+	FILE *p = popen(cmd, "r");
+	int st;
+
+	*out = malloc(cap);
+	while (p && (n = fread(*out + len, 1, cap - len - 1, p)) > 0)
+		len += n;
+	(*out)[len] = '\0';
+	st = p ? pclose(p) : -1;
+	return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static int kb(const char *args, char **out)
+{
+	char *cmd;
+	int rc;
+
+	if (asprintf(&cmd, "%s %s 2>/dev/null", kbenchctl_bin, args) < 0) {
+		*out = strdup("");
+		return 128;
+	}
+	rc = cmd_out(cmd, out);
+	free(cmd);
+	return rc;
+}
+
+static bool have_file(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+/* @py (a python program, stdin: nothing) run by Debian's python3: ok? */
+static bool python_ok(const char *py, char **out)
+{
+	char *path, cmd[512];
+	FILE *f;
+	int rc;
+
+	if (asprintf(&path, "%s/check.py", tmp_dir) < 0)
+		return false;
+	f = fopen(path, "w");
+	if (f) {
+		fputs(py, f);
+		fclose(f);
+	}
+	snprintf(cmd, sizeof(cmd), PY " %s 2>&1", path);
+	rc = cmd_out(cmd, out);
+	free(path);
+	return rc == 0;
+}
+
+static const char *const names2[] = { "foo", "bar" };
+
+/* @n files DIR/PREFIX-I.json: foo at @foo (+-0.5%, seeded), bar at 50 */
+static void write_reps(const char *prefix, unsigned int n, double foo,
+		       bool user, uint64_t seed)
+{
+	struct kb_rng g;
+	unsigned int i;
+	char path[256], date[40];
+
+	kb_rng_seed(&g, seed);
+	for (i = 0; i < n; i++) {
+		double v[2] = { foo * (1 + 0.005 * normal(&g)),
+				50 * (1 + 0.005 * normal(&g)) };
+
+		snprintf(path, sizeof(path), "%s/%s-%u.json", tmp_dir, prefix, i);
+		snprintf(date, sizeof(date), "2026-11-%02uT10:00:00Z", 1 + i);
+		write_result(path, names2, v, 2, user, date,
+			     "6.12.0-rc1-00042-g0123456789ab", seed * 100 + i);
+	}
+}
+
+static char *file_list(const char *prefix, unsigned int n)
+{
+	char *s = NULL, *t;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (asprintf(&t, "%s %s/%s-%u.json", s ? s : "", tmp_dir, prefix, i) < 0)
+			break;
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/*
+ * gbench: the exports of two sets of 5 repetitions read by compare.py
+ * benchmarks: a row per routine and repetition, the aggregates, and the
+ * U test's p-value rows; foo 10% slower in the second, bar the same.
+ */
+static void test_gbench(void)
+{
+	char cmd[4096], *a, *b, *out;
+	int rc;
+
+	write_reps("ga", 5, 100, false, 11);
+	write_reps("gb", 5, 110, false, 12);
+	a = file_list("ga", 5);
+	b = file_list("gb", 5);
+	snprintf(cmd, sizeof(cmd), "export %s --format gbench -o %s/ga.gbench.json", a, tmp_dir);
+	rc = kb(cmd, &out);
+	free(out);
+	ok(rc == 0, "export --format gbench of 5 files -> exit 0 (%d)", rc);
+	snprintf(cmd, sizeof(cmd), "export %s --format gbench -o %s/gb.gbench.json", b, tmp_dir);
+	rc = kb(cmd, &out);
+	free(out);
+	ok(rc == 0, "export --format gbench of 5 other files -> exit 0 (%d)", rc);
+	/* one file each: rows, no U test */
+	snprintf(cmd, sizeof(cmd), "export %s/ga-0.json --format gbench -o %s/g1a.json", tmp_dir, tmp_dir);
+	kb(cmd, &out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "export %s/gb-0.json --format gbench -o %s/g1b.json", tmp_dir, tmp_dir);
+	kb(cmd, &out);
+	free(out);
+	free(a);
+	free(b);
+
+	if (!have_file(COMPARE_PY) || !have_file(PY)) {
+		skip("no " COMPARE_PY " (libbenchmark-tools) or " PY,
+		     "compare.py reads two gbench exports: rows and U test");
+		skip("no compare.py", "compare.py: foo +10%%, bar the same");
+		skip("no compare.py", "compare.py on single files: rows, no U test");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 PY " " COMPARE_PY " --no-color -d %s/cmp.json benchmarks %s/ga.gbench.json %s/gb.gbench.json 2>&1",
+		 tmp_dir, tmp_dir, tmp_dir);
+	rc = cmd_out(cmd, &out);
+	if (!ok(rc == 0 && strstr(out, "foo_pvalue") && strstr(out, "bar_pvalue") &&
+		strstr(out, "U Test") && strstr(out, "foo_median") &&
+		strstr(out, "bar_mean"),
+		"compare.py reads two gbench exports of 5 repetitions: rows for foo and bar, their aggregates, U test rows (foo_pvalue, bar_pvalue)"))
+		diag("exit %d:\n%s", rc, out);
+	free(out);
+	/* the comparison's JSON: foo's time +10% (+-2%), bar's within 2%; the U test p */
+	snprintf(cmd, sizeof(cmd),
+		 "import json\n"
+		 "d = {r['name']: r for r in json.load(open('%s/cmp.json'))}\n"
+		 "foo, bar = d['foo'], d['bar']\n"
+		 "assert sorted(d) == ['bar', 'bar_mean', 'bar_median', 'bar_stddev', 'bar_cv', 'foo', 'foo_mean', 'foo_median', 'foo_stddev', 'foo_cv'] or set(d) >= {'foo', 'bar'}, sorted(d)\n"
+		 "assert len(foo['measurements']) == 5, foo\n"
+		 "m = d['foo_median']['measurements'][0]\n"
+		 "assert 0.08 < m['time'] < 0.12, m\n"
+		 "m = d['bar_median']['measurements'][0]\n"
+		 "assert abs(m['time']) < 0.02, m\n"
+		 "assert foo['utest']['have_optimal_repetitions'] is False and foo['utest']['time_pvalue'] < 0.05, foo['utest']\n"
+		 "assert bar['utest']['time_pvalue'] > 0.01, bar['utest']\n",
+		 tmp_dir);
+	if (!ok(python_ok(cmd, &out),
+		"compare.py's comparison: foo_median +10%% (0.08..0.12), bar_median within 2%%, foo's U test p < 0.05 over 5 repetitions"))
+		diag("%s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd),
+		 PY " " COMPARE_PY " --no-color benchmarks %s/g1a.json %s/g1b.json 2>&1",
+		 tmp_dir, tmp_dir);
+	rc = cmd_out(cmd, &out);
+	if (!ok(rc == 0 && strstr(out, "foo ") && strstr(out, "bar ") &&
+		!strstr(out, "pvalue"),
+		"compare.py on one file each: a row for foo and bar, no U test"))
+		diag("exit %d:\n%s", rc, out);
+	free(out);
+}
+
+/*
+ * KCIDB: a kernel run and a --user run (two files each), validated
+ * against the v5.3 schema (kernelci/kcidb-io's Version.json, kept in
+ * fixtures/), and what the schema leaves open checked by hand.
+ */
+static void test_kcidb(void)
+{
+	char cmd[4096], *a, *b, *out;
+	int rc;
+
+	write_reps("ka", 2, 100, false, 21);
+	write_reps("ku", 2, 100, true, 22);
+	a = file_list("ka", 2);
+	b = file_list("ku", 2);
+	snprintf(cmd, sizeof(cmd), "export %s --format kcidb -o %s/kernel.kcidb.json", a, tmp_dir);
+	rc = kb(cmd, &out);
+	free(out);
+	ok(rc == 0, "export --format kcidb of a kernel run's two files -> exit 0 (%d)", rc);
+	snprintf(cmd, sizeof(cmd), "export %s --format kcidb --origin my_ci --commit 0123456789abcdef0123456789abcdef01234567 -o %s/user.kcidb.json", b, tmp_dir);
+	rc = kb(cmd, &out);
+	free(out);
+	ok(rc == 0, "export --format kcidb --origin my_ci --commit HASH of a --user run -> exit 0 (%d)", rc);
+	free(a);
+	free(b);
+
+	snprintf(cmd, sizeof(cmd), "export %s/ka-0.json --format kcidb --origin Bad", tmp_dir);
+	rc = kb(cmd, &out);
+	free(out);
+	ok(rc == 2, "export --format kcidb --origin Bad (not ^[a-z0-9_]+$) -> exit 2 (%d)", rc);
+
+	if (system(PY " -c 'import jsonschema' 2>/dev/null")) {
+		skip("no python3-jsonschema", "kcidb exports validate against schema v5.3");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "import json, re, jsonschema\n"
+		 "schema = json.load(open('%s/" KCIDB_SCHEMA "'))\n"
+		 "v = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())\n"
+		 "rfc3339 = re.compile(r'^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?(Z|[+-]\\d\\d:\\d\\d)$')\n"
+		 "for name, origin, prefix in (('kernel', 'kbench', 'kbench.'), ('user', 'my_ci', 'kbench.user.')):\n"
+		 "    d = json.load(open('%s/' + name + '.kcidb.json'))\n"
+		 "    errs = sorted(v.iter_errors(d), key=str)\n"
+		 "    assert not errs, '\\n'.join(str(e) for e in errs)\n"
+		 "    assert d['version'] == {'major': 5, 'minor': 3}\n"
+		 "    assert len(d['checkouts']) == 1 and len(d['builds']) == 1, d\n"
+		 "    assert d['builds'][0]['checkout_id'] == d['checkouts'][0]['id']\n"
+		 "    t = d['tests']\n"
+		 "    assert len(t) == 4, t\n"
+		 "    assert len({x['id'] for x in t}) == 4\n"
+		 "    for x in t:\n"
+		 "        assert x['origin'] == origin and x['id'].startswith(origin + ':')\n"
+		 "        assert x['build_id'] == d['builds'][0]['id']\n"
+		 "        assert x['status'] == 'DONE'\n"
+		 "        assert x['path'] in (prefix + 'foo', prefix + 'bar'), x['path']\n"
+		 "        assert x['number']['unit'] == 'cycles'\n"
+		 "        want = 100 if x['path'].endswith('foo') else 50\n"
+		 "        assert abs(x['number']['value'] / want - 1) < 0.03, x['number']\n"
+		 "        assert rfc3339.match(x['start_time']), x['start_time']\n"
+		 "        assert x['environment']['misc']['arch'] == 'x86_64'\n"
+		 "    c = d['checkouts'][0]\n"
+		 "    assert c['misc']['commit'] == '0123456789ab', c\n"
+		 "    if name == 'user':\n"
+		 "        assert c['git_commit_hash'] == '0123456789abcdef0123456789abcdef01234567'\n"
+		 "    assert d['builds'][0]['architecture'] == 'x86_64'\n"
+		 "bad = json.load(open('%s/kernel.kcidb.json'))\n"
+		 "bad['tests'][0]['status'] = 'MEASURED'\n"
+		 "assert list(v.iter_errors(bad)), 'a bad status must fail the schema'\n",
+		 fixtures_dir, tmp_dir, tmp_dir);
+	if (!ok(python_ok(cmd, &out),
+		"kcidb exports of a kernel run and a --user run validate against KCIDB schema v5.3 (jsonschema, Draft 2020-12): 1 checkout, 1 build, 4 tests DONE with number in cycles, ids under the origin; a bad status fails"))
+		diag("%s", out);
+	free(out);
+}
+
+/* LKP: every line "key: number", parsed back to the files' figures. */
+static void test_lkp(void)
+{
+	char cmd[4096], *a, *out, *line, *save;
+	double foo = NAN, foo_lo = NAN, foo_hi = NAN, reps = NAN, samples = NAN;
+	unsigned int lines = 0, bad = 0;
+	int rc;
+
+	write_reps("la", 3, 100, false, 31);
+	a = file_list("la", 3);
+	snprintf(cmd, sizeof(cmd), "export %s --format lkp --prefix t.", a);
+	rc = kb(cmd, &out);
+	free(a);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char key[256], *end;
+		const char *colon = strstr(line, ": ");
+		double v;
+
+		lines++;
+		if (!colon || (size_t)(colon - line) >= sizeof(key) ||
+		    strspn(line, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != (size_t)(colon - line)) {
+			bad++;
+			continue;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(colon - line), line);
+		errno = 0;
+		v = strtod(colon + 2, &end);
+		if (errno || end == colon + 2 || *end || !isfinite(v)) {
+			bad++;
+			continue;
+		}
+		if (!strcmp(key, "t.foo.median_cycles_per_iter"))
+			foo = v;
+		else if (!strcmp(key, "t.foo.min_cycles_per_iter"))
+			foo_lo = v;
+		else if (!strcmp(key, "t.foo.max_cycles_per_iter"))
+			foo_hi = v;
+		else if (!strcmp(key, "t.foo.repetitions"))
+			reps = v;
+	}
+	free(out);
+	if (!ok(rc == 0 && lines == 10 && !bad && foo_lo <= foo && foo <= foo_hi &&
+		fabs(foo / 100 - 1) < 0.02 && reps == 3,
+		"lkp of 3 files: 10 lines 'key: number' (%u, %u bad), t.foo.median_cycles_per_iter %g within min %g .. max %g, near 100; repetitions %g",
+		lines, bad, foo, foo_lo, foo_hi, reps))
+		diag("exit %d", rc);
+
+	snprintf(cmd, sizeof(cmd), "export %s/la-0.json --format lkp", tmp_dir);
+	rc = kb(cmd, &out);
+	foo = foo_lo = foo_hi = NAN;
+	lines = 0;
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		lines++;
+		if (sscanf(line, "foo.median_cycles_per_iter: %lf", &foo) == 1 ||
+		    sscanf(line, "foo.ci_lower_cycles_per_iter: %lf", &foo_lo) == 1 ||
+		    sscanf(line, "foo.ci_upper_cycles_per_iter: %lf", &foo_hi) == 1 ||
+		    sscanf(line, "foo.samples: %lf", &samples) == 1)
+			continue;
+	}
+	free(out);
+	ok(rc == 0 && lines == 10 && foo_lo <= foo && foo <= foo_hi && samples == 31,
+	   "lkp of one file: the median %g inside its CI %g .. %g, samples %g", foo,
+	   foo_lo, foo_hi, samples);
+}
+
+/* BMF and github-action-benchmark: their documented shapes. */
+static void test_bmf_gab(void)
+{
+	char cmd[4096], *a, *out;
+	int rc1, rc2;
+
+	write_reps("ba", 3, 100, false, 41);
+	a = file_list("ba", 3);
+	snprintf(cmd, sizeof(cmd), "export %s --format bmf -o %s/x.bmf.json", a, tmp_dir);
+	rc1 = kb(cmd, &out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "export %s --format gab -o %s/x.gab.json", a, tmp_dir);
+	rc2 = kb(cmd, &out);
+	free(out);
+	free(a);
+	ok(rc1 == 0 && rc2 == 0, "export --format bmf and --format gab -> exit 0 (%d, %d)", rc1, rc2);
+	if (!have_file(PY)) {
+		skip("no " PY, "bmf shape");
+		skip("no " PY, "gab shape");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "import json, numbers\n"
+		 "d = json.load(open('%s/x.bmf.json'))\n"
+		 "assert isinstance(d, dict) and set(d) == {'foo', 'bar'}, d\n"
+		 "for name, ms in d.items():\n"
+		 "    assert isinstance(ms, dict) and set(ms) == {'cycles', 'latency'}, ms\n"
+		 "    for m in ms.values():\n"
+		 "        assert set(m) <= {'value', 'lower_value', 'upper_value'} and 'value' in m, m\n"
+		 "        assert all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in m.values()), m\n"
+		 "        assert m['lower_value'] <= m['value'] <= m['upper_value'], m\n"
+		 "    assert abs(ms['latency']['value'] * 2 - ms['cycles']['value']) < 1e-6 * ms['cycles']['value'], ms\n"
+		 "assert abs(d['foo']['cycles']['value'] / 100 - 1) < 0.02\n",
+		 tmp_dir);
+	if (!ok(python_ok(cmd, &out),
+		"bmf: {NAME: {MEASURE: {value, lower_value, upper_value}}} for foo and bar, measures cycles and latency (ns at 2 GHz), lower <= value <= upper"))
+		diag("%s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd),
+		 "import json, numbers\n"
+		 "d = json.load(open('%s/x.gab.json'))\n"
+		 "assert isinstance(d, list) and [e['name'] for e in d] == ['foo', 'bar'], d\n"
+		 "for e in d:\n"
+		 "    assert set(e) <= {'name', 'unit', 'value', 'range', 'extra'}, e\n"
+		 "    assert {'name', 'unit', 'value'} <= set(e), e\n"
+		 "    assert isinstance(e['value'], numbers.Real) and not isinstance(e['value'], bool), e\n"
+		 "    assert e['unit'] == 'cycles/iter' and isinstance(e['range'], str) and isinstance(e['extra'], str), e\n"
+		 "assert abs(d[0]['value'] / 100 - 1) < 0.02\n",
+		 tmp_dir);
+	if (!ok(python_ok(cmd, &out),
+		"gab (customSmallerIsBetter): a list of {name, unit, value[, range, extra]}, value a number, unit cycles/iter"))
+		diag("%s", out);
+	free(out);
+}
+
+/*
+ * A series of 30 files in DIR/series/h-I.json, foo at 100 cycles with 1% noise
+ * between files (+@step_pct from the 21st, index 20), bar at 50 without a
+ * step.  Dates ascend with I while the names' order (h-0, h-1, h-10, ...)
+ * does not: a directory is sorted by date.
+ */
+static void write_series(double step_pct, uint64_t seed)
+{
+	struct kb_rng g;
+	unsigned int i;
+	char path[256], date[40];
+
+	kb_rng_seed(&g, seed);
+	for (i = 0; i < 30; i++) {
+		double v[2] = { 100 * (1 + 0.01 * normal(&g)) * (i >= 20 ? 1 + step_pct / 100 : 1),
+				50 * (1 + 0.01 * normal(&g)) };
+
+		snprintf(path, sizeof(path), "%s/series/h-%u.json", tmp_dir, i);
+		snprintf(date, sizeof(date), "2026-10-%02uT%02u:00:00Z", 1 + i, i % 24);
+		write_result(path, names2, v, 2, false, date, "6.12.0", seed * 1000 + i);
+	}
+}
+
+/* history --json of the series: its changes (foo's and bar's). */
+static int history_changes(const char *args, size_t *nchg, long *foo_index,
+			   bool *other, int *rc)
+{
+	struct json_object *doc, *chg, *c, *v;
+	char cmd[8192], *list, *out;
+	size_t i;
+
+	*nchg = 0;
+	*foo_index = -1;
+	*other = false;
+	list = file_list("series/h", 30);
+	snprintf(cmd, sizeof(cmd), "--json history %s %s", args, list);
+	free(list);
+	*rc = kb(cmd, &out);
+	doc = json_tokener_parse(out);
+	free(out);
+	if (!doc || !json_object_object_get_ex(doc, "changes", &chg)) {
+		json_object_put(doc);
+		return -EINVAL;
+	}
+	*nchg = json_object_array_length(chg);
+	for (i = 0; i < *nchg; i++) {
+		c = json_object_array_get_idx(chg, i);
+		if (json_object_object_get_ex(c, "routine", &v) &&
+		    !strcmp(json_object_get_string(v), "foo") && *foo_index < 0 &&
+		    json_object_object_get_ex(c, "index", &v))
+			*foo_index = (long)json_object_get_int64(v);
+		else
+			*other = true;
+	}
+	json_object_put(doc);
+	return 0;
+}
+
+static void test_history(void)
+{
+	unsigned int seed, step_ok = 0, flat_ok = 0, parse_err = 0;
+	char cmd[1024], *out;
+	bool other, py;
+	long at;
+	size_t n;
+	int rc, err;
+	/* KBENCH_HISTORY_SEEDS=N: more seeds, to measure the rates */
+	unsigned int nseeds = getenv("KBENCH_HISTORY_SEEDS") ?
+			      (unsigned int)atoi(getenv("KBENCH_HISTORY_SEEDS")) : 20;
+
+	for (seed = 1; seed <= nseeds; seed++) {
+		write_series(3, seed);
+		if (history_changes("", &n, &at, &other, &rc))
+			parse_err++;
+		else if (n == 1 && !other && at >= 19 && at <= 21)
+			step_ok++;
+		else
+			diag("seed %u, +3%% step at 20: %zu changes, foo's at %ld%s (exit %d)",
+			     seed, n, at, other ? ", another" : "", rc);
+		write_series(0, seed + 1000);
+		if (history_changes("", &n, &at, &other, &rc))
+			parse_err++;
+		else if (n == 0 && rc == 0)
+			flat_ok++;
+		else
+			diag("seed %u, no step: %zu changes, foo's at %ld (exit %d)",
+			     seed + 1000, n, at, rc);
+	}
+	ok(!parse_err, "history --json: a document with \"changes\" every time (%u bad)", parse_err);
+	ok(step_ok * 20 >= 19 * nseeds, "history: 30 files, 1%% noise, +3%% step at the 21st: that one step (index 20 +-1) and nothing else in %u of %u seeds (>= 95%%)",
+	   step_ok, nseeds);
+	ok(flat_ok * 20 >= 19 * nseeds, "history: 30 files, 1%% noise, no step: no change, exit 0, in %u of %u seeds (>= 95%%)",
+	   flat_ok, nseeds);
+
+	/* a +10% step: a regression beyond 2% (exit 1), not beyond 50% */
+	write_series(10, 7);
+	err = history_changes("--threshold 2", &n, &at, &other, &rc);
+	ok(!err && n == 1 && at == 20 && rc == 1,
+	   "history, +10%% step at 20, --threshold 2: step at %ld, exit 1 (%d)", at, rc);
+	err = history_changes("--threshold 50", &n, &at, &other, &rc);
+	ok(!err && n == 1 && rc == 0,
+	   "history, +10%% step, --threshold 50: the step, exit 0 (%d)", rc);
+	/* a step down is an improvement: exit 0 */
+	write_series(-10, 8);
+	err = history_changes("", &n, &at, &other, &rc);
+	ok(!err && n == 1 && at == 20 && rc == 0,
+	   "history, -10%% step at 20: found (at %ld), an improvement, exit 0 (%d)", at, rc);
+
+	/* a directory: sorted by the dates the files record, not by name */
+	write_series(10, 9);
+	snprintf(cmd, sizeof(cmd), "--json history %s/series > %s/h.json", tmp_dir, tmp_dir);
+	rc = kb(cmd, &out);
+	free(out);
+	snprintf(cmd, sizeof(cmd),
+		 "import json\n"
+		 "def once(p):\n"
+		 "    k = [a for a, b in p]\n"
+		 "    assert len(k) == len(set(k)), 'a key twice: %%r' %% k\n"
+		 "    return dict(p)\n"
+		 "d = json.load(open('%s/h.json'), object_pairs_hook=once)\n"
+		 "c = [x for x in d['changes'] if x['routine'] == 'foo']\n"
+		 "assert len(c) == 1 and c[0]['index'] == 20 and c[0]['file'].endswith('/h-20.json'), c\n"
+		 "assert d['steps'] == len(d['changes']) and d['regressions'] >= 1, d\n"
+		 "assert 8 < c[0]['change_pct'] < 12 and c[0]['ci_lower'] <= c[0]['change_pct'] <= c[0]['ci_upper'], c\n"
+		 "assert c[0]['verdict'] == 'regressed'\n"
+		 "s = [r for r in d['routines'] if r['routine'] == 'foo'][0]['series']\n"
+		 "assert [x['file'].rsplit('/', 1)[1] for x in s] == ['h-%%d.json' %% i for i in range(30)], s\n",
+		 tmp_dir);
+	py = python_ok(cmd, &out);
+	if (!ok(rc == 1 && py,
+		"history --json DIR: exit 1 (%d); files in date order (h-0 .. h-29), the +10%% step at index 20 (h-20.json), change_pct in 8..12 inside its CI, regressed; steps and regressions counted; no key twice", rc))
+		diag("%s", out);
+	free(out);
+
+	snprintf(cmd, sizeof(cmd), "history %s/series --svg %s/h.svg", tmp_dir, tmp_dir);
+	rc = kb(cmd, &out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "grep -c 'class=\"step\"' %s/h.svg", tmp_dir);
+	cmd_out(cmd, &out);
+	ok(rc == 1 && atoi(out) == 1, "history DIR --svg: exit 1, one step marked in the SVG (%d, %s)", rc,
+	   strtok(out, "\n") ? out : "none");
+	free(out);
+}
+
+/* Exit statuses, --help and valgrind. */
+static void test_cli_export(void)
+{
+	static const struct {
+		const char *args;
+		int code;
+	} cases[] = {
+		{ "export --help", 0 },
+		{ "history --help", 0 },
+		{ "export %s/la-0.json", 2 },			/* no --format */
+		{ "export %s/la-0.json --format csv", 2 },
+		{ "export --format lkp", 2 },			/* no file */
+		{ "export %s/nothing.json --format lkp", 2 },
+		{ "export %s/check.py --format lkp", 2 },	/* not a result */
+		{ "export %s/la-0.json --format kcidb --commit abc", 2 },
+		{ "history", 2 },
+		{ "history %s/nothing.json", 2 },
+		{ "history %s/la-0.json --threshold -1", 2 },
+	};
+	char args[512], cmd[1024], *out;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(args, sizeof(args), cases[i].args, tmp_dir);
+		rc = kb(args, &out);
+		free(out);
+		snprintf(args, sizeof(args), cases[i].args, "T");
+		ok(rc == cases[i].code, "kbenchctl %s -> exit %d (%d)", args,
+		   cases[i].code, rc);
+	}
+	if (system("command -v valgrind >/dev/null 2>&1")) {
+		skip("no valgrind", "valgrind export and history");
+		return;
+	}
+	{
+		static const char *const vg[] = {
+			"export %1$s/la-0.json %1$s/la-1.json %1$s/la-2.json --format gbench",
+			"export %1$s/la-0.json %1$s/ku-0.json --format kcidb",
+			"export %1$s/la-0.json %1$s/la-1.json --format lkp",
+			"export %1$s/la-0.json %1$s/la-1.json --format bmf",
+			"export %1$s/la-0.json --format gab",
+			"history %1$s/series --svg %1$s/vg.svg",
+			"--json history %1$s/series",
+			"history %1$s/nothing.json",
+		};
+		static const int code[] = { 0, 0, 0, 0, 0, 1, 1, 2 };
+
+		for (i = 0; i < sizeof(vg) / sizeof(vg[0]); i++) {
+			snprintf(args, sizeof(args), vg[i], tmp_dir);
+			snprintf(cmd, sizeof(cmd),
+				 "valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 %s %s 2>&1 >/dev/null",
+				 kbenchctl_bin, args);
+			rc = cmd_out(cmd, &out);
+			snprintf(args, sizeof(args), vg[i], "T");
+			if (!ok(rc == code[i] && !strstr(out, "=="),
+				"valgrind kbenchctl %s: no errors, no leaks (exit %d)",
+				args, code[i]))
+				diag("exit %d:\n%s", rc, out);
+			free(out);
+		}
+	}
+}
+
+void test_export(void)
+{
+	char cmd[256];
+
+	if (!mkdtemp(tmp_dir)) {
+		skip("mkdtemp failed", "export and history tests");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "%s/series", tmp_dir);
+	if (mkdir(cmd, 0700))
+		diag("mkdir %s: %s", cmd, strerror(errno));
+	test_gbench();
+	test_kcidb();
+	test_lkp();
+	test_bmf_gab();
+	test_history();
+	test_cli_export();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp_dir);
+	if (system(cmd))
+		diag("could not remove %s", tmp_dir);
+}
