@@ -606,9 +606,10 @@ static void test_sweep_cli(void)
 		    "kbenchctl compare: give every routine its argument (NAME:ARG), or none");
 	expect_line("compare add_n:64 add_n:64", 2,
 		    "kbenchctl compare: routine 'add_n' given twice: give the two their own arguments (add_n:64 add_n:128); an A/A comparison is compare --user X X, or foo foobar in the kernel");
-	rc = run("compare add_n:64 add_n:64 --user --samples 200", "2>/dev/null", &out);
-	ok(rc == 0 && strstr(out, "[A/A: the same routine twice]"),
-	   "compare add_n:64 add_n:64 --user: the A/A null experiment, labelled");
+	rc = run("compare add_n:64 add_n:64 --user --samples 200", "2>&1", &out);
+	if (!ok(rc == 0 && strstr(out, "[A/A: the same routine twice]"),
+		"compare add_n:64 add_n:64 --user: the A/A null experiment, labelled"))
+		diag("exit %d, output:\n%s", rc, out);
 	free(out);
 	rc = run("compare foo foobar --user --samples 300", "2>/dev/null", &out);
 	ok(rc == 0 && strstr(out, "\nfoo\n") && strstr(out, "\nfoobar\n"),
