@@ -88,6 +88,10 @@ while [ $# -gt 0 ]; do
 done
 skipped() { [[ ",$skip," == *",$1,"* ]]; }
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "check.sh: --jobs wants a number, 1 or more" >&2; exit 2; }
+# the VMs that suites boot themselves (results, kit, ...) get the same
+# bound as those given --timeout here (results-tcg went over the default
+# 300 s beside the other chains)
+export KBENCH_VM_TIMEOUT=$vm_timeout
 [[ "$host_load" =~ ^[0-9]+$ ]] || { echo "check.sh: --host-load wants a number of busy loops" >&2; exit 2; }
 
 logdir=$top/build/check
