@@ -93,21 +93,6 @@ static void json_check(const char *args, const char *py, const char *what)
 	ok(rc == 0, "%s", what);
 }
 
-/* Run @cmd through sh; its stdout in *out (malloc'ed); its exit status. */
-static int read_cmd(const char *cmd, char **out)
-{
-	size_t len = 0, cap = 1 << 16, r;
-	FILE *p = popen(cmd, "r");
-	int st;
-
-	*out = malloc(cap);
-	while (p && (r = fread(*out + len, 1, cap - len - 1, p)) > 0)
-		len += r;
-	(*out)[len] = '\0';
-	st = p ? pclose(p) : -1;
-	return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
 static void valgrind(const char *args, int code)
 {
 	char vargs[1024];
@@ -125,7 +110,7 @@ static void valgrind(const char *args, int code)
 		snprintf(cmd, sizeof(cmd),
 			 "valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 %s %s 2>&1 >/dev/null",
 			 kbenchctl_bin, vargs);
-		rc = read_cmd(cmd, &out);
+		rc = unit_cmd_out(cmd, &out);
 	}
 	if (!ok(rc == code && !strstr(out, "=="), "valgrind kbenchctl %s: no errors, no leaks (exit %d)",
 		args, code))
@@ -303,7 +288,7 @@ static void valgrind_loader(void)
 	snprintf(cmd, sizeof(cmd),
 		 "KBENCH_UNIT_ONLY=loader KBENCH_FUZZ_ROUNDS=1000 valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 %s 2>&1 | grep -v '^ok '",
 		 self);
-	rc = read_cmd(cmd, &out);
+	rc = unit_cmd_out(cmd, &out);
 	if (!ok(rc == 0 && !strstr(out, "==") && !strstr(out, "not ok") && strstr(out, "1.."),
 		"valgrind: loader round trip, every truncation, 1000 mutations: no errors, no leaks"))
 		diag("%s", out);

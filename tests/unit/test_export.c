@@ -94,21 +94,6 @@ static void write_result(const char *path, const char *const *names,
 	kb_run_free(&r);
 }
 
-/* Run @cmd through sh; its stdout in *out (malloc'ed); its exit status. */
-static int cmd_out(const char *cmd, char **out)
-{
-	size_t len = 0, cap = 1 << 20, n;
-	FILE *p = popen(cmd, "r");
-	int st;
-
-	*out = malloc(cap);
-	while (p && (n = fread(*out + len, 1, cap - len - 1, p)) > 0)
-		len += n;
-	(*out)[len] = '\0';
-	st = p ? pclose(p) : -1;
-	return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
 static int kb(const char *args, char **out)
 {
 	char *cmd;
@@ -118,7 +103,7 @@ static int kb(const char *args, char **out)
 		*out = strdup("");
 		return 128;
 	}
-	rc = cmd_out(cmd, out);
+	rc = unit_cmd_out(cmd, out);
 	free(cmd);
 	return rc;
 }
@@ -143,7 +128,7 @@ static bool python_ok(const char *py, char **out)
 		fclose(f);
 	}
 	snprintf(cmd, sizeof(cmd), PY " %s 2>&1", path);
-	rc = cmd_out(cmd, out);
+	rc = unit_cmd_out(cmd, out);
 	free(path);
 	return rc == 0;
 }
@@ -226,7 +211,7 @@ static void test_gbench(void)
 	snprintf(cmd, sizeof(cmd),
 		 PY " " COMPARE_PY " --no-color -d %s/cmp.json benchmarks %s/ga.gbench.json %s/gb.gbench.json 2>&1",
 		 tmp_dir, tmp_dir, tmp_dir);
-	rc = cmd_out(cmd, &out);
+	rc = unit_cmd_out(cmd, &out);
 	if (!ok(rc == 0 && strstr(out, "foo_pvalue") && strstr(out, "bar_pvalue") &&
 		strstr(out, "U Test") && strstr(out, "foo_median") &&
 		strstr(out, "bar_mean"),
@@ -254,7 +239,7 @@ static void test_gbench(void)
 	snprintf(cmd, sizeof(cmd),
 		 PY " " COMPARE_PY " --no-color benchmarks %s/g1a.json %s/g1b.json 2>&1",
 		 tmp_dir, tmp_dir);
-	rc = cmd_out(cmd, &out);
+	rc = unit_cmd_out(cmd, &out);
 	if (!ok(rc == 0 && strstr(out, "foo ") && strstr(out, "bar ") &&
 		!strstr(out, "pvalue"),
 		"compare.py on one file each: a row for foo and bar, no U test"))
@@ -594,7 +579,7 @@ static void test_history(void)
 	rc = kb(cmd, &out);
 	free(out);
 	snprintf(cmd, sizeof(cmd), "grep -c 'class=\"step\"' %s/h.svg", tmp_dir);
-	cmd_out(cmd, &out);
+	unit_cmd_out(cmd, &out);
 	ok(rc == 1 && atoi(out) == 1, "history DIR --svg: exit 1, one step marked in the SVG (%d, %s)", rc,
 	   strtok(out, "\n") ? out : "none");
 	free(out);
@@ -653,7 +638,7 @@ static void test_cli_export(void)
 			snprintf(cmd, sizeof(cmd),
 				 "valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 %s %s 2>&1 >/dev/null",
 				 kbenchctl_bin, args);
-			rc = cmd_out(cmd, &out);
+			rc = unit_cmd_out(cmd, &out);
 			snprintf(args, sizeof(args), vg[i], "T");
 			if (!ok(rc == code[i] && !strstr(out, "=="),
 				"valgrind kbenchctl %s: no errors, no leaks (exit %d)",

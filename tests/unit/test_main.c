@@ -3,13 +3,32 @@
  * kbenchctl unit tests: one TAP stream for the statistics, the output
  * layer and the command line (including valgrind runs).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "tap.h"
 #include "tests.h"
 
 int tap_n, tap_failed;
+
+int unit_cmd_out(const char *cmd, char **out)
+{
+	size_t len = 0, cap = 1 << 16, r;
+	FILE *p = popen(cmd, "r");
+	int st;
+
+	*out = malloc(cap);
+	while (p && (r = fread(*out + len, 1, cap - len - 1, p)) > 0) {
+		len += r;
+		if (cap - len < 4096)
+			*out = realloc(*out, cap *= 2);
+	}
+	(*out)[len] = '\0';
+	st = p ? pclose(p) : -1;
+	return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
 const char *fixtures_dir = "fixtures";
 const char *kbenchctl_bin = "../../user/kbenchctl";
 

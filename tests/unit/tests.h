@@ -8,6 +8,10 @@
 extern const char *fixtures_dir;	/* tests/unit/fixtures */
 extern const char *kbenchctl_bin;	/* user/kbenchctl */
 
+/* Run @cmd through sh; its stdout in *out (malloc'ed, grown as needed); its
+ * exit status (128: not run or not exited). */
+int unit_cmd_out(const char *cmd, char **out);
+
 void test_stats(void);
 void test_output(void);
 void test_cli(void);
