@@ -15,6 +15,7 @@
 #include "kbenchctl.h"
 #include "nl.h"
 #include "opts.h"
+#include "resfile.h"
 #include "runopts.h"
 #include "sysfs.h"
 #include "twin.h"
@@ -122,6 +123,17 @@ static int parse_result_name(const struct kb_opt *o, const char *arg,
 	bool is_name;
 
 	if (kb_resfile_path(arg, path, sizeof(path), &is_name, why, sizeof(why)))
+		return kb_opt_error(o, arg, "%s", why);
+	*(const char **)field = arg;
+	return 0;
+}
+
+/* --commit REV: resolved now (git), recorded by every file saved. */
+static int parse_commit(const struct kb_opt *o, const char *arg, void *field)
+{
+	char why[512];
+
+	if (kb_meta_set_commit(arg, why, sizeof(why)))
 		return kb_opt_error(o, arg, "%s", why);
 	*(const char **)field = arg;
 	return 0;
@@ -338,6 +350,10 @@ const struct kb_opt kb_run_table[] = {
 	  .in = KB_IN_MEASURE, .parse = parse_result_name,
 	  KB_OPT_FIELD(struct kb_run_opts, save),
 	  .help = "also write the result with every sample (user/RESULTS.md); a NAME (no '/' or '.') is stored in ~/.local/share/kbench/" },
+	{ .name = "commit", .kind = KB_OPT_STRING, .metavar = "REV",
+	  .in = KB_IN_MEASURE, .parse = parse_commit,
+	  KB_OPT_FIELD(struct kb_run_opts, commit),
+	  .help = "with --save: record the git commit measured (REV resolved in the repository here) for history and export" },
 	{ .name = "baseline", .kind = KB_OPT_STRING, .metavar = "FILE|NAME",
 	  .in = KB_IN_RUN, .parse = parse_result_name,
 	  KB_OPT_FIELD(struct kb_run_opts, baseline),
@@ -550,6 +566,8 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 				o->sweep.v[o->sweep.n] = o->cpus.lo + o->sweep.n;
 		}
 	}
+	if (o->commit && !o->save)
+		return kb_arg_error(sub, "--commit is recorded in a saved result: add --save FILE|NAME");
 	/* rows with a given flag get no default from the table */
 	if (!o->has_threshold)
 		o->threshold = o->has_precision ? o->precision :

@@ -68,6 +68,7 @@ struct kb_run_opts {
 	bool kvu;			/* compare --kernel-vs-user */
 	const char *save;		/* run, compare: FILE|NAME */
 	const char *baseline;		/* run */
+	const char *commit;		/* run, compare: --commit REV (meta.c keeps it) */
 	struct kb_diff_opts diff;	/* diff, run --baseline; compare's seed */
 	bool check;			/* diff --check */
 	struct kb_cpus_sel cpus;	/* run --cpus, --each-cpu */
