@@ -731,6 +731,28 @@ static void test_run_commit(void)
 	   strstr(out, "exit 2"),
 	   "run --commit: a full hash outside a repository kept as given; --commit without --save: exit 2");
 	free(out);
+
+	/* a real --user run (not a generated file) exported for KCIDB */
+	if (system(PY " -c 'import jsonschema' 2>/dev/null")) {
+		skip("no python3-jsonschema", "kcidb export of a measured --user run");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "export %s/rc.json --format kcidb -o %s/rc.kcidb.json",
+		 tmp_dir, tmp_dir);
+	rc = kb(cmd, &out);
+	free(out);
+	snprintf(cmd, sizeof(cmd),
+		 "import json, jsonschema\n"
+		 "d = json.load(open('%1$s/rc.kcidb.json'))\n"
+		 "jsonschema.Draft202012Validator(json.load(open('%2$s/" KCIDB_SCHEMA "'))).validate(d)\n"
+		 "t = d['tests']\n"
+		 "assert len(t) == 1 and t[0]['path'] == 'kbench.user.add_n.64' and t[0]['number']['value'] > 0, t\n"
+		 "assert d['checkouts'][0]['git_commit_hash'] == json.load(open('%1$s/rc.json'))['meta']['commit']\n",
+		 tmp_dir, fixtures_abs);
+	if (!ok(rc == 0 && python_ok(cmd, &out),
+		"export --format kcidb of a measured --user run (run --commit): valid v5.3, kbench.user.add_n.64, the commit recorded as git_commit_hash (%d)", rc))
+		diag("%s", out);
+	free(out);
 }
 
 /* Exit statuses, --help and valgrind. */
