@@ -719,12 +719,16 @@ static void milli(uint64_t bits, char *buf, size_t len)
  * (ticks for a counter that is not the TSC), the minimum, the corrected
  * median, and per hardware event EVENT.median_per_iter.
  */
+bool kb_ktap_figures = true;
+
 static void ktap_figures(const struct kb_run *run, int from)
 {
 	const char *unit = strcmp(run->counter, "tsc") ? "ticks" : "cycles";
 	char key[KBENCH_NAME_MAX + 64], ev[KBENCH_NAME_MAX + 2], v[32];
 	int i, e;
 
+	if (!kb_ktap_figures)
+		return;
 	for (i = from; i < run->nresults; i++) {
 		const struct kb_result *r = &run->result[i];
 
