@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kbenchctl.h"
+#include "base.h"
 #include "resfile.h"
 #include "stats.h"
 #include "tap.h"

@@ -21,7 +21,7 @@
 
 #include "changepoint.h"
 #include "export.h"
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "opts.h"
 #include "output.h"
 #include "stats.h"

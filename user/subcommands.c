@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbenchctl's subcommands, their --help (synopsis, description and the
- * option lines generated from their tables) and exit statuses.
+ * kbenchctl's subcommands (subcommands.h): the table main() dispatches on,
+ * each row's --help (synopsis, description, notes; the option lines come
+ * from its table), the error for a name that is not one, and the option
+ * behind a netlink attribute (for kernel errors that name it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,9 +11,10 @@
 
 #include <linux/kbench.h>
 
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "opts.h"
 #include "runopts.h"
+#include "subcommands.h"
 
 static const struct kb_opt kb_global_table[] = {
 	{ .name = "version", .short_name = 'V', .kind = KB_OPT_FLAG,
