@@ -200,9 +200,10 @@ static void test_fit_synthetic(void)
 				/* before ok(): its arguments print best */
 				err = kb_fit(n, t, 16, KB_O_AUTO, &best, all);
 				ok(!err && (int)best.complexity == c &&
+				   !best.undetermined &&
 				   close_to(best.coef, coef[k], pass ? 0.02 : 1e-12) &&
 				   best.rms <= (pass ? 0.02 : 1e-12),
-				   "fit %s of %s x %s%s: coefficient %.6g, RMS %.3g",
+				   "fit %s of %s x %s%s: told apart, coefficient %.6g, RMS %.3g",
 				   k % 2 ? "arithmetic" : "geometric",
 				   kb_big_o_text(c), pass ? "(+-2% noise) " : "",
 				   kb_big_o_name(c), best.coef, best.rms);
@@ -236,6 +237,40 @@ static void test_fit_synthetic(void)
 	ok(!best.valid && isinf(best.rms), "O(log n) of n = 1 only: no fit");
 	ok(!kb_fit(n, t, 2, KB_O_AUTO, &best, NULL) &&
 	   best.complexity == KB_O_1, "... and O(1) stays the best");
+
+	/* when the data cannot tell the classes apart, the fit says so */
+	n[0] = 1;
+	n[1] = 2;
+	t[0] = 9.2;
+	t[1] = 73.6;	/* atomic_shared on 1 and 2 CPUs: 8 x, "O(n^3)" */
+	err = kb_fit(n, t, 2, KB_O_AUTO, &best, all);
+	ok(!err && best.undetermined &&
+	   best.distinct == 2 && best.complexity == KB_O_N3,
+	   "2 points: undetermined (closest %s), 3 distinct values needed",
+	   kb_big_o_text(best.complexity));
+	n[2] = 2;
+	t[2] = 73.0;
+	ok(!kb_fit(n, t, 3, KB_O_AUTO, &best, NULL) && best.undetermined &&
+	   best.distinct == 2, "3 points at 2 distinct values: undetermined");
+	ok(!kb_fit(n, t, 2, KB_O_N, &best, NULL) && !best.undetermined &&
+	   best.complexity == KB_O_N, "--fit n over 2 points: that class, as asked");
+	for (i = 0; i < 5; i++) {
+		n[i] = 100 + 4 * i;
+		/* linear over a narrow range, +-1% of noise */
+		t[i] = n[i] * 3 * (i % 2 ? 1.01 : 0.99);
+	}
+	err = kb_fit(n, t, 5, KB_O_AUTO, &best, all);
+	ok(!err && best.complexity == KB_O_N &&
+	   best.undetermined && best.rival == KB_O_NLOGN,
+	   "linear +-1%% over 100..116: O(n log n) fits about as well (RMS %.4f vs %.4f): undetermined (best %s, rival %s)",
+	   all[KB_O_NLOGN].rms, best.rms, kb_big_o_text(best.complexity),
+	   kb_big_o_text(best.rival));
+	for (i = 0; i < 7; i++) {
+		n[i] = exp2(i);
+		t[i] = n[i];
+	}
+	ok(!kb_fit(n, t, 7, KB_O_AUTO, &best, NULL) && !best.undetermined &&
+	   best.distinct == 7, "add_n 1..64:x2 exact: O(n), told apart");
 }
 
 /* fixtures/fit.txt: numpy.linalg.lstsq per candidate, and the best. */

@@ -191,10 +191,29 @@ static void fit_curve_text(const struct kb_fit *fit, char *buf, size_t len)
 		 "%.3f%s" : "%.3g%s", fit->coef, f[fit->complexity]);
 }
 
+/* Why the data cannot tell the classes apart, or "" */
+static void fit_why_not(const struct sweep_fit *f, char *buf, size_t len)
+{
+	const struct kb_fit *b = &f->best;
+
+	buf[0] = '\0';
+	if (!b->undetermined)
+		return;
+	if (b->distinct < KB_FIT_DISTINCT_MIN)
+		snprintf(buf, len, "%zu distinct values: a class has one coefficient, so %d or more are needed to tell the classes apart",
+			 b->distinct, KB_FIT_DISTINCT_MIN);
+	else
+		snprintf(buf, len, "%s fits about as well as %s (RMS %.2f%% against %.2f%%)",
+			 kb_big_o_text(b->rival), kb_big_o_text(b->complexity),
+			 f->all[b->rival].rms * 100, b->rms * 100);
+}
+
 static void fit_json(const struct sweep_fit *f)
 {
+	char why[256];
 	unsigned int c;
 
+	fit_why_not(f, why, sizeof(why));
 	out_string("quantity", NULL, "corrected_median_cycles_per_iter");
 	out_uint("points", NULL, f->points);
 	out_string("complexity", NULL, kb_big_o_name(f->best.complexity));
@@ -211,6 +230,11 @@ static void fit_json(const struct sweep_fit *f)
 		out_close_object();
 	}
 	out_close_array();
+	out_bool("determined", NULL, !f->best.undetermined);
+	if (why[0])
+		out_string("cannot_tell", NULL, why);
+	else
+		out_null("cannot_tell");
 }
 
 static void fit_text(const struct sweep *w, const char *name,
@@ -225,11 +249,21 @@ static void fit_text(const struct sweep *w, const char *name,
 		return;
 	}
 	fit_curve_text(&f->best, curve, sizeof(curve));
-	out_text("fit of %s (its corrected median, %zu values): %s%s%s, %s cycles/iter, RMS %.2f%%%s\n",
-		 name, f->points, kb_color(out_file(), KB_GOOD),
-		 kb_big_o_text(f->best.complexity), kb_color_end(out_file()),
-		 curve, f->best.rms * 100,
-		 w->o->fit ? "" : " (the best of O(1) .. O(n^3))");
+	if (!w->o->fit && f->best.undetermined) {
+		char why[256];
+
+		fit_why_not(f, why, sizeof(why));
+		out_text("fit of %s (its corrected median, %zu values): %scannot tell%s: %s; closest %s, %s cycles/iter (--fit CLASS fits one class)\n",
+			 name, f->points, kb_color(out_file(), KB_WARN),
+			 kb_color_end(out_file()), why,
+			 kb_big_o_text(f->best.complexity), curve);
+	} else {
+		out_text("fit of %s (its corrected median, %zu values): %s%s%s, %s cycles/iter, RMS %.2f%%%s\n",
+			 name, f->points, kb_color(out_file(), KB_GOOD),
+			 kb_big_o_text(f->best.complexity),
+			 kb_color_end(out_file()), curve, f->best.rms * 100,
+			 w->o->fit ? "" : " (the best of O(1) .. O(n^3))");
+	}
 	if (!w->o->verbose)
 		return;
 	for (c = 0; c < KB_O_COUNT; c++) {

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include "fit.h"
 
@@ -54,6 +55,9 @@ void kb_fit_one(const double *n, const double *t, size_t count,
 	size_t i;
 
 	fit->complexity = c;
+	fit->undetermined = false;
+	fit->rival = KB_O_COUNT;
+	fit->distinct = 0;
 	for (i = 0; i < count; i++) {
 		g = kb_big_o_f(c, n[i]);
 		sg2 += g * g;
@@ -80,9 +84,9 @@ void kb_fit_one(const double *n, const double *t, size_t count,
 int kb_fit(const double *n, const double *t, size_t count, enum kb_big_o c,
 	   struct kb_fit *best, struct kb_fit all[KB_O_COUNT])
 {
-	struct kb_fit f;
-	size_t i;
-	int k;
+	struct kb_fit every[KB_O_COUNT];
+	size_t i, j, distinct = 0;
+	int k, rival;
 
 	if (count < 2)
 		return -EINVAL;
@@ -97,15 +101,30 @@ int kb_fit(const double *n, const double *t, size_t count, enum kb_big_o c,
 		return 0;
 	}
 	/* O(1) first; another replaces it only when strictly better */
-	kb_fit_one(n, t, count, KB_O_1, best);
-	if (all)
-		all[KB_O_1] = *best;
+	kb_fit_one(n, t, count, KB_O_1, &every[KB_O_1]);
+	*best = every[KB_O_1];
 	for (k = KB_O_LOGN; k < KB_O_COUNT; k++) {
-		kb_fit_one(n, t, count, k, &f);
-		if (all)
-			all[k] = f;
-		if (f.valid && f.rms < best->rms)
-			*best = f;
+		kb_fit_one(n, t, count, k, &every[k]);
+		if (every[k].valid && every[k].rms < best->rms)
+			*best = every[k];
 	}
+	/* the runner-up, and whether the data tell the two apart */
+	rival = KB_O_COUNT;
+	for (k = 0; k < KB_O_COUNT; k++)
+		if (k != (int)best->complexity && every[k].valid &&
+		    (rival == KB_O_COUNT || every[k].rms < every[rival].rms))
+			rival = k;
+	for (i = 0; i < count; i++) {
+		for (j = 0; j < i && n[j] != n[i]; j++)
+			;
+		distinct += j == i;
+	}
+	best->distinct = distinct;
+	best->rival = rival;
+	best->undetermined = distinct < KB_FIT_DISTINCT_MIN ||
+		(rival != KB_O_COUNT &&
+		 every[rival].rms < KB_FIT_RIVAL_FACTOR * best->rms + KB_FIT_RIVAL_SLACK);
+	if (all)
+		memcpy(all, every, sizeof(every));
 	return 0;
 }

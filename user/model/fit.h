@@ -33,7 +33,28 @@ struct kb_fit {
 	double coef;		/* time per unit of f(n) */
 	double rms;		/* normalized: RMS error / mean time */
 	bool valid;		/* false: f(n) is 0 at every n (O(log n) of 1) */
+	/*
+	 * KB_O_AUTO only: the data cannot tell the classes apart (fewer
+	 * than KB_FIT_DISTINCT_MIN distinct n, or @rival fits about as
+	 * well: its RMS under KB_FIT_RIVAL_FACTOR x the best's plus
+	 * KB_FIT_RIVAL_SLACK); @complexity is then only the closest.
+	 */
+	bool undetermined;
+	enum kb_big_o rival;	/* the runner-up; KB_O_COUNT when none */
+	size_t distinct;	/* distinct n */
 };
+
+/*
+ * One coefficient per class: 2 points are fitted by every class after
+ * rescaling, and the choice rests on one residual; 3 distinct n are the
+ * fewest that can refute a class.  A class is told from its runner-up
+ * when the runner-up's normalized RMS is at least twice the best's plus
+ * half a percent (noise of a percent or two leaves the best near its
+ * level and the wrong classes far above it: tests/unit/test_sweep.c).
+ */
+#define KB_FIT_DISTINCT_MIN	3
+#define KB_FIT_RIVAL_FACTOR	2.0
+#define KB_FIT_RIVAL_SLACK	0.005
 
 /* f(n) of @c; n > 0. */
 double kb_big_o_f(enum kb_big_o c, double n);
