@@ -520,6 +520,18 @@ static void test_results_cli(void)
 			diag("%s", err);
 		if (!rc)
 			kb_resfile_free(&rf);
+		/* each --user run is a process of its own, given the arguments as typed */
+		expect("run add_n:65 --user --runs 3 --samples 50 --save unit-runs65.json", 0,
+		       "add_n:65: geometric mean of the runs' medians ");
+		rc = kb_resfile_load("unit-runs65.json", &rf, err, sizeof(err));
+		if (!ok(!rc && rf.nruns == 3 && rf.runs[0].run.res[0].arg == 65 &&
+			rf.runs[1].run.res[0].arg == 65 &&
+			rf.runs[2].run.res[0].arg == 65,
+			"run add_n:65 --user --runs 3: every run (a worker process each) ran add_n at 65"))
+			diag("%s", err);
+		if (!rc)
+			kb_resfile_free(&rf);
+		remove("unit-runs65.json");
 		expect("diff unit-runs.json unit-runs.json --threshold 0", 0,
 		       "add_n [user] 64: 3 and 3 runs, between-run spread ");
 		valgrind("diff unit-runs.json unit-runs.json", 0);
