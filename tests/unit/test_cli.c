@@ -547,6 +547,16 @@ static void test_results_cli(void)
 		expect("run add_n:64 --user --between true", 2,
 		       "kbenchctl run: --between 'true' runs between replicated runs: give --runs 2 or more");
 		expect("run add_n:64 --user --runs 0", 2, "--runs 0");
+		/* compare --runs: A and B interleaved in each run, paired by run */
+		valgrind("compare add_n:64 add_n:65 --user --runs 3 --samples 50 --save unit-cruns.json", 0);
+		json_check("compare add_n:64 add_n:65 --user --runs 3 --samples 50 --json",
+			   "c=d[\"comparison\"]; assert len(d[\"runs\"])==3 and c[\"runs\"]==3 and c[\"runs_df\"]==2, c\n"
+			   "assert c[\"ci_method\"]==\"t over runs\" and c[\"verdict\"] in (\"slower\",\"equal\",\"faster\") and c[\"between_run_spread_pct\"] is not None, c",
+			   "compare --runs 3 --json: 3 run objects, the comparison over runs (runs_df 2, the spread)");
+		expect("diff unit-cruns.json unit-cruns.json", 0, "add_n [user] 65: 3 and 3 runs, between-run spread ");
+		expect("compare add_n:64 add_n:65 --user --runs 3 --kernel-vs-user", 2,
+		       "kbenchctl compare: --runs 3: not with --kernel-vs-user");
+		remove("unit-cruns.json");
 		expect("run add_n:64 --user --runs 2 --csv", 2, "kbenchctl run: --runs 2: not with --arg sweeps");
 		remove("unit-runs.json");
 	}

@@ -166,6 +166,18 @@ static void test_interval_exact(void)
 	ok(kb_runs_interval(a, 2, b, 1, &ci) == -EINVAL &&
 	   kb_runs_interval(c, 3, (const double[]){ 8, 0, 8 }, 3, &ci) == -EINVAL,
 	   "interval over runs: fewer than 2 runs or a median of 0 is refused");
+	/* paired runs (compare --runs): a one-sample t over ln(b / a) */
+	{
+		static const double pa[] = { 100, 104, 98 }, pb[] = { 101, 105.04, 98.98 };
+		struct kb_runs_ci pc = { .threshold_pct = 0 };
+
+		rc = kb_runs_paired(pa, pb, 3, &pc);
+		ok(!rc && close_to(pc.est_pct, 1.0, 1e-9) && pc.df == 2 &&
+		   pc.spread_pct < 1e-9 && pc.lo_pct > 0.999 && pc.hi_pct < 1.001 &&
+		   pc.spread_a_pct > 2,
+		   "paired runs: a change of +1%% in every run is +1%% with no spread of the change, whatever the runs' own spread (%.2f%%)",
+		   pc.spread_a_pct);
+	}
 	/* p tests what the interval decides, at a threshold */
 	ci.threshold_pct = 9;
 	kb_runs_interval(a, 3, b, 3, &ci);

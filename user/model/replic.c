@@ -137,36 +137,15 @@ static double to_pct(double log_ratio)
 	return expm1(log_ratio) * 100;
 }
 
-int kb_runs_interval(const double *ma, unsigned int ra, const double *mb,
-		     unsigned int rb, struct kb_runs_ci *ci)
+/*
+ * The interval, p and resolvable change from the difference of mean logs
+ * @d, its standard error @se and degrees of freedom @df.
+ */
+static void finish(struct kb_runs_ci *ci, double d, double alpha)
 {
-	double mean_a, var_a, mean_b, var_b, va, vb, d, tq, up, down;
-	double alpha = ci->alpha > 0 && ci->alpha < 1 ? ci->alpha : 0.05;
 	double t = ci->threshold_pct > 0 ? ci->threshold_pct : 0;
+	double tq = kb_t_quantile(1 - alpha / 2, ci->df), up, down;
 
-	ci->est_pct = ci->lo_pct = ci->hi_pct = ci->p = NAN;
-	ci->se = ci->df = ci->resolvable_pct = NAN;
-	ci->spread_a_pct = ci->spread_b_pct = ci->spread_pct = NAN;
-	ci->gm_a = ci->gm_b = NAN;
-	if (ra < 2 || rb < 2 || !log_moments(ma, ra, &mean_a, &var_a) ||
-	    !log_moments(mb, rb, &mean_b, &var_b))
-		return -EINVAL;
-	ci->gm_a = exp(mean_a);
-	ci->gm_b = exp(mean_b);
-	ci->spread_a_pct = sqrt(var_a) * 100;
-	ci->spread_b_pct = sqrt(var_b) * 100;
-	ci->spread_pct = sqrt(((ra - 1) * var_a + (rb - 1) * var_b) /
-			      (ra + rb - 2)) * 100;
-	va = var_a / ra;
-	vb = var_b / rb;
-	d = mean_b - mean_a;
-	ci->se = sqrt(va + vb);
-	/* Welch-Satterthwaite; all runs alike (se 0): the pooled count */
-	ci->df = va + vb > 0 ?
-		 (va + vb) * (va + vb) /
-		 (va * va / (ra - 1) + vb * vb / (rb - 1)) :
-		 (double)(ra + rb - 2);
-	tq = kb_t_quantile(1 - alpha / 2, ci->df);
 	ci->est_pct = to_pct(d);
 	ci->lo_pct = to_pct(d - tq * ci->se);
 	ci->hi_pct = to_pct(d + tq * ci->se);
@@ -182,5 +161,70 @@ int kb_runs_interval(const double *ma, unsigned int ra, const double *mb,
 	}
 	ci->resolvable_pct = to_pct(up + (tq + kb_t_quantile(0.8, ci->df)) *
 				    ci->se);
+}
+
+static void clear(struct kb_runs_ci *ci)
+{
+	ci->est_pct = ci->lo_pct = ci->hi_pct = ci->p = NAN;
+	ci->se = ci->df = ci->resolvable_pct = NAN;
+	ci->spread_a_pct = ci->spread_b_pct = ci->spread_pct = NAN;
+	ci->gm_a = ci->gm_b = NAN;
+}
+
+int kb_runs_interval(const double *ma, unsigned int ra, const double *mb,
+		     unsigned int rb, struct kb_runs_ci *ci)
+{
+	double mean_a, var_a, mean_b, var_b, va, vb;
+	double alpha = ci->alpha > 0 && ci->alpha < 1 ? ci->alpha : 0.05;
+
+	clear(ci);
+	if (ra < 2 || rb < 2 || !log_moments(ma, ra, &mean_a, &var_a) ||
+	    !log_moments(mb, rb, &mean_b, &var_b))
+		return -EINVAL;
+	ci->gm_a = exp(mean_a);
+	ci->gm_b = exp(mean_b);
+	ci->spread_a_pct = sqrt(var_a) * 100;
+	ci->spread_b_pct = sqrt(var_b) * 100;
+	ci->spread_pct = sqrt(((ra - 1) * var_a + (rb - 1) * var_b) /
+			      (ra + rb - 2)) * 100;
+	va = var_a / ra;
+	vb = var_b / rb;
+	ci->se = sqrt(va + vb);
+	/* Welch-Satterthwaite; all runs alike (se 0): the pooled count */
+	ci->df = va + vb > 0 ?
+		 (va + vb) * (va + vb) /
+		 (va * va / (ra - 1) + vb * vb / (rb - 1)) :
+		 (double)(ra + rb - 2);
+	finish(ci, mean_b - mean_a, alpha);
+	return 0;
+}
+
+int kb_runs_paired(const double *ma, const double *mb, unsigned int r,
+		   struct kb_runs_ci *ci)
+{
+	double alpha = ci->alpha > 0 && ci->alpha < 1 ? ci->alpha : 0.05;
+	double mean_a, var_a, mean_b, var_b, mean = 0, ss = 0, d;
+	unsigned int i;
+
+	clear(ci);
+	if (r < 2 || !log_moments(ma, r, &mean_a, &var_a) ||
+	    !log_moments(mb, r, &mean_b, &var_b))
+		return -EINVAL;
+	ci->gm_a = exp(mean_a);
+	ci->gm_b = exp(mean_b);
+	ci->spread_a_pct = sqrt(var_a) * 100;
+	ci->spread_b_pct = sqrt(var_b) * 100;
+	for (i = 0; i < r; i++)
+		mean += log(mb[i]) - log(ma[i]);
+	mean /= r;
+	for (i = 0; i < r; i++) {
+		d = log(mb[i]) - log(ma[i]) - mean;
+		ss += d * d;
+	}
+	/* the spread of the change from run to run: what pairing leaves */
+	ci->spread_pct = sqrt(ss / (r - 1)) * 100;
+	ci->se = sqrt(ss / (r - 1) / r);
+	ci->df = r - 1;
+	finish(ci, mean, alpha);
 	return 0;
 }

@@ -70,6 +70,16 @@ double kb_runs_spread_pct(const double *m, unsigned int r, double *gmean);
 int kb_runs_interval(const double *ma, unsigned int ra, const double *mb,
 		     unsigned int rb, struct kb_runs_ci *ci);
 
+/*
+ * Paired runs (compare --runs R: A and B interleaved in each run, so that
+ * what a run shares cancels in its ratio): the one-sample t interval of
+ * the runs' ln(median_b / median_a), r - 1 degrees of freedom; spread_pct
+ * is their standard deviation x 100 (the between-run spread of the
+ * change), spread_a_pct and spread_b_pct each routine's.  0 or -EINVAL.
+ */
+int kb_runs_paired(const double *ma, const double *mb, unsigned int r,
+		   struct kb_runs_ci *ci);
+
 /* Student's t with @df degrees of freedom (df > 0): CDF and quantile. */
 double kb_t_cdf(double t, double df);
 double kb_t_quantile(double p, double df);
