@@ -199,6 +199,7 @@ chain_native() {
 	skipped spec || run_suite spec-abi tests/spec/abi.sh
 	skipped spec || run_suite spec-mutations tests/spec/test-ynl-gen.sh
 	skipped host || run_suite twins tests/host/twins.sh
+	skipped host || run_suite layers tests/host/layers.sh
 	skipped dkms || run_suite dkms scripts/dkms-test.sh
 	skipped svg || run_suite svg tests/svg/svg-test.sh
 	skipped bench || run_suite bench bench/build.sh

@@ -79,6 +79,10 @@ _kbenchctl()
 	--save|--baseline)
 		mapfile -t COMPREPLY < <(compgen -W "$(_kbenchctl_results "$cur")" -- "$cur")
 		return 0 ;;
+	--commit)
+		[ "$sub" = export ] && return 0	# a full hash
+		mapfile -t COMPREPLY < <(compgen -W "HEAD $(git for-each-ref --format='%(refname:short)' 2>/dev/null)" -- "$cur")
+		return 0 ;;
 	--format|-f)
 		[ "$sub" = export ] &&
 			mapfile -t COMPREPLY < <(compgen -W "gbench kcidb lkp bmf gab" -- "$cur")

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kbenchctl.h"
+#include "subcommands.h"
 #include "nl.h"
 #include "opts.h"
 #include "output.h"

@@ -1762,6 +1762,8 @@ int main(int argc, char **argv)
 	bool ok, all = true, churning;
 	int c, err;
 
+	/* random requests' replies: no figures worth keeping in the log */
+	kb_ktap_figures = false;
 	while ((c = getopt_long(argc, argv, "c:s:ut:vh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':

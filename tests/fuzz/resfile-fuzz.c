@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kbenchctl.h"
+#include "base.h"
 #include "resfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -78,7 +78,25 @@ rc=$?
 [ $rc = 0 ] && has '"diff": {' /tmp/j && has '"verdict": "no change"' /tmp/j
 t $? "run --baseline v8 --json with v8 loaded: no change, exit 0 (got $rc)"
 
+# contrib/lkp's program as LKP runs it (parameters in the environment),
+# its output through its parse: LKP's stats, exact under icount
+if [ -x /extra/kbench/run ]; then
+	routines=kbench_diff_test samples=200 RESULT_ROOT=/tmp \
+		/extra/kbench/run >/tmp/lkp.out 2>&1
+	rc=$?
+	/extra/kbench/parse </tmp/lkp.out >/tmp/lkp.stats
+	sed 's/^/# /' /tmp/lkp.stats
+	[ $rc = 0 ] && grep -qx "kbench_diff_test.median_cycles_per_iter: 8" /tmp/lkp.stats &&
+		grep -qx "kbench_diff_test.samples: 200" /tmp/lkp.stats &&
+		[ -s /tmp/kbench.json ] && ! grep -qv '^[A-Za-z0-9_.-]*: [-0-9.e+]*$' /tmp/lkp.stats
+	t $? "contrib/lkp run (routines=kbench_diff_test samples=200) then parse: kbench_diff_test.median_cycles_per_iter: 8 exactly, samples 200, every line 'key: number', kbench.json saved (run exit $rc)"
+fi
+
 echo "# the Markdown table:"
 kbenchctl diff /tmp/v7.json v8 --markdown 2>&1 | sed 's/^/# /'
+# the kernel run v7, saved, for the host's checks of its exports
+echo "# kbench-result-begin"
+sed 's/^/# R /' /tmp/v7.json
+echo "# kbench-result-end"
 echo "1..$n"
 exit $failed

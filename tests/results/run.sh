@@ -44,6 +44,49 @@ kver_of() {
 	echo "$best"
 }
 
+# check_exports DIR N: tests N+1.. of DIR/v7.json, the kernel run of the
+# 7-instruction version under icount: its KCIDB export validates against
+# schema v5.3 (tests/unit/fixtures, python3-jsonschema) with the exact
+# figure, and its Google Benchmark export reads in Debian's compare.py's
+# loader.  Prints the plan.
+check_exports() {
+	local d=$1 n=$2 failed=0 kb="$top/user/kbenchctl" out
+	n=$((n + 1))
+	if "$kb" export "$d/v7.json" --format kcidb -o "$d/v7.kcidb.json" &&
+	   out=$(/usr/bin/python3 - "$d/v7.kcidb.json" \
+		"$top/tests/unit/fixtures/kcidb-v05_03.schema.json" 2>&1 <<'PY'
+import json, sys, jsonschema
+d = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(d)
+t = d['tests']
+assert len(t) == 1 and t[0]['path'] == 'kbench.kbench_diff_test', t
+assert t[0]['status'] == 'DONE' and t[0]['number'] == {'value': 7, 'unit': 'cycles'}, t[0]
+assert t[0]['environment']['misc']['kbench_version'], t[0]['environment']
+print(d['checkouts'][0]['id'], d['builds'][0].get('architecture'))
+PY
+	); then
+		echo "ok $n - the KCIDB export of the kernel run (icount) validates against schema v5.3: test kbench.kbench_diff_test DONE, number 7 cycles ($out)"
+	else
+		echo "not ok $n - the KCIDB export of the kernel run (icount): $out"
+		failed=1
+	fi
+	n=$((n + 1))
+	if "$kb" export "$d/v7.json" --format gbench -o "$d/v7.gbench.json" &&
+	   out=$(cd /usr/share/benchmark && /usr/bin/python3 -c '
+import sys, gbench.util as u
+d = u.load_benchmark_results(sys.argv[1])
+b = [x for x in d["benchmarks"] if x["name"] == "kbench_diff_test"]
+assert b and b[0]["cpu_time"] > 0 and b[0]["time_unit"] == "ns", d
+print(b[0]["real_time"], b[0]["time_unit"])' "$d/v7.gbench.json" 2>&1); then
+		echo "ok $n - the Google Benchmark export of the kernel run reads in compare.py's loader (gbench.util): kbench_diff_test $out"
+	else
+		echo "not ok $n - the Google Benchmark export of the kernel run: $out"
+		failed=1
+	fi
+	echo "1..$n"
+	return $failed
+}
+
 build_module() { # insns outdir kver
 	make -s -C tests/results INSNS="$1" OUT="$2" KVER="$3" >/dev/null 2>&1
 }
@@ -61,7 +104,17 @@ icount)
 	cp "$d/build7/kbench_difftest.ko" "$d/v7/"
 	cp "$d/build8/kbench_difftest.ko" "$d/v8/"
 	"${vmrun[@]}" --icount --add "$d/v7" --add "$d/v8" \
-		--add tests/results/diff-vm.sh -- /extra/diff-vm.sh
+		--add tests/results/diff-vm.sh --add contrib/lkp/programs/kbench \
+		-- /extra/diff-vm.sh >"$d/vm.tap"
+	rc=$?
+	# the VM's TAP without its plan; the host's checks of the kernel
+	# run it saved follow, numbered on
+	grep -v '^1\.\.[0-9]*$' "$d/vm.tap"
+	n=$(grep -cE '^(not )?ok ' "$d/vm.tap")
+	sed -n '/^# kbench-result-begin$/,/^# kbench-result-end$/s/^# R //p' \
+		"$d/vm.tap" >"$d/v7.json"
+	check_exports "$d" "$n"
+	exit $((rc || $? ))
 	;;
 tcg)
 	"${vmrun[@]}" --add tests/results/foo-vm.sh -- /extra/foo-vm.sh 20

@@ -5,6 +5,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -688,12 +689,89 @@ static void fill_result(struct kb_result *r, const struct nlattr *nest)
 	}
 }
 
+/* @name as a key: letters, digits, '_', '-', '.'; any other sign '_' */
+static void ktap_key(const char *name, char *buf, size_t len)
+{
+	size_t i;
+
+	snprintf(buf, len, "%s", name);
+	for (i = 0; buf[i]; i++)
+		if (!isalnum((unsigned char)buf[i]) && buf[i] != '_' &&
+		    buf[i] != '-' && buf[i] != '.')
+			buf[i] = '_';
+}
+
+/* A milli-unit value as a decimal: -1234 -> "-1.234" */
+static void milli(uint64_t bits, char *buf, size_t len)
+{
+	int64_t v = (int64_t)bits;
+	uint64_t m = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	snprintf(buf, len, "%s%llu.%03llu", v < 0 ? "-" : "",
+		 (unsigned long long)(m / 1000), (unsigned long long)(m % 1000));
+}
+
+/*
+ * Every figure of the results a RUN reply brought (@from on), as KTAP
+ * diagnostic lines, so that a CI farm that keeps only the log keeps the
+ * numbers too (the keys of kbenchctl export --format lkp):
+ *   # kbench.ROUTINE[.ARG].median_cycles_per_iter: 7.000
+ * (ticks for a counter that is not the TSC), the minimum, the corrected
+ * median, and per hardware event EVENT.median_per_iter.
+ */
+bool kb_ktap_figures = true;
+
+static void ktap_figures(const struct kb_run *run, int from)
+{
+	const char *unit = strcmp(run->counter, "tsc") ? "ticks" : "cycles";
+	char key[KBENCH_NAME_MAX + 64], ev[KBENCH_NAME_MAX + 2], v[32];
+	int i, e;
+
+	if (!kb_ktap_figures)
+		return;
+	for (i = from; i < run->nresults; i++) {
+		const struct kb_result *r = &run->result[i];
+
+		if (!r->routine[0] || !r->has[KBENCH_A_RESULT_PER_ITER_MEDIAN_MILLI] ||
+		    !r->has[KBENCH_A_RESULT_VALID] || !r->v[KBENCH_A_RESULT_VALID])
+			continue;
+		ktap_key(r->routine, key, sizeof(key));
+		if (r->has[KBENCH_A_RESULT_ARG])
+			snprintf(key + strlen(key), sizeof(key) - strlen(key),
+				 ".%llu", (unsigned long long)r->v[KBENCH_A_RESULT_ARG]);
+		milli(r->v[KBENCH_A_RESULT_PER_ITER_MEDIAN_MILLI], v, sizeof(v));
+		printf("# kbench.%s.median_%s_per_iter: %s\n", key, unit, v);
+		if (r->has[KBENCH_A_RESULT_PER_ITER_MIN_MILLI]) {
+			milli(r->v[KBENCH_A_RESULT_PER_ITER_MIN_MILLI], v, sizeof(v));
+			printf("# kbench.%s.min_%s_per_iter: %s\n", key, unit, v);
+		}
+		if (r->has[KBENCH_A_RESULT_CORR_MEDIAN_MILLI]) {
+			milli(r->v[KBENCH_A_RESULT_CORR_MEDIAN_MILLI], v, sizeof(v));
+			printf("# kbench.%s.corrected_median_%s_per_iter: %s\n",
+			       key, unit, v);
+		}
+		printf("# kbench.%s.samples: %llu\n", key,
+		       (unsigned long long)r->v[KBENCH_A_RESULT_VALID]);
+		for (e = 0; e < r->nevents; e++) {
+			const struct kb_event_sum *s = &r->ev[e];
+
+			if (!s->has[KBENCH_A_EVENT_SUMMARY_PER_ITER_MEDIAN_MILLI])
+				continue;
+			ktap_key(s->name, ev, sizeof(ev));
+			milli(s->v[KBENCH_A_EVENT_SUMMARY_PER_ITER_MEDIAN_MILLI],
+			      v, sizeof(v));
+			printf("# kbench.%s.%s.median_per_iter: %s\n", key, ev, v);
+		}
+	}
+	fflush(stdout);
+}
+
 int kb_run_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	struct kb_run *run = arg;
 	const struct nlattr *a;
 	const void *data;
-	int len, rem;
+	int len, rem, from = run->nresults;
 
 	run->nmsgs++;
 	if (!run->bad)
@@ -752,6 +830,7 @@ int kb_run_cb(const struct nlmsghdr *nlh, void *arg)
 			break;
 		}
 	}
+	ktap_figures(run, from);
 	return 0;
 }
 

@@ -205,6 +205,8 @@ struct kb_run {
 };
 
 int kb_run_cb(const struct nlmsghdr *nlh, void *arg);
+/* kb_run_cb() prints each result's figures as KTAP diagnostics (default) */
+extern bool kb_ktap_figures;
 
 struct kb_info {
 	bool has[KBENCH_A_INFO_MAX + 1];

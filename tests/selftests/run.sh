@@ -37,9 +37,22 @@ for t in $(cat "$dir/kbench-tests.list"); do
 		continue
 	fi
 	t0=$(date +%s)
-	"$dir/$t"
-	rc=$?
+	{ "$dir/$t"; echo $? >/tmp/kb-run.rc; } | tee /tmp/kb-run.out
+	rc=$(cat /tmp/kb-run.rc)
 	echo "# $t: $(( $(date +%s) - t0 )) s"
+	# the figures it printed as KTAP diagnostics (kbench_nl.c), exact
+	# under icount on x86_64 (1 tick = 1 instruction, TSC)
+	if [ "$t" = kbench_exact_test ] && grep -q kbench_icount=1 /proc/cmdline &&
+	   [ "$(uname -m)" = x86_64 ]; then
+		if grep -qx '# kbench.add_chain.median_cycles_per_iter: 6.000' /tmp/kb-run.out; then
+			echo "ok 1 $t figures: '# kbench.add_chain.median_cycles_per_iter: 6.000' in its output (icount)"
+		else
+			echo "not ok 1 $t figures: no exact '# kbench.add_chain.median_cycles_per_iter: 6.000' diagnostic"
+			grep '^# kbench\.' /tmp/kb-run.out | head -n 20
+			failed=1
+			suites="$suites $t-figures"
+		fi
+	fi
 	# kselftest: 0 pass, 4 skip (KSFT_SKIP); anything else failed.
 	if [ $rc -ne 0 ] && [ $rc -ne 4 ]; then
 		echo "# $t: exit status $rc"

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kbenchctl.h"
+#include "base.h"
 #include "resfile.h"
 #include "stats.h"
 #include "tap.h"
@@ -40,6 +40,12 @@ static double normal(struct kb_rng *g)
 
 	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 }
+
+/* absolute: some commands cd */
+static char *kbenchctl_abs, *fixtures_abs;
+
+/* the commit the next write_result() records (run --save --commit) */
+static char meta_commit[72], meta_commit_time[40];
 
 /*
  * A result file at @path: one run (--user when @user) of @nres routines,
@@ -62,6 +68,8 @@ static void write_result(const char *path, const char *const *names,
 
 	kb_rng_seed(&g, seed);
 	make_meta(&m);
+	snprintf(m.commit, sizeof(m.commit), "%s", meta_commit);
+	snprintf(m.commit_time, sizeof(m.commit_time), "%s", meta_commit_time);
 	snprintf(m.date, sizeof(m.date), "%s", date);
 	snprintf(m.kernel, sizeof(m.kernel), "%s", kernel);
 	memset(&r, 0, sizeof(r));
@@ -384,6 +392,26 @@ static void test_lkp(void)
 	ok(rc == 0 && lines == 10 && foo_lo <= foo && foo <= foo_hi && samples == 31,
 	   "lkp of one file: the median %g inside its CI %g .. %g, samples %g", foo,
 	   foo_lo, foo_hi, samples);
+
+	/*
+	 * contrib/lkp's parse on the output of its run, saved: kbenchctl's
+	 * report, then the export's lines marked "kbench-stat "; it prints
+	 * exactly those lines, nothing of the report or of malformed ones.
+	 */
+	snprintf(cmd, sizeof(cmd),
+		 "cd %1$s && { printf 'warning: CPU 1 device interrupts 10\\nadd_n, arg 64\\n  median: 48.7 cycles/iter\\nx: 1\\n'; "
+		 "%2$s export la-0.json --format lkp | sed 's/^/kbench-stat /'; "
+		 "printf 'kbench-stat bad key: 1\\nkbench-stat foo.x: 1 2\\nkbench-stat foo.y: nan\\n'; } > lkp-run.out && "
+		 "%2$s export la-0.json --format lkp > lkp.want && "
+		 "%3$s/../../../contrib/lkp/programs/kbench/parse < lkp-run.out > lkp.got && "
+		 "%3$s/../../../contrib/lkp/programs/kbench/parse lkp-run.out | cmp - lkp.got && "
+		 "cmp lkp.want lkp.got && wc -l < lkp.got",
+		 tmp_dir, kbenchctl_abs, fixtures_abs);
+	rc = unit_cmd_out(cmd, &out);
+	if (!ok(rc == 0 && atoi(out) == 10,
+		"contrib/lkp parse of a saved run output (report, export lines, malformed lines): exactly the 10 'key: number' lines of export --format lkp, from stdin or a file"))
+		diag("exit %d: %s", rc, out);
+	free(out);
 }
 
 /* BMF and github-action-benchmark: their documented shapes. */
@@ -447,10 +475,17 @@ static void test_bmf_gab(void)
  * step.  Dates ascend with I while the names' order (h-0, h-1, h-10, ...)
  * does not: a directory is sorted by date.
  */
-static void write_series(double step_pct, uint64_t seed)
+/*
+ * 30 files h-0 .. h-29 in @dir (under tmp_dir), foo stepping by
+ * @step_pct at h-20.  @commits: each file records commit i with
+ * committer dates in file order, measured in the reverse order (a
+ * backfill, newest commit first); else measured in file order.
+ */
+static void write_series_in(const char *dir, double step_pct, uint64_t seed,
+			    bool commits)
 {
 	struct kb_rng g;
-	unsigned int i;
+	unsigned int i, d;
 	char path[256], date[40];
 
 	kb_rng_seed(&g, seed);
@@ -458,10 +493,22 @@ static void write_series(double step_pct, uint64_t seed)
 		double v[2] = { 100 * (1 + 0.01 * normal(&g)) * (i >= 20 ? 1 + step_pct / 100 : 1),
 				50 * (1 + 0.01 * normal(&g)) };
 
-		snprintf(path, sizeof(path), "%s/series/h-%u.json", tmp_dir, i);
-		snprintf(date, sizeof(date), "2026-10-%02uT%02u:00:00Z", 1 + i, i % 24);
+		d = commits ? 29 - i : i;
+		snprintf(path, sizeof(path), "%s/%s/h-%u.json", tmp_dir, dir, i);
+		snprintf(date, sizeof(date), "2026-10-%02uT%02u:00:00Z", 1 + d, d % 24);
+		if (commits) {
+			snprintf(meta_commit, sizeof(meta_commit), "%02x%038x", 0xa0 + i, i);
+			snprintf(meta_commit_time, sizeof(meta_commit_time),
+				 "2026-09-%02uT12:00:00Z", 1 + i);
+		}
 		write_result(path, names2, v, 2, false, date, "6.12.0", seed * 1000 + i);
+		meta_commit[0] = meta_commit_time[0] = '\0';
 	}
+}
+
+static void write_series(double step_pct, uint64_t seed)
+{
+	write_series_in("series", step_pct, seed, false);
 }
 
 /* history --json of the series: its changes (foo's and bar's). */
@@ -575,6 +622,52 @@ static void test_history(void)
 		diag("%s", out);
 	free(out);
 
+	/* files that record commits: in the order of the commits' dates */
+	write_series_in("commits", 10, 9, true);
+	snprintf(cmd, sizeof(cmd), "--json history %s/commits > %s/hc.json", tmp_dir, tmp_dir);
+	rc = kb(cmd, &out);
+	free(out);
+	snprintf(cmd, sizeof(cmd),
+		 "import json\n"
+		 "d = json.load(open('%s/hc.json'))\n"
+		 "assert d['order'] == 'commit time', d['order']\n"
+		 "c = [x for x in d['changes'] if x['routine'] == 'foo']\n"
+		 "assert len(c) == 1 and c[0]['index'] == 20 and c[0]['file'].endswith('/h-20.json'), c\n"
+		 "s = [r for r in d['routines'] if r['routine'] == 'foo'][0]['series']\n"
+		 "assert [x['file'].rsplit('/', 1)[1] for x in s] == ['h-%%d.json' %% i for i in range(30)], s\n"
+		 "assert s[3]['commit'] == '%%02x%%038x' %% (0xa3, 3) and s[3]['commit_time'] == '2026-09-04T12:00:00Z', s[3]\n",
+		 tmp_dir);
+	py = python_ok(cmd, &out);
+	if (!ok(rc == 1 && py,
+		"history --json DIR of files recording commits, measured newest first: ordered by the commits' dates (order \"commit time\", h-0 .. h-29), the step at h-20 (%d)", rc))
+		diag("%s", out);
+	free(out);
+
+	/* KCIDB: each recorded commit its checkout, with git_commit_hash */
+	snprintf(cmd, sizeof(cmd), "export %1$s/commits/h-0.json %1$s/commits/h-1.json --format kcidb -o %1$s/commits.kcidb.json",
+		 tmp_dir);
+	rc = kb(cmd, &out);
+	free(out);
+	if (system(PY " -c 'import jsonschema' 2>/dev/null")) {
+		skip("no python3-jsonschema", "kcidb export of files recording commits");
+	} else {
+		snprintf(cmd, sizeof(cmd),
+			 "import json, jsonschema\n"
+			 "d = json.load(open('%1$s/commits.kcidb.json'))\n"
+			 "jsonschema.Draft202012Validator(json.load(open('%2$s/" KCIDB_SCHEMA "'))).validate(d)\n"
+			 "h = ['%%02x%%038x' %% (0xa0 + i, i) for i in (0, 1)]\n"
+			 "assert [c['git_commit_hash'] for c in d['checkouts']] == h, d['checkouts']\n"
+			 "assert [c['id'] for c in d['checkouts']] == ['kbench:6.12.0-g' + x[:12] for x in h], d['checkouts']\n"
+			 "assert [b['checkout_id'] for b in d['builds']] == [c['id'] for c in d['checkouts']]\n"
+			 "assert d['tests'][0]['environment']['misc']['measured_commit'] == h[0]\n",
+			 tmp_dir, fixtures_dir);
+		py = python_ok(cmd, &out);
+		if (!ok(rc == 0 && py,
+			"export --format kcidb of two files recording commits: valid v5.3, one checkout each with its git_commit_hash, ids ORIGIN:RELEASE-gHASH12 (%d)", rc))
+			diag("%s", out);
+		free(out);
+	}
+
 	snprintf(cmd, sizeof(cmd), "history %s/series --svg %s/h.svg", tmp_dir, tmp_dir);
 	rc = kb(cmd, &out);
 	free(out);
@@ -582,6 +675,83 @@ static void test_history(void)
 	unit_cmd_out(cmd, &out);
 	ok(rc == 1 && atoi(out) == 1, "history DIR --svg: exit 1, one step marked in the SVG (%d, %s)", rc,
 	   strtok(out, "\n") ? out : "none");
+	free(out);
+}
+
+/*
+ * run --save --commit REV: the full hash and committer date git gives
+ * for REV in the repository of the current directory; a REV git does not
+ * know, or --commit without --save, is refused before measuring.
+ */
+static void test_run_commit(void)
+{
+	const char *bin = kbenchctl_abs;
+	char cmd[2048], *out, *want = NULL;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd %s && git init -q repo && cd repo && "
+		 "git -c user.name=t -c user.email=t@invalid commit -q --allow-empty -m one && "
+		 "GIT_COMMITTER_DATE='2026-09-01T10:00:00+02:00' git -c user.name=t -c user.email=t@invalid commit -q --allow-empty -m two && "
+		 "git rev-parse HEAD~1", tmp_dir);
+	if (unit_cmd_out(cmd, &want) || strlen(want) < 40) {
+		skip("no git", "run --commit");
+		free(want);
+		return;
+	}
+	want[40] = '\0';
+	snprintf(cmd, sizeof(cmd),
+		 "cd %1$s/repo && %2$s run add_n:64 --user --samples 20 --commit HEAD~1 --save %1$s/rc.json >/dev/null 2>&1 && "
+		 "%2$s run add_n:64 --user --samples 20 --commit HEAD --save %1$s/rc2.json >/dev/null 2>&1 && cd / && "
+		 PY " -c \"import json; m = json.load(open('%1$s/rc.json'))['meta']; "
+		 "n = json.load(open('%1$s/rc2.json'))['meta']; print(m['commit'], n['commit_time'])\"",
+		 tmp_dir, bin);
+	rc = unit_cmd_out(cmd, &out);
+	if (!ok(rc == 0 && !strncmp(out, want, 40) &&
+		strstr(out, " 2026-09-01T08:00:00Z"),
+		"run --user --save --commit HEAD~1 in a repository: meta.commit is its full hash; HEAD's commit_time its committer date in UTC (2026-09-01T08:00:00Z)"))
+		diag("want %s, exit %d: %s", want, rc, out);
+	free(out);
+	free(want);
+
+	snprintf(cmd, sizeof(cmd),
+		 "cd %1$s/repo && %2$s run add_n:64 --user --commit nonsuch --save %1$s/rc3.json 2>&1; echo \"exit $?\"; test ! -e %1$s/rc3.json && echo none",
+		 tmp_dir, bin);
+	unit_cmd_out(cmd, &out);
+	ok(strstr(out, "--commit nonsuch: 'nonsuch': not a commit") && strstr(out, "exit 2") &&
+	   strstr(out, "none"), "run --commit nonsuch: exit 2 naming it, nothing measured or saved");
+	free(out);
+	snprintf(cmd, sizeof(cmd),
+		 "cd / && %2$s run add_n:64 --user --samples 20 --commit 0123456789abcdef0123456789abcdef01234567 --save %1$s/rc4.json >/dev/null 2>&1 && "
+		 "grep -c '\"commit\": \"0123456789abcdef0123456789abcdef01234567\"' %1$s/rc4.json; "
+		 "cd %1$s/repo && %2$s run add_n:64 --user --commit HEAD 2>&1; echo \"exit $?\"",
+		 tmp_dir, bin);
+	unit_cmd_out(cmd, &out);
+	ok(!strncmp(out, "1\n", 2) && strstr(out, "--commit is recorded in a saved result: add --save") &&
+	   strstr(out, "exit 2"),
+	   "run --commit: a full hash outside a repository kept as given; --commit without --save: exit 2");
+	free(out);
+
+	/* a real --user run (not a generated file) exported for KCIDB */
+	if (system(PY " -c 'import jsonschema' 2>/dev/null")) {
+		skip("no python3-jsonschema", "kcidb export of a measured --user run");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "export %s/rc.json --format kcidb -o %s/rc.kcidb.json",
+		 tmp_dir, tmp_dir);
+	rc = kb(cmd, &out);
+	free(out);
+	snprintf(cmd, sizeof(cmd),
+		 "import json, jsonschema\n"
+		 "d = json.load(open('%1$s/rc.kcidb.json'))\n"
+		 "jsonschema.Draft202012Validator(json.load(open('%2$s/" KCIDB_SCHEMA "'))).validate(d)\n"
+		 "t = d['tests']\n"
+		 "assert len(t) == 1 and t[0]['path'] == 'kbench.user.add_n.64' and t[0]['number']['value'] > 0, t\n"
+		 "assert d['checkouts'][0]['git_commit_hash'] == json.load(open('%1$s/rc.json'))['meta']['commit']\n",
+		 tmp_dir, fixtures_abs);
+	if (!ok(rc == 0 && python_ok(cmd, &out),
+		"export --format kcidb of a measured --user run (run --commit): valid v5.3, kbench.user.add_n.64, the commit recorded as git_commit_hash (%d)", rc))
+		diag("%s", out);
 	free(out);
 }
 
@@ -653,11 +823,18 @@ void test_export(void)
 {
 	char cmd[256];
 
-	if (!mkdtemp(tmp_dir)) {
-		skip("mkdtemp failed", "export and history tests");
+	kbenchctl_abs = realpath(kbenchctl_bin, NULL);
+	fixtures_abs = realpath(fixtures_dir, NULL);
+	if (!kbenchctl_abs || !fixtures_abs || !mkdtemp(tmp_dir)) {
+		skip("kbenchctl, fixtures or mkdtemp missing", "export and history tests");
+		free(kbenchctl_abs);
+		free(fixtures_abs);
 		return;
 	}
 	snprintf(cmd, sizeof(cmd), "%s/series", tmp_dir);
+	if (mkdir(cmd, 0700))
+		diag("mkdir %s: %s", cmd, strerror(errno));
+	snprintf(cmd, sizeof(cmd), "%s/commits", tmp_dir);
 	if (mkdir(cmd, 0700))
 		diag("mkdir %s: %s", cmd, strerror(errno));
 	test_gbench();
@@ -665,8 +842,11 @@ void test_export(void)
 	test_lkp();
 	test_bmf_gab();
 	test_history();
+	test_run_commit();
 	test_cli_export();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp_dir);
 	if (system(cmd))
 		diag("could not remove %s", tmp_dir);
+	free(kbenchctl_abs);
+	free(fixtures_abs);
 }

@@ -14,7 +14,7 @@
 
 #include <linux/kbench.h>
 
-#include "kbenchctl.h"
+#include "subcommands.h"
 #include "opts.h"
 #include "runopts.h"
 #include "tap.h"

@@ -17,7 +17,7 @@
 #include "b64.h"
 #include "csv.h"
 #include "hist.h"
-#include "kbenchctl.h"
+#include "base.h"
 #include "names.h"
 #include "nl.h"
 #include "opts.h"

@@ -23,7 +23,7 @@
 #include "b64.h"
 #include "diff.h"
 #include "diffprint.h"
-#include "kbenchctl.h"
+#include "base.h"
 #include "output.h"
 #include "resfile.h"
 #include "runopts.h"

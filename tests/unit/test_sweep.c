@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fit.h"
+#include "output.h"
 #include "stats.h"
 #include "sweep.h"
 #include "tap.h"

@@ -32,4 +32,12 @@ if [ -z "$plan" ] || [ "$results" != "$plan" ]; then
 	echo "# ksft-guest: $results results for a plan of ${plan:-nothing}"
 	exit 1
 fi
+# the figures the C tests measured, as KTAP diagnostics (kbench_nl.c's
+# ktap_figures()): a farm that keeps only this log keeps them
+figs=$(grep -c -E '^(# )*kbench\.[A-Za-z0-9_.-]+\.median_(cycles|ticks)_per_iter: -?[0-9]+\.[0-9]{3}$' $log)
+echo "# ksft-guest: $figs figure lines (# kbench.ROUTINE.median_..._per_iter: VALUE)"
+if [ "$figs" = 0 ]; then
+	echo "# ksft-guest: no figure in the output"
+	exit 1
+fi
 exit 0

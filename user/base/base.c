@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kbenchctl's ground floor: the program's name, the --json switch, exit
- * statuses and the messages of a bad argument (base.h).
+ * statuses, the messages of a bad argument and the wall clock (base.h).
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "base.h"
 
 const char *prog = "kbenchctl";
 bool opt_json;
+int opt_color;
 
 int kb_exit_status(int err)
 {
@@ -46,4 +48,12 @@ int usage_error(const char *sub, const char *fmt, ...)
 	fprintf(stderr, "Try '%s help%s%s' for more information.\n", prog,
 		sub ? " " : "", sub ? sub : "");
 	return EXIT_USAGE;
+}
+
+uint64_t kb_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }

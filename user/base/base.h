@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kbenchctl's ground floor: what every layer may use without reaching up
- * to the CLI (kbenchctl.h): the program's name for messages, the global
+ * to the CLI (cli/cli.h): the program's name for messages, the global
  * --json switch, the version, the exit statuses and the message of a bad
  * argument.  It includes nothing of kbenchctl's own.
  */
@@ -9,6 +9,7 @@
 #define KBENCHCTL_BASE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #define KBENCHCTL_VERSION	"0.1"
 
@@ -21,6 +22,7 @@
 
 extern const char *prog;	/* "kbenchctl" */
 extern bool opt_json;		/* global --json */
+extern int opt_color;		/* global --color: enum kb_color_when (color.h) */
 
 /*
  * The exit status of a step: 0 for 0 or a positive "done" (--help was
@@ -30,6 +32,9 @@ extern bool opt_json;		/* global --json */
  * *_main functions call it: everything below them returns -errno.
  */
 int kb_exit_status(int err);
+
+/* CLOCK_MONOTONIC now in ns: the wall time of kbenchctl's own steps. */
+uint64_t kb_mono_ns(void);
 
 /* "kbenchctl SUB: msg" to stderr (no hint); returns -EINVAL. */
 int kb_arg_error(const char *sub, const char *fmt, ...)

@@ -15,7 +15,6 @@
 #include <linux/kbench.h>
 
 #include "color.h"
-#include "kbenchctl.h"
 #include "opts.h"
 #include "output.h"
 
@@ -353,6 +352,7 @@ int kb_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 			opt_json = true;
 			out_init(stdout, true);
 		}
+		opt_color = kb_common.color;
 	}
 	*first = optind;
 	return 0;

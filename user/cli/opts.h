@@ -18,7 +18,24 @@
 
 #include "base.h"
 
-struct subcommand;
+struct kb_opt;
+
+/* A subcommand (subcommands.c's table): what the parser and --help read. */
+struct subcommand {
+	const char *name;		/* NULL: kbenchctl itself (global options) */
+	int (*fn)(const struct subcommand *sc, int argc, char *argv[]);
+	const char *description;
+	/* after "Usage: kbenchctl "; more forms on following lines */
+	const char *synopsis;
+	const struct kb_opt *opts;	/* its option table, or NULL */
+	unsigned int opts_in;		/* the rows of @opts it takes (their .in) */
+	const char *notes;		/* printed after the options, or NULL */
+	/* kb_global: the subcommands its --help lists */
+	const struct subcommand *subs;
+};
+
+/* --help of @sc (the global usage for &kb_global; cli/opts.c). */
+void subcommand_usage(FILE *f, const struct subcommand *sc);
 
 enum kb_opt_kind {
 	KB_OPT_FLAG,		/* bool; no argument */

@@ -12,10 +12,10 @@
 #include <kbench/events.h>
 
 #include "fit.h"
-#include "kbenchctl.h"
 #include "nl.h"
 #include "opts.h"
 #include "replic.h"
+#include "resfile.h"
 #include "runopts.h"
 #include "sysfs.h"
 #include "twin.h"
@@ -123,6 +123,123 @@ static int parse_result_name(const struct kb_opt *o, const char *arg,
 	bool is_name;
 
 	if (kb_resfile_path(arg, path, sizeof(path), &is_name, why, sizeof(why)))
+		return kb_opt_error(o, arg, "%s", why);
+	*(const char **)field = arg;
+	return 0;
+}
+
+/* --- routines: asked of the module (ROUTINE_GET dump) --- */
+
+void kb_routine_info_fill(struct nlattr **tb, struct kb_routine_info *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->found = true;
+	in->flags = kb_u32(tb[KBENCH_A_ROUTINE_FLAGS], 0);
+	in->has_arg = tb[KBENCH_A_ROUTINE_ARG_NAME] != NULL;
+	if (!in->has_arg)
+		return;
+	snprintf(in->arg_name, sizeof(in->arg_name), "%s",
+		 kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], "?"));
+	in->arg_min = kb_u64(tb[KBENCH_A_ROUTINE_ARG_MIN], 0);
+	in->arg_max = kb_u64(tb[KBENCH_A_ROUTINE_ARG_MAX], 0);
+	in->arg_def = kb_u64(tb[KBENCH_A_ROUTINE_ARG_DEF], 0);
+}
+
+struct routine_check {
+	const char *const *want;
+	struct kb_routine_info *info;	/* [nwant], or NULL */
+	unsigned int nwant, count;
+	bool seen[KBENCH_RUN_ROUTINES_MAX];
+	unsigned int best_d[KBENCH_RUN_ROUTINES_MAX];
+	char best[KBENCH_RUN_ROUTINES_MAX][KBENCH_NAME_MAX + 1];
+};
+
+static int check_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct routine_check *c = arg;
+	const char *name = kb_str(tb[KBENCH_A_ROUTINE_NAME], "");
+	unsigned int i, d;
+
+	(void)nlh;
+	c->count++;
+	for (i = 0; i < c->nwant; i++) {
+		if (!strcmp(name, c->want[i])) {
+			c->seen[i] = true;
+			if (c->info)
+				kb_routine_info_fill(tb, &c->info[i]);
+			continue;
+		}
+		d = kb_edit_distance(c->want[i], name);
+		if (d < c->best_d[i]) {
+			c->best_d[i] = d;
+			snprintf(c->best[i], sizeof(c->best[i]), "%s", name);
+		}
+	}
+	return 0;
+}
+
+int kb_routines_check(struct kb_nl *nl, const char *const *names,
+		      unsigned int n, struct kb_routine_info *info)
+{
+	struct routine_check c = { .want = names, .info = info, .nwant = n };
+	unsigned int i;
+	int err;
+
+	if (n > KBENCH_RUN_ROUTINES_MAX)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		c.best_d[i] = 3;	/* suggest names at most 2 edits away */
+	err = kb_nl_request(nl, kb_nl_msg(nl, KBENCH_CMD_ROUTINE_GET, true),
+			    KBENCH_A_ROUTINE_MAX, check_cb, &c);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		if (c.seen[i])
+			continue;
+		if (c.best[i][0])
+			fprintf(stderr, "%s: no routine '%s' (did you mean '%s'? %s list shows %u)\n",
+				prog, names[i], c.best[i], prog, c.count);
+		else
+			fprintf(stderr, "%s: no routine '%s' (%s list shows %u)\n",
+				prog, names[i], prog, c.count);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* --match OLD=NEW (repeatable): routine OLD of the old result is NEW */
+static int parse_match(const struct kb_opt *row, const char *arg, void *field)
+{
+	struct kb_diff_opts *o = field;
+	const char *eq = strchr(arg, '=');
+	size_t lo, ln;
+	char *buf;
+
+	if (!eq || eq == arg || !eq[1] || strchr(eq + 1, '='))
+		return kb_opt_error(row, arg, "want OLD=NEW: the routine OLD of the old result is NEW in the new one");
+	lo = (size_t)(eq - arg);
+	ln = strlen(eq + 1);
+	if (lo > KBENCH_NAME_MAX || ln > KBENCH_NAME_MAX)
+		return kb_opt_error(row, arg, "routine names are at most %d characters",
+				    KBENCH_NAME_MAX);
+	if (o->nmatch == KB_DIFF_MATCH_MAX)
+		return kb_opt_error(row, arg, "at most %d --match pairs",
+				    KB_DIFF_MATCH_MAX);
+	buf = o->match_buf[o->nmatch];
+	memcpy(buf, arg, lo);
+	buf[lo] = '\0';
+	memcpy(buf + lo + 1, eq + 1, ln + 1);
+	o->match_old[o->nmatch] = buf;
+	o->match_new[o->nmatch++] = buf + lo + 1;
+	return 0;
+}
+
+/* --commit REV: resolved now (git), recorded by every file saved. */
+static int parse_commit(const struct kb_opt *o, const char *arg, void *field)
+{
+	char why[512];
+
+	if (kb_meta_set_commit(arg, why, sizeof(why)))
 		return kb_opt_error(o, arg, "%s", why);
 	*(const char **)field = arg;
 	return 0;
@@ -350,6 +467,10 @@ const struct kb_opt kb_run_table[] = {
 	  .in = KB_IN_MEASURE, .parse = parse_result_name,
 	  KB_OPT_FIELD(struct kb_run_opts, save),
 	  .help = "also write the result with every sample (user/RESULTS.md); a NAME (no '/' or '.') is stored in ~/.local/share/kbench/" },
+	{ .name = "commit", .kind = KB_OPT_STRING, .metavar = "REV",
+	  .in = KB_IN_MEASURE, .parse = parse_commit,
+	  KB_OPT_FIELD(struct kb_run_opts, commit),
+	  .help = "with --save: record the git commit measured (REV resolved in the repository here) for history and export" },
 	{ .name = "baseline", .kind = KB_OPT_STRING, .metavar = "FILE|NAME",
 	  .in = KB_IN_RUN, .parse = parse_result_name,
 	  KB_OPT_FIELD(struct kb_run_opts, baseline),
@@ -374,7 +495,7 @@ const struct kb_opt kb_run_table[] = {
 	  KB_OPT_FIELD(struct kb_run_opts, diff.markdown),
 	  .help = "the diff as a Markdown table (commit messages, reviews)" },
 	{ .name = "match", .kind = KB_OPT_STRING, .metavar = "OLD=NEW",
-	  .in = KB_IN_RUN | KB_IN_DIFF, .parse = kb_diff_parse_match,
+	  .in = KB_IN_RUN | KB_IN_DIFF, .parse = parse_match,
 	  KB_OPT_FIELD(struct kb_run_opts, diff),
 	  .help = "compare routine OLD with NEW of another name (repeatable)" },
 	{ .name = "metric", .kind = KB_OPT_STRING, .metavar = "EVENT",
@@ -575,6 +696,8 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 				o->sweep.v[o->sweep.n] = o->cpus.lo + o->sweep.n;
 		}
 	}
+	if (o->commit && !o->save)
+		return kb_arg_error(sub, "--commit is recorded in a saved result: add --save FILE|NAME");
 	/* rows with a given flag get no default from the table */
 	if (!o->has_threshold)
 		o->threshold = o->has_precision ? o->precision :

@@ -68,6 +68,7 @@ struct kb_run_opts {
 	bool kvu;			/* compare --kernel-vs-user */
 	const char *save;		/* run, compare: FILE|NAME */
 	const char *baseline;		/* run */
+	const char *commit;		/* run, compare: --commit REV (meta.c keeps it) */
 	struct kb_diff_opts diff;	/* diff, run --baseline; compare's seed */
 	bool check;			/* diff --check */
 	struct kb_cpus_sel cpus;	/* run --cpus, --each-cpu */
@@ -98,6 +99,9 @@ int kb_run_opts_check_module(struct kb_run_opts *o,
 /* The same for the userspace twins (--user): o->info from their table. */
 int kb_run_opts_check_twins(struct kb_run_opts *o, const char *sub);
 
+struct nlattr;
+/* A ROUTINE_GET entry's argument and flags into @in. */
+void kb_routine_info_fill(struct nlattr **tb, struct kb_routine_info *in);
 /*
  * Are @names registered?  0, or -ENOENT after
  * "no routine 'x' (kbenchctl list shows 6)" (with a near name if any).

@@ -186,23 +186,6 @@ int kb_sweep_parse(const char *spec, struct kb_sweep *sw, char *err,
 	return parse_range(spec, dots, sw, err, errlen);
 }
 
-void kb_sweep_format(uint64_t v, bool bytes, char *buf, size_t len)
-{
-	static const char suffix[] = "GMK";
-	unsigned int i;
-
-	for (i = 0; bytes && i < 3 && v; i++) {
-		unsigned int shift = 10 * (3 - i);
-
-		if (!(v & ((1ULL << shift) - 1))) {
-			snprintf(buf, len, "%llu%c",
-				 (unsigned long long)(v >> shift), suffix[i]);
-			return;
-		}
-	}
-	snprintf(buf, len, "%llu", (unsigned long long)v);
-}
-
 static void crossing(struct kb_crossing *c, unsigned int *n, unsigned int max,
 		     double low, double high, double at, bool exact, int below,
 		     int above)

@@ -44,11 +44,6 @@ static inline bool kb_sweep_is_sweep(const struct kb_sweep *sw)
 	return sw->n && sw->kind != KB_SWEEP_ONE;
 }
 
-/*
- * @v as --arg takes it: with @bytes 4K, 256M or 1G where it is a multiple
- * of the unit, else (and always without @bytes) digits.
- */
-void kb_sweep_format(uint64_t v, bool bytes, char *buf, size_t len);
 
 /*
  * Where two curves cross: b - a (@d, the difference of the medians at the

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fields.h"
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "nl.h"
 #include "opts.h"
 #include "output.h"

@@ -12,7 +12,7 @@
 #include "color.h"
 #include "diff.h"
 #include "events.h"
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "measure.h"
 #include "nl.h"
 #include "output.h"

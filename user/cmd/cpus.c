@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "measure.h"
 #include "nl.h"
 #include "output.h"

@@ -10,7 +10,7 @@
 #include "color.h"
 #include "diff.h"
 #include "diffprint.h"
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "opts.h"
 #include "output.h"
 #include "runopts.h"

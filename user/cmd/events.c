@@ -20,7 +20,7 @@
 #include <kbench/events.h>
 
 #include "events.h"
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "meta.h"
 #include "opts.h"
 #include "output.h"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "export.h"
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "opts.h"
 
 struct export_cli {

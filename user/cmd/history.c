@@ -21,7 +21,7 @@
 
 #include "changepoint.h"
 #include "export.h"
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "opts.h"
 #include "output.h"
 #include "stats.h"
@@ -66,20 +66,27 @@ const struct kb_opt kb_history_table[] = {
 
 struct dated {
 	char *path;
+	char key[40];		/* what orders it: commit time, else date */
 	char date[40];
 };
 
 static int cmp_dated(const void *a, const void *b)
 {
 	const struct dated *x = a, *y = b;
-	int c = strcmp(x->date, y->date);
+	int c = strcmp(x->key, y->key);
 
+	if (!c)
+		c = strcmp(x->date, y->date);
 	return c ? c : strcmp(x->path, y->path);
 }
 
-/* The *.json of @dir in the order of the dates they record. */
+/*
+ * The *.json of @dir in commit order: by the committer dates of the
+ * commits they record (run --commit) when every file records one, else
+ * by the dates they were measured; *@order says which.
+ */
 static int list_dir(const char *sub, const char *dir, char ***paths,
-		    size_t *n)
+		    size_t *n, const char **order)
 {
 	struct dated *d = NULL;
 	struct dirent *e;
@@ -127,6 +134,7 @@ static int list_dir(const char *sub, const char *dir, char ***paths,
 		}
 		d[nd].path = p;
 		snprintf(d[nd].date, sizeof(d[nd].date), "%s", rf.meta.date);
+		snprintf(d[nd].key, sizeof(d[nd].key), "%s", rf.meta.commit_time);
 		nd++;
 		kb_resfile_free(&rf);
 	}
@@ -139,6 +147,13 @@ static int list_dir(const char *sub, const char *dir, char ***paths,
 		free(d);
 		return ret;
 	}
+	*order = "commit time";
+	for (i = 0; i < nd; i++)
+		if (!d[i].key[0])
+			*order = "date measured";
+	if (strcmp(*order, "commit time"))
+		for (i = 0; i < nd; i++)
+			memcpy(d[i].key, d[i].date, sizeof(d[i].key));
 	qsort(d, nd, sizeof(*d), cmp_dated);
 	*paths = malloc(nd * sizeof(**paths));
 	if (!*paths)
@@ -267,6 +282,10 @@ static void print_series(const struct kb_export *x, const struct series *s,
 		out_double("median", " %12.3f", p->median);
 		out_double("ci_lower", "  %.3f", p->ci_lo);
 		out_double("ci_upper", " .. %.3f", p->ci_hi);
+		if (x->files[p->file].meta.commit[0])
+			out_text("  %.12s", x->files[p->file].meta.commit);
+		out_string("commit", NULL, x->files[p->file].meta.commit);
+		out_string("commit_time", NULL, x->files[p->file].meta.commit_time);
 		out_string("date", NULL, x->files[p->file].meta.date);
 		out_string("kernel", NULL, x->files[p->file].meta.kernel);
 		for (k = 0; k < nst; k++)
@@ -287,6 +306,7 @@ int history_main(const struct subcommand *sc, int argc, char *argv[])
 	struct step *st = NULL;
 	char **paths = NULL;
 	size_t npaths, b, i, nst = 0, nreg = 0;
+	const char *order = "as given";
 	bool dir = false;
 	struct stat sb;
 	int first, err;
@@ -298,7 +318,7 @@ int history_main(const struct subcommand *sc, int argc, char *argv[])
 	if (first >= argc)
 		return usage_error(sc->name, "which results? (files oldest first, or a directory of them)");
 	if (argc - first == 1 && !stat(argv[first], &sb) && S_ISDIR(sb.st_mode)) {
-		err = list_dir(sc->name, argv[first], &paths, &npaths);
+		err = list_dir(sc->name, argv[first], &paths, &npaths, &order);
 		if (err)
 			return kb_exit_status(err == -ENOMEM ? err : -EINVAL);
 		dir = true;
@@ -325,7 +345,8 @@ int history_main(const struct subcommand *sc, int argc, char *argv[])
 
 	out_open_object(NULL);
 	out_uint("files", "history: %llu files", x.nfiles);
-	out_uint(NULL, ", %llu routines; ", x.nbench);	/* JSON: the array below */
+	out_uint(NULL, ", %llu routines", x.nbench);	/* JSON: the array below */
+	out_string("order", " in order of %s; ", order);
 	out_open_object("method");
 	out_string("name", "change points by %s", "e-divisive means");
 	out_double("significance", " (permutation test p <= %g", o.significance);

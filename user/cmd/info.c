@@ -12,7 +12,7 @@
 #include <kbench.h>
 
 #include "env.h"
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "names.h"
 #include "nl.h"
 #include "opts.h"

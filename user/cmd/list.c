@@ -5,28 +5,13 @@
 #include <errno.h>
 #include <string.h>
 
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "names.h"
 #include "nl.h"
 #include "opts.h"
 #include "output.h"
 #include "runopts.h"
 #include "sweep.h"
-
-static void routine_info(struct nlattr **tb, struct kb_routine_info *in)
-{
-	memset(in, 0, sizeof(*in));
-	in->found = true;
-	in->flags = kb_u32(tb[KBENCH_A_ROUTINE_FLAGS], 0);
-	in->has_arg = tb[KBENCH_A_ROUTINE_ARG_NAME] != NULL;
-	if (!in->has_arg)
-		return;
-	snprintf(in->arg_name, sizeof(in->arg_name), "%s",
-		 kb_str(tb[KBENCH_A_ROUTINE_ARG_NAME], "?"));
-	in->arg_min = kb_u64(tb[KBENCH_A_ROUTINE_ARG_MIN], 0);
-	in->arg_max = kb_u64(tb[KBENCH_A_ROUTINE_ARG_MAX], 0);
-	in->arg_def = kb_u64(tb[KBENCH_A_ROUTINE_ARG_DEF], 0);
-}
 
 /* "bytes 4K..256M (1M)": the unit, the range and the default */
 static void list_arg(struct nlattr **tb)
@@ -35,7 +20,7 @@ static void list_arg(struct nlattr **tb)
 	struct kb_routine_info in;
 	bool bytes;
 
-	routine_info(tb, &in);
+	kb_routine_info_fill(tb, &in);
 	if (!in.has_arg) {
 		out_null("arg");
 		out_text("%-26s ", "-");
@@ -73,68 +58,6 @@ static int list_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	kb_flags_json("flags", kb_routine_flag_names, flags);
 	out_string("description", "%s\n", kb_str(tb[KBENCH_A_ROUTINE_DESC], ""));
 	out_close_object();
-	return 0;
-}
-
-struct routine_check {
-	const char *const *want;
-	struct kb_routine_info *info;	/* [nwant], or NULL */
-	unsigned int nwant, count;
-	bool seen[KBENCH_RUN_ROUTINES_MAX];
-	unsigned int best_d[KBENCH_RUN_ROUTINES_MAX];
-	char best[KBENCH_RUN_ROUTINES_MAX][KBENCH_NAME_MAX + 1];
-};
-
-static int check_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
-{
-	struct routine_check *c = arg;
-	const char *name = kb_str(tb[KBENCH_A_ROUTINE_NAME], "");
-	unsigned int i, d;
-
-	(void)nlh;
-	c->count++;
-	for (i = 0; i < c->nwant; i++) {
-		if (!strcmp(name, c->want[i])) {
-			c->seen[i] = true;
-			if (c->info)
-				routine_info(tb, &c->info[i]);
-			continue;
-		}
-		d = kb_edit_distance(c->want[i], name);
-		if (d < c->best_d[i]) {
-			c->best_d[i] = d;
-			snprintf(c->best[i], sizeof(c->best[i]), "%s", name);
-		}
-	}
-	return 0;
-}
-
-int kb_routines_check(struct kb_nl *nl, const char *const *names,
-		      unsigned int n, struct kb_routine_info *info)
-{
-	struct routine_check c = { .want = names, .info = info, .nwant = n };
-	unsigned int i;
-	int err;
-
-	if (n > KBENCH_RUN_ROUTINES_MAX)
-		return -EINVAL;
-	for (i = 0; i < n; i++)
-		c.best_d[i] = 3;	/* suggest names at most 2 edits away */
-	err = kb_nl_request(nl, kb_nl_msg(nl, KBENCH_CMD_ROUTINE_GET, true),
-			    KBENCH_A_ROUTINE_MAX, check_cb, &c);
-	if (err)
-		return err;
-	for (i = 0; i < n; i++) {
-		if (c.seen[i])
-			continue;
-		if (c.best[i][0])
-			fprintf(stderr, "%s: no routine '%s' (did you mean '%s'? %s list shows %u)\n",
-				prog, names[i], c.best[i], prog, c.count);
-		else
-			fprintf(stderr, "%s: no routine '%s' (%s list shows %u)\n",
-				prog, names[i], prog, c.count);
-		return -ENOENT;
-	}
 	return 0;
 }
 

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "opts.h"
 
 #include <linux/kbench.h>

@@ -12,7 +12,7 @@
 #include "diff.h"
 #include "diffprint.h"
 #include "events.h"
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "measure.h"
 #include "output.h"
 #include "replic.h"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "diff.h"
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "measure.h"
 #include "report.h"
 #include "result.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "csv.h"
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "names.h"
 #include "nl.h"
 #include "opts.h"

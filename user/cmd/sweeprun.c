@@ -16,7 +16,7 @@
 #include "diff.h"
 #include "diffprint.h"
 #include "fit.h"
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "measure.h"
 #include "output.h"
 #include "report.h"

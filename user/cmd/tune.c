@@ -40,7 +40,7 @@
 
 #include "color.h"
 #include "env.h"
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "opts.h"
 #include "output.h"
 #include "sysfs.h"

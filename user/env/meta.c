@@ -6,10 +6,13 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -200,6 +203,99 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
+/* run --commit: resolved once, before measuring, for every file saved */
+static char commit_hash[72], commit_time[40];
+
+/*
+ * git's first line of output for @argv (no shell) into @buf: 0, or -1
+ * when git is missing or fails (its stderr discarded).
+ */
+static int git_line(char *const argv[], char *buf, size_t len)
+{
+	int fd[2], st, got = 0;
+	FILE *f;
+	pid_t pid;
+
+	buf[0] = '\0';
+	if (pipe2(fd, O_CLOEXEC))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		dup2(fd[1], 1);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 2);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	f = fdopen(fd[0], "r");
+	if (f) {
+		got = fgets(buf, (int)len, f) != NULL;
+		while (fgetc(f) != EOF)
+			;
+		fclose(f);
+	} else {
+		close(fd[0]);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) || !got)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static bool full_hash(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+
+	return !s[n] && (n == 40 || n == 64);
+}
+
+int kb_meta_set_commit(const char *rev, char *why, size_t len)
+{
+	char spec[300], hash[72], when[40];
+	char *rp[] = { "git", "rev-parse", "--verify", "--quiet",
+		       "--end-of-options", spec, NULL };
+	char *show[] = { "git", "show", "-s", "--format=%ct", hash, NULL };
+	time_t t;
+	struct tm tm;
+
+	if (!rev[0] || strlen(rev) > 256 || rev[0] == '-') {
+		snprintf(why, len, "'%s': not a git revision", rev);
+		return -EINVAL;
+	}
+	snprintf(spec, sizeof(spec), "%s^{commit}", rev);
+	if (git_line(rp, hash, sizeof(hash)) || !full_hash(hash)) {
+		if (!full_hash(rev)) {
+			snprintf(why, len, "'%s': not a commit of a git repository here (git rev-parse); run kbenchctl in the repository, or give the full hash (40 or 64 hex digits)",
+				 rev);
+			return -EINVAL;
+		}
+		/* no git, or not a repository: the full hash as given */
+		snprintf(commit_hash, sizeof(commit_hash), "%s", rev);
+		commit_time[0] = '\0';
+		return 0;
+	}
+	snprintf(commit_hash, sizeof(commit_hash), "%s", hash);
+	commit_time[0] = '\0';
+	if (!git_line(show, when, sizeof(when))) {
+		t = (time_t)strtoll(when, NULL, 10);
+		if (t > 0 && gmtime_r(&t, &tm))
+			strftime(commit_time, sizeof(commit_time),
+				 "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+	return 0;
+}
+
 void kb_meta_collect(struct kb_meta *m, bool kernel, int cpu, int argc,
 		     char *const *argv)
 {
@@ -233,6 +329,8 @@ void kb_meta_collect(struct kb_meta *m, bool kernel, int cpu, int argc,
 	m->hostname[sizeof(m->hostname) - 1] = '\0';
 	gmtime_r(&now, &tm);
 	strftime(m->date, sizeof(m->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(m->commit, sizeof(m->commit), "%s", commit_hash);
+	snprintf(m->commit_time, sizeof(m->commit_time), "%s", commit_time);
 	environment(m, cpu);
 	m->argc = argc;
 	m->argv = argv;

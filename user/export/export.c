@@ -233,6 +233,8 @@ struct json_object *kb_export_meta_object(const struct kb_meta *m)
 	put_str(o, "kernel", m->kernel);
 	kb_export_commit(m->kernel, commit, sizeof(commit));
 	put_str(o, "commit", commit);
+	put_str(o, "measured_commit", m->commit);
+	put_str(o, "measured_commit_time", m->commit_time);
 	put_str(o, "arch", m->arch);
 	put_str(o, "cpu_model", m->cpu_model);
 	put_str(o, "hypervisor", m->hypervisor);

@@ -9,7 +9,9 @@
  * per iteration in the counter's unit; its interval, the ns and the
  * counter in "misc", the machine in environment.misc.  The file holds no
  * checkout or build ids: they default to ORIGIN:RELEASE and
- * ORIGIN:RELEASE-ARCH of the kernel measured (--checkout-id, --build-id).
+ * ORIGIN:RELEASE-ARCH of the kernel measured (--checkout-id, --build-id),
+ * with -gHASH12 after RELEASE when the file records the commit measured
+ * (run --save --commit), which is then the checkout's git_commit_hash.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -22,19 +24,38 @@
 
 #define ID_MAX	512
 
+/*
+ * The checkout's full hash: --commit, else the commit the file records
+ * (run --save --commit: the code measured) where the schema takes it
+ * (40 hex digits); NULL when neither.
+ */
+static const char *commit_hash(const struct kb_export_opts *o,
+			       const struct kb_meta *m)
+{
+	if (o->commit)
+		return o->commit;
+	if (strlen(m->commit) == 40)
+		return m->commit;
+	return NULL;
+}
+
+/* ORIGIN:RELEASE[-gHASH12]; a file's recorded commit tells checkouts apart */
 static void ids(const struct kb_export_opts *o, const struct kb_meta *m,
 		char *checkout, char *build)
 {
+	const char *kernel = m->kernel[0] ? m->kernel : "unknown";
+	char sfx[24] = "";
+
+	if (!o->commit && m->commit[0])
+		snprintf(sfx, sizeof(sfx), "-g%.12s", m->commit);
 	if (o->checkout_id)
 		snprintf(checkout, ID_MAX, "%s", o->checkout_id);
 	else
-		snprintf(checkout, ID_MAX, "%s:%s", o->origin,
-			 m->kernel[0] ? m->kernel : "unknown");
+		snprintf(checkout, ID_MAX, "%s:%s%s", o->origin, kernel, sfx);
 	if (o->build_id)
 		snprintf(build, ID_MAX, "%s", o->build_id);
 	else
-		snprintf(build, ID_MAX, "%s:%s-%s", o->origin,
-			 m->kernel[0] ? m->kernel : "unknown",
+		snprintf(build, ID_MAX, "%s:%s%s-%s", o->origin, kernel, sfx,
 			 m->arch[0] ? m->arch : "unknown");
 }
 
@@ -62,9 +83,9 @@ static void add_checkout(struct json_object *list, const char *id,
 		return;
 	json_object_object_add(c, "id", json_object_new_string(id));
 	json_object_object_add(c, "origin", json_object_new_string(o->origin));
-	if (o->commit)
+	if (commit_hash(o, m))
 		json_object_object_add(c, "git_commit_hash",
-				       json_object_new_string(o->commit));
+				       json_object_new_string(commit_hash(o, m)));
 	kb_export_commit(m->kernel, commit, sizeof(commit));
 	/* the release names its commit: scripts/setlocalversion's describe */
 	if (commit[0])

@@ -329,3 +329,61 @@ void kb_result_derived(const struct kb_run *r, const struct kb_result *res,
 		d->hz = (double)cycles / (double)res->net_sum *
 			(double)r->counter_hz;
 }
+
+/* --- the field tables of schema.h, expanded from the lists --- */
+
+#define FIELD(type_, key, t, m, attr_, fmt_, has_)			\
+	{ key, KB_FT_##t, offsetof(type_, m),				\
+	  sizeof(((type_ *)0)->m), attr_, fmt_, has_, NULL, 0 }
+
+#define RUN_FIELD(m, t, attr, fmt) \
+	FIELD(struct kb_run, #m, t, m, attr, fmt, 0),
+const struct kb_field kb_run_fields[] = {
+	KB_RUN_FIELDS(RUN_FIELD)
+	{ NULL }
+};
+
+#define RESULT_FIELD(m, t, attr) \
+	FIELD(struct kb_result, #m, t, m, attr, NULL, 0),
+/* an optional one: null in a saved file, as not there */
+#define RESULT_OPT(m, t, attr, has) \
+	{ #m, KB_FT_##t, offsetof(struct kb_result, m), \
+	  sizeof(((struct kb_result *)0)->m), attr, NULL, \
+	  offsetof(struct kb_result, has), NULL, KB_NULL_READ },
+const struct kb_field kb_result_fields[] = {
+	KB_RESULT_FIELDS(RESULT_FIELD, RESULT_OPT)
+	{ NULL }
+};
+
+const struct kb_field kb_summary_fields[] = {
+#define KBENCH_COUNT(m, sum, attr) \
+	FIELD(struct kb_result, #m, U32, m, attr, NULL, 0),
+#define KBENCH_SERIES(m, sum, attr, ev_attr) \
+	FIELD(struct kb_result, #m, S64, m, attr, NULL, 0),
+#define KBENCH_CORR(m, sum, attr) \
+	FIELD(struct kb_result, #m, S64, m, attr, NULL, \
+	      offsetof(struct kb_result, has_corr)),
+#include <kbench/schema.h>
+	{ NULL }
+};
+
+const struct kb_field kb_ev_fields[] = {
+#define KBENCH_SERIES(m, sum, attr, ev_attr) \
+	FIELD(struct kb_ev_result, #m, S64, m, ev_attr, NULL, 0),
+#define KBENCH_CORR(m, sum, attr) \
+	FIELD(struct kb_ev_result, #m, S64, m, 0, NULL, 0),
+#include <kbench/schema.h>
+	{ NULL }
+};
+
+const struct kb_field kb_excl_fields[] = {
+#define KBENCH_EXCL(bit, id, key, flag, attr) \
+	FIELD(struct kb_result, key, U32, excl[bit], attr, NULL, 0),
+#include <kbench/schema.h>
+	{ NULL }
+};
+
+const char *const kb_excl_key[KB_EXCL_N] = {
+#define KBENCH_EXCL(bit, id, key, flag, attr) [bit] = key,
+#include <kbench/schema.h>
+};

@@ -18,7 +18,6 @@
 #include "base.h"
 #include "result.h"
 #include "twin.h"
-#include "uclocks.h"
 
 static void twin_empty(unsigned int n, void *data)
 {

@@ -180,10 +180,3 @@ double kb_clock_to_ns(const struct kb_clock *c, double units)
 	return c->hz ? units * 1e9 / (double)c->hz : NAN;
 }
 
-uint64_t kb_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}

@@ -36,8 +36,6 @@ double kb_clock_res_mean(const struct kb_clock *c);
 double kb_clock_latency(const struct kb_clock *c);	/* clock units */
 double kb_clock_to_ns(const struct kb_clock *c, double units);
 
-/* CLOCK_MONOTONIC now in ns: the wall time of kbenchctl's own steps. */
-uint64_t kb_mono_ns(void);
 
 
 #endif /* KBENCHCTL_UCLOCKS_H */

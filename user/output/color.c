@@ -8,7 +8,6 @@
 
 #include "color.h"
 #include "base.h"
-#include "opts.h"
 
 const char *const kb_color_choices[] = { "auto", "never", "always", NULL };
 
@@ -30,7 +29,7 @@ static bool color_on(FILE *f)
 	int fd = f == stderr ? 2 : 1;
 
 	if (on[fd - 1] < 0)
-		on[fd - 1] = kb_color_decide(kb_common.color,
+		on[fd - 1] = kb_color_decide(opt_color,
 					     fd == 1 && opt_json, isatty(fd),
 					     getenv("NO_COLOR"), getenv("TERM"));
 	return on[fd - 1];

@@ -332,3 +332,20 @@ void kb_flags_json(const char *key, const struct kb_flag_name *t, uint32_t v)
 	}
 	out_close_array();
 }
+
+void kb_sweep_format(uint64_t v, bool bytes, char *buf, size_t len)
+{
+	static const char suffix[] = "GMK";
+	unsigned int i;
+
+	for (i = 0; bytes && i < 3 && v; i++) {
+		unsigned int shift = 10 * (3 - i);
+
+		if (!(v & ((1ULL << shift) - 1))) {
+			snprintf(buf, len, "%llu%c",
+				 (unsigned long long)(v >> shift), suffix[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+}

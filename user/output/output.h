@@ -92,4 +92,10 @@ void json_write_string(FILE *f, const char *s);
 /* Shortest decimal that reads back as @v (or null when not finite). */
 void json_write_double(FILE *f, double v);
 
+/*
+ * @v as --arg takes it: with @bytes 4K, 256M or 1G where it is a multiple
+ * of the unit, else (and always without @bytes) digits.
+ */
+void kb_sweep_format(uint64_t v, bool bytes, char *buf, size_t len);
+
 #endif /* KBENCHCTL_OUTPUT_H */

@@ -34,19 +34,6 @@ void kb_rate_text(uint64_t hz, char *buf, size_t len)
 		snprintf(buf, len, "%llu Hz", (unsigned long long)hz);
 }
 
-/*
- * A run whose N changed after the probe (engine.h, adaptive N): how often,
- * down to what, and that every sample is the net of N iterations.
- */
-void kb_report_n_adapted(const struct kb_run *r)
-{
-	if (!r->n_changes)
-		return;
-	out_text("  N adapted to keep windows within max_window_us: %u change%s, down to %u iterations; %u samples took fewer than %u, each stored as the net of %u\n",
-		 r->n_changes, r->n_changes == 1 ? "" : "s", r->iterations_min,
-		 r->samples_reduced, r->iterations, r->iterations);
-}
-
 void kb_report_header(const struct kb_run *r, const char *what)
 {
 	char rate[32];

@@ -16,7 +16,6 @@
 void kb_rate_text(uint64_t hz, char *buf, size_t len);
 /* The run's first line: id, side, CPU, samples x iterations, counter. */
 void kb_report_header(const struct kb_run *r, const char *what);
-void kb_report_n_adapted(const struct kb_run *r);
 /* One routine: median (95% CI), min, corrected, samples, verdict. */
 void kb_report_result(const struct kb_run *r, const struct kb_result *res);
 bool kb_report_no_valid(const struct kb_run *r, FILE *f);

@@ -14,7 +14,6 @@
 #include "hist.h"
 #include "names.h"
 #include "output.h"
-#include "report.h"
 #include "runprint.h"
 #include "schema.h"
 #include "until.h"
@@ -179,6 +178,19 @@ static void print_events(const struct kb_run *r, const struct kb_result *res,
 		   d.hz);
 	out_close_object();
 	out_close_object();
+}
+
+/*
+ * A run whose N changed after the probe (engine.h, adaptive N): how often,
+ * down to what, and that every sample is the net of N iterations.
+ */
+void kb_report_n_adapted(const struct kb_run *r)
+{
+	if (!r->n_changes)
+		return;
+	out_text("  N adapted to keep windows within max_window_us: %u change%s, down to %u iterations; %u samples took fewer than %u, each stored as the net of %u\n",
+		 r->n_changes, r->n_changes == 1 ? "" : "s", r->iterations_min,
+		 r->samples_reduced, r->iterations, r->iterations);
 }
 
 void kb_run_print_header(const struct kb_run *r)

@@ -17,6 +17,8 @@ enum {
 	KB_PRINT_BRIEF = 1 << 3,	/* no userspace statistics */
 };
 
+/* That N adapted after the probe, and how (nothing when it did not). */
+void kb_report_n_adapted(const struct kb_run *r);
 /* The run-level fields (inside the current JSON object). */
 void kb_run_print_header(const struct kb_run *r);
 /* One routine's summary (inside the current JSON object). */

@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "base.h"
+#include "output.h"
 #include "result.h"
 #include "svg.h"
-#include "sweep.h"
 
 #define W		960
 #define ML		84	/* left margin */

@@ -20,8 +20,6 @@
 #include "replic.h"
 #include "env.h"
 #include "base.h"
-#include "opts.h"
-#include "runopts.h"
 
 const char *const kb_row_verdict_name[] = {
 	"no change", "improved", "regressed", "n/a" };
@@ -52,33 +50,6 @@ void kb_diff_opts_init(struct kb_diff_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->threshold = KB_DIFF_DEFAULT_THRESHOLD;
 	o->seed = KB_DIFF_DEFAULT_SEED;
-}
-
-int kb_diff_parse_match(const struct kb_opt *row, const char *arg,
-			void *field)
-{
-	struct kb_diff_opts *o = field;
-	const char *eq = strchr(arg, '=');
-	size_t lo, ln;
-	char *buf;
-
-	if (!eq || eq == arg || !eq[1] || strchr(eq + 1, '='))
-		return kb_opt_error(row, arg, "want OLD=NEW: the routine OLD of the old result is NEW in the new one");
-	lo = (size_t)(eq - arg);
-	ln = strlen(eq + 1);
-	if (lo > KBENCH_NAME_MAX || ln > KBENCH_NAME_MAX)
-		return kb_opt_error(row, arg, "routine names are at most %d characters",
-				    KBENCH_NAME_MAX);
-	if (o->nmatch == KB_DIFF_MATCH_MAX)
-		return kb_opt_error(row, arg, "at most %d --match pairs",
-				    KB_DIFF_MATCH_MAX);
-	buf = o->match_buf[o->nmatch];
-	memcpy(buf, arg, lo);
-	buf[lo] = '\0';
-	memcpy(buf + lo + 1, eq + 1, ln + 1);
-	o->match_old[o->nmatch] = buf;
-	o->match_new[o->nmatch++] = buf + lo + 1;
-	return 0;
 }
 
 const char *kb_diff_opts_given(const struct kb_diff_opts *o)

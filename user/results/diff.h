@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "opts.h"
 #include "resfile.h"
 
 /*
@@ -43,9 +42,6 @@ struct kb_diff_opts {
 
 /* The defaults (the rows' given flags say what the user changed). */
 void kb_diff_opts_init(struct kb_diff_opts *o);
-/* The parser of the --match row: OLD=NEW, repeatable; the field is @o. */
-int kb_diff_parse_match(const struct kb_opt *row, const char *arg,
-			void *field);
 /* "--threshold" etc.: the first diff option given, or NULL. */
 const char *kb_diff_opts_given(const struct kb_diff_opts *o);
 

@@ -56,6 +56,9 @@ struct kb_meta {
 	char hypervisor[64];		/* "" when none was detected */
 	char hostname[128];
 	char date[40];			/* ISO 8601, UTC */
+	/* run --commit REV: the code measured; "" when not given */
+	char commit[72];		/* full hash (SHA-1 40, SHA-256 64 hex) */
+	char commit_time[40];		/* its committer date, ISO 8601 UTC; "" unknown */
 	uint32_t counter_flags, detectors;	/* from INFO (kernel runs) */
 	unsigned int nparams;		/* module parameters from INFO */
 	struct kb_meta_param param[KB_META_PARAMS_MAX];
@@ -104,6 +107,15 @@ int kb_resfile_path(const char *arg, char *path, size_t len, bool *is_name,
  */
 void kb_meta_collect(struct kb_meta *m, bool kernel, int cpu, int argc,
 		     char *const *argv);
+
+/*
+ * Resolve @rev (run --commit) in the git repository of the current
+ * directory to its full hash and committer date, kept for every later
+ * kb_meta_collect().  Without git or a repository, a full hash (40 or 64
+ * hex digits) is kept as given, with no date.  0, or -EINVAL with the
+ * reason in @why.
+ */
+int kb_meta_set_commit(const char *rev, char *why, size_t len);
 
 /*
  * Add the environment report of the run (env.h) to @m's environment: its

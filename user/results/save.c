@@ -123,6 +123,8 @@ const struct kb_field kb_meta_fields[] = {
 	KB_FILE_FIELD(struct kb_meta, hypervisor, STR, 0, NULL, NUL_RW),
 	KB_FILE_FIELD(struct kb_meta, hostname, STR, 0, NULL, NUL_R),
 	KB_FILE_FIELD(struct kb_meta, date, STR, 0, NULL, NUL_R),
+	KB_FILE_FIELD(struct kb_meta, commit, STR, 0, NULL, NUL_RW),
+	KB_FILE_FIELD(struct kb_meta, commit_time, STR, 0, NULL, NUL_RW),
 	KB_FILE_FIELD(struct kb_meta, counter_flags, FLAGS, 0,
 		      kb_counter_flag_names, 0),
 	KB_FILE_FIELD(struct kb_meta, detectors, FLAGS, 0,

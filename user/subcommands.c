@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbenchctl's subcommands, their --help (synopsis, description and the
- * option lines generated from their tables) and exit statuses.
+ * kbenchctl's subcommands (subcommands.h): the table main() dispatches on,
+ * each row's --help (synopsis, description, notes; the option lines come
+ * from its table), the error for a name that is not one, and the option
+ * behind a netlink attribute (for kernel errors that name it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,9 +11,10 @@
 
 #include <linux/kbench.h>
 
-#include "kbenchctl.h"
+#include "cmd.h"
 #include "opts.h"
 #include "runopts.h"
+#include "subcommands.h"
 
 static const struct kb_opt kb_global_table[] = {
 	{ .name = "version", .short_name = 'V', .kind = KB_OPT_FLAG,
@@ -83,10 +86,11 @@ const struct subcommand subcommands[] = {
 	  .synopsis = "history FILE... | DIR [--threshold PCT] [--svg FILE] [--json]",
 	  .opts = kb_history_table,
 	  .notes = "FILEs in the order given (oldest first), or every *.json of DIR in the\n"
-		   "order of the dates they record.  Change points: E-divisive means (Matteson\n"
-		   "and James 2014) with a permutation test.  Exit status: 0 no regression,\n"
-		   "1 a step up beyond the threshold, 2 a usage error or an unreadable or\n"
-		   "invalid result file.\n" },
+		   "order of the commits they record (run --save --commit REV: committer\n"
+		   "dates), else of the dates they were measured.  Change points:\n"
+		   "E-divisive means (Matteson and James 2014) with a permutation test.\n"
+		   "Exit status: 0 no regression, 1 a step up beyond the threshold, 2 a\n"
+		   "usage error or an unreadable or invalid result file.\n" },
 	{ .name = "tune", .fn = tune_main,
 	  .description = "prepare a CPU for measuring, show or undo it (root)",
 	  .synopsis = "tune --cpu N [--dry-run] [--state FILE] [-v] [--json]\n"
