@@ -293,6 +293,10 @@ static void test_reports(void)
 	ok(strstr(t, "foo: 3 runs in old, 1 in new: the spread between runs needs 3 a side; compared the first run of each (run-to-run noise unseen)") != NULL,
 	   "3 runs against 1: the first run of each compared, with a note");
 	free(t);
+	diff_verdict(&a, &one1, &o, &row);
+	ok(!row.replicated && row.c.runs_a == 1 && row.c.runs_b == 1 &&
+	   isnan(row.c.spread_pct),
+	   "3 runs against 1: one run a side compared (old_runs 1), no spread");
 	o.full = false;
 	/*
 	 * A reader that does not know "replicate" (kbenchctl before it) sees

@@ -430,8 +430,8 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 	for (i = 0; w->ns_unit && i < w->n->n; i++)
 		xb[i] = kb_run_ns(nr, xb[i]);
 	err = kb_compare_series(xa, w->o->n, xb, w->n->n, false, o->seed, &w->c);
-	w->c.runs_a = w->c.runs_a ? w->c.runs_a : 1;
-	w->c.runs_b = w->c.runs_b ? w->c.runs_b : 1;
+	/* the first run of each side (the runs, when unreplicated, in a note) */
+	w->c.runs_a = w->c.runs_b = 1;
 	if (err == -EINVAL) {
 		w->why_na = "no interval could be made";
 		err = 0;
