@@ -97,6 +97,13 @@ _kbenchctl()
 		return 0 ;;	# a value or a sweep (kbenchctl list)
 	--match)
 		return 0 ;;
+	--between)
+		# run --runs R --between CMD: a shell command
+		mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+		return 0 ;;
+	--runs)
+		mapfile -t COMPREPLY < <(compgen -W "3 5 10" -- "$cur")
+		return 0 ;;
 	--cpu)
 		mapfile -t COMPREPLY < <(compgen -W "$(seq 0 $(($(getconf _NPROCESSORS_CONF 2>/dev/null || echo 1) - 1)))" -- "$cur")
 		return 0 ;;

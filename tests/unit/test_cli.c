@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "color.h"
+#include "resfile.h"
 #include "tap.h"
 #include "tests.h"
 
@@ -439,7 +440,7 @@ static void test_results_cli(void)
 
 		if (!ok(rc == 0 && strstr(out, "95% CI of change      verdict\n") &&
 			!strstr(out, "old: unitbase") && !strstr(out, "Mann-Whitney") &&
-			strstr(out, "1 no change (noise threshold 50%)"),
+			strstr(out, "1 no change (noise threshold 50%; run-to-run noise unseen (--runs 3 or more on each side measures it))"),
 			"diff: a short table by default (no p, no file lines)"))
 			diag("%s", out);
 		free(out);
@@ -490,9 +491,74 @@ static void test_results_cli(void)
 
 		snprintf(args, sizeof(args), "diff --check %s/result-v1.json", fixtures_dir);
 		expect(args, 0, "result-v1.json: ok, 1 run, 1 routine, 200 samples");
+		snprintf(args, sizeof(args), "export %s/result-v2.json --format gbench", fixtures_dir);
+		json_check(args, "b=d[\"benchmarks\"]; assert len(b)==1 and b[0][\"run_type\"]==\"iteration\" and b[0][\"repetitions\"]==1 and \"replicate\" not in b[0], b",
+			   "export --format gbench of a file of one run (written before --runs): one repetition, no aggregates, as before");
 		snprintf(args, sizeof(args), "diff %s/result-v1.json unit-new.json --threshold 100000", fixtures_dir);
 		expect(args, 0, "1 no change");
 		valgrind(args, 0);
+	}
+	{
+		/*
+		 * run --runs: three runs (each its own probe and warm-up) in
+		 * one file, which diff reads as replicates (no timing is
+		 * asserted: only what was saved and said)
+		 */
+		struct kb_resfile rf;
+		char err[512];
+		int rc;
+
+		valgrind("run add_n:64 --user --runs 3 --samples 100 --save unit-runs.json", 0);
+		expect("diff --check unit-runs.json", 0, "unit-runs.json: ok, 3 runs, 3 routines, 300 samples");
+		rc = kb_resfile_load("unit-runs.json", &rf, err, sizeof(err));
+		if (!ok(!rc && rf.nruns == 3 && rf.runs[0].has_replicate &&
+			rf.runs[0].replicate == 0 && rf.runs[1].replicate == 1 &&
+			rf.runs[2].replicate == 2 && rf.runs[2].run.user &&
+			!strcmp(rf.runs[2].run.res[0].routine, "add_n") &&
+			rf.runs[2].run.res[0].n == 100,
+			"run add_n:64 --user --runs 3 --save: 3 runs of add_n, replicate 0, 1, 2, 100 samples each"))
+			diag("%s", err);
+		if (!rc)
+			kb_resfile_free(&rf);
+		/* each --user run is a process of its own, given the arguments as typed */
+		expect("run add_n:65 --user --runs 3 --samples 50 --save unit-runs65.json", 0,
+		       "add_n:65: geometric mean of the runs' medians ");
+		rc = kb_resfile_load("unit-runs65.json", &rf, err, sizeof(err));
+		if (!ok(!rc && rf.nruns == 3 && rf.runs[0].run.res[0].arg == 65 &&
+			rf.runs[1].run.res[0].arg == 65 &&
+			rf.runs[2].run.res[0].arg == 65,
+			"run add_n:65 --user --runs 3: every run (a worker process each) ran add_n at 65"))
+			diag("%s", err);
+		if (!rc)
+			kb_resfile_free(&rf);
+		remove("unit-runs65.json");
+		expect("diff unit-runs.json unit-runs.json --threshold 0", 0,
+		       "add_n [user] 64: 3 and 3 runs, between-run spread ");
+		valgrind("diff unit-runs.json unit-runs.json", 0);
+		json_check("export unit-runs.json --format gbench",
+			   "b=d[\"benchmarks\"]; it=[x for x in b if x[\"run_type\"]==\"iteration\"]; ag=[x for x in b if x[\"run_type\"]==\"aggregate\"]\n"
+			   "assert [x[\"repetition_index\"] for x in it]==[0,1,2] and [x[\"replicate\"] for x in it]==[0,1,2], it\n"
+			   "assert all(x[\"repetitions\"]==3 and x[\"name\"]==\"user:add_n/64\" for x in it), it\n"
+			   "assert sorted(x[\"aggregate_name\"] for x in ag)==[\"cv\",\"mean\",\"median\",\"stddev\"], ag",
+			   "export --format gbench of a file of 3 runs: 3 repetitions (iteration rows 0, 1, 2) and the 4 aggregates");
+		valgrind("--json diff unit-runs.json unit-runs.json -v", 0);
+		expect("run add_n:64 --user --runs 3 --samples 50 --between false", 1,
+		       "kbenchctl: --between 'false' exited with status 1 before run 2 of 3: stopped, nothing saved");
+		expect("run add_n:64 --user --between true", 2,
+		       "kbenchctl run: --between 'true' runs between replicated runs: give --runs 2 or more");
+		expect("run add_n:64 --user --runs 0", 2, "--runs 0");
+		/* compare --runs: A and B interleaved in each run, paired by run */
+		valgrind("compare add_n:64 add_n:65 --user --runs 3 --samples 50 --save unit-cruns.json", 0);
+		json_check("compare add_n:64 add_n:65 --user --runs 3 --samples 50 --json",
+			   "c=d[\"comparison\"]; assert len(d[\"runs\"])==3 and c[\"runs\"]==3 and c[\"runs_df\"]==2, c\n"
+			   "assert c[\"ci_method\"]==\"t over runs\" and c[\"verdict\"] in (\"slower\",\"equal\",\"faster\") and c[\"between_run_spread_pct\"] is not None, c",
+			   "compare --runs 3 --json: 3 run objects, the comparison over runs (runs_df 2, the spread)");
+		expect("diff unit-cruns.json unit-cruns.json", 0, "add_n [user] 65: 3 and 3 runs, between-run spread ");
+		expect("compare add_n:64 add_n:65 --user --runs 3 --kernel-vs-user", 2,
+		       "kbenchctl compare: --runs 3: not with --kernel-vs-user");
+		remove("unit-cruns.json");
+		expect("run add_n:64 --user --runs 2 --csv", 2, "kbenchctl run: --runs 2: not with --arg sweeps");
+		remove("unit-runs.json");
 	}
 	valgrind_loader();
 	remove("unit-new.json");

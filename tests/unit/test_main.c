@@ -43,6 +43,11 @@ int main(int argc, char *argv[])
 		test_results_loader();
 		return tap_done();
 	}
+	/* KBENCH_UNIT_ONLY=runs: the replicated-run tests alone */
+	if (getenv("KBENCH_UNIT_ONLY") && !strcmp(getenv("KBENCH_UNIT_ONLY"), "runs")) {
+		test_runs();
+		return tap_done();
+	}
 	/* KBENCH_UNIT_ONLY=export: the export and history tests alone */
 	if (getenv("KBENCH_UNIT_ONLY") && !strcmp(getenv("KBENCH_UNIT_ONLY"), "export")) {
 		test_export();
@@ -59,6 +64,7 @@ int main(int argc, char *argv[])
 	test_schema();
 	test_seqtest();
 	test_blockboot();
+	test_runs();
 	test_cli();
 	test_export();
 	test_engine();

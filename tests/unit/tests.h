@@ -31,6 +31,8 @@ void test_steal(void);
 void test_schema(void);
 void test_seqtest(void);
 void test_blockboot(void);
+/* replicated runs: run --runs, the interval over runs (test_runs.c) */
+void test_runs(void);
 /* kbenchctl export and history (test_export.c) */
 void test_export(void);
 /* libkbench's concurrent runs on this machine's CPUs */

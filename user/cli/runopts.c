@@ -14,6 +14,7 @@
 #include "fit.h"
 #include "nl.h"
 #include "opts.h"
+#include "replic.h"
 #include "resfile.h"
 #include "runopts.h"
 #include "sysfs.h"
@@ -407,6 +408,17 @@ const struct kb_opt kb_run_table[] = {
 	{ .name = "each-cpu", .kind = KB_OPT_FLAG, .in = KB_IN_RUN,
 	  KB_OPT_FIELD(struct kb_run_opts, cpus.each),
 	  .help = "run on each CPU in turn (those of --cpus, else every online one), a row each with its topology" },
+	{ .name = "runs", .kind = KB_OPT_U32, .metavar = "R",
+	  .in = KB_IN_RUN | KB_IN_COMPARE,
+	  .min = 1, .max = KB_RUNS_MAX,
+	  KB_OPT_FIELD(struct kb_run_opts, runs),
+	  KB_OPT_GIVEN(struct kb_run_opts, has_runs),
+	  .help = "R separate runs, each with its own probe and warm-up (--user: each a process of its own), saved in one file (--save): diff then measures the spread between runs (3 or more a side); compare: its interval over the runs",
+	  .def = "1" },
+	{ .name = "between", .kind = KB_OPT_STRING, .metavar = "CMD",
+	  .in = KB_IN_RUN | KB_IN_COMPARE,
+	  KB_OPT_FIELD(struct kb_run_opts, between),
+	  .help = "with --runs: run the shell command CMD before each run after the first (e.g. reload the module under test); a failing CMD stops the runs" },
 	{ .name = "user", .kind = KB_OPT_FLAG, .in = KB_IN_MEASURE,
 	  KB_OPT_FIELD(struct kb_run_opts, user),
 	  .help = "time the userspace twins instead (no module needed)" },
@@ -615,6 +627,19 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		return kb_arg_error(sub, "--log goes with --hist");
 	if (o->log_x && !o->svg)
 		return kb_arg_error(sub, "--log-x goes with --svg");
+	if (!o->has_runs)
+		o->runs = 1;
+	if (o->between && o->runs < 2)
+		return kb_arg_error(sub, "--between '%s' runs between replicated runs: give --runs 2 or more",
+				    o->between);
+	if (o->runs > 1 && (o->has_sweep || o->cpus.spec || o->cpus.each ||
+			    o->csv || o->svg || o->hist || o->raw))
+		return kb_arg_error(sub, "--runs %u: not with --arg sweeps, --cpus, --each-cpu, --csv, --svg, --hist or --raw (one run does those; --json gives every run's figures)",
+				    o->runs);
+	if (!run && o->runs > 1 && (o->kvu || o->diff.metric ||
+				    o->has_precision || o->has_max_time))
+		return kb_arg_error(sub, "--runs %u: not with --kernel-vs-user, --metric, --precision or --max-time (compare --runs compares the runs' medians)",
+				    o->runs);
 	if (o->csv && (opt_json || o->verbose || o->hist || o->raw || o->baseline))
 		return kb_arg_error(sub, "--csv replaces the summary: not with --json, --verbose, --hist, --raw or --baseline");
 	given = kb_diff_opts_given(&o->diff);

@@ -72,6 +72,9 @@ struct kb_run_opts {
 	struct kb_diff_opts diff;	/* diff, run --baseline; compare's seed */
 	bool check;			/* diff --check */
 	struct kb_cpus_sel cpus;	/* run --cpus, --each-cpu */
+	uint32_t runs;			/* run --runs R: replicated runs */
+	bool has_runs;
+	const char *between;		/* run --between CMD: before runs 2..R */
 };
 
 /*

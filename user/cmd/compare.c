@@ -9,17 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "color.h"
 #include "diff.h"
 #include "events.h"
 #include "cmd.h"
 #include "measure.h"
 #include "nl.h"
 #include "output.h"
+#include "replic.h"
 #include "report.h"
 #include "result.h"
 #include "runopts.h"
 #include "runprint.h"
 #include "runreq.h"
+#include "runs.h"
 #include "svg.h"
 #include "sweep.h"
 #include "twin.h"
@@ -181,7 +184,154 @@ static int compare_kvu(struct kb_run_opts *o, int argc, char *argv[])
 	return err;
 }
 
+/* "add_n:64" when both are one routine at two arguments, else the name. */
+static void label_of(const struct kb_result *x, const struct kb_result *y,
+		     char *buf, size_t len)
+{
+	if (x->has_arg && y->has_arg && !strcmp(x->routine, y->routine))
+		snprintf(buf, len, "%s:%llu", x->routine,
+			 (unsigned long long)x->arg);
+	else
+		snprintf(buf, len, "%s", x->routine);
+}
+
+/*
+ * compare A B --runs R: R runs, A and B interleaved in each (each run its
+ * own probe and warm-up; --user: its own process), compared by the runs:
+ * the paired t interval of the runs' ln(median_b / median_a)
+ * (model/replic.h), so that what changes from run to run (placement, the
+ * host) is in the interval and what a run shares cancels in its ratio.
+ * The threshold is compare's (1 unless given).  0 or -errno / an exit
+ * status through kb_exit_status() by the caller.
+ */
+static int compare_replicated(struct kb_run_opts *o, int argc, char *argv[],
+			      char *orig[])
+{
+	double ma[KB_RUNS_MAX], mb[KB_RUNS_MAX];
+	unsigned int n = o->runs, done = 0, i;
+	struct kb_results now = { 0 };
+	struct kb_runs_ci ci = { .threshold_pct = o->threshold };
+	struct kb_compare c;
+	char la[KBENCH_NAME_MAX + 24], lb[KBENCH_NAME_MAX + 24], text[512];
+	struct kb_run *rs;
+	int ret;
+
+	rs = calloc(n, sizeof(*rs));
+	if (!rs)
+		return -ENOMEM;
+	ret = kb_runs_measure(o, argc, orig, rs, &done);
+	if (ret)
+		goto out_free;
+	for (i = 0; i < n; i++) {
+		ma[i] = rs[i].res[0].st.median;
+		mb[i] = rs[i].res[1].st.median;
+	}
+	if (kb_results_build_runs(&now, rs, n, &o->q, argc, argv) ||
+	    kb_runs_paired(ma, mb, n, &ci)) {
+		fprintf(stderr, "%s: out of memory, or a median not above 0: no comparison\n",
+			prog);
+		ret = EXIT_FAIL;
+		goto out_free;
+	}
+	memset(&c, 0, sizeof(c));
+	c.threshold_pct = o->threshold;
+	c.rel_median_pct = ci.est_pct;
+	c.ci_lo_pct = ci.lo_pct;
+	c.ci_hi_pct = ci.hi_pct;
+	c.p = ci.p;
+	c.mw_p = NAN;
+	c.block = NAN;
+	c.basis = "paired t over the runs' log median ratios (runs, then rounds within runs)";
+	c.runs_a = c.runs_b = n;
+	c.spread_pct = ci.spread_pct;
+	kb_compare_decide(&c);
+	label_of(&rs[0].res[0], &rs[0].res[1], la, sizeof(la));
+	label_of(&rs[0].res[1], &rs[0].res[0], lb, sizeof(lb));
+	kb_compare_text(&c, la, lb, text, sizeof(text));
+
+	out_open_object(NULL);
+	if (opt_json) {
+		out_open_array("runs");
+		for (i = 0; i < n; i++)
+			kb_run_print_object(NULL, &rs[i], 0);
+		out_close_array();
+	} else {
+		kb_env_print(&rs[0].env, KB_ENV_VIEW_WARNINGS);
+		out_text("%u runs of %s and %s interleaved, each with its own probe and warm-up%s\n",
+			 n, la, lb, o->user ? " and process" : "");
+		out_text("%4s %16s %16s %9s\n", "run", la, lb, "change");
+		for (i = 0; i < n; i++)
+			out_text("%4u %12.3f cyc %12.3f cyc %+8.2f%%\n", i + 1,
+				 ma[i], mb[i], (mb[i] / ma[i] - 1) * 100);
+	}
+	out_open_object("comparison");
+	out_string("a", NULL, rs[0].res[0].routine);
+	out_string("b", NULL, rs[0].res[1].routine);
+	if (rs[0].res[0].has_arg)
+		out_uint("a_arg", NULL, rs[0].res[0].arg);
+	if (rs[0].res[1].has_arg)
+		out_uint("b_arg", NULL, rs[0].res[1].arg);
+	out_uint("runs", NULL, n);
+	out_double("a_geomean_median_cycles", NULL, ci.gm_a);
+	out_double("b_geomean_median_cycles", NULL, ci.gm_b);
+	out_double("median_rel_diff_pct", NULL, c.rel_median_pct);
+	out_double("rel_diff_ci95_lo_pct", NULL, c.ci_lo_pct);
+	out_double("rel_diff_ci95_hi_pct", NULL, c.ci_hi_pct);
+	out_string("ci_method", NULL, "t over runs");
+	out_string("verdict_basis", NULL, c.basis);
+	out_double("between_run_spread_pct", "between-run spread of the change %.2f%%", ci.spread_pct);
+	out_double("a_run_spread_pct", " (each routine's: %.2f%%", ci.spread_a_pct);
+	out_double("b_run_spread_pct", " and %.2f%%)", ci.spread_b_pct);
+	out_double("runs_df", "; paired t over the runs, %g degrees of freedom\n", ci.df);
+	out_double("p_value", NULL, c.p);
+	out_double("p_threshold_pct", NULL, o->threshold);
+	out_double("threshold_pct", NULL, o->threshold);
+	out_string("verdict", NULL, kb_verdict_name(c.verdict));
+	out_bool("inconclusive", NULL, c.inconclusive);
+	out_bool("below_threshold", NULL, c.below_threshold);
+	out_double("resolve_halfwidth_pct", NULL,
+		   c.inconclusive ? c.resolve_halfwidth_pct : NAN);
+	out_double("resolvable_change_pct", NULL,
+		   c.inconclusive ? ci.resolvable_pct : NAN);
+	out_text("%s", kb_color(out_file(), c.verdict == KB_VERDICT_SLOWER ?
+				KB_BAD : KB_GOOD));
+	out_string("verdict_text", "%s", text);
+	out_text("%s\n", kb_color_end(out_file()));
+	if (c.inconclusive)
+		out_text("the smallest change these runs resolve (80%% power): %.2f%%\n",
+			 ci.resolvable_pct);
+	out_close_object();
+	out_close_object();
+	out_finish();
+	if (o->save && kb_results_save(o->save, &now))
+		ret = EXIT_FAIL;
+out_free:
+	kb_results_free(&now);
+	for (i = 0; i < done; i++)
+		kb_run_free(&rs[i]);
+	free(rs);
+	return ret;
+}
+
+static int compare_cmd(const struct subcommand *sc, int argc, char *argv[],
+		       char *orig[]);
+
 int compare_main(const struct subcommand *sc, int argc, char *argv[])
+{
+	char **orig = kb_argv_copy(argc, argv);
+	int ret;
+
+	if (!orig) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_FAIL;
+	}
+	ret = compare_cmd(sc, argc, argv, orig);
+	kb_argv_free(argc, orig);
+	return ret;
+}
+
+static int compare_cmd(const struct subcommand *sc, int argc, char *argv[],
+		       char *orig[])
 {
 	struct kb_run_opts o;
 	int err;
@@ -200,8 +350,14 @@ int compare_main(const struct subcommand *sc, int argc, char *argv[])
 		err = kb_run_opts_check_twins(&o, sc->name);
 	if (err)
 		return kb_exit_status(err);
+	if (kb_runs_worker_path())
+		return kb_runs_worker(&o, kb_runs_worker_path(), argc, argv);
 	if (kb_sweep_is_sweep(&o.sweep))
 		return kb_sweep_main(sc, &o, argc, argv, true);
+	if (o.runs > 1) {
+		err = compare_replicated(&o, argc, argv, orig);
+		return err < 0 ? kb_exit_status(err) : err;
+	}
 	err = o.kvu ? compare_kvu(&o, argc, argv) : compare_two(&o, argc, argv);
 	return kb_exit_status(err);
 }

@@ -4,6 +4,7 @@
  * the result (--save) and diff it against a saved one (--baseline).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,13 +15,16 @@
 #include "cmd.h"
 #include "measure.h"
 #include "output.h"
+#include "replic.h"
 #include "report.h"
 #include "result.h"
 #include "runopts.h"
 #include "runprint.h"
+#include "runs.h"
 #include "svg.h"
 #include "sweep.h"
 #include "until.h"
+#include "verdict.h"
 
 /*
  * The run (short, or in full with -v and --json), then the diff against
@@ -45,7 +49,159 @@ static int report_baseline(const struct kb_run_opts *o, const struct kb_run *r,
 	return err;
 }
 
+/*
+ * The text of --runs R: a row per run and routine (median, its CI, valid
+ * samples, stability), then per routine the runs' geometric mean and the
+ * spread between them.
+ */
+static void report_runs(const struct kb_run *rs, unsigned int n)
+{
+	double m[KB_RUNS_MAX], gm, sp;
+	struct kb_stability v;
+	unsigned int i, k;
+
+	kb_env_print(&rs[0].env, KB_ENV_VIEW_WARNINGS);
+	out_text("%u runs of %u routine%s%s, each with its own probe and warm-up\n",
+		 n, rs[0].nres, rs[0].nres == 1 ? "" : "s",
+		 rs[0].user ? " (userspace twins, each run a process of its own)" : "");
+	out_text("%-24s %4s %14s  %-24s %8s  %s\n", "routine", "run",
+		 "median/iter", "95% CI of the median", "valid", "stability");
+	for (k = 0; k < rs[0].nres; k++)
+		for (i = 0; i < n; i++) {
+			const struct kb_result *x = &rs[i].res[k];
+			char lbl[KBENCH_NAME_MAX + 24], ci[48];
+
+			snprintf(lbl, sizeof(lbl), "%s%s", x->routine,
+				 x->has_arg ? ":" : "");
+			if (x->has_arg)
+				snprintf(lbl + strlen(lbl), sizeof(lbl) - strlen(lbl),
+					 "%llu", (unsigned long long)x->arg);
+			kb_result_stability(&rs[i], x, &v);
+			snprintf(ci, sizeof(ci), "%.3f .. %.3f", x->st.ci_lo,
+				 x->st.ci_hi);
+			out_text("%-24s %4u %10.3f cyc  %-24s %8zu  %s\n",
+				 i ? "" : lbl, i + 1, x->st.median, ci,
+				 x->st.count, v.stable ? "stable" :
+				 v.nreasons ? v.reason[0] : "unstable");
+		}
+	for (k = 0; k < rs[0].nres; k++) {
+		const struct kb_result *x = &rs[0].res[k];
+
+		for (i = 0; i < n; i++)
+			m[i] = rs[i].res[k].st.median;
+		sp = kb_runs_spread_pct(m, n, &gm);
+		if (x->has_arg)
+			out_text("%s:%llu", x->routine, (unsigned long long)x->arg);
+		else
+			out_text("%s", x->routine);
+		out_text(": geometric mean of the runs' medians %.3f cycles/iter, between-run spread %.2f%% (standard deviation of ln(median) x 100)\n",
+			 gm, sp);
+	}
+}
+
+/* The same in JSON: {"runs": [run objects], "between_runs": [...]}. */
+static void report_runs_json(const struct kb_run *rs, unsigned int n,
+			     unsigned int pflags)
+{
+	double m[KB_RUNS_MAX], gm, sp;
+	unsigned int i, k;
+
+	out_open_array("runs");
+	for (i = 0; i < n; i++)
+		kb_run_print_object(NULL, &rs[i], pflags);
+	out_close_array();
+	out_open_array("between_runs");
+	for (k = 0; k < rs[0].nres; k++) {
+		for (i = 0; i < n; i++)
+			m[i] = rs[i].res[k].st.median;
+		sp = kb_runs_spread_pct(m, n, &gm);
+		out_open_object(NULL);
+		out_string("routine", NULL, rs[0].res[k].routine);
+		if (rs[0].res[k].has_arg)
+			out_uint("arg", NULL, rs[0].res[k].arg);
+		out_uint("runs", NULL, n);
+		out_open_array("median_cycles");
+		for (i = 0; i < n; i++)
+			out_double(NULL, NULL, m[i]);
+		out_close_array();
+		out_double("geomean_median_cycles", NULL, gm);
+		out_double("spread_pct", NULL, sp);
+		out_close_object();
+	}
+	out_close_array();
+}
+
+/*
+ * run --runs R: R runs of the request, each its own probe and warm-up
+ * (kernel or --user alike: kb_run_measure() per run), --between CMD
+ * before each but the first, reported, diffed against --baseline and
+ * saved in one file.  An exit status.
+ */
+static int run_replicated(struct kb_run_opts *o,
+			  struct kb_resfile *base, int argc, char *argv[],
+			  char *orig[])
+{
+	unsigned int n = o->runs, done = 0, i;
+	struct kb_results now = { 0 };
+	bool regressed = false;
+	int ret, err;
+	struct kb_run *rs;
+
+	rs = calloc(n, sizeof(*rs));
+	if (!rs) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_FAIL;
+	}
+	ret = kb_runs_measure(o, argc, orig, rs, &done);
+	if (ret)
+		goto out_free;
+	if (kb_results_build_runs(&now, rs, n, &o->q, argc, argv)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		ret = EXIT_FAIL;
+		goto out_free;
+	}
+	out_open_object(NULL);
+	if (opt_json)
+		report_runs_json(rs, n, 0);
+	else
+		report_runs(rs, n);
+	if (o->baseline) {
+		out_text("\ndiff against the baseline %s:\n", o->baseline);
+		err = kb_diff_print("diff", o->baseline, base, "these runs",
+				    &now.rf, &o->diff, &regressed);
+		ret = kb_diff_exit_status(err, regressed);
+	}
+	out_close_object();
+	out_finish();
+	if (o->save && kb_results_save(o->save, &now) && ret == EXIT_OK)
+		ret = EXIT_FAIL;
+out_free:
+	kb_results_free(&now);
+	for (i = 0; i < done; i++)
+		kb_run_free(&rs[i]);
+	free(rs);
+	return ret;
+}
+
+static int run_cmd(const struct subcommand *sc, int argc, char *argv[],
+		   char *orig[]);
+
 int run_main(const struct subcommand *sc, int argc, char *argv[])
+{
+	char **orig = kb_argv_copy(argc, argv);
+	int ret;
+
+	if (!orig) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_FAIL;
+	}
+	ret = run_cmd(sc, argc, argv, orig);
+	kb_argv_free(argc, orig);
+	return ret;
+}
+
+static int run_cmd(const struct subcommand *sc, int argc, char *argv[],
+		   char *orig[])
 {
 	struct kb_resfile base = { 0 };
 	struct kb_run_opts o;
@@ -75,6 +231,8 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 			       kb_run_opts_check_module(&o, sc);
 	if (err)
 		return kb_exit_status(err);
+	if (kb_runs_worker_path())
+		return kb_runs_worker(&o, kb_runs_worker_path(), argc, argv);
 	if ((o.cpus.spec && !o.cpus.hi) || o.cpus.each)
 		return kb_cpus_main(&o);
 	if (kb_sweep_is_sweep(&o.sweep))
@@ -84,6 +242,10 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 		err = kb_baseline_load(sc->name, o.baseline, &base);
 		if (err)
 			return kb_diff_exit_status(err, false);
+	}
+	if (o.runs > 1) {
+		ret = run_replicated(&o, &base, argc, argv, orig);
+		goto out_free;
 	}
 	err = until ? kb_measure_until(&o.q, o.user, &u, &r) :
 		      kb_run_measure(&o.q, o.user, &r);

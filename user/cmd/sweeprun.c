@@ -305,7 +305,7 @@ static int compare_row(const struct sweep *w, unsigned int i, bool print)
 {
 	const struct kb_run *r = &w->runs[i];
 	const struct kb_result *a = &r->res[0], *b = &r->res[1];
-	char arg[24], ci[48], text[256];
+	char arg[24], ci[48], text[512];
 	struct kb_compare c;
 	double u;
 	int err;

@@ -100,6 +100,9 @@ static struct json_object *iteration(const struct kb_export *x,
 			       json_object_new_string(x->files[p->file].meta.kernel));
 	json_object_object_add(b, "file",
 			       json_object_new_string(x->paths[p->file]));
+	if (s->has_replicate)	/* its index among the file's runs */
+		json_object_object_add(b, "replicate",
+				       json_object_new_uint64(s->replicate));
 	return b;
 }
 

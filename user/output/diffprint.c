@@ -182,12 +182,14 @@ static void print_rows_json(const struct kb_diff_row *rows, size_t nrows,
 			out_null("arg");
 		out_string("compared_in", NULL, metric ? metric :
 				     w->ns_unit ? "ns" : "cycles");
-		out_double("old_median_cycles", NULL, w->ost->median);
-		out_double("new_median_cycles", NULL, w->nst->median);
+		out_double("old_median_cycles", NULL, w->old_med_cyc);
+		out_double("new_median_cycles", NULL, w->new_med_cyc);
 		out_double("old_median_ns", NULL, w->old_med_ns);
 		out_double("new_median_ns", NULL, w->new_med_ns);
-		out_uint("old_samples", NULL, w->ost->count);
-		out_uint("new_samples", NULL, w->nst->count);
+		out_uint("old_samples", NULL, w->old_valid);
+		out_uint("new_samples", NULL, w->new_valid);
+		out_uint("old_runs", NULL, w->c.runs_a);
+		out_uint("new_runs", NULL, w->c.runs_b);
 		out_double("change_pct", NULL, na ? NAN : w->c.rel_median_pct);
 		out_double("change_ci95_lo_pct", NULL, na ? NAN : w->c.ci_lo_pct);
 		out_double("change_ci95_hi_pct", NULL, na ? NAN : w->c.ci_hi_pct);
@@ -201,12 +203,47 @@ static void print_rows_json(const struct kb_diff_row *rows, size_t nrows,
 		out_string("verdict_basis", NULL, na ? NULL : w->c.basis);
 		out_double("block_length", NULL, na ? NAN : w->c.block);
 		out_double("between_run_spread_pct", NULL, na ? NAN : w->c.spread_pct);
+		out_double("old_run_spread_pct", NULL, na ? NAN : w->spread_old_pct);
+		out_double("new_run_spread_pct", NULL, na ? NAN : w->spread_new_pct);
+		out_double("runs_df", NULL, na ? NAN : w->df);
+		out_double("threshold_pct", NULL, w->threshold_used);
+		out_bool("threshold_is_spread", NULL, w->threshold_is_spread);
+		out_double("resolvable_change_pct", NULL,
+			   !na && w->c.inconclusive ? w->resolvable_pct : NAN);
 		out_bool("below_threshold", NULL, !na && w->c.below_threshold);
 		if (w->why_na)
 			out_string("reason", NULL, w->why_na);
 		out_close_object();
 	}
 	out_close_array();
+}
+
+/*
+ * Text: a line per row compared between replicated runs (the spread, the
+ * threshold, what an inconclusive one could resolve).
+ */
+static void print_runs_lines(const struct kb_diff_row *rows, size_t nrows)
+{
+	struct cells c;
+	size_t i;
+
+	for (i = 0; i < nrows; i++) {
+		const struct kb_diff_row *w = &rows[i];
+
+		if (!w->replicated)
+			continue;
+		row_cells(w, NULL, &c);
+		out_text("%s%s%s: %u and %u runs, between-run spread %.2f%% (old %.2f%%, new %.2f%%), threshold %.2f%%%s",
+			 c.lbl, strcmp(c.arg, "-") ? " " : "",
+			 strcmp(c.arg, "-") ? c.arg : "", w->c.runs_a,
+			 w->c.runs_b, w->c.spread_pct, w->spread_old_pct,
+			 w->spread_new_pct, w->threshold_used,
+			 w->threshold_is_spread ? " (the spread)" : "");
+		if (w->c.inconclusive && isfinite(w->resolvable_pct))
+			out_text("; inconclusive: the smallest change these runs resolve (80%% power) is %.2f%%",
+				 w->resolvable_pct);
+		out_text("\n");
+	}
 }
 
 static void only_list(const char *key, const char *text,
@@ -334,6 +371,8 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 		print_rows_json(d->rows, d->nrows, o->metric);
 	else
 		print_rows_table(d->rows, d->nrows, d->any_arg, o->full, o->metric);
+	if (!out_json())
+		print_runs_lines(d->rows, d->nrows);
 	if (md || o->full)
 		out_text("\n");
 	only_list("only_old", "only in old: ", old, d->used_old);
@@ -354,12 +393,22 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 			 d->inconclusive);
 	if (d->counts[KB_ROW_NA])
 		out_text(", %zu not compared", d->counts[KB_ROW_NA]);
-	if (full)
-		out_text(" (noise threshold %g%%, 95%% block-bootstrap CI of the median change and its p; run-to-run noise unseen without replicated runs%s)",
-			 o->threshold,
+	if (d->replicated == d->nrows && d->nrows)
+		out_text(" (%s%s%g%%, 95%% t interval over the runs%s)",
+			 o->has_threshold ? "noise threshold " :
+			 "noise threshold the between-run spread",
+			 o->has_threshold ? "" : ", not ", o->threshold,
+			 o->fail_on == KB_DIFF_FAIL_CHANGED ? "; fail on any change" : "");
+	else if (full)
+		out_text(" (noise threshold %g%%, 95%% block-bootstrap CI of the median change and its p; %s%s)",
+			 o->threshold, d->replicated ?
+			 "rows marked with runs: 95% t interval over the runs; others: run-to-run noise unseen" :
+			 "run-to-run noise unseen without replicated runs",
 			 o->fail_on == KB_DIFF_FAIL_CHANGED ? "; fail on any change" : "");
 	else
-		out_text(" (noise threshold %g%%%s)", o->threshold,
+		out_text(" (noise threshold %g%%%s%s)", o->threshold,
+			 d->replicated ? "; between replicated runs: their spread" :
+			 "; run-to-run noise unseen (--runs 3 or more on each side measures it)",
 			 o->fail_on == KB_DIFF_FAIL_CHANGED ? "; fail on any change" : "");
 	if (!full && d->note.n)
 		out_text("; -v shows %u note%s on what else differs", d->note.n,

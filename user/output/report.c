@@ -284,7 +284,7 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 		      uint64_t seed, bool full, const struct kb_compare *seq)
 {
 	const struct kb_stats *sa = &a->st, *sb = &b->st;
-	char text[256], la[KB_LABEL_MAX], lb[KB_LABEL_MAX];
+	char text[512], la[KB_LABEL_MAX], lb[KB_LABEL_MAX];
 	struct kb_compare c;
 	double u, d;
 	int err;

@@ -17,6 +17,7 @@
 
 #include "blockboot.h"
 #include "diff.h"
+#include "replic.h"
 #include "env.h"
 #include "base.h"
 
@@ -216,7 +217,125 @@ static bool metric_of(const struct kb_saved_run *s, const struct kb_result *res,
 	return true;
 }
 
+/*
+ * The runs of @rf that replicate @s (run --runs: those keyed like it,
+ * side and sweep value, that carry a replicate index; @s alone when it
+ * does not) holding routine @r of @s with valid samples: their medians
+ * per iteration in the row's unit into @m (ns when @ns_unit), in the
+ * file's unit into @raw, the valid samples summed into *@valid.  How
+ * many (at most KB_RUNS_MAX).
+ */
+static unsigned int run_medians(const struct kb_resfile *rf,
+				const struct kb_saved_run *s,
+				const struct kb_result *r, const char *metric,
+				bool ns_unit, double *m, double *raw,
+				size_t *valid)
+{
+	const struct kb_stats *st;
+	const double *sorted;
+	unsigned int n = 0, k;
+	uint64_t a = 0, b = 0;
+	bool has = kb_diff_arg_of(s, r, &a);
+	size_t i;
+
+	*valid = 0;
+	for (i = 0; i < rf->nruns && n < KB_RUNS_MAX; i++) {
+		const struct kb_saved_run *x = &rf->runs[i];
+
+		if (x != s && (!s->has_replicate || !x->has_replicate ||
+			       !same_key(x, s)))
+			continue;
+		for (k = 0; k < x->run.nres; k++) {
+			const struct kb_result *y = &x->run.res[k];
+
+			if (strcmp(y->routine, r->routine) ||
+			    kb_diff_arg_of(x, y, &b) != has || a != b)
+				continue;
+			if (metric_of(x, y, metric, &sorted, &st) && st->count) {
+				raw[n] = st->median;
+				m[n++] = ns_unit ? kb_run_ns(&x->run, st->median) :
+						   st->median;
+				*valid += st->count;
+			}
+			break;
+		}
+	}
+	return n;
+}
+
+/*
+ * Both sides replicated (at least KB_RUNS_MIN runs each): the change of
+ * the geometric means of the runs' medians, Welch's t interval over the
+ * runs (model/replic.h), the threshold the spread between runs unless
+ * --threshold was given.  false: not replicated on both sides.
+ */
+static bool compare_runs(struct kb_diff_row *w, const struct kb_diff_opts *o,
+			 const struct kb_resfile *old,
+			 const struct kb_resfile *new,
+			 struct kb_diff_notes *note)
+{
+	double ma[KB_RUNS_MAX], mb[KB_RUNS_MAX];
+	double ra[KB_RUNS_MAX], rb[KB_RUNS_MAX];
+	struct kb_runs_ci ci = { 0 };
+	unsigned int na, nb;
+	double ga, gb;
+	size_t va, vb;
+
+	na = run_medians(old, w->os, w->o, o->metric, w->ns_unit, ma, ra, &va);
+	nb = run_medians(new, w->ns, w->n, o->metric, w->ns_unit, mb, rb, &vb);
+	w->c.runs_a = na;
+	w->c.runs_b = nb;
+	if (na < KB_RUNS_MIN || nb < KB_RUNS_MIN) {
+		if (na > 1 || nb > 1)
+			kb_diff_note(note, "%s: %u run%s in old, %u in new: the spread between runs needs %d a side; compared the first run of each (run-to-run noise unseen)",
+				     w->o->routine, na, na == 1 ? "" : "s", nb,
+				     KB_RUNS_MIN);
+		return false;
+	}
+	ci.threshold_pct = o->threshold;
+	if (kb_runs_interval(ma, na, mb, nb, &ci))
+		return false;
+	/* without --threshold the runs' own spread is the noise threshold */
+	w->threshold_is_spread = !o->has_threshold;
+	if (w->threshold_is_spread) {
+		ci.threshold_pct = isfinite(ci.spread_pct) ? ci.spread_pct : 0;
+		kb_runs_interval(ma, na, mb, nb, &ci);
+	}
+	w->replicated = true;
+	w->threshold_used = ci.threshold_pct;
+	w->old_med = ci.gm_a;
+	w->new_med = ci.gm_b;
+	kb_runs_spread_pct(ra, na, &ga);
+	kb_runs_spread_pct(rb, nb, &gb);
+	w->old_med_cyc = ga;
+	w->new_med_cyc = gb;
+	w->old_valid = va;
+	w->new_valid = vb;
+	w->spread_old_pct = ci.spread_a_pct;
+	w->spread_new_pct = ci.spread_b_pct;
+	w->df = ci.df;
+	w->resolvable_pct = ci.resolvable_pct;
+	w->c.threshold_pct = ci.threshold_pct;
+	w->c.rel_median_pct = ci.est_pct;
+	w->c.ci_lo_pct = ci.lo_pct;
+	w->c.ci_hi_pct = ci.hi_pct;
+	w->c.p = ci.p;
+	w->c.mw_p = NAN;
+	w->u = NAN;
+	w->c.block = NAN;
+	w->c.spread_pct = ci.spread_pct;
+	w->c.basis = "Welch t over the runs' log medians (runs, then rounds within runs)";
+	kb_compare_decide(&w->c);
+	w->verdict = w->c.verdict == KB_VERDICT_FASTER ? KB_ROW_IMPROVED :
+		     w->c.verdict == KB_VERDICT_SLOWER ? KB_ROW_REGRESSED :
+		     KB_ROW_NO_CHANGE;
+	w->why_na = NULL;
+	return true;
+}
+
 static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
+		       const struct kb_resfile *old,
+		       const struct kb_resfile *new,
 		       struct kb_diff_notes *warn, struct kb_diff_notes *note)
 {
 	const struct kb_run *or = &w->os->run, *nr = &w->ns->run;
@@ -248,6 +367,14 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 	w->verdict = KB_ROW_NA;
 	w->old_med_ns = o->metric ? NAN : kb_run_ns(or, w->ost->median);
 	w->new_med_ns = o->metric ? NAN : kb_run_ns(nr, w->nst->median);
+	w->old_med_cyc = w->ost->median;
+	w->new_med_cyc = w->nst->median;
+	w->old_valid = w->ost->count;
+	w->new_valid = w->nst->count;
+	w->threshold_used = o->threshold;
+	w->c.spread_pct = NAN;
+	w->spread_old_pct = w->spread_new_pct = w->df = NAN;
+	w->resolvable_pct = NAN;
 	if (!o_has || !n_has) {
 		w->old_med = w->new_med = NAN;
 		w->why_na = !o_has ? "the event was not counted in the old result" :
@@ -257,6 +384,13 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 	if (!na || !nb) {
 		w->old_med = w->new_med = NAN;
 		w->why_na = "no valid samples";
+		return 0;
+	}
+	if (compare_runs(w, o, old, new, note)) {
+		if (!o->metric) {
+			w->old_med_ns = kb_run_ns(or, w->old_med_cyc);
+			w->new_med_ns = kb_run_ns(nr, w->new_med_cyc);
+		}
 		return 0;
 	}
 	if (w->ns_unit) {
@@ -296,6 +430,8 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 	for (i = 0; w->ns_unit && i < w->n->n; i++)
 		xb[i] = kb_run_ns(nr, xb[i]);
 	err = kb_compare_series(xa, w->o->n, xb, w->n->n, false, o->seed, &w->c);
+	/* the first run of each side (the runs, when unreplicated, in a note) */
+	w->c.runs_a = w->c.runs_b = 1;
 	if (err == -EINVAL) {
 		w->why_na = "no interval could be made";
 		err = 0;
@@ -418,10 +554,14 @@ static int match_rows(struct kb_diff *d, const char *old_name,
 			size_t ni;
 			int mi;
 
-			/* a routine twice on one side: the first one counts */
+			/*
+			 * a routine twice on one side: the first one counts
+			 * (a replicated run's are its replicates)
+			 */
 			if (find(old, os, o_res->routine, o_res, &first_in) != o_res) {
-				kb_diff_note(&d->note, "%s appears more than once in %s: compared the first",
-					 o_res->routine, old_name);
+				if (!os->has_replicate || !first_in->has_replicate)
+					kb_diff_note(&d->note, "%s appears more than once in %s: compared the first",
+						 o_res->routine, old_name);
 				d->used_old[i][k] = true;
 				continue;
 			}
@@ -450,8 +590,9 @@ static int match_rows(struct kb_diff *d, const char *old_name,
 			w->ns = ns;
 			w->o = o_res;
 			w->n = n_res;
-			if (compute_row(w, o, &d->warn, &d->note))
+			if (compute_row(w, o, old, new, &d->warn, &d->note))
 				return -ENOMEM;
+			d->replicated += w->replicated;
 			d->counts[w->verdict]++;
 			d->inconclusive += w->verdict == KB_ROW_NO_CHANGE &&
 					   w->c.inconclusive;
@@ -464,8 +605,10 @@ static int match_rows(struct kb_diff *d, const char *old_name,
 			const struct kb_result *r = &new->runs[i].run.res[k];
 
 			if (find(new, &new->runs[i], r->routine, r, &first_in) != r) {
-				kb_diff_note(&d->note, "%s appears more than once in %s: compared the first",
-					 r->routine, new_name);
+				if (!new->runs[i].has_replicate ||
+				    !first_in->has_replicate)
+					kb_diff_note(&d->note, "%s appears more than once in %s: compared the first",
+						 r->routine, new_name);
 				d->used_new[i][k] = true;
 			}
 		}
@@ -526,9 +669,37 @@ void kb_results_build(struct kb_results *x, const struct kb_run *const *runs,
 	x->rf.nruns = n;
 }
 
+int kb_results_build_runs(struct kb_results *x, const struct kb_run *runs,
+			  unsigned int n, const struct kb_run_req *q,
+			  int argc, char *argv[])
+{
+	unsigned int i;
+
+	kb_results_build(x, &(const struct kb_run *){ &runs[0] }, &q, 1, argc,
+			 argv);
+	x->many = calloc(n ? n : 1, sizeof(*x->many));
+	if (!x->many)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		kb_saved_run_init(&x->many[i], &runs[i], q);
+		x->many[i].analyzed = true;
+		x->many[i].has_replicate = n > 1;
+		x->many[i].replicate = i;
+	}
+	x->rf.runs = x->many;
+	x->rf.nruns = n;
+	return 0;
+}
+
+void kb_results_free(struct kb_results *x)
+{
+	free(x->many);
+	x->many = NULL;
+}
+
 int kb_results_save(const char *arg, const struct kb_results *x)
 {
-	return kb_resfile_save(arg, &x->rf.meta, x->s, x->rf.nruns);
+	return kb_resfile_save(arg, &x->rf.meta, x->rf.runs, x->rf.nruns);
 }
 
 int kb_baseline_load(const char *sub, const char *arg, struct kb_resfile *base)

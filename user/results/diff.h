@@ -65,6 +65,24 @@ struct kb_diff_row {
 	double u;
 	enum kb_row_verdict verdict;
 	const char *why_na;
+	/*
+	 * the medians in the file's unit (cycles, or the --metric event's
+	 * counts; replicated: the geometric mean of the runs' medians) and
+	 * the valid samples (of every run compared)
+	 */
+	double old_med_cyc, new_med_cyc;
+	size_t old_valid, new_valid;
+	/*
+	 * replicated runs (c.runs_a, c.runs_b at least KB_RUNS_MIN): the
+	 * interval between runs (model/replic.h); the threshold used (the
+	 * between-run spread unless --threshold was given)
+	 */
+	bool replicated;
+	double threshold_used;
+	bool threshold_is_spread;
+	double spread_old_pct, spread_new_pct;
+	double df;
+	double resolvable_pct;
 };
 
 /* What else differs between the two (warnings, notes), each once. */
@@ -86,6 +104,7 @@ struct kb_diff {
 	bool (*used_new)[KBENCH_RUN_ROUTINES_MAX];
 	struct kb_diff_notes warn, note;
 	bool any_arg;			/* some row has a sweep argument */
+	size_t replicated;		/* rows compared between runs */
 	/* a routine regressed (or changed, with --fail-on changed) */
 	bool regressed;
 };
@@ -119,11 +138,21 @@ int kb_diff_exit_status(int err, bool regressed);
 struct kb_results {
 	struct kb_resfile rf;
 	struct kb_saved_run s[2];
+	struct kb_saved_run *many;	/* kb_results_build_runs() */
 };
 
 void kb_results_build(struct kb_results *x, const struct kb_run *const *runs,
 		      const struct kb_run_req *const *reqs, unsigned int n,
 		      int argc, char *argv[]);
+/*
+ * The same for @n replicated runs of one request @q (run --runs N): each
+ * saved with its index ("replicate") when n > 1.  0 or -ENOMEM; free
+ * with kb_results_free().
+ */
+int kb_results_build_runs(struct kb_results *x, const struct kb_run *runs,
+			  unsigned int n, const struct kb_run_req *q,
+			  int argc, char *argv[]);
+void kb_results_free(struct kb_results *x);
 
 /* --save FILE|NAME of run and compare: 0 or -errno (printed). */
 int kb_results_save(const char *arg, const struct kb_results *x);

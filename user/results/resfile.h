@@ -74,6 +74,13 @@ struct kb_saved_run {
 	struct kb_run run;
 	bool has_arg;		/* a sweep value (issue 11's --arg) */
 	uint64_t arg;
+	/*
+	 * one of R replicated runs (run --runs R, R > 1): its index from 0;
+	 * the runs of one routine, side and sweep value that carry it are
+	 * the replicates diff compares by their spread (RESULTS.md)
+	 */
+	bool has_replicate;
+	uint32_t replicate;
 	struct kb_run_req req;	/* as asked (names point into run) */
 	bool analyzed;		/* kb_run_analyze() done (runs just measured) */
 };
@@ -152,7 +159,7 @@ void kb_resfile_free(struct kb_resfile *rf);
  * by one loop over its tables.  A new scalar of an object is one line.
  *   kb_meta_fields        "meta" (struct kb_meta)
  *   kb_request_fields     a run's "request" (struct kb_run_req)
- *   kb_saved_run_fields   a run's sweep "arg" (struct kb_saved_run)
+ *   kb_saved_run_fields   a run's sweep "arg" and "replicate" (struct kb_saved_run)
  *   kb_run_file_fields    a run's, after kb_run_fields (struct kb_run)
  *   kb_routine_fields     a routine's, after kb_result_fields
  *   kb_event_desc_fields  an entry of a run's "events"

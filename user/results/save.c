@@ -144,6 +144,7 @@ const struct kb_field kb_request_fields[] = {
 
 const struct kb_field kb_saved_run_fields[] = {
 	KB_FILE_OPT(struct kb_saved_run, arg, U64, has_arg, NUL_R),
+	KB_FILE_OPT(struct kb_saved_run, replicate, U32, has_replicate, NUL_R),
 	{ NULL }
 };
 
@@ -598,9 +599,16 @@ int kb_resfile_save(const char *arg, const struct kb_meta *m,
 			samples += runs[i].run.res[k].n;
 		routines += runs[i].run.nres;
 	}
-	fprintf(stderr, "%s: saved %zu routine%s, %zu samples to %s (%lld bytes",
-		prog, routines, routines == 1 ? "" : "s", samples, path,
-		stat(path, &st) ? -1LL : (long long)st.st_size);
+	/* replicated runs (run --runs R): the routines of one and R runs */
+	if (nruns > 1 && runs[0].has_replicate)
+		fprintf(stderr, "%s: saved %zu runs of %u routine%s, %zu samples to %s (%lld bytes",
+			prog, nruns, runs[0].run.nres,
+			runs[0].run.nres == 1 ? "" : "s", samples, path,
+			stat(path, &st) ? -1LL : (long long)st.st_size);
+	else
+		fprintf(stderr, "%s: saved %zu routine%s, %zu samples to %s (%lld bytes",
+			prog, routines, routines == 1 ? "" : "s", samples, path,
+			stat(path, &st) ? -1LL : (long long)st.st_size);
 	if (getenv("KBENCH_TIMING"))
 		fprintf(stderr, ", %.1f ms", (double)(kb_mono_ns() - t0) / 1e6);
 	fprintf(stderr, ")\n");

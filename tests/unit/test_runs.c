@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Replicated runs (run --runs R, model/replic.c, results/diff.c): the t
+ * distribution, the interval over runs on synthetic saved files with a
+ * known between-run spread (seeded, deterministic: no timing is asserted
+ * anywhere), files of one run as before, files of today's format, and
+ * what a reader that does not know "replicate" makes of a replicated file.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "diffprint.h"
+#include "output.h"
+#include "replic.h"
+#include "resfile.h"
+#include "stats.h"
+#include "tap.h"
+#include "tests.h"
+#include "resfix.h"
+
+/* A standard normal draw (Box-Muller) from @rng. */
+static double normal(struct kb_rng *rng)
+{
+	double u = ((double)(kb_rng_next(rng) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(kb_rng_next(rng) >> 11) + 0.5) / 9007199254740992.0;
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/*
+ * A file of @r replicated runs (replicate keys; none when @r is 1) of
+ * routine "foo", 200 samples of 1000 iterations each: per iteration
+ * @per_iter x exp(N(0, @between)) per run (the run's effect) x (1 +
+ * N(0, @within)) per sample, written and parsed back through the format.
+ */
+static void make_reps(struct kb_resfile *rf, unsigned int r, double per_iter,
+		      double between, double within, uint64_t seed,
+		      bool replicate_keys)
+{
+	static const char *const names[] = { "foo" };
+	static const int64_t one[] = { 1 };
+	struct kb_saved_run *s = calloc(r, sizeof(*s));
+	struct kb_run *runs = calloc(r, sizeof(*runs));
+	struct kb_rng rng;
+	struct kb_meta m;
+	char err[256], *buf;
+	unsigned int i;
+	size_t len, k;
+
+	make_meta(&m);
+	kb_rng_seed(&rng, seed * 7919 + 17);
+	for (i = 0; i < r; i++) {
+		struct kb_result *res;
+		double eff = per_iter * exp(between * normal(&rng));
+
+		make_run(&runs[i], 1, names, one, 200, 1000, 2);
+		res = &runs[i].res[0];
+		for (k = 0; k < res->n; k++)
+			res->net[k] = llround(eff * (1 + within * normal(&rng)) *
+					      1000);
+		kb_result_summarize(res, 1000);
+		kb_saved_run_init(&s[i], &runs[i], NULL);
+		s[i].has_replicate = replicate_keys && r > 1;
+		s[i].replicate = i;
+	}
+	buf = write_mem(&m, s, r, &len);
+	if (parse(buf, len, rf, err, sizeof(err)))
+		diag("%s", err);
+	free(buf);
+	for (i = 0; i < r; i++)
+		kb_run_free(&runs[i]);
+	free(runs);
+	free(s);
+}
+
+/* The diff of @a and @b: its first row's verdict, the row itself. */
+static int diff_verdict(struct kb_resfile *a, struct kb_resfile *b,
+			const struct kb_diff_opts *o, struct kb_diff_row *row)
+{
+	struct kb_diff d;
+	int v = -1;
+
+	if (kb_diff_compute(&d, "old.json", a, "new.json", b, o) || !d.nrows) {
+		kb_diff_free(&d);
+		return -1;
+	}
+	v = d.rows[0].verdict;
+	if (row)
+		*row = d.rows[0];
+	kb_diff_free(&d);
+	return v;
+}
+
+/* diff's text for @a and @b; its exit status. */
+static int diff_out(struct kb_resfile *a, struct kb_resfile *b,
+		    const struct kb_diff_opts *o, bool json, char **text)
+{
+	size_t len;
+	FILE *f = open_memstream(text, &len);
+	bool regressed;
+	int rc;
+
+	out_init(f, json);
+	rc = kb_diff_print(NULL, "old.json", a, "new.json", b, o, &regressed);
+	rc = kb_diff_exit_status(rc, regressed);
+	out_finish();
+	fclose(f);
+	out_init(stdout, false);
+	return rc;
+}
+
+static void test_t_distribution(void)
+{
+	/*
+	 * the tables' t(0.975, 4) 2.776, t(0.975, 8) 2.306, t(0.8, 8) 0.889;
+	 * the CDFs by Simpson's rule on the density (200000 intervals, in
+	 * Python), and the quantiles checked the same way
+	 */
+	ok(close_to(kb_t_quantile(0.975, 4), 2.776445105198, 1e-9) &&
+	   close_to(kb_t_quantile(0.975, 8), 2.306004135204, 1e-9) &&
+	   close_to(kb_t_quantile(0.8, 8), 0.888889517767, 1e-9) &&
+	   close_to(kb_t_quantile(0.025, 3.5), -2.940088637983, 1e-9) &&
+	   close_to(kb_t_cdf(2.0, 10), 0.9633059826146273, 1e-9) &&
+	   close_to(kb_t_cdf(-1.0, 2.5), 0.20203051363913893, 1e-9),
+	   "Student's t: quantiles and CDF as the tables and a numerical integration (df 2.5 to 10)");
+}
+
+/*
+ * The interval over runs on exact values: three runs a side of 100 and
+ * 101, 102, 103 against 110, 111, 112: the change and its Welch t bounds
+ * by hand.
+ */
+static void test_interval_exact(void)
+{
+	static const double a[] = { 100, 101, 102 }, b[] = { 110, 111, 112 };
+	static const double c[] = { 7, 7, 7 }, e[] = { 8, 8, 8 };
+	struct kb_runs_ci ci = { .threshold_pct = 0 };
+	double la = (log(100) + log(101) + log(102)) / 3;
+	double lb = (log(110) + log(111) + log(112)) / 3, va = 0, vb = 0, se;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < 3; i++) {
+		va += (log(a[i]) - la) * (log(a[i]) - la) / 2;
+		vb += (log(b[i]) - lb) * (log(b[i]) - lb) / 2;
+	}
+	se = sqrt(va / 3 + vb / 3);
+	rc = kb_runs_interval(a, 3, b, 3, &ci);
+	ok(!rc &&
+	   close_to(ci.est_pct, expm1(lb - la) * 100, 1e-12) &&
+	   close_to(ci.se, se, 1e-12) &&
+	   close_to(ci.lo_pct, expm1(lb - la - kb_t_quantile(0.975, ci.df) * se) * 100, 1e-9) &&
+	   ci.df > 3.9 && ci.df <= 4 && ci.p < 0.05 &&
+	   close_to(ci.spread_a_pct, sqrt(va) * 100, 1e-12),
+	   "interval over runs: Welch t of the mean log medians (est %.3f%%, %.3f..%.3f, df %.2f)",
+	   ci.est_pct, ci.lo_pct, ci.hi_pct, ci.df);
+	ok(!kb_runs_interval(c, 3, e, 3, &ci) && ci.lo_pct == ci.hi_pct &&
+	   close_to(ci.est_pct, 100.0 / 7, 1e-12) && ci.p == 0 &&
+	   ci.spread_pct == 0,
+	   "runs that agree exactly (icount): +14.29%%, an interval of width 0, p 0");
+	ok(kb_runs_interval(a, 2, b, 1, &ci) == -EINVAL &&
+	   kb_runs_interval(c, 3, (const double[]){ 8, 0, 8 }, 3, &ci) == -EINVAL,
+	   "interval over runs: fewer than 2 runs or a median of 0 is refused");
+	/* paired runs (compare --runs): a one-sample t over ln(b / a) */
+	{
+		static const double pa[] = { 100, 104, 98 }, pb[] = { 101, 105.04, 98.98 };
+		struct kb_runs_ci pc = { .threshold_pct = 0 };
+
+		rc = kb_runs_paired(pa, pb, 3, &pc);
+		ok(!rc && close_to(pc.est_pct, 1.0, 1e-9) && pc.df == 2 &&
+		   pc.spread_pct < 1e-9 && pc.lo_pct > 0.999 && pc.hi_pct < 1.001 &&
+		   pc.spread_a_pct > 2,
+		   "paired runs: a change of +1%% in every run is +1%% with no spread of the change, whatever the runs' own spread (%.2f%%)",
+		   pc.spread_a_pct);
+	}
+	/* p tests what the interval decides, at a threshold */
+	ci.threshold_pct = 9;
+	kb_runs_interval(a, 3, b, 3, &ci);
+	ok((ci.p <= 0.05) == (ci.lo_pct > 9 || ci.hi_pct < -9),
+	   "p <= 0.05 exactly when the interval clears the threshold (p %.4f, %.2f..%.2f, T 9%%)",
+	   ci.p, ci.lo_pct, ci.hi_pct);
+}
+
+/*
+ * Synthetic saved files, 5 runs each, between-run spread 0.25% and 1%
+ * within-run noise: A/A at --threshold 0 changed in at most 1 of 20 seeds;
+ * +1% regressed in at least 18 of 20, at --threshold 0 and at the default
+ * (the between-run spread).
+ */
+static void test_synthetic(void)
+{
+	struct kb_diff_opts o0, od;
+	struct kb_diff_row row;
+	unsigned int s, aa = 0, up0 = 0, upd = 0, repl = 0;
+	double spread = 0;
+
+	kb_diff_opts_init(&o0);
+	o0.threshold = 0;
+	o0.has_threshold = true;
+	kb_diff_opts_init(&od);
+	for (s = 1; s <= 20; s++) {
+		struct kb_resfile a, b, c;
+		int v;
+
+		make_reps(&a, 5, 100, 0.0025, 0.01, 2 * s, true);
+		make_reps(&b, 5, 100, 0.0025, 0.01, 2 * s + 1, true);
+		make_reps(&c, 5, 101, 0.0025, 0.01, 2 * s + 1, true);
+		v = diff_verdict(&a, &b, &o0, &row);
+		aa += v == KB_ROW_REGRESSED || v == KB_ROW_IMPROVED;
+		repl += row.replicated && row.c.runs_a == 5 && row.c.runs_b == 5;
+		spread += row.c.spread_pct / 20;
+		up0 += diff_verdict(&a, &c, &o0, NULL) == KB_ROW_REGRESSED;
+		upd += diff_verdict(&a, &c, &od, NULL) == KB_ROW_REGRESSED;
+		kb_resfile_free(&a);
+		kb_resfile_free(&b);
+		kb_resfile_free(&c);
+	}
+	ok(repl == 20, "5 runs a side: compared between runs in %u of 20", repl);
+	ok(spread > 0.15 && spread < 0.4,
+	   "between-run spread measured %.3f%% on average (drawn 0.25%%, plus each run's median error)",
+	   spread);
+	ok(aa <= 1, "A/A, 5 runs a side, spread 0.25%%, --threshold 0: changed in %u of 20 seeds (at most 1)",
+	   aa);
+	ok(up0 >= 18, "+1%%, 5 runs a side, --threshold 0: regressed in %u of 20 seeds (at least 18)",
+	   up0);
+	ok(upd >= 18, "+1%%, 5 runs a side, default threshold (the spread): regressed in %u of 20 seeds (at least 18)",
+	   upd);
+}
+
+/* What the reports say, and files of one run, mixed, and old readers. */
+static void test_reports(void)
+{
+	struct kb_resfile a, b, one1, one2, flat;
+	struct kb_diff_opts o;
+	struct kb_diff_row row;
+	char *t, path[512], err[512];
+	int rc;
+
+	kb_diff_opts_init(&o);
+	make_reps(&a, 5, 100, 0.0025, 0.01, 3, true);
+	make_reps(&b, 5, 101, 0.0025, 0.01, 4, true);
+	rc = diff_out(&a, &b, &o, false, &t);
+	if (!ok(rc == 1 && strstr(t, "foo: 5 and 5 runs, between-run spread ") &&
+		strstr(t, "(the spread)") && strstr(t, "regressed") &&
+		strstr(t, "noise threshold the between-run spread, not 2%, 95% t interval over the runs"),
+		"diff of replicated files: the spread between runs stated, the threshold is it, regressed, exit 1"))
+		diag("%s", t);
+	free(t);
+	rc = diff_out(&a, &b, &o, true, &t);
+	ok(strstr(t, "\"old_runs\": 5") && strstr(t, "\"between_run_spread_pct\": 0.") &&
+	   strstr(t, "\"threshold_is_spread\": true") &&
+	   strstr(t, "\"verdict_basis\": \"Welch t over the runs' log medians"),
+	   "JSON: old_runs, between_run_spread_pct, threshold_is_spread, the basis");
+	free(t);
+	/* a small change at a large spread: inconclusive, what would resolve it */
+	kb_resfile_free(&b);
+	make_reps(&b, 3, 100.8, 0.01, 0.01, 5, true);
+	kb_resfile_free(&a);
+	make_reps(&a, 3, 100, 0.01, 0.01, 6, true);
+	o.threshold = 0.5;
+	o.has_threshold = true;
+	rc = diff_verdict(&a, &b, &o, &row);
+	rc = diff_out(&a, &b, &o, false, &t);
+	if (!ok(row.c.inconclusive && isfinite(row.resolvable_pct) &&
+		row.resolvable_pct > 0.5 &&
+		strstr(t, "inconclusive: the smallest change these runs resolve (80% power) is "),
+		"inconclusive between runs: the smallest change they resolve is stated (%.2f%%)",
+		row.resolvable_pct))
+		diag("%s", t);
+	free(t);
+	kb_diff_opts_init(&o);
+
+	/* files of one run: as before */
+	make_reps(&one1, 1, 100, 0.0025, 0.01, 7, true);
+	make_reps(&one2, 1, 100, 0.0025, 0.01, 8, true);
+	rc = diff_verdict(&one1, &one2, &o, &row);
+	ok(rc == KB_ROW_NO_CHANGE && !row.replicated && row.c.runs_a == 1 &&
+	   isnan(row.c.spread_pct) &&
+	   !strcmp(row.c.basis, "block bootstrap within each run"),
+	   "files of one run: the block bootstrap within each, no spread (null)");
+	rc = diff_out(&one1, &one2, &o, false, &t);
+	ok(rc == 0 && strstr(t, "run-to-run noise unseen (--runs 3 or more on each side measures it)"),
+	   "files of one run: says that run-to-run noise is unseen");
+	free(t);
+	/* 5 runs against 1: the first of each, and a note */
+	o.full = true;
+	rc = diff_out(&a, &one1, &o, false, &t);
+	ok(strstr(t, "foo: 3 runs in old, 1 in new: the spread between runs needs 3 a side; compared the first run of each (run-to-run noise unseen)") != NULL,
+	   "3 runs against 1: the first run of each compared, with a note");
+	free(t);
+	diff_verdict(&a, &one1, &o, &row);
+	ok(!row.replicated && row.c.runs_a == 1 && row.c.runs_b == 1 &&
+	   isnan(row.c.spread_pct),
+	   "3 runs against 1: one run a side compared (old_runs 1), no spread");
+	o.full = false;
+	/*
+	 * A reader that does not know "replicate" (kbenchctl before it) sees
+	 * R runs of the same routine: it compares the first and notes the
+	 * others, as for any routine twice in a file
+	 */
+	make_reps(&flat, 3, 100, 0.01, 0.01, 6, false);
+	o.full = true;
+	rc = diff_out(&flat, &b, &o, false, &t);
+	if (!ok(strstr(t, "note: foo appears more than once in old.json: compared the first") &&
+		strstr(t, "3 runs in old") == NULL,
+		"replicated runs without their key (a reader that ignores it): the first run compared, the rest noted"))
+		diag("%s", t);
+	free(t);
+	kb_resfile_free(&flat);
+	kb_resfile_free(&a);
+	kb_resfile_free(&b);
+	kb_resfile_free(&one1);
+	kb_resfile_free(&one2);
+
+	/* today's format, written by kbenchctl before --runs */
+	snprintf(path, sizeof(path), "%s/result-v2.json", fixtures_dir);
+	rc = kb_resfile_load(path, &a, err, sizeof(err));
+	if (!ok(rc == 0 && a.nruns == 1 && !a.runs[0].has_replicate &&
+		a.runs[0].run.nres == 1 && a.runs[0].run.res[0].n == 40,
+		"result-v2.json (written before --runs): loads, 1 run, 40 samples"))
+		diag("%s", err);
+	if (!rc) {
+		rc = diff_out(&a, &a, &o, false, &t);
+		ok(rc == 0 && strstr(t, "+0.00%") && strstr(t, "no change"),
+		   "result-v2.json against itself: +0.00%%, no change");
+		free(t);
+		kb_resfile_free(&a);
+	}
+}
+
+void test_runs(void)
+{
+	test_t_distribution();
+	test_interval_exact();
+	test_synthetic();
+	test_reports();
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Replicated runs of run and compare (--runs R, --between CMD): R runs of
+ * one request, each its own probe and warm-up; with --user each in a
+ * process of its own, kbenchctl executing itself as a worker.
+ */
+#ifndef KBENCHCTL_RUNS_H
+#define KBENCHCTL_RUNS_H
+
+#include "result.h"
+
+/*
+ * Set by kbenchctl for its own workers (never by users): the file the
+ * worker writes its one run to.  A fresh process is a fresh layout
+ * (ASLR: code, stack, heap and their physical pages), what separate
+ * invocations differ by; runs in one process share it (RESULTS.md,
+ * "Replicated runs").  pyperf's worker processes are the model.
+ */
+#define KB_RUNS_WORKER_ENV	"KBENCH_RUNS_WORKER"
+
+/* @argc strings of @argv copied (the option parser edits argv), or NULL. */
+char **kb_argv_copy(int argc, char *argv[]);
+void kb_argv_free(int argc, char **c);
+
+/* The worker's file, or NULL when this process is no worker. */
+const char *kb_runs_worker_path(void);
+
+/*
+ * The worker: one run of @o's request written to @path as a result file,
+ * nothing on stdout.  An exit status.
+ */
+struct kb_run_opts;
+int kb_runs_worker(const struct kb_run_opts *o, const char *path, int argc,
+		   char *argv[]);
+
+/*
+ * The o->runs runs into @rs (zeroed, o->runs of them), each analyzed and
+ * with valid samples; --between before each but the first; with --user
+ * each a worker process given @orig (the arguments as typed).  *@done:
+ * the runs to free with kb_run_free().  0, or an exit status after a
+ * message saying which run failed (nothing is saved then).
+ */
+int kb_runs_measure(const struct kb_run_opts *o, int argc, char *orig[],
+		    struct kb_run *rs, unsigned int *done);
+
+#endif /* KBENCHCTL_RUNS_H */
