@@ -78,6 +78,20 @@ rc=$?
 [ $rc = 0 ] && has '"diff": {' /tmp/j && has '"verdict": "no change"' /tmp/j
 t $? "run --baseline v8 --json with v8 loaded: no change, exit 0 (got $rc)"
 
+# replicated kernel runs, the module under test reloaded between them
+run --runs 3 --between 'rmmod kbench_difftest && insmod /extra/v8/kbench_difftest.ko' \
+	--save /tmp/r3.json >/tmp/d 2>&1 &&
+	run --runs 3 --save /tmp/r3b.json >>/tmp/d 2>&1 &&
+	kbenchctl diff --check /tmp/r3.json >>/tmp/d 2>&1
+rc=$?
+has "3 runs" /tmp/d
+t $((rc || $?)) "run --runs 3 --between 'rmmod && insmod' of the kernel routine: 3 runs in one file (exit $rc)"
+kbenchctl diff /tmp/r3.json /tmp/r3b.json >/tmp/d 2>&1
+rc=$?
+sed 's/^/# /' /tmp/d
+[ $rc = 0 ] && has "3 and 3 runs, between-run spread 0.00%" /tmp/d && has "+0.00%" /tmp/d
+t $? "diff of two 3-run files of the same build under icount: +0.00%, between-run spread 0.00%, exit 0 (got $rc)"
+
 # contrib/lkp's program as LKP runs it (parameters in the environment),
 # its output through its parse: LKP's stats, exact under icount
 if [ -x /extra/kbench/run ]; then
