@@ -61,6 +61,7 @@ mkdir -p "$base"
 
 # w1 y|m TREE: rebuild kernel/kbench/ with W=1 into DIR/w1-y|m.log; fail
 # on any compiler warning
+# shellcheck disable=SC2317
 w1() {
 	local log=$dir/w1-$1.log
 	echo "== CONFIG_KBENCH=$1: make W=1 kernel/kbench/" >"$log"
@@ -70,7 +71,8 @@ w1() {
 	grep -q 'kernel/kbench/kbench_main.o' "$log" || { echo "== nothing rebuilt" >>"$log"; return 1; }
 }
 
-# the build, in a fresh $dir (kcache_build)
+# the build, in a fresh $dir (kcache_build calls it)
+# shellcheck disable=SC2317
 build_steps() {
 	tar -xJf "$tarball" -C "$dir/linux" --strip-components=1
 	"$top/scripts/intree.sh" "$dir/linux" "$dir/patches"
@@ -104,6 +106,7 @@ build_steps() {
 	w1 y "$dir/linux"
 }
 
+# shellcheck disable=SC2317
 build() {
 	local fail=
 	[ "$tap" = 0 ] || fail="not ok 1 builtin_kernel_built: see $base/$key.log"

@@ -69,7 +69,8 @@ dir=$base/$key
 mkdir -p "$base"
 
 # ---- build ------------------------------------------------------------------
-# the build, in a fresh $dir (kcache_build)
+# the build, in a fresh $dir (kcache_build calls it)
+# shellcheck disable=SC2317
 build_steps() {
 	tar -xJf "$tarball" -C "$dir/linux" --strip-components=1
 	cp "$fragment" "$dir/kbench-debug.config"
@@ -86,6 +87,7 @@ build_steps() {
 	cp .config "$dir/config"
 }
 
+# shellcheck disable=SC2317
 build() {
 	kcache_build "debug kernel" build_steps 'error|Error|^not ok|^# MISSING'
 }
