@@ -23,28 +23,22 @@ set -euo pipefail
 {
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/kcache.sh
+. "$top/scripts/kcache.sh"
 prog=builtin-kernel.sh
+help=3,20
 fragment=$top/tests/vm/builtin-kernel.config
 tarball=${KBENCH_LINUX_SOURCE_612:-/usr/src/linux-source-6.12.tar.xz}
 recipe=1
-quiet=0
 tap=0
-jobs=$(nproc 2>/dev/null || echo 2)
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--quiet|-q) quiet=1; shift ;;
 	--tap) tap=1; shift ;;
-	--jobs) jobs=${2?}; shift 2 ;;
-	-h|--help) sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "$prog: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	*) kcache_option "$@"; shift "$kcache_took" ;;
 	esac
 done
-say() { [ "$quiet" = 1 ] || echo "$prog: $*" >&2; }
-die() { echo "$prog: $*" >&2; exit "${2:-1}"; }
-[ -r "$tarball" ] || die "$tarball missing (scripts/deps.sh installs linux-source-6.12)" 2
-for t in flex bison bc gcc make xz git; do
-	command -v "$t" >/dev/null || die "$t missing (run scripts/deps.sh)" 2
-done
+[ -r "$tarball" ] || kcache_die "$tarball missing (scripts/deps.sh installs linux-source-6.12)" 2
+kcache_need_tools flex bison bc gcc make xz git
 
 # What the kernel image is built from: the series' kernel part (the
 # selftests and documentation in DIR/patches do not change the kernel).
@@ -60,8 +54,6 @@ key=$( { echo "recipe $recipe"; echo "source $src_version";
 		"${sources[@]}" \
 		kmod/Kbuild include/linux/kbench.h include/uapi/linux/kbench.h \
 		include/kbench/*.h; } | sha256sum | cut -c1-16)
-# shellcheck source=scripts/kcache.sh
-. "$top/scripts/kcache.sh"
 cache=$(kbench_cache_dir)
 base=$cache/builtin-kernel
 dir=$base/$key
@@ -69,6 +61,7 @@ mkdir -p "$base"
 
 # w1 y|m TREE: rebuild kernel/kbench/ with W=1 into DIR/w1-y|m.log; fail
 # on any compiler warning
+# shellcheck disable=SC2317
 w1() {
 	local log=$dir/w1-$1.log
 	echo "== CONFIG_KBENCH=$1: make W=1 kernel/kbench/" >"$log"
@@ -78,71 +71,49 @@ w1() {
 	grep -q 'kernel/kbench/kbench_main.o' "$log" || { echo "== nothing rebuilt" >>"$log"; return 1; }
 }
 
-build() {
-	local t0 rc log=$base/$key.log
-	t0=$(date +%s)
-	say "building the built-in kbench kernel (key $key) in $dir; log: $log"
-	rm -rf "$dir"
-	mkdir -p "$dir/linux"
-	trap 'rm -rf "$dir"' EXIT
-	trap 'exit 130' INT TERM
-	set +e
-	(
-		set -e
-		tar -xJf "$tarball" -C "$dir/linux" --strip-components=1
-		"$top/scripts/intree.sh" "$dir/linux" "$dir/patches"
-		cd "$dir/linux"
-		# =m first, in a second tree (O=; objects only: no kernel is
-		# linked): O= wants a source tree that was never configured
-		mkdir -p "$dir/build-m"
-		make ARCH=x86_64 O="$dir/build-m" tinyconfig
-		sed -e 's/^CONFIG_KBENCH=y/CONFIG_KBENCH=m/' "$fragment" >"$dir/build-m/m.config"
-		scripts/kconfig/merge_config.sh -m -O "$dir/build-m" "$dir/build-m/.config" "$dir/build-m/m.config"
-		make ARCH=x86_64 O="$dir/build-m" olddefconfig
-		grep -qx CONFIG_KBENCH=m "$dir/build-m/.config"
-		make ARCH=x86_64 O="$dir/build-m" -j"$jobs" prepare
-		w1 m "$dir/build-m"
-		rm -rf "$dir/build-m"
-		make ARCH=x86_64 tinyconfig
-		scripts/kconfig/merge_config.sh -m .config "$fragment"
-		make ARCH=x86_64 olddefconfig
-		missing=0
-		while IFS= read -r line; do
-			case "$line" in
-			CONFIG_*=*) grep -qxF "$line" .config ||
-				{ echo "MISSING: $line"; missing=1; } ;;
-			esac
-		done <"$fragment"
-		[ $missing = 0 ]
-		make ARCH=x86_64 -j"$jobs" bzImage modules
-		make -s ARCH=x86_64 kernelrelease >"$dir/release"
-		cp arch/x86/boot/bzImage "$dir/bzImage"
-		cp .config "$dir/config"
-		w1 y "$dir/linux"
-	) >"$log" 2>&1
-	rc=$?
-	set -e
-	if [ "$rc" != 0 ]; then
-		[ "$tap" = 1 ] && echo "not ok 1 builtin_kernel_built: see $log"
-		echo "$prog: build failed; last lines of $log:" >&2
-		grep -E 'error|Error|warning:|MISSING' "$log" | tail -n 20 >&2 ||
-			tail -n 20 "$log" >&2
-		exit 1
-	fi
-	echo "key $key built in $(( $(date +%s) - t0 )) s on $(date -u +%FT%TZ) with make -j$jobs" >"$dir/complete"
-	trap - EXIT INT TERM
-	say "built in $(( $(date +%s) - t0 )) s: $(cat "$dir/release")"
+# the build, in a fresh $dir (kcache_build calls it)
+# shellcheck disable=SC2317
+build_steps() {
+	tar -xJf "$tarball" -C "$dir/linux" --strip-components=1
+	"$top/scripts/intree.sh" "$dir/linux" "$dir/patches"
+	cd "$dir/linux"
+	# =m first, in a second tree (O=; objects only: no kernel is
+	# linked): O= wants a source tree that was never configured
+	mkdir -p "$dir/build-m"
+	make ARCH=x86_64 O="$dir/build-m" tinyconfig
+	sed -e 's/^CONFIG_KBENCH=y/CONFIG_KBENCH=m/' "$fragment" >"$dir/build-m/m.config"
+	scripts/kconfig/merge_config.sh -m -O "$dir/build-m" "$dir/build-m/.config" "$dir/build-m/m.config"
+	make ARCH=x86_64 O="$dir/build-m" olddefconfig
+	grep -qx CONFIG_KBENCH=m "$dir/build-m/.config"
+	make ARCH=x86_64 O="$dir/build-m" -j"$jobs" prepare
+	w1 m "$dir/build-m"
+	rm -rf "$dir/build-m"
+	make ARCH=x86_64 tinyconfig
+	scripts/kconfig/merge_config.sh -m .config "$fragment"
+	make ARCH=x86_64 olddefconfig
+	missing=0
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) grep -qxF "$line" .config ||
+			{ echo "MISSING: $line"; missing=1; } ;;
+		esac
+	done <"$fragment"
+	[ $missing = 0 ]
+	make ARCH=x86_64 -j"$jobs" bzImage modules
+	make -s ARCH=x86_64 kernelrelease >"$dir/release"
+	cp arch/x86/boot/bzImage "$dir/bzImage"
+	cp .config "$dir/config"
+	w1 y "$dir/linux"
 }
 
-if [ ! -f "$dir/complete" ]; then
-	exec 9>"$base/$key.lock"
-	if ! flock -n 9; then
-		say "another build of $key is under way; waiting for it"
-		flock 9
-	fi
-	[ -f "$dir/complete" ] || build
-	exec 9>&-
-fi
+# shellcheck disable=SC2317
+build() {
+	local fail=
+	[ "$tap" = 0 ] || fail="not ok 1 builtin_kernel_built: see $base/$key.log"
+	kcache_build "built-in kbench kernel" build_steps 'error|Error|warning:|MISSING' "$fail"
+}
+
+kcache_ensure build
 if [ "$tap" = 1 ]; then
 	echo "TAP version 13"
 	echo "1..4"

@@ -30,37 +30,28 @@ set -euo pipefail
 {
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/kcache.sh
+. "$top/scripts/kcache.sh"
 prog=debug-kernel.sh
+help=3,26
 fragment=$top/tests/vm/debug-kernel.config
 tarball=${KBENCH_LINUX_SOURCE:-/usr/src/linux-source-6.1.tar.xz}
 # Bump when the build steps below change in a way that changes the result.
 recipe=1
 
 check=0
-quiet=0
 print_key=0
-jobs=$(nproc 2>/dev/null || echo 2)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--check) check=1; shift ;;
-	--quiet|-q) quiet=1; shift ;;
-	--jobs) jobs=${2?}; shift 2 ;;
-	--jobs=*) jobs=${1#*=}; shift ;;
 	--print-key) print_key=1; shift ;;
-	-h|--help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "$prog: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	*) kcache_option "$@"; shift "$kcache_took" ;;
 	esac
 done
-[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "$prog: --jobs wants a number" >&2; exit 2; }
 
-say() { [ "$quiet" = 1 ] || echo "$prog: $*" >&2; }
-die() { echo "$prog: $*" >&2; exit "${2:-1}"; }
-
-[ -r "$tarball" ] || die "$tarball missing (scripts/deps.sh installs linux-source-6.1)" 2
-for t in flex bison bc gcc make xz; do
-	command -v "$t" >/dev/null || die "$t missing (run scripts/deps.sh)" 2
-done
-[ -e /usr/include/libelf.h ] || die "libelf-dev missing (run scripts/deps.sh)" 2
+[ -r "$tarball" ] || kcache_die "$tarball missing (scripts/deps.sh installs linux-source-6.1)" 2
+kcache_need_tools flex bison bc gcc make xz
+[ -e /usr/include/libelf.h ] || kcache_die "libelf-dev missing (run scripts/deps.sh)" 2
 
 src_version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null ||
 	stat -L -c '%s %Y' "$tarball")
@@ -72,52 +63,33 @@ if [ "$print_key" = 1 ]; then
 	exit 0
 fi
 
-# shellcheck source=scripts/kcache.sh
-. "$top/scripts/kcache.sh"
 cache=$(kbench_cache_dir)
 base=$cache/debug-kernel
 dir=$base/$key
 mkdir -p "$base"
 
 # ---- build ------------------------------------------------------------------
+# the build, in a fresh $dir (kcache_build calls it)
+# shellcheck disable=SC2317
+build_steps() {
+	tar -xJf "$tarball" -C "$dir/linux" --strip-components=1
+	cp "$fragment" "$dir/kbench-debug.config"
+	cd "$dir/linux"
+	make ARCH=x86_64 tinyconfig
+	scripts/kconfig/merge_config.sh -m .config "$dir/kbench-debug.config"
+	make ARCH=x86_64 olddefconfig
+	# Refuse to build a kernel that lacks what the fragment asks for.
+	check_config .config
+	# bzImage, and modules for Module.symvers (external modules).
+	make ARCH=x86_64 -j"$jobs" bzImage modules
+	make -s ARCH=x86_64 kernelrelease >"$dir/release"
+	cp arch/x86/boot/bzImage "$dir/bzImage"
+	cp .config "$dir/config"
+}
+
+# shellcheck disable=SC2317
 build() {
-	local t0 rc log=$base/$key.log
-	t0=$(date +%s)
-	say "building the debug kernel (key $key) in $dir; log: $log"
-	rm -rf "$dir"
-	mkdir -p "$dir/linux"
-	# Whatever fails from here on leaves no tree behind.
-	trap 'rm -rf "$dir"' EXIT
-	trap 'exit 130' INT TERM
-	# A subshell outside any && / || list, so that set -e holds in it.
-	set +e
-	(
-		set -e
-		tar -xJf "$tarball" -C "$dir/linux" --strip-components=1
-		cp "$fragment" "$dir/kbench-debug.config"
-		cd "$dir/linux"
-		make ARCH=x86_64 tinyconfig
-		scripts/kconfig/merge_config.sh -m .config "$dir/kbench-debug.config"
-		make ARCH=x86_64 olddefconfig
-		# Refuse to build a kernel that lacks what the fragment asks for.
-		check_config .config
-		# bzImage, and modules for Module.symvers (external modules).
-		make ARCH=x86_64 -j"$jobs" bzImage modules
-		make -s ARCH=x86_64 kernelrelease >"$dir/release"
-		cp arch/x86/boot/bzImage "$dir/bzImage"
-		cp .config "$dir/config"
-	) >"$log" 2>&1
-	rc=$?
-	set -e
-	if [ "$rc" != 0 ]; then
-		echo "$prog: debug kernel build failed; last lines of $log:" >&2
-		grep -E 'error|Error|^not ok|^# MISSING' "$log" | tail -n 20 >&2 ||
-			tail -n 20 "$log" >&2
-		exit 1
-	fi
-	echo "key $key built in $(( $(date +%s) - t0 )) s on $(date -u +%FT%TZ) with make -j$jobs" >"$dir/complete"
-	trap - EXIT INT TERM
-	say "built in $(( $(date +%s) - t0 )) s: $(cat "$dir/release")"
+	kcache_build "debug kernel" build_steps 'error|Error|^not ok|^# MISSING'
 }
 
 # check_config FILE: every line of the fragment holds in FILE.  Prints TAP:
@@ -191,19 +163,10 @@ check_config() {
 	return $failed
 }
 
-if [ ! -f "$dir/complete" ]; then
-	# One builder at a time; the others wait and then find it complete.
-	exec 9>"$base/$key.lock"
-	if ! flock -n 9; then
-		say "another build of $key is under way; waiting for it"
-		flock 9
-	fi
-	[ -f "$dir/complete" ] || build
-	exec 9>&-
-fi
+kcache_ensure build
 
 if [ "$check" = 1 ]; then
-	say "$(cat "$dir/complete")"
+	kcache_say "$(cat "$dir/complete")"
 	check_config "$dir/config"
 	exit
 fi

@@ -36,12 +36,8 @@ fi
 objdump=${XCROSS}objdump
 nm=${XCROSS}nm
 
-n=0
-fail=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 
 # fn NAME: the function's disassembly with relocations
 fn() {
@@ -75,4 +71,4 @@ ppc64le)
 esac
 
 echo "1..$n"
-exit $fail
+[ "$nfail" = 0 ]

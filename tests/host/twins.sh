@@ -45,12 +45,8 @@ loop() {
 		}'
 }
 
-n=0
-fail=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
 
 for f in "$ko" "$ctl"; do
 	if [ ! -f "$f" ]; then
@@ -117,4 +113,4 @@ tap $? "add_n: the kernel block and the userspace twin's are the same ($(printf 
 tap $? "add_n: 1024 adds of 3 bytes, then loop and jmp *REG: arg + 2 instructions per iteration, as documented"
 
 echo "1..$n"
-exit $fail
+[ "$nfail" = 0 ]

@@ -184,17 +184,6 @@ static int routines_cb(const struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-static const struct routine_arg *routine_find(const struct routines_arg *rs,
-					      const char *name)
-{
-	int i;
-
-	for (i = 0; i < rs->n; i++)
-		if (!strcmp(rs->r[i].name, name))
-			return &rs->r[i];
-	return NULL;
-}
-
 /*
  * A RUN in a child on @cpu, long enough to be killed or outlasted: its
  * pid; it exits with the RUN's errno (0 when it completed).
@@ -256,7 +245,7 @@ TEST_F(kb, routine_get_arguments)
 	ASSERT_EQ(0, res.err);
 	ASSERT_EQ(NULL, rs.bad) TH_LOG("ROUTINE_GET reply: %s", rs.bad);
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		r = routine_find(&rs, want[i].name);
+		r = KB_FIND_NAMED(rs.r, rs.n, want[i].name);
 		ASSERT_NE(NULL, r) TH_LOG("no routine %s", want[i].name);
 		EXPECT_TRUE(r->has_arg && r->has_min && r->has_max && r->has_def)
 			TH_LOG("%s: argument attributes missing", r->name);
@@ -269,7 +258,7 @@ TEST_F(kb, routine_get_arguments)
 		EXPECT_TRUE(r->flags & KBENCH_ROUTINE_F_BUILTIN);
 	}
 	for (i = 0; i < 2; i++) {
-		r = routine_find(&rs, i ? "empty" : "add_chain");
+		r = KB_FIND_NAMED(rs.r, rs.n, i ? "empty" : "add_chain");
 		ASSERT_NE(NULL, r);
 		EXPECT_FALSE(r->has_arg || r->has_min || r->has_max || r->has_def)
 			TH_LOG("%s reports an argument", r->name);

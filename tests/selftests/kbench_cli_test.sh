@@ -14,21 +14,6 @@
 # shellcheck source=tests/selftests/kbench_lib.sh
 . "$(dirname "$0")/kbench_lib.sh"
 
-# expect CODE WANT CMD...: CMD's stdout and stderr are exactly WANT, its
-# exit status CODE
-expect() {
-	code=$1
-	want=$2
-	shift 2
-	out=$("$@" 2>&1)
-	rc=$?
-	[ "$rc" = "$code" ] && [ "$out" = "$want" ]
-	r=$?
-	[ $r = 0 ] || echo "# exit $rc: $out" | head -n 5
-	tap $r "$*: exit $code, '$want'"
-}
-
-
 echo "TAP version 13"
 echo "1..34"
 
@@ -110,9 +95,7 @@ out=$(kbenchctl run add_chain --iterations 1000 --samples 200 2>&1)
 rc=$?
 lines=$(echo "$out" | grep -v -c '^warning: ')
 [ $rc = 0 ] && [ "$lines" -le 12 ] && echo "$out" | grep -q '^  verdict    '
-r=$?
-[ $r = 0 ] || echo "$out" | sed 's/^/# /'
-tap $r "run add_chain: the default report has $lines lines (at most 12) after the warnings"
+tap_out $? "run add_chain: the default report has $lines lines (at most 12) after the warnings"
 if kb_icount && [ "$(uname -m)" = x86_64 ]; then
 	echo "$out" | grep -qx '  median         6.000 cycles/iter     6.000 ns/iter   95% CI \[6.000, 6.000\]' &&
 	echo "$out" | grep -qx '  min            6.000 cycles/iter     6.000 ns/iter' &&
@@ -137,9 +120,7 @@ looks=${1:-0}
 total=${2:-0}
 [ $rc = 0 ] && [ "$looks" -ge 1 ] && [ "$total" -ge 100 ] &&
 	echo "$out" | tail -n 1 | grep -q '95% anytime CI'
-r=$?
-[ $r = 0 ] || echo "$out" | sed 's/^/# /'
-tap $r "compare --threshold 0 --max-time 1: $looks looks (RUN requests merged), $total samples per routine, an anytime CI"
+tap_out $? "compare --threshold 0 --max-time 1: $looks looks (RUN requests merged), $total samples per routine, an anytime CI"
 if grep -q kbench_icount=1 /proc/cmdline && [ "$(uname -m)" = x86_64 ]; then
 	# identical samples of the two routines round by round: the paired
 	# interval is exactly [0, 0], so the first look answers
@@ -151,9 +132,7 @@ if grep -q kbench_icount=1 /proc/cmdline && [ "$(uname -m)" = x86_64 ]; then
 	out=$(kbenchctl run add_chain --iterations 1000 --samples 100 --precision 0.1 2>&1)
 	echo "$out" | grep -q '^sampled until answered: 1 looks, 100 samples per routine' &&
 	echo "$out" | grep -qx '  verdict    stable'
-	r=$?
-	[ $r = 0 ] || echo "$out" | sed 's/^/# /'
-	tap $r "run --precision 0.1 under icount: answered at the first look (CI width 0), stable"
+	tap_out $? "run --precision 0.1 under icount: answered at the first look (CI width 0), stable"
 else
 	echo "ok $((n += 1)) # SKIP exact merged samples need --icount on x86_64"
 	echo "ok $((n += 1)) # SKIP exact precision needs --icount on x86_64"
@@ -164,8 +143,6 @@ x86_icount=0
 kb_icount && [ "$(uname -m)" = x86_64 ] && x86_icount=1
 icount=0
 kb_icount && icount=1
-# skip_tap WHY: one test skipped
-skip_tap() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
 # the built-ins' owner: "kernel" when kbench is built in
 owner=kbench
@@ -212,22 +189,18 @@ if [ "$x86_icount" = 1 ]; then
 	echo "$out" | grep -qx 'fit of add_n (its corrected median, 7 values): O(n), 1.000 x n cycles/iter, RMS 0.00% (the best of O(1) .. O(n^3))' &&
 		echo "$out" | awk '$1 == 64 && $2 == "66.000" && $3 == "66.000" &&
 			$6 == "64.000" { found = 1 } END { exit !found }'
-	r=$?
-	[ $r = 0 ] || echo "$out" | sed 's/^/# /'
-	tap $r "run add_n --arg 1..64:x2: a row per value, the fit O(n), 1.000 x n"
+	tap_out $? "run add_n --arg 1..64:x2: a row per value, the fit O(n), 1.000 x n"
 
 	out=$(kbenchctl compare add_n:64 add_n:128 --iterations 1000 --samples 50 2>&1)
 	echo "$out" | grep -q 'add_n:128 is 97.0% slower than add_n:64' &&
 		kbenchctl --json compare add_n:64 add_n:128 --iterations 1000 \
 			--samples 50 | grep -q '"median_ratio": 1.9696969696969697,'
-	r=$?
-	[ $r = 0 ] || echo "$out" | sed 's/^/# /'
-	tap $r "compare add_n:64 add_n:128: exactly 130/66 = 1.9697 (97.0% slower), interleaved in one run"
+	tap_out $? "compare add_n:64 add_n:128: exactly 130/66 = 1.9697 (97.0% slower), interleaved in one run"
 else
-	skip_tap "exact sweep needs --icount on x86_64"
-	skip_tap "exact sweep JSON needs --icount on x86_64"
-	skip_tap "exact sweep table needs --icount on x86_64"
-	skip_tap "exact ratio needs --icount on x86_64"
+	skip "exact sweep needs --icount on x86_64"
+	skip "exact sweep JSON needs --icount on x86_64"
+	skip "exact sweep table needs --icount on x86_64"
+	skip "exact ratio needs --icount on x86_64"
 fi
 
 insmod "$kb_moddir/kbench_setup_test.ko" 2>/dev/null
@@ -235,11 +208,9 @@ params=/sys/module/kbench_setup_test/parameters
 if [ "$x86_icount" = 1 ]; then
 	out=$(kbenchctl compare add_n add_half --arg 4..64:x2 --iterations 1000 --samples 50 2>&1)
 	echo "$out" | grep -qx 'add_n and add_half cross between adds 8 and 32 (equal at 16): add_n is faster below, add_half above'
-	r=$?
-	[ $r = 0 ] || echo "$out" | sed 's/^/# /'
-	tap $r "compare add_n add_half --arg 4..64:x2: they cross where arg + 2 = arg / 2 + 10"
+	tap_out $? "compare add_n add_half --arg 4..64:x2: they cross where arg + 2 = arg / 2 + 10"
 else
-	skip_tap "exact crossing needs --icount on x86_64"
+	skip "exact crossing needs --icount on x86_64"
 fi
 
 # a setup failing mid-sweep: the runs before it reported, its message, exit 1
@@ -253,9 +224,7 @@ echo -1 > $params/fail_arg
 	echo "$out" | grep -qx 'kbenchctl: setup_test: failing on purpose (fail_errno=28)' &&
 	echo "$out" | grep -qx 'kbenchctl run: the sweep stopped at --arg 4, value 3 of 4' &&
 	[ "$(cat $params/setups)" = "$(cat $params/teardowns)" ]
-r=$?
-[ $r = 0 ] || echo "$out" | sed 's/^/# /'
-tap $r "a setup failing at --arg 4 of a sweep: its message, exit 1, every setup torn down"
+tap_out $? "a setup failing at --arg 4 of a sweep: its message, exit 1, every setup torn down"
 
 # a sweep killed by a signal (SIGTERM: a background job ignores SIGINT):
 # every setup torn down by the time kbenchctl is gone
@@ -286,8 +255,8 @@ kbenchctl run: the sweep stopped at --arg 2M, value 2 of 2" \
 	expect 1 "kbenchctl: memcpy: $memx bytes: above setup_bytes_max 1048576 (0 in use)" \
 		kbenchctl run memcpy --arg 512K --samples 10 --iterations 1
 else
-	skip_tap "reload with setup_bytes_max failed$(kb_builtin && echo ": kbench is built in")"
-	skip_tap "reload with setup_bytes_max failed$(kb_builtin && echo ": kbench is built in")"
+	skip "reload with setup_bytes_max failed$(kb_builtin && echo ": kbench is built in")"
+	skip "reload with setup_bytes_max failed$(kb_builtin && echo ": kbench is built in")"
 fi
 if [ "$icount" = 0 ] && reload setup_bytes_max=1073741824; then
 	# fill a tmpfs until about 400 MiB are available
@@ -306,8 +275,8 @@ if [ "$icount" = 0 ] && reload setup_bytes_max=1073741824; then
 	kbenchctl --json info | tr -d ' \n' | grep -q '"setup":{"bytes":0,"bytes_max":1073741824}'
 	tap $? "info: no setup memory held after the refusals"
 else
-	skip_tap "the -ENOMEM test fills RAM: plain mode only"
-	skip_tap "the -ENOMEM test fills RAM: plain mode only"
+	skip "the -ENOMEM test fills RAM: plain mode only"
+	skip "the -ENOMEM test fills RAM: plain mode only"
 fi
 # add_n with an ENDBR64 before every add (what kernel IBT forces): 2 x arg + 2
 if reload add_n_endbr=1; then
@@ -315,19 +284,17 @@ if reload add_n_endbr=1; then
 		out=$(kbenchctl run add_n --arg 8 --iterations 1000 --samples 100 2>&1)
 		echo "$out" | grep -q '^  median        18.000 cycles/iter' &&
 			kbenchctl list | grep -q '^add_n .* ENDBR64'
-		r=$?
-		[ $r = 0 ] || echo "$out" | sed 's/^/# /'
-		tap $r "add_n_endbr=1: add_n --arg 8 is 2 x 8 + 2 = 18 instructions per iteration"
+		tap_out $? "add_n_endbr=1: add_n --arg 8 is 2 x 8 + 2 = 18 instructions per iteration"
 	else
 		kbenchctl run add_n --arg 8 --samples 20 >/dev/null 2>&1 ||
 			[ "$(uname -m)" != x86_64 ]
 		tap $? "add_n_endbr=1: add_n runs (its count is checked under icount)"
 	fi
 else
-	skip_tap "reload with add_n_endbr=1 failed ($(kb_builtin && echo "kbench is built in" || echo "$(uname -m) has no such parameter"))"
+	skip "reload with add_n_endbr=1 failed ($(kb_builtin && echo "kbench is built in" || echo "$(uname -m) has no such parameter"))"
 fi
 if kb_builtin; then
-	skip_tap "kbench is built in: not reloaded"
+	skip "kbench is built in: not reloaded"
 else
 	rmmod kbench; insmod "$ko"
 	lsmod | grep -q '^kbench '

@@ -387,20 +387,6 @@ TEST_F_TIMEOUT(kb, killed_runs_at_random_points, 300)
 	}
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-#define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
-
 TEST_F_TIMEOUT(kb, cpu_offline_mid_run, 120)
 {
 	struct knl_result res;
@@ -410,16 +396,16 @@ TEST_F_TIMEOUT(kb, cpu_offline_mid_run, 120)
 
 	if (!need_two_cpus())
 		SKIP(return, "needs 2 online CPUs (not under icount)");
-	if (geteuid() || access(CPU1_ONLINE, W_OK))
+	if (geteuid() || access(KB_CPU1_ONLINE, W_OK))
 		SKIP(return, "cpu1 cannot be taken offline here");
 	pin_to(0);
 	ASSERT_EQ(0, long_run_start(self, &lr, "add_chain", 1, 0));
 	ASSERT_FALSE(long_run_answered(&lr, 0, &rep));
-	off_err = write_file(CPU1_ONLINE, "0");
+	off_err = kb_write_file(KB_CPU1_ONLINE, "0");
 	/* The run must end, with -ENODEV, soon after its CPU left. */
 	EXPECT_TRUE(long_run_answered(&lr, 10000, &rep))
 		TH_LOG("no answer 10 s after cpu1 went offline");
-	ASSERT_EQ(0, write_file(CPU1_ONLINE, "1"));
+	ASSERT_EQ(0, kb_write_file(KB_CPU1_ONLINE, "1"));
 	EXPECT_EQ(0, off_err) TH_LOG("offlining cpu1: %s", strerror(-off_err));
 	EXPECT_EQ(ENODEV, rep.err) TH_LOG("long run ended with %d (%s)",
 					  rep.err, rep.msg);

@@ -16,19 +16,6 @@
 # shellcheck source=tests/selftests/kbench_lib.sh
 . "$(dirname "$0")/kbench_lib.sh"
 
-# has CODE NEEDLE CMD...: CMD exits CODE and its output holds NEEDLE
-has() {
-	code=$1
-	needle=$2
-	shift 2
-	out=$("$@" 2>&1)
-	rc=$?
-	[ "$rc" = "$code" ] && echo "$out" | grep -qF -- "$needle"
-	r=$?
-	[ $r = 0 ] || echo "$out" | head -n 8 | sed "s/^/# exit $rc: /"
-	tap $r "$*: exit $code, '$needle'"
-}
-
 echo "TAP version 13"
 echo "1..22"
 icount=0

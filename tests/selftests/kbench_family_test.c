@@ -79,17 +79,6 @@ static int dump_routines(struct knl_sock *nl, struct knl_req *req,
 	return knl_transact(nl, req, routine_cb, rs, res);
 }
 
-static const struct routine *find_routine(const struct routines *rs,
-					  const char *name)
-{
-	int i;
-
-	for (i = 0; i < rs->n; i++)
-		if (!strcmp(rs->r[i].name, name))
-			return &rs->r[i];
-	return NULL;
-}
-
 static bool valid_name(const char *s)
 {
 	size_t n = strlen(s);
@@ -242,7 +231,7 @@ TEST_F(kb, routines_builtin)
 	ASSERT_EQ(NULL, rs.bad) TH_LOG("ROUTINE_GET reply: %s", rs.bad);
 	EXPECT_GE(rs.n, 6);
 	for (i = 0; i < ARRAY_SIZE(builtins); i++) {
-		const struct routine *r = find_routine(&rs, builtins[i]);
+		const struct routine *r = KB_FIND_NAMED(rs.r, rs.n, builtins[i]);
 
 		ASSERT_NE(NULL, r) TH_LOG("built-in %s missing", builtins[i]);
 		EXPECT_TRUE(r->has_desc);
@@ -272,7 +261,7 @@ TEST_F(kb, routines_user_twins)
 	ASSERT_EQ(0, dump_routines(&self->nl, &self->req, self->fam.id, &rs, &res));
 	ASSERT_EQ(0, res.err);
 	for (i = 0; i < ARRAY_SIZE(twins); i++) {
-		const struct routine *r = find_routine(&rs, twins[i]);
+		const struct routine *r = KB_FIND_NAMED(rs.r, rs.n, twins[i]);
 
 		ASSERT_NE(NULL, r);
 		EXPECT_TRUE(r->flags & KBENCH_ROUTINE_F_USER_TWIN)
@@ -332,7 +321,7 @@ TEST_F(kb, example_module_routines)
 	ASSERT_EQ(0, res.err);
 	ASSERT_EQ(NULL, rs.bad);
 	for (i = 0; i < 2; i++) {
-		const struct routine *r = find_routine(&rs, names[i]);
+		const struct routine *r = KB_FIND_NAMED(rs.r, rs.n, names[i]);
 
 		EXPECT_NE(NULL, r) TH_LOG("%s missing after insmod", names[i]);
 		if (!r)
@@ -342,7 +331,7 @@ TEST_F(kb, example_module_routines)
 		EXPECT_GT(strlen(r->desc), 0);
 	}
 	for (i = 0; i < ARRAY_SIZE(builtins); i++)
-		EXPECT_NE(NULL, find_routine(&rs, builtins[i]));
+		EXPECT_NE(NULL, KB_FIND_NAMED(rs.r, rs.n, builtins[i]));
 
 	/* The example's routines can be measured. */
 	args.routines[0] = "foo";
@@ -360,9 +349,9 @@ TEST_F(kb, example_module_routines)
 	ASSERT_EQ(0, unload_example());
 	ASSERT_EQ(0, dump_routines(&self->nl, &self->req, self->fam.id, &rs, &res));
 	ASSERT_EQ(0, res.err);
-	EXPECT_EQ(NULL, find_routine(&rs, "foo")) TH_LOG("foo left after rmmod");
-	EXPECT_EQ(NULL, find_routine(&rs, "foobar"));
-	EXPECT_NE(NULL, find_routine(&rs, "add_chain"));
+	EXPECT_EQ(NULL, KB_FIND_NAMED(rs.r, rs.n, "foo")) TH_LOG("foo left after rmmod");
+	EXPECT_EQ(NULL, KB_FIND_NAMED(rs.r, rs.n, "foobar"));
+	EXPECT_NE(NULL, KB_FIND_NAMED(rs.r, rs.n, "add_chain"));
 }
 
 struct clocks {

@@ -6,7 +6,10 @@
 #ifndef _KBENCH_SELFTEST_FIXTURE_H
 #define _KBENCH_SELFTEST_FIXTURE_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include "kbench_nl.h"
 
 /*
@@ -73,5 +76,34 @@ static inline int kb_run(struct knl_sock *nl, struct knl_req *req,
 	EXPECT_EQ((uint32_t)(off), (res).offs);				\
 	EXPECT_TRUE((res).has_msg) TH_LOG("no NLMSGERR_ATTR_MSG");	\
 } while (0)
+
+/*
+ * The element of @arr (its first @n) whose .name is @key, or NULL: the
+ * tests keep what a ROUTINE_GET dump says in arrays of their own structs.
+ */
+#define KB_FIND_NAMED(arr, n, key) ({					\
+	typeof(&(arr)[0]) __found = NULL;				\
+	int __i;							\
+									\
+	for (__i = 0; __i < (n) && !__found; __i++)			\
+		if (!strcmp((arr)[__i].name, (key)))			\
+			__found = &(arr)[__i];				\
+	__found;							\
+})
+
+#define KB_CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
+
+/* Write @s to the sysfs (or proc) file @path: 0 or -errno. */
+static inline int kb_write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
 
 #endif /* _KBENCH_SELFTEST_FIXTURE_H */

@@ -174,20 +174,6 @@ TEST_F(kb, cpu_out_of_range)
 	EXPECT_EXTACK_AT(res, a.offs_cpu);
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-#define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
-
 TEST_F(kb, cpu_offline)
 {
 	struct knl_result res;
@@ -197,14 +183,14 @@ TEST_F(kb, cpu_offline)
 
 	if (kb_icount())
 		SKIP(return, "icount runs on one vCPU");
-	if (geteuid() || access(CPU1_ONLINE, W_OK))
+	if (geteuid() || access(KB_CPU1_ONLINE, W_OK))
 		SKIP(return, "cpu1 cannot be taken offline here");
-	ASSERT_EQ(0, write_file(CPU1_ONLINE, "0"));
+	ASSERT_EQ(0, kb_write_file(KB_CPU1_ONLINE, "0"));
 	run_args(&a, "add_chain");
 	a.has_cpu = true;
 	a.cpu = 1;
 	err = kb_run(&self->nl, &self->req, self->fam.id, &a, &run, &res);
-	ASSERT_EQ(0, write_file(CPU1_ONLINE, "1"));
+	ASSERT_EQ(0, kb_write_file(KB_CPU1_ONLINE, "1"));
 	EXPECT_EQ(ENODEV, err);
 	EXPECT_TRUE(res.has_msg);
 

@@ -14,6 +14,38 @@ tap() {
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=1; fi
 }
 
+# tap_out STATUS DESCRIPTION: tap, with $out (a command's output) as the
+# diagnostics of a failure
+tap_out() {
+	[ "$1" = 0 ] || echo "$out" | sed 's/^/# /'
+	tap "$1" "$2"
+}
+
+# kb_check_out exact|has CODE WANT CMD...: CMD exits CODE and its stdout
+# and stderr are exactly WANT (exact) or hold WANT (has)
+kb_check_out() {
+	how=$1
+	code=$2
+	want=$3
+	shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$how" = exact ]; then
+		[ "$rc" = "$code" ] && [ "$out" = "$want" ]
+	else
+		[ "$rc" = "$code" ] && echo "$out" | grep -qF -- "$want"
+	fi
+	r=$?
+	[ $r = 0 ] || echo "$out" | head -n 8 | sed "s/^/# exit $rc: /"
+	tap $r "$*: exit $code, '$want'"
+}
+
+# expect CODE WANT CMD...: CMD's output is exactly WANT, its exit status CODE
+expect() { kb_check_out exact "$@"; }
+
+# has CODE NEEDLE CMD...: CMD exits CODE and its output holds NEEDLE
+has() { kb_check_out has "$@"; }
+
 # skip WHY: a test that cannot run here
 skip() {
 	n=$((n + 1))

@@ -6,17 +6,18 @@
  * (kbench_icount=1 on the kernel command line) one TSC tick is one
  * instruction, so on x86_64 that is exactly 5 ticks per iteration; with a
  * PMU (arm64 under qemu) kbench_measure_events() counts exactly 5
- * instructions an iteration of it.  Prints TAP.
+ * instructions an iteration of it.  Prints TAP (kselftest.h's).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <kbench.h>
+
+#include "kselftest.h"
 
 #define INSNS		5	/* per iteration of loop5 */
 #define EMPTY_INSNS	2	/* libkbench's overhead routine: the loop */
@@ -61,22 +62,8 @@ static void loop5(unsigned int n, void *data)
 #endif
 }
 
-static int n_tests, n_failed;
-
-static int __attribute__((format(printf, 2, 3))) ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	n_tests++;
-	n_failed += !cond;
-	printf("%sok %d ", cond ? "" : "not ", n_tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	return cond;
-}
+/* kselftest.h's TAP line, the newline its messages end with added */
+#define ok(cond, fmt, ...)	ksft_test_result(cond, fmt "\n", ##__VA_ARGS__)
 
 /* exact figures: kbench_icount=1 on the kernel command line or KBENCH_EXACT=1 */
 static int icount(void)
@@ -173,7 +160,8 @@ int main(void)
 	int exact = icount(), err;
 	double t;
 
-	printf("TAP version 13\n1..16\n");
+	ksft_print_header();
+	ksft_set_plan(16);
 	unsetenv("KBENCH_COUNTER");
 	err = kbench_counter_select(NULL, &ci);
 	ok(!err && ci.usable && ci.hz > 0,
@@ -234,14 +222,14 @@ int main(void)
 		   (long long)r->per_iter_median_milli,
 		   (long long)r->corr_min_milli);
 #else
-		ok(1, "icount: per-iteration thousandths # SKIP exact on x86_64 only");
+		ksft_test_result_skip("icount: per-iteration thousandths: exact on x86_64 only\n");
 #endif
 	} else {
 		ok(r->valid > 0 && r->valid <= SAMPLES, "plain: %u valid",
 		   r->valid);
 		ok(r->valid == 0 || r->net_min >= 0,
 		   "plain: no negative minimum (%lld)", (long long)r->net_min);
-		ok(1, "per-iteration exactness # SKIP needs --icount");
+		ksft_test_result_skip("per-iteration exactness: needs --icount\n");
 	}
 	kbench_result_free(&res);
 
@@ -282,5 +270,5 @@ int main(void)
 	ok(isnan(t) && errno == EINVAL, "no routine: NAN and EINVAL");
 	test_events(exact, 0);
 	test_events(exact, KBENCH_EVENT_F_READ);
-	return n_failed ? 1 : 0;
+	ksft_finished();
 }

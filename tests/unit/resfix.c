@@ -27,6 +27,22 @@
 #include "tests.h"
 #include "resfix.h"
 
+void make_run_header(struct kb_run *r, uint32_t samples, uint32_t iters,
+		     uint64_t counter_hz)
+{
+	memset(r, 0, sizeof(*r));
+	r->iterations = iters;
+	r->samples = samples;
+	r->cpu = 1;
+	r->warmup = 10;
+	r->target_ns = 20000;
+	snprintf(r->counter, sizeof(r->counter), "tsc");
+	r->counter_hz = counter_hz;
+	r->counter_constant = true;
+	snprintf(r->kernel, sizeof(r->kernel), "6.1.0-test");
+	snprintf(r->date, sizeof(r->date), "2026-11-23T00:00:00Z");
+}
+
 /* A run of @nres routines, each @n samples of @per_iter * @iters net. */
 void make_run(struct kb_run *r, unsigned int nres, const char *const *names,
 	      const int64_t *per_iter, size_t n, uint32_t iters, uint64_t seed)
@@ -35,18 +51,8 @@ void make_run(struct kb_run *r, unsigned int nres, const char *const *names,
 	unsigned int k;
 	size_t i;
 
-	memset(r, 0, sizeof(*r));
+	make_run_header(r, (uint32_t)n, iters, 1000000000);
 	kb_rng_seed(&rng, seed);
-	r->iterations = iters;
-	r->samples = (uint32_t)n;
-	r->cpu = 1;
-	r->warmup = 10;
-	r->target_ns = 20000;
-	snprintf(r->counter, sizeof(r->counter), "tsc");
-	r->counter_hz = 1000000000;
-	r->counter_constant = true;
-	snprintf(r->kernel, sizeof(r->kernel), "6.1.0-test");
-	snprintf(r->date, sizeof(r->date), "2026-11-23T00:00:00Z");
 	r->nres = nres;
 	for (k = 0; k < nres; k++) {
 		struct kb_result *res = &r->res[k];

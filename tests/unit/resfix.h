@@ -8,6 +8,10 @@
 
 #include "resfile.h"
 
+/* An empty kernel run (no routines) of @samples x @iters on CPU 1, counter
+ * "tsc" at @counter_hz, kernel 6.1.0-test, dated 2026-11-23. */
+void make_run_header(struct kb_run *r, uint32_t samples, uint32_t iters,
+		     uint64_t counter_hz);
 /* A run of @nres routines, each @n samples of @per_iter * @iters net. */
 void make_run(struct kb_run *r, unsigned int nres, const char *const *names,
 	      const int64_t *per_iter, size_t n, uint32_t iters, uint64_t seed);

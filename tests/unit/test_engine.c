@@ -377,6 +377,20 @@ static void fake_setup(struct fake_run *r)
 	long_after = 0;
 }
 
+/* Adaptive N, aiming at 1000 ticks a window. */
+static void fake_adaptive(struct fake_run *r)
+{
+	r->e.adaptive = 1;
+	r->e.target = 1000;
+}
+
+/* The engine over @r with every window bounded to @max_window ticks. */
+static int fake_run_bounded(struct fake_run *r, unsigned long long max_window)
+{
+	r->e.max_window = max_window;
+	return kbench_engine_run(&r->e);
+}
+
 static void test_engine_run(void)
 {
 	static struct fake_run r;
@@ -385,8 +399,7 @@ static void test_engine_run(void)
 
 	/* adaptive: stop at the first N where the slowest net >= 1000 */
 	fake_setup(&r);
-	r.e.adaptive = 1;
-	r.e.target = 1000;
+	fake_adaptive(&r);
 	r.e.warmup = 2;
 	err = kbench_engine_run(&r.e);
 	ok(!err && r.e.iterations == 256,
@@ -420,8 +433,7 @@ static void test_engine_run(void)
 	/* fixed N whose window would not fit: -ERANGE from the probe */
 	fake_setup(&r);
 	r.e.iterations = 1000;
-	r.e.max_window = 3000;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(err == -ERANGE && r.e.window_probe,
 	   "engine: a window predicted over the limit is refused by the probe");
 
@@ -461,10 +473,8 @@ static void test_engine_bound(void)
 	/* 5000 ticks an iteration: 5030 a window at N = 1, limit 3000 */
 	fake_setup(&r);
 	r.f[0].per_iter = 5000;
-	r.e.adaptive = 1;
-	r.e.target = 1000;
-	r.e.max_window = 3000;
-	err = kbench_engine_run(&r.e);
+	fake_adaptive(&r);
+	err = fake_run_bounded(&r, 3000);
 	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_SLOW &&
 	   r.e.window_probe && r.e.range_series == 0 && r.e.range_n == 1 &&
 	   r.e.range_len == 5030 && r.e.range_net == 5000,
@@ -479,8 +489,7 @@ static void test_engine_bound(void)
 	fake_setup(&r);
 	r.f[1].per_iter = 5000;
 	r.e.iterations = 1;
-	r.e.max_window = 3000;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_SLOW &&
 	   r.e.range_series == 1 && r.f[1].calls == KBENCH_PROBE_REPEAT &&
 	   r.f[2].calls == 0,
@@ -489,8 +498,7 @@ static void test_engine_bound(void)
 	fake_setup(&r);
 	r.f[0].per_iter = 5000;
 	r.e.iterations = 1000;
-	r.e.max_window = 3000;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_SLOW &&
 	   r.f[0].calls == KBENCH_PROBE_REPEAT,
 	   "bound: fixed N = 1000, too slow at N = 1: refused by the first step");
@@ -498,8 +506,7 @@ static void test_engine_bound(void)
 	/* fixed N predicted over the limit: the window at N is named */
 	fake_setup(&r);
 	r.e.iterations = 1000;
-	r.e.max_window = 3000;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_FIXED &&
 	   r.e.range_series == 0 && r.e.range_want_n == 1000 &&
 	   r.e.range_want_len > 3000 && r.e.range_len <= 3000 &&
@@ -514,8 +521,7 @@ static void test_engine_bound(void)
 	fake_setup(&r);
 	r.f[1].jump_n = 64;
 	r.e.iterations = 1000;
-	r.e.max_window = 1U << 20;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 1U << 20);
 	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_FIXED &&
 	   r.e.range_series == 1 && r.e.range_n == 64 &&
 	   r.e.range_want_n == 1000 && r.e.range_want_len > 1U << 30 &&
@@ -527,26 +533,22 @@ static void test_engine_bound(void)
 	fake_setup(&r);
 	r.f[0].stretch_call = 2;
 	r.f[2].stretch_call = 1;
-	r.e.adaptive = 1;
-	r.e.target = 1000;
-	r.e.max_window = 3000;
-	err = kbench_engine_run(&r.e);
+	fake_adaptive(&r);
+	err = fake_run_bounded(&r, 3000);
 	ok(!err && r.e.iterations == 256 && r.s[0].taken == 16,
 	   "bound: a probe window stretched once does not fail the run (N %u, err %d)",
 	   r.e.iterations, err);
 	fake_setup(&r);
 	r.f[0].stretch_call = 2;
 	r.e.iterations = 100;
-	r.e.max_window = 3000;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(!err && r.s[0].taken == 16,
 	   "bound: ... nor a fixed-N run (err %d)", err);
 	/* and one in the samples phase: flagged, the run goes on */
 	fake_setup(&r);
 	r.f[0].stretch_call = 40;
 	r.e.iterations = 100;
-	r.e.max_window = 3000;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	for (i = 0, bad = 0; i < 16; i++)
 		bad += !!(r.fl[0][i] & KBENCH_SAMPLE_F_WINDOW);
 	ok(!err && r.s[0].taken == 16 && bad == 1 && r.s[0].valid == 15,
@@ -563,8 +565,7 @@ static void test_engine_bound(void)
 	r.f[0].long_from = 3 + 2 + 4;	/* probe, warm-up, 4 samples */
 	r.e.iterations = 1;		/* a probe of one step */
 	r.e.warmup = 2;
-	r.e.max_window = 3000;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_LONG &&
 	   !r.e.window_probe && r.e.range_series == 0 &&
 	   r.f[0].calls == 3 + 2 + 4 + KBENCH_LONG_WINDOWS_ABORT,
@@ -575,8 +576,7 @@ static void test_engine_bound(void)
 	r.f[1].long_from = 3;
 	r.e.iterations = 1;
 	r.e.warmup = 10;
-	r.e.max_window = 3000;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_LONG &&
 	   r.e.range_series == 1 && r.e.done == 0 &&
 	   r.f[1].calls == 3 + KBENCH_LONG_WINDOWS_ABORT,
@@ -585,10 +585,8 @@ static void test_engine_bound(void)
 	/* adaptive: a step whose windows all exceed it goes back one step */
 	fake_setup(&r);
 	r.f[1].jump_n = 64;
-	r.e.adaptive = 1;
-	r.e.target = 1000;
-	r.e.max_window = 1U << 20;
-	err = kbench_engine_run(&r.e);
+	fake_adaptive(&r);
+	err = fake_run_bounded(&r, 1U << 20);
 	ok(!err && r.e.iterations == 32 && r.s[1].taken == 16,
 	   "bound: adaptive, the prediction missed at N = 64: N = 32 (%u)",
 	   r.e.iterations);
@@ -860,13 +858,6 @@ static void test_rendezvous(void)
 }
 
 /* Adaptive N toward 1000 ticks, windows of at most 3000 (N 256 here). */
-static void fake_adaptive(struct fake_run *r)
-{
-	r->e.adaptive = 1;
-	r->e.target = 1000;
-	r->e.max_window = 3000;
-}
-
 /*
  * Adaptive N after the probe: a routine whose cost rises 100-fold for a
  * while shortens N at once (one window over the limit), its samples stay
@@ -893,7 +884,7 @@ static void test_engine_adapt(void)
 	r.f[0].rise_to = 56;
 	fake_adaptive(&r);
 	r.e.samples = 60;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	for (i = 0; i < 60; i++) {
 		longs += !!(r.fl[0][i] & KBENCH_SAMPLE_F_WINDOW);
 		reduced += r.div[0][i] > 1;
@@ -932,7 +923,7 @@ static void test_engine_adapt(void)
 	r.f[0].long_from = 30;
 	r.f[0].long_flags = KBENCH_SAMPLE_F_NMI;
 	fake_adaptive(&r);
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(!err && r.e.div_max == 1 && r.e.n_changes == 0 &&
 	   r.s[0].taken == 16 && r.s[0].valid < 16,
 	   "adapt: windows stretched by NMIs leave N alone (err %d, %u changes)",
@@ -941,8 +932,7 @@ static void test_engine_adapt(void)
 	r.f[0].long_from = 15;	/* after the probe: N 1, 2, 4, 8, 10 */
 	r.f[0].long_flags = KBENCH_SAMPLE_F_STEAL;
 	r.e.iterations = 10;
-	r.e.max_window = 3000;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(!err && r.s[0].taken == 16 && r.s[0].valid == 0,
 	   "adapt: fixed N, long windows the host's steal explains never refuse the run (err %d)",
 	   err);
@@ -953,7 +943,7 @@ static void test_engine_adapt(void)
 	r.f[0].long_host = 1;
 	fake_adaptive(&r);
 	r.e.samples = 16;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(!err && r.e.div_max == 1 && r.s[0].valid == 10,
 	   "adapt: %u windows in a row the host stretched leave N alone (err %d, largest divisor %u)",
 	   KBENCH_UNEXPLAINED_LONG - 2, err, r.e.div_max);
@@ -963,7 +953,7 @@ static void test_engine_adapt(void)
 	r.f[0].long_host = 1;
 	fake_adaptive(&r);
 	r.e.samples = 16;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(!err && r.e.div_max > 1 && r.e.n_changes >= 1,
 	   "adapt: ... but %u in a row shorten N all the same (err %d, largest divisor %u)",
 	   KBENCH_UNEXPLAINED_LONG, err, r.e.div_max);
@@ -974,8 +964,7 @@ static void test_engine_adapt(void)
 	r.f[0].long_from = 3 + 2;
 	r.e.adaptive = 1;
 	r.e.target = 100;
-	r.e.max_window = 3000;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_LONG &&
 	   r.e.range_n == 1,
 	   "adapt: N already 1, long windows refuse the run (err %d, range %u)",
@@ -994,7 +983,7 @@ static void test_probe_again(void)
 
 	fake_setup(&r);
 	fake_adaptive(&r);
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(!err && r.e.iterations == 256,
 	   "probe: adaptive N = %u undisturbed (256)", r.e.iterations);
 
@@ -1002,7 +991,7 @@ static void test_probe_again(void)
 	fake_adaptive(&r);
 	r.f[0].host_from = 19;
 	r.f[0].host_to = 21;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(!err && r.e.iterations == 256,
 	   "probe: a step the host stretched whole looks again and goes on to N = %u (256, not 64)",
 	   r.e.iterations);
@@ -1011,8 +1000,7 @@ static void test_probe_again(void)
 	r.f[0].host_from = 19;
 	r.f[0].host_to = 21;
 	r.e.iterations = 256;
-	r.e.max_window = 3000;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(!err && r.e.iterations == 256 && r.e.done == r.e.total,
 	   "probe: fixed N = 256 is no longer refused for that step (err %d)",
 	   err);
@@ -1022,7 +1010,7 @@ static void test_probe_again(void)
 	fake_adaptive(&r);
 	r.f[0].host_from = 19;
 	r.f[0].host_to = 21 + KBENCH_PROBE_AGAIN * KBENCH_PROBE_REPEAT;
-	err = kbench_engine_run(&r.e);
+	err = fake_run_bounded(&r, 3000);
 	ok(!err && r.e.iterations == 64 &&
 	   r.f[0].calls > 21 + KBENCH_PROBE_AGAIN * KBENCH_PROBE_REPEAT,
 	   "probe: stretched through every look, the step stops the probe (N = %u)",

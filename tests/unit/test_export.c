@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <json.h>
 #include <math.h>
 #include <stdio.h>
@@ -72,16 +73,8 @@ static void write_result(const char *path, const char *const *names,
 	snprintf(m.commit_time, sizeof(m.commit_time), "%s", meta_commit_time);
 	snprintf(m.date, sizeof(m.date), "%s", date);
 	snprintf(m.kernel, sizeof(m.kernel), "%s", kernel);
-	memset(&r, 0, sizeof(r));
-	r.iterations = iters;
-	r.samples = 31;
-	r.cpu = 1;
-	r.warmup = 10;
-	r.target_ns = 20000;
+	make_run_header(&r, 31, iters, 2000000000);
 	r.user = user;
-	snprintf(r.counter, sizeof(r.counter), "tsc");
-	r.counter_hz = 2000000000;
-	r.counter_constant = true;
 	snprintf(r.kernel, sizeof(r.kernel), "%s", kernel);
 	snprintf(r.date, sizeof(r.date), "%s", date);
 	r.nres = nres;
@@ -113,6 +106,24 @@ static int kb(const char *args, char **out)
 	}
 	rc = unit_cmd_out(cmd, out);
 	free(cmd);
+	return rc;
+}
+
+/* "kbenchctl FMT...": its exit status; its output is not wanted */
+static int __attribute__((format(printf, 1, 2))) kb_status(const char *fmt, ...)
+{
+	char *args, *out;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vasprintf(&args, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		return 128;
+	rc = kb(args, &out);
+	free(out);
+	free(args);
 	return rc;
 }
 
@@ -178,36 +189,42 @@ static char *file_list(const char *prefix, unsigned int n)
 }
 
 /*
+ * @n files of write_reps() exported together: "export FILES @opts -o
+ * DIR/@out"; the exit status.
+ */
+static int export_reps(const char *prefix, unsigned int n, double foo,
+		       bool user, uint64_t seed, const char *opts,
+		       const char *out)
+{
+	char *files;
+	int rc;
+
+	write_reps(prefix, n, foo, user, seed);
+	files = file_list(prefix, n);
+	if (!files)
+		return 128;
+	rc = kb_status("export %s %s -o %s/%s", files, opts, tmp_dir, out);
+	free(files);
+	return rc;
+}
+
+/*
  * gbench: the exports of two sets of 5 repetitions read by compare.py
  * benchmarks: a row per routine and repetition, the aggregates, and the
  * U test's p-value rows; foo 10% slower in the second, bar the same.
  */
 static void test_gbench(void)
 {
-	char cmd[4096], *a, *b, *out;
+	char cmd[4096], *out;
 	int rc;
 
-	write_reps("ga", 5, 100, false, 11);
-	write_reps("gb", 5, 110, false, 12);
-	a = file_list("ga", 5);
-	b = file_list("gb", 5);
-	snprintf(cmd, sizeof(cmd), "export %s --format gbench -o %s/ga.gbench.json", a, tmp_dir);
-	rc = kb(cmd, &out);
-	free(out);
+	rc = export_reps("ga", 5, 100, false, 11, "--format gbench", "ga.gbench.json");
 	ok(rc == 0, "export --format gbench of 5 files -> exit 0 (%d)", rc);
-	snprintf(cmd, sizeof(cmd), "export %s --format gbench -o %s/gb.gbench.json", b, tmp_dir);
-	rc = kb(cmd, &out);
-	free(out);
+	rc = export_reps("gb", 5, 110, false, 12, "--format gbench", "gb.gbench.json");
 	ok(rc == 0, "export --format gbench of 5 other files -> exit 0 (%d)", rc);
 	/* one file each: rows, no U test */
-	snprintf(cmd, sizeof(cmd), "export %s/ga-0.json --format gbench -o %s/g1a.json", tmp_dir, tmp_dir);
-	kb(cmd, &out);
-	free(out);
-	snprintf(cmd, sizeof(cmd), "export %s/gb-0.json --format gbench -o %s/g1b.json", tmp_dir, tmp_dir);
-	kb(cmd, &out);
-	free(out);
-	free(a);
-	free(b);
+	kb_status("export %s/ga-0.json --format gbench -o %s/g1a.json", tmp_dir, tmp_dir);
+	kb_status("export %s/gb-0.json --format gbench -o %s/g1b.json", tmp_dir, tmp_dir);
 
 	if (!have_file(COMPARE_PY) || !have_file(PY)) {
 		skip("no " COMPARE_PY " (libbenchmark-tools) or " PY,
@@ -262,27 +279,17 @@ static void test_gbench(void)
  */
 static void test_kcidb(void)
 {
-	char cmd[4096], *a, *b, *out;
+	char cmd[4096], *out;
 	int rc;
 
-	write_reps("ka", 2, 100, false, 21);
-	write_reps("ku", 2, 100, true, 22);
-	a = file_list("ka", 2);
-	b = file_list("ku", 2);
-	snprintf(cmd, sizeof(cmd), "export %s --format kcidb -o %s/kernel.kcidb.json", a, tmp_dir);
-	rc = kb(cmd, &out);
-	free(out);
+	rc = export_reps("ka", 2, 100, false, 21, "--format kcidb", "kernel.kcidb.json");
 	ok(rc == 0, "export --format kcidb of a kernel run's two files -> exit 0 (%d)", rc);
-	snprintf(cmd, sizeof(cmd), "export %s --format kcidb --origin my_ci --commit 0123456789abcdef0123456789abcdef01234567 -o %s/user.kcidb.json", b, tmp_dir);
-	rc = kb(cmd, &out);
-	free(out);
+	rc = export_reps("ku", 2, 100, true, 22,
+			 "--format kcidb --origin my_ci --commit 0123456789abcdef0123456789abcdef01234567",
+			 "user.kcidb.json");
 	ok(rc == 0, "export --format kcidb --origin my_ci --commit HASH of a --user run -> exit 0 (%d)", rc);
-	free(a);
-	free(b);
 
-	snprintf(cmd, sizeof(cmd), "export %s/ka-0.json --format kcidb --origin Bad", tmp_dir);
-	rc = kb(cmd, &out);
-	free(out);
+	rc = kb_status("export %s/ka-0.json --format kcidb --origin Bad", tmp_dir);
 	ok(rc == 2, "export --format kcidb --origin Bad (not ^[a-z0-9_]+$) -> exit 2 (%d)", rc);
 
 	if (system(PY " -c 'import jsonschema' 2>/dev/null")) {
@@ -422,12 +429,8 @@ static void test_bmf_gab(void)
 
 	write_reps("ba", 3, 100, false, 41);
 	a = file_list("ba", 3);
-	snprintf(cmd, sizeof(cmd), "export %s --format bmf -o %s/x.bmf.json", a, tmp_dir);
-	rc1 = kb(cmd, &out);
-	free(out);
-	snprintf(cmd, sizeof(cmd), "export %s --format gab -o %s/x.gab.json", a, tmp_dir);
-	rc2 = kb(cmd, &out);
-	free(out);
+	rc1 = kb_status("export %s --format bmf -o %s/x.bmf.json", a, tmp_dir);
+	rc2 = kb_status("export %s --format gab -o %s/x.gab.json", a, tmp_dir);
 	free(a);
 	ok(rc1 == 0 && rc2 == 0, "export --format bmf and --format gab -> exit 0 (%d, %d)", rc1, rc2);
 	if (!have_file(PY)) {
@@ -598,9 +601,7 @@ static void test_history(void)
 
 	/* a directory: sorted by the dates the files record, not by name */
 	write_series(10, 9);
-	snprintf(cmd, sizeof(cmd), "--json history %s/series > %s/h.json", tmp_dir, tmp_dir);
-	rc = kb(cmd, &out);
-	free(out);
+	rc = kb_status("--json history %s/series > %s/h.json", tmp_dir, tmp_dir);
 	snprintf(cmd, sizeof(cmd),
 		 "import json\n"
 		 "def once(p):\n"
@@ -624,9 +625,7 @@ static void test_history(void)
 
 	/* files that record commits: in the order of the commits' dates */
 	write_series_in("commits", 10, 9, true);
-	snprintf(cmd, sizeof(cmd), "--json history %s/commits > %s/hc.json", tmp_dir, tmp_dir);
-	rc = kb(cmd, &out);
-	free(out);
+	rc = kb_status("--json history %s/commits > %s/hc.json", tmp_dir, tmp_dir);
 	snprintf(cmd, sizeof(cmd),
 		 "import json\n"
 		 "d = json.load(open('%s/hc.json'))\n"
@@ -644,10 +643,7 @@ static void test_history(void)
 	free(out);
 
 	/* KCIDB: each recorded commit its checkout, with git_commit_hash */
-	snprintf(cmd, sizeof(cmd), "export %1$s/commits/h-0.json %1$s/commits/h-1.json --format kcidb -o %1$s/commits.kcidb.json",
-		 tmp_dir);
-	rc = kb(cmd, &out);
-	free(out);
+	rc = kb_status("export %1$s/commits/h-0.json %1$s/commits/h-1.json --format kcidb -o %1$s/commits.kcidb.json", tmp_dir);
 	if (system(PY " -c 'import jsonschema' 2>/dev/null")) {
 		skip("no python3-jsonschema", "kcidb export of files recording commits");
 	} else {
@@ -668,9 +664,7 @@ static void test_history(void)
 		free(out);
 	}
 
-	snprintf(cmd, sizeof(cmd), "history %s/series --svg %s/h.svg", tmp_dir, tmp_dir);
-	rc = kb(cmd, &out);
-	free(out);
+	rc = kb_status("history %s/series --svg %s/h.svg", tmp_dir, tmp_dir);
 	snprintf(cmd, sizeof(cmd), "grep -c 'class=\"step\"' %s/h.svg", tmp_dir);
 	unit_cmd_out(cmd, &out);
 	ok(rc == 1 && atoi(out) == 1, "history DIR --svg: exit 1, one step marked in the SVG (%d, %s)", rc,
@@ -737,10 +731,7 @@ static void test_run_commit(void)
 		skip("no python3-jsonschema", "kcidb export of a measured --user run");
 		return;
 	}
-	snprintf(cmd, sizeof(cmd), "export %s/rc.json --format kcidb -o %s/rc.kcidb.json",
-		 tmp_dir, tmp_dir);
-	rc = kb(cmd, &out);
-	free(out);
+	rc = kb_status("export %s/rc.json --format kcidb -o %s/rc.kcidb.json", tmp_dir, tmp_dir);
 	snprintf(cmd, sizeof(cmd),
 		 "import json, jsonschema\n"
 		 "d = json.load(open('%1$s/rc.kcidb.json'))\n"

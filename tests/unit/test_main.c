@@ -8,10 +8,23 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include <linux/netlink.h>
+
 #include "tap.h"
 #include "tests.h"
 
 int tap_n, tap_failed;
+
+struct nlattr *unit_nlattr(void *buf, uint16_t type, const void *data,
+			   size_t len)
+{
+	struct nlattr *a = buf;
+
+	a->nla_type = type;
+	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
+	memcpy((char *)buf + NLA_HDRLEN, data, len);
+	return a;
+}
 
 int unit_cmd_out(const char *cmd, char **out)
 {

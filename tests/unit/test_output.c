@@ -290,7 +290,7 @@ static void test_extack(void)
 	struct nlmsgerr *err;
 	struct nlattr *a;
 	char msg[128];
-	uint32_t offs;
+	uint32_t offs, offs_want = 20;
 	const char *text = "routine not found";
 	size_t echo = 24;	/* request: header + 8 bytes payload */
 	int capped;
@@ -305,21 +305,15 @@ static void test_extack(void)
 		if (!capped)
 			len += echo - sizeof(struct nlmsghdr);
 		len = NLMSG_ALIGN(len);
-		a = (struct nlattr *)(buf + len);
-		a->nla_type = NLMSGERR_ATTR_MSG;
-		a->nla_len = (uint16_t)(NLA_HDRLEN + strlen(text) + 1);
-		memcpy((char *)a + NLA_HDRLEN, text, strlen(text) + 1);
+		a = unit_nlattr(buf + len, NLMSGERR_ATTR_MSG, text, strlen(text) + 1);
 		len += NLA_ALIGN(a->nla_len);
-		a = (struct nlattr *)(buf + len);
-		a->nla_type = NLMSGERR_ATTR_OFFS;
-		a->nla_len = NLA_HDRLEN + 4;
-		*(uint32_t *)((char *)a + NLA_HDRLEN) = 20;
+		a = unit_nlattr(buf + len, NLMSGERR_ATTR_OFFS, &offs_want, 4);
 		len += NLA_ALIGN(a->nla_len);
 		nlh->nlmsg_len = (uint32_t)len;
 		nlh->nlmsg_type = NLMSG_ERROR;
 		nlh->nlmsg_flags = NLM_F_ACK_TLVS | (capped ? NLM_F_CAPPED : 0);
 		kb_nl_parse_extack(nlh, err, msg, sizeof(msg), &offs);
-		ok(!strcmp(msg, text) && offs == 20, "extack message and offset parsed (%s)",
+		ok(!strcmp(msg, text) && offs == offs_want, "extack message and offset parsed (%s)",
 		   capped ? "capped" : "request echoed");
 	}
 	nlh->nlmsg_flags = 0;
@@ -437,18 +431,6 @@ static void test_csv_random(void)
 	free(c);
 }
 
-/* An attribute of @len bytes at @buf (aligned room for it). */
-static struct nlattr *mk_attr(unsigned char *buf, uint16_t type,
-			      const void *data, size_t len)
-{
-	struct nlattr *a = (struct nlattr *)(void *)buf;
-
-	a->nla_type = type;
-	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
-	memcpy(buf + NLA_HDRLEN, data, len);
-	return a;
-}
-
 /*
  * kb_page_decode: packed pages of each width,
  * the flag list at the page's ends and cleared for the next page,
@@ -485,11 +467,11 @@ static void test_page_decode(void)
 		}
 		memset(tb, 0, sizeof(tb));
 		tb[KBENCH_A_SAMPLES_NET_WIDTH] =
-			mk_attr(b[0], KBENCH_A_SAMPLES_NET_WIDTH, &width, 1);
+			unit_nlattr(b[0], KBENCH_A_SAMPLES_NET_WIDTH, &width, 1);
 		tb[KBENCH_A_SAMPLES_NET_PACKED] =
-			mk_attr(b[1], KBENCH_A_SAMPLES_NET_PACKED, packed, 37u * width);
+			unit_nlattr(b[1], KBENCH_A_SAMPLES_NET_PACKED, packed, 37u * width);
 		tb[KBENCH_A_SAMPLES_FLAG_LIST] = w % 2 ? NULL :
-			mk_attr(b[2], KBENCH_A_SAMPLES_FLAG_LIST, pairs, sizeof(pairs));
+			unit_nlattr(b[2], KBENCH_A_SAMPLES_FLAG_LIST, pairs, sizeof(pairs));
 		if (kb_page_decode(tb, &pg) != 1 || pg.n != 37 ||
 		    memcmp(pg.net, want, sizeof(want)))
 			bad++;
@@ -509,8 +491,8 @@ static void test_page_decode(void)
 		uint8_t width = 8;
 
 		memset(tb, 0, sizeof(tb));
-		tb[KBENCH_A_SAMPLES_NET_WIDTH] = mk_attr(b[0], KBENCH_A_SAMPLES_NET_WIDTH, &width, 1);
-		tb[KBENCH_A_SAMPLES_NET_PACKED] = mk_attr(b[1], KBENCH_A_SAMPLES_NET_PACKED, big, sizeof(big));
+		tb[KBENCH_A_SAMPLES_NET_WIDTH] = unit_nlattr(b[0], KBENCH_A_SAMPLES_NET_WIDTH, &width, 1);
+		tb[KBENCH_A_SAMPLES_NET_PACKED] = unit_nlattr(b[1], KBENCH_A_SAMPLES_NET_PACKED, big, sizeof(big));
 		ok(kb_page_decode(tb, &pg) == 1 && pg.n == 3 && !memcmp(pg.net, big, sizeof(big)) &&
 		   !memcmp(pg.flags, (uint32_t[3]){ 0 }, 12), "a packed page of width 8: s64 limits");
 	}
@@ -536,10 +518,10 @@ static void test_page_decode(void)
 			uint8_t width = cases[k].width;
 
 			memset(tb, 0, sizeof(tb));
-			tb[KBENCH_A_SAMPLES_NET_WIDTH] = mk_attr(b[0], KBENCH_A_SAMPLES_NET_WIDTH, &width, 1);
-			tb[KBENCH_A_SAMPLES_NET_PACKED] = mk_attr(b[1], KBENCH_A_SAMPLES_NET_PACKED, packed, cases[k].len);
+			tb[KBENCH_A_SAMPLES_NET_WIDTH] = unit_nlattr(b[0], KBENCH_A_SAMPLES_NET_WIDTH, &width, 1);
+			tb[KBENCH_A_SAMPLES_NET_PACKED] = unit_nlattr(b[1], KBENCH_A_SAMPLES_NET_PACKED, packed, cases[k].len);
 			if (cases[k].flen)
-				tb[KBENCH_A_SAMPLES_FLAG_LIST] = mk_attr(b[2], KBENCH_A_SAMPLES_FLAG_LIST, fl2, cases[k].flen);
+				tb[KBENCH_A_SAMPLES_FLAG_LIST] = unit_nlattr(b[2], KBENCH_A_SAMPLES_FLAG_LIST, fl2, cases[k].flen);
 			if (kb_page_decode(tb, &pg) != -EPROTO) {
 				diag("accepted: %s", cases[k].what);
 				nbad++;
@@ -549,8 +531,8 @@ static void test_page_decode(void)
 	}
 	/* unpacked: the message's arrays as they are */
 	memset(tb, 0, sizeof(tb));
-	tb[KBENCH_A_SAMPLES_NET] = mk_attr(b[0], KBENCH_A_SAMPLES_NET, big, sizeof(big));
-	tb[KBENCH_A_SAMPLES_FLAGS] = mk_attr(b[1], KBENCH_A_SAMPLES_FLAGS, flags, sizeof(flags));
+	tb[KBENCH_A_SAMPLES_NET] = unit_nlattr(b[0], KBENCH_A_SAMPLES_NET, big, sizeof(big));
+	tb[KBENCH_A_SAMPLES_FLAGS] = unit_nlattr(b[1], KBENCH_A_SAMPLES_FLAGS, flags, sizeof(flags));
 	ok(kb_page_decode(tb, &pg) == 1 && pg.n == 3 &&
 	   !memcmp(pg.net, big, sizeof(big)) && !memcmp(pg.flags, flags, sizeof(flags)),
 	   "an unpacked page passes through");

@@ -16,6 +16,7 @@
 #include "runprint.h"
 #include "tap.h"
 #include "tests.h"
+#include "resfix.h"
 
 static char *buf;
 static size_t len;
@@ -68,25 +69,15 @@ static void fake_run(struct kb_run *r, bool user, unsigned int nres)
 	static const char *const names[] = { "add_chain", "mul_chain" };
 	unsigned int i;
 
-	memset(r, 0, sizeof(*r));
+	make_run_header(r, 200, 1000, 2500000000ULL);
 	r->user = user;
 	r->run_id = user ? 0 : 7;
-	r->cpu = 1;
-	r->samples = 200;
-	r->iterations = 1000;
-	r->target_ns = 20000;
-	r->warmup = 10;
 	r->adaptive = 1;
-	snprintf(r->counter, sizeof(r->counter), "tsc");
-	r->counter_hz = 2500000000ULL;
 	r->elapsed_ns = 123456789;
 	r->span_cycles = 987654321;
 	r->routine_cycles = 123456789;
 	r->window_cycles = 234567891;
 	r->mem_bytes = 25008;
-	r->counter_constant = true;
-	snprintf(r->kernel, sizeof(r->kernel), "6.1.0-test");
-	snprintf(r->date, sizeof(r->date), "2026-11-23T00:00:00Z");
 	r->nres = nres;
 	for (i = 0; i < nres; i++)
 		fake_result(&r->res[i], names[i], i, 6000 + 3000 * i, 200);

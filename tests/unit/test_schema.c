@@ -18,18 +18,6 @@
 #include "tap.h"
 #include "tests.h"
 
-/* Attribute @type holding @len bytes of @data at @buf (8-byte aligned). */
-static struct nlattr *attr(unsigned char *buf, uint16_t type,
-			   const void *data, size_t len)
-{
-	struct nlattr *a = (struct nlattr *)(void *)buf;
-
-	a->nla_type = type;
-	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
-	memcpy(buf + NLA_HDRLEN, data, len);
-	return a;
-}
-
 static void test_tables(void)
 {
 	const struct kb_field *f;
@@ -115,12 +103,12 @@ static void test_parse(void)
 	int64_t mn = -42, med = 1234;
 	uint64_t span = 1ULL << 40;
 
-	tb[KBENCH_A_RESULT_ROUTINE] = attr(b[0], KBENCH_A_RESULT_ROUTINE,
-					   "add_chain", 10);
-	tb[KBENCH_A_RESULT_INDEX] = attr(b[1], KBENCH_A_RESULT_INDEX, &idx, 4);
-	tb[KBENCH_A_RESULT_NET_MIN] = attr(b[2], KBENCH_A_RESULT_NET_MIN, &mn, 8);
+	tb[KBENCH_A_RESULT_ROUTINE] = unit_nlattr(b[0], KBENCH_A_RESULT_ROUTINE,
+						"add_chain", 10);
+	tb[KBENCH_A_RESULT_INDEX] = unit_nlattr(b[1], KBENCH_A_RESULT_INDEX, &idx, 4);
+	tb[KBENCH_A_RESULT_NET_MIN] = unit_nlattr(b[2], KBENCH_A_RESULT_NET_MIN, &mn, 8);
 	tb[KBENCH_A_RESULT_PER_ITER_MEDIAN_MILLI] =
-		attr(b[3], KBENCH_A_RESULT_PER_ITER_MEDIAN_MILLI, &med, 8);
+		unit_nlattr(b[3], KBENCH_A_RESULT_PER_ITER_MEDIAN_MILLI, &med, 8);
 	res.has_corr = true;
 	res.has_arg = true;
 	kb_fields_parse(kb_result_fields, tb, &res);
@@ -129,9 +117,9 @@ static void test_parse(void)
 	   res.net_min == -42 && res.per_iter_median_milli == 1234 &&
 	   res.net_max == 0 && !res.has_corr && !res.has_arg,
 	   "a RESULT nest: present fields set, absent ones 0, optional ones absent");
-	rb[KBENCH_A_RUN_CPU] = attr(b[4], KBENCH_A_RUN_CPU, &cpu, 4);
-	rb[KBENCH_A_RUN_SPAN_CYCLES] = attr(b[5], KBENCH_A_RUN_SPAN_CYCLES,
-					    &span, 8);
+	rb[KBENCH_A_RUN_CPU] = unit_nlattr(b[4], KBENCH_A_RUN_CPU, &cpu, 4);
+	rb[KBENCH_A_RUN_SPAN_CYCLES] = unit_nlattr(b[5], KBENCH_A_RUN_SPAN_CYCLES,
+						 &span, 8);
 	kb_fields_parse(kb_run_fields, rb, &r);
 	ok(r.cpu == 2 && r.span_cycles == 1ULL << 40 && !strcmp(r.counter, "?"),
 	   "a RUN reply: cpu and span_cycles set, an absent counter \"?\"");

@@ -35,35 +35,39 @@ static unsigned long long script_load(const void *rec, enum kbench_steal_field f
 	return s->steal[s->ns < 15 ? s->ns++ : 15];
 }
 
+/* Records whose loads are scripted, each read until it settles. */
+static const struct {
+	const char *what;
+	unsigned long long version[4], steal[2];
+	unsigned long long want_version, want_steal;
+	unsigned int want_loads;	/* 0: not checked */
+} settling_reads[] = {
+	{ "a settled record is read in 3 loads (version, steal, version)",
+	  { 4, 4 }, { 1000 }, 4, 1000, 3 },
+	/* the host is writing: version odd, then done */
+	{ "an odd version is read again; the second try gives 6, 1500",
+	  { 5, 5, 6, 6 }, { 1000, 1500 }, 6, 1500, 6 },
+	/* torn: the version changed between the two reads */
+	{ "two different versions around the read: read again",
+	  { 4, 6, 6, 6 }, { 1000, 1500 }, 6, 1500, 0 },
+};
+
 static void test_protocol(void)
 {
 	struct kbench_steal_snap a, b;
 	struct script s;
+	unsigned int k;
 
-	memset(&s, 0, sizeof(s));
-	s.version[0] = s.version[1] = 4;
-	s.steal[0] = 1000;
-	kbench_steal_read(script_load, &s, &a);
-	ok(a.ok && a.version == 4 && a.steal == 1000 && s.loads == 3,
-	   "steal: a settled record is read in 3 loads (version, steal, version)");
-
-	/* the host is writing: version odd, then done */
-	memset(&s, 0, sizeof(s));
-	s.version[0] = 5; s.version[1] = 5;
-	s.version[2] = 6; s.version[3] = 6;
-	s.steal[0] = 1000; s.steal[1] = 1500;
-	kbench_steal_read(script_load, &s, &a);
-	ok(a.ok && a.version == 6 && a.steal == 1500 && s.loads == 6,
-	   "steal: an odd version is read again; the second try gives 6, 1500");
-
-	/* torn: the version changed between the two reads */
-	memset(&s, 0, sizeof(s));
-	s.version[0] = 4; s.version[1] = 6;
-	s.version[2] = 6; s.version[3] = 6;
-	s.steal[0] = 1000; s.steal[1] = 1500;
-	kbench_steal_read(script_load, &s, &a);
-	ok(a.ok && a.version == 6 && a.steal == 1500,
-	   "steal: two different versions around the read: read again");
+	for (k = 0; k < sizeof(settling_reads) / sizeof(settling_reads[0]); k++) {
+		memset(&s, 0, sizeof(s));
+		memcpy(s.version, settling_reads[k].version, sizeof(settling_reads[k].version));
+		memcpy(s.steal, settling_reads[k].steal, sizeof(settling_reads[k].steal));
+		kbench_steal_read(script_load, &s, &a);
+		ok(a.ok && a.version == settling_reads[k].want_version &&
+		   a.steal == settling_reads[k].want_steal &&
+		   (!settling_reads[k].want_loads || s.loads == settling_reads[k].want_loads),
+		   "steal: %s", settling_reads[k].what);
+	}
 
 	/* never settles: bounded, not ok */
 	memset(&s, 0, sizeof(s));

@@ -4,6 +4,10 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct nlattr;
 
 extern const char *fixtures_dir;	/* tests/unit/fixtures */
 extern const char *kbenchctl_bin;	/* user/kbenchctl */
@@ -11,6 +15,11 @@ extern const char *kbenchctl_bin;	/* user/kbenchctl */
 /* Run @cmd through sh; its stdout in *out (malloc'ed, grown as needed); its
  * exit status (128: not run or not exited). */
 int unit_cmd_out(const char *cmd, char **out);
+
+/* Attribute @type holding @len bytes of @data, written at @buf (4-byte
+ * aligned, room for NLA_HDRLEN + @len), as the kernel would put it. */
+struct nlattr *unit_nlattr(void *buf, uint16_t type, const void *data,
+			   size_t len);
 
 void test_stats(void);
 void test_output(void);

@@ -13,68 +13,19 @@ With --faults: a killed requester, rmmod and a CPU going offline during a
 concurrent run end it cleanly (the CPUs free again, kbench reloads).
 Prints TAP; exits 1 if a test failed.
 """
-import json
 import os
 import signal
 import subprocess
 import sys
 import time
 
+from ynl_common import Tap, Ynl, rejected
+
 KO = '/lib/kbench/kbench.ko'
 MODARGS = os.environ.get('KBENCH_CONC_MODULE_ARGS', 'max_window_us=20000')
-
-
-class Tap:
-    def __init__(self, planned):
-        self.n = 0
-        self.failed = 0
-        print(f'1..{planned}', flush=True)
-
-    def check(self, ok, desc, diag=''):
-        self.n += 1
-        print(f'{"ok" if ok else "not ok"} {self.n} - {desc}', flush=True)
-        if not ok:
-            self.failed += 1
-            for line in str(diag).splitlines()[:40]:
-                print(f'# {line}', flush=True)
-
-
-class Ynl:
-    def __init__(self, cli, spec):
-        # progress notifications come during runs of over 250 ms
-        wrap = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                            'ynl_ntf.py')
-        self.base = [sys.executable, wrap, cli, '--spec', spec,
-                     '--no-schema', '--output-json']
-
-    def cmd(self, *args, request=None):
-        cmd = self.base + list(args)
-        if request is not None:
-            cmd += ['--json', json.dumps(request)]
-        return cmd
-
-    def __call__(self, *args, request=None):
-        p = subprocess.run(self.cmd(*args, request=request),
-                           capture_output=True, text=True, timeout=600)
-        return p.returncode, p.stdout, p.stderr
-
-    def json(self, *args, request=None):
-        rc, out, err = self(*args, request=request)
-        if rc:
-            return None, f'exit {rc}\n{out}{err}'
-        try:
-            return json.loads(out), out
-        except ValueError as e:
-            return None, f'not JSON ({e}):\n{out}{err}'
-
-
-def rejected(tap, ynl, desc, request, msg, attr):
-    rc, out, err = ynl('--do', 'run', request=request)
-    text = out + err
-    tap.check(rc == 1 and f"'msg': '{msg}'" in text and
-              f"'bad-attr': '.{attr}'" in text,
-              f"{desc}: exit 1, extack '{msg}' at .{attr}",
-              f'exit {rc}\n{text}')
+# progress notifications come during runs of over 250 ms
+NTF_WRAPPER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           'ynl_ntf.py')
 
 
 def nsamples(page):
@@ -159,8 +110,8 @@ def main():
     faults = '--faults' in sys.argv
     if len(args) != 2:
         sys.exit(__doc__.split('\n\n')[1])
-    ynl = Ynl(*args)
-    tap = Tap(22 if faults else 15)
+    ynl = Ynl(*args, wrapper=NTF_WRAPPER, timeout=600)
+    tap = Tap(22 if faults else 15, diag_lines=40)
 
     # the skew bound loose (20 ms): emulated vCPUs on a loaded host start
     # windows milliseconds apart, and the default (target-ns / 8) flagged

@@ -19,5 +19,5 @@ case "${1:-}" in -h|--help) sed -n '3,13p' "$0"; exit 0 ;; esac
 ynl=$("$top/scripts/ynl-tools.sh")/tools/net/ynl
 exec "$top/tests/vm/run" --with-python "$@" \
 	--add "$ynl" --add "$top/Documentation/netlink/specs/kbench.yaml" \
-	--add "$here/ynl_test.py" \
+	--add "$here/ynl_test.py" --add "$here/ynl_common.py" \
 	-- python3 /extra/ynl_test.py /extra/ynl/cli.py /extra/kbench.yaml

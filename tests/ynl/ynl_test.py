@@ -10,50 +10,11 @@ user would and checks its JSON output, or for a bad request its exit
 status and the kernel's extack (message and attribute) it prints.  Prints
 TAP; exits 1 if a test failed.  tests/ynl/run.sh boots the VM for it.
 """
-import json
-import os
-import subprocess
 import sys
 
 import yaml
 
-
-class Tap:
-    def __init__(self, planned):
-        self.n = 0
-        self.failed = 0
-        print(f'1..{planned}', flush=True)
-
-    def check(self, ok, desc, diag=''):
-        self.n += 1
-        print(f'{"ok" if ok else "not ok"} {self.n} - {desc}', flush=True)
-        if not ok:
-            self.failed += 1
-            for line in str(diag).splitlines()[:30]:
-                print(f'# {line}', flush=True)
-
-
-class Ynl:
-    def __init__(self, cli, spec):
-        self.base = [sys.executable, cli, '--spec', spec, '--no-schema',
-                     '--output-json']
-
-    def __call__(self, *args, request=None):
-        cmd = self.base + list(args)
-        if request is not None:
-            cmd += ['--json', json.dumps(request)]
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-        return p.returncode, p.stdout, p.stderr
-
-    def json(self, *args, request=None):
-        """(decoded reply or None, diagnostics)"""
-        rc, out, err = self(*args, request=request)
-        if rc:
-            return None, f'exit {rc}\n{out}{err}'
-        try:
-            return json.loads(out), out
-        except ValueError as e:
-            return None, f'not JSON ({e}):\n{out}{err}'
+from ynl_common import Tap, Ynl, rejected
 
 
 def spec_const(spec, name):
@@ -61,16 +22,6 @@ def spec_const(spec, name):
         if d['name'] == name:
             return d['value']
     raise KeyError(name)
-
-
-def rejected(tap, ynl, desc, request, msg, attr):
-    """A RUN that must fail: exit 1, the extack message and attribute."""
-    rc, out, err = ynl('--do', 'run', request=request)
-    text = out + err
-    tap.check(rc == 1 and f"'msg': '{msg}'" in text and
-              f"'bad-attr': '.{attr}'" in text,
-              f"{desc}: exit 1, extack '{msg}' at .{attr}",
-              f'exit {rc}\n{text}')
 
 
 def main():

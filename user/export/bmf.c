@@ -7,7 +7,6 @@
  * the median's 95% interval, or with several FILEs the range of their
  * medians around the median of the medians.
  */
-#include <errno.h>
 #include <json.h>
 #include <math.h>
 #include <string.h>
@@ -28,35 +27,30 @@ static struct json_object *measure(double v, double lo, double hi)
 	return m;
 }
 
+/* One benchmark: its name holding its measures. */
+static void add_bench(struct json_object *doc, const struct kb_export_point *p,
+		      size_t reps)
+{
+	struct json_object *b = json_object_new_object();
+	char slug[64];
+	size_t k;
+
+	(void)reps;
+	/* a measure's slug: lower case, '-' for anything else */
+	snprintf(slug, sizeof(slug), "%s", kb_export_unit(p->run, false));
+	for (k = 0; slug[k]; k++)
+		if (slug[k] == ' ')
+			slug[k] = '-';
+	json_object_object_add(b, slug, measure(p->median, p->ci_lo, p->ci_hi));
+	if (isfinite(p->ns))
+		json_object_object_add(b, "latency",
+				       measure(p->ns, p->ns_lo, p->ns_hi));
+	json_object_object_add(doc, p->name, b);
+}
+
 int kb_export_bmf(FILE *f, const struct kb_export *x,
 		  const struct kb_export_opts *o)
 {
-	struct json_object *doc = json_object_new_object(), *b;
-	struct kb_export_point p;
-	char slug[64];
-	size_t i, reps, k;
-	int err;
-
 	(void)o;
-	if (!doc)
-		return -ENOMEM;
-	for (i = 0; i < x->nbench; i++) {
-		err = kb_export_bench_figures(x, i, &p, &reps);
-		if (err) {
-			json_object_put(doc);
-			return err;
-		}
-		b = json_object_new_object();
-		/* a measure's slug: lower case, '-' for anything else */
-		snprintf(slug, sizeof(slug), "%s", kb_export_unit(p.run, false));
-		for (k = 0; slug[k]; k++)
-			if (slug[k] == ' ')
-				slug[k] = '-';
-		json_object_object_add(b, slug, measure(p.median, p.ci_lo, p.ci_hi));
-		if (isfinite(p.ns))
-			json_object_object_add(b, "latency",
-					       measure(p.ns, p.ns_lo, p.ns_hi));
-		json_object_object_add(doc, p.name, b);
-	}
-	return kb_export_print_json(f, doc);
+	return kb_export_bench_json(f, x, json_object_new_object(), add_bench);
 }

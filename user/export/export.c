@@ -216,6 +216,29 @@ int kb_export_print_json(FILE *f, struct json_object *doc)
 	return ferror(f) ? -EIO : 0;
 }
 
+int kb_export_bench_json(FILE *f, const struct kb_export *x,
+			 struct json_object *doc,
+			 void (*add)(struct json_object *doc,
+				     const struct kb_export_point *p,
+				     size_t reps))
+{
+	struct kb_export_point p;
+	size_t b, reps;
+	int err;
+
+	if (!doc)
+		return -ENOMEM;
+	for (b = 0; b < x->nbench; b++) {
+		err = kb_export_bench_figures(x, b, &p, &reps);
+		if (err) {
+			json_object_put(doc);
+			return err;
+		}
+		add(doc, &p, reps);
+	}
+	return kb_export_print_json(f, doc);
+}
+
 static void put_str(struct json_object *o, const char *key, const char *v)
 {
 	if (v && v[0])

@@ -121,4 +121,15 @@ const char *kb_meta_env_value(const struct kb_meta *m, const char *key);
 /* A json-c document printed to @f (pretty, no slash escapes). */
 int kb_export_print_json(FILE *f, struct json_object *doc);
 
+/*
+ * The formats of one value per benchmark: @add puts each benchmark's
+ * figures (kb_export_bench_figures()) into @doc, in order of first
+ * sight; then @doc is printed to @f.  0 or -errno; @doc is freed.
+ */
+int kb_export_bench_json(FILE *f, const struct kb_export *x,
+			 struct json_object *doc,
+			 void (*add)(struct json_object *doc,
+				     const struct kb_export_point *p,
+				     size_t reps));
+
 #endif /* KBENCHCTL_EXPORT_H */

@@ -45,6 +45,29 @@ static __always_inline void kb_cpu_check(struct kbench_guard *g)
 		g->flags |= KBENCH_SAMPLE_F_CPU_CHANGED;
 }
 
+/*
+ * A userspace window around @read: interrupts cannot be masked here
+ * (kb_irq_none), so a migration is what a sample must be flagged for.
+ */
+#define KB_USER_WINDOW(name, read)					\
+	KBENCH_DEFINE_WINDOW(name, read, kb_irq_none, kb_irq_none,	\
+			     kb_cpu_check, kb_cpu_check)
+
+/*
+ * A counter that one asm sequence @insns reads into %0, ordered after
+ * earlier instructions as the kernel's own read is: NAME_read() and its
+ * window NAME_window().
+ */
+#define KB_ASM_COUNTER(name, insns)					\
+static __always_inline unsigned long long name##_read(void)		\
+{									\
+	unsigned long long v;						\
+									\
+	asm volatile(insns : "=r" (v) : : "memory");			\
+	return v;							\
+}									\
+KB_USER_WINDOW(name##_window, name##_read)
+
 static __always_inline unsigned long long kb_clock_raw(void)
 {
 	struct timespec ts;
@@ -158,8 +181,7 @@ static __always_inline unsigned long long kb_tsc_read(void)
 	return ((unsigned long long)hi << 32) | lo;
 }
 
-KBENCH_DEFINE_WINDOW(kb_tsc_window, kb_tsc_read, kb_irq_none, kb_irq_none,
-		     kb_cpu_check, kb_cpu_check)
+KB_USER_WINDOW(kb_tsc_window, kb_tsc_read)
 
 /* A flag of the first "flags" line of /proc/cpuinfo (the kernel's view). */
 static int kb_cpu_flag(const char *flag)
@@ -200,16 +222,7 @@ static int kb_tsc_probe(struct kbench_counter *c)
 
 #if defined(__aarch64__)
 /* Like the kernel's precise read: isb, so earlier instructions are done */
-static __always_inline unsigned long long kb_cntvct_read(void)
-{
-	unsigned long long v;
-
-	asm volatile("isb; mrs %0, cntvct_el0" : "=r" (v) : : "memory");
-	return v;
-}
-
-KBENCH_DEFINE_WINDOW(kb_cntvct_window, kb_cntvct_read, kb_irq_none,
-		     kb_irq_none, kb_cpu_check, kb_cpu_check)
+KB_ASM_COUNTER(kb_cntvct, "isb; mrs %0, cntvct_el0")
 
 static int kb_cntvct_probe(struct kbench_counter *c)
 {
@@ -230,16 +243,7 @@ static int kb_cntvct_probe(struct kbench_counter *c)
 
 #if defined(__powerpc64__)
 /* Like kbench.ko: isync on both sides of mftb (SPR 268, TBL) */
-static __always_inline unsigned long long kb_timebase_read(void)
-{
-	unsigned long long v;
-
-	asm volatile("isync; mfspr %0, 268; isync" : "=r" (v) : : "memory");
-	return v;
-}
-
-KBENCH_DEFINE_WINDOW(kb_timebase_window, kb_timebase_read, kb_irq_none,
-		     kb_irq_none, kb_cpu_check, kb_cpu_check)
+KB_ASM_COUNTER(kb_timebase, "isync; mfspr %0, 268; isync")
 
 static int kb_timebase_probe(struct kbench_counter *c)
 {
@@ -260,8 +264,7 @@ static int kb_timebase_probe(struct kbench_counter *c)
 }
 #endif
 
-KBENCH_DEFINE_WINDOW(kb_clock_window, kb_clock_raw, kb_irq_none, kb_irq_none,
-		     kb_cpu_check, kb_cpu_check)
+KB_USER_WINDOW(kb_clock_window, kb_clock_raw)
 
 static int kb_clock_probe(struct kbench_counter *c)
 {
