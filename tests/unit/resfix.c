@@ -18,6 +18,7 @@
 
 #include "b64.h"
 #include "diff.h"
+#include "diffprint.h"
 #include "base.h"
 #include "output.h"
 #include "resfile.h"
@@ -162,4 +163,21 @@ int parse(const char *buf, size_t len, struct kb_resfile *rf, char *err,
 	  size_t errlen)
 {
 	return kb_resfile_parse(buf, len, "t.json", rf, err, errlen);
+}
+
+int unit_diff_text(struct kb_resfile *a, struct kb_resfile *b,
+		     const struct kb_diff_opts *o, bool json, char **text)
+{
+	size_t len;
+	FILE *f = open_memstream(text, &len);
+	bool regressed;
+	int rc;
+
+	out_init(f, json);
+	rc = kb_diff_print(NULL, "old.json", a, "new.json", b, o, &regressed);
+	rc = kb_diff_exit_status(rc, regressed);
+	out_finish();
+	fclose(f);
+	out_init(stdout, false);
+	return rc;
 }

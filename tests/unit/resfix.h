@@ -4,6 +4,7 @@
 #define KBENCH_UNIT_RESFIX_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "resfile.h"
@@ -26,5 +27,10 @@ void buf_to_file(const char *path, const char *buf, size_t len);
 /* kb_resfile_parse() of @buf named "t.json". */
 int parse(const char *buf, size_t len, struct kb_resfile *rf, char *err,
 	  size_t errlen);
+
+/* diff of two in-memory files: the report (@json: JSON) and its exit status */
+struct kb_diff_opts;
+int unit_diff_text(struct kb_resfile *a, struct kb_resfile *b,
+		   const struct kb_diff_opts *o, bool json, char **text);
 
 #endif

@@ -29,24 +29,6 @@
 #include "tests.h"
 #include "resfix.h"
 
-/* diff of two in-memory files; the text report and the exit status. */
-static int diff_text(struct kb_resfile *a, struct kb_resfile *b,
-		     const struct kb_diff_opts *o, bool json, char **text)
-{
-	size_t len;
-	FILE *f = open_memstream(text, &len);
-	bool regressed;
-	int rc;
-
-	out_init(f, json);
-	rc = kb_diff_print(NULL, "old.json", a, "new.json", b, o, &regressed);
-	rc = kb_diff_exit_status(rc, regressed);
-	out_finish();
-	fclose(f);
-	out_init(stdout, false);
-	return rc;
-}
-
 static void load_run_events(struct kb_resfile *rf, const char *const *names,
 			    const int64_t *per, unsigned int nres, uint64_t seed,
 			    const char *arch, const int64_t *insns)
@@ -110,27 +92,27 @@ static void test_diff(void)
 	kb_diff_opts_init(&o);
 	load_run(&a, one, p7, 1, 2, "x86_64");
 	load_run(&b, one, p8, 1, 4, "x86_64");
-	rc = diff_text(&a, &b, &o, false, &t);
+	rc = unit_diff_text(&a, &b, &o, false, &t);
 	if (!ok(rc == 1 && strstr(t, "+14.29%") && strstr(t, "regressed") &&
 		strstr(t, "+14.29% .. +14.29%") && strstr(t, "1 regressed"),
 		"diff 7 -> 8 cycles/iter: +14.29%% regressed, exit 1"))
 		diag("%s", t);
 	free(t);
-	rc = diff_text(&a, &a, &o, false, &t);
+	rc = unit_diff_text(&a, &a, &o, false, &t);
 	ok(rc == 0 && strstr(t, "+0.00%") && strstr(t, "no change"),
 	   "diff of a result with itself: no change, exit 0");
 	free(t);
-	rc = diff_text(&b, &a, &o, false, &t);
+	rc = unit_diff_text(&b, &a, &o, false, &t);
 	ok(rc == 0 && strstr(t, "-12.50%") && strstr(t, "improved"),
 	   "diff 8 -> 7: -12.50%% improved, exit 0 (--fail-on regressed)");
 	free(t);
 	o.fail_on = KB_DIFF_FAIL_CHANGED;
-	rc = diff_text(&b, &a, &o, false, &t);
+	rc = unit_diff_text(&b, &a, &o, false, &t);
 	ok(rc == 1, "--fail-on changed: an improvement exits 1");
 	free(t);
 	o.fail_on = KB_DIFF_FAIL_REGRESSED;
 	o.threshold = 20;
-	rc = diff_text(&a, &b, &o, true, &t);
+	rc = unit_diff_text(&a, &b, &o, true, &t);
 	ok(rc == 0 && strstr(t, "\"verdict\": \"no change\"") &&
 	   strstr(t, "\"below_threshold\": true") &&
 	   strstr(t, "\"exit_status\": 0"),
@@ -143,7 +125,7 @@ static void test_diff(void)
 	load_run(&b, one, p7, 1, 5, "x86_64");
 	kb_resfile_free(&a);
 	load_run(&a, one, p7, 1, 7, "x86_64");
-	rc = diff_text(&a, &b, &o, false, &t);
+	rc = unit_diff_text(&a, &b, &o, false, &t);
 	ok(rc == 0 && strstr(t, "no change"), "two noisy samples of one distribution: no change");
 	free(t);
 	kb_resfile_free(&a);
@@ -151,7 +133,7 @@ static void test_diff(void)
 
 	load_run(&a, two, p7, 2, 2, "x86_64");
 	load_run(&b, other, p6, 2, 2, "aarch64");
-	rc = diff_text(&a, &b, &o, false, &t);
+	rc = unit_diff_text(&a, &b, &o, false, &t);
 	if (!ok(rc == 0 && strstr(t, "only in old: foo") && strstr(t, "only in new: bar") &&
 		strstr(t, "warning: architecture differs: x86_64, aarch64") &&
 		strstr(t, "improved"),
@@ -159,7 +141,7 @@ static void test_diff(void)
 		diag("%s", t);
 	free(t);
 	o.full = true;
-	rc = diff_text(&a, &b, &o, false, &t);
+	rc = unit_diff_text(&a, &b, &o, false, &t);
 	ok(strstr(t, "old: old.json (") && strstr(t, "      p  verdict\n") &&
 	   strstr(t, "block-bootstrap CI of the median change and its p;"),
 	   "-v: the files, the p column and the method of the verdict");
@@ -168,20 +150,20 @@ static void test_diff(void)
 	ok(!match_row(&o, "foo=bar") && match_row(&o, "foo") == -EINVAL &&
 	   match_row(&o, "=bar") == -EINVAL && match_row(&o, "a=b=c") == -EINVAL,
 	   "--match: OLD=NEW, nothing else");
-	rc = diff_text(&a, &b, &o, true, &t);
+	rc = unit_diff_text(&a, &b, &o, true, &t);
 	ok(strstr(t, "\"new_routine\": \"bar\"") && strstr(t, "\"only_old\": []"),
 	   "--match foo=bar compares foo with bar");
 	free(t);
 	o.nmatch = 0;
 	o.markdown = true;
-	rc = diff_text(&a, &b, &o, false, &t);
+	rc = unit_diff_text(&a, &b, &o, false, &t);
 	ok(strstr(t, "| routine | old/iter | new/iter | change | 95% CI | p | verdict |") &&
 	   strstr(t, "| `kbench_diff_test` | 7.000 cyc | 6.000 cyc | -14.29% | -14.29% .. -14.29% | < 0.001 | improved |"),
 	   "--markdown: a table to paste");
 	free(t);
 	o.markdown = false;
 	load_run(&c, other + 1, p7, 1, 2, "x86_64");
-	rc = diff_text(&a, &c, &o, false, &t);
+	rc = unit_diff_text(&a, &c, &o, false, &t);
 	ok(rc == 2, "nothing in common: exit 2");
 	free(t);
 	kb_resfile_free(&a);
@@ -203,31 +185,31 @@ static void test_diff_metric(void)
 	load_run_events(&a, one, p7, 1, 2, "x86_64", i6);
 	load_run_events(&b, one, p7, 1, 2, "x86_64", i7);
 	load_run(&c, one, p7, 1, 2, "x86_64");
-	rc = diff_text(&a, &b, &o, false, &t);
+	rc = unit_diff_text(&a, &b, &o, false, &t);
 	ok(rc == 0 && strstr(t, "no change"),
 	   "--metric: without it the cycles are compared (the same: no change)");
 	free(t);
 	o.metric = "instructions";
-	rc = diff_text(&a, &b, &o, false, &t);
+	rc = unit_diff_text(&a, &b, &o, false, &t);
 	if (!ok(rc == 1 && strstr(t, "old instructions/iter") &&
 		strstr(t, "6.000 ") && strstr(t, "+16.67%") &&
 		strstr(t, "regressed"),
 		"--metric instructions: 6 -> 7 instructions/iter regressed, exit 1"))
 		diag("%s", t);
 	free(t);
-	rc = diff_text(&a, &b, &o, true, &t);
+	rc = unit_diff_text(&a, &b, &o, true, &t);
 	ok(strstr(t, "\"metric\": \"instructions\"") &&
 	   strstr(t, "\"compared_in\": \"instructions\"") &&
 	   strstr(t, "\"old_median_ns\": null"),
 	   "--metric instructions --json: what was compared, no ns");
 	free(t);
-	rc = diff_text(&a, &c, &o, false, &t);
+	rc = unit_diff_text(&a, &c, &o, false, &t);
 	ok(rc == 0 && strstr(t, "the event was not counted in the new result") &&
 	   strstr(t, "1 not compared"),
 	   "--metric: a result without the event is not compared, and says why");
 	free(t);
 	o.metric = "branch-misses";
-	rc = diff_text(&a, &b, &o, false, &t);
+	rc = unit_diff_text(&a, &b, &o, false, &t);
 	ok(rc == 0 && strstr(t, "the event was not counted in the old result"),
 	   "--metric of an event neither counted: not compared");
 	free(t);

@@ -96,24 +96,6 @@ static int diff_verdict(struct kb_resfile *a, struct kb_resfile *b,
 	return v;
 }
 
-/* diff's text for @a and @b; its exit status. */
-static int diff_out(struct kb_resfile *a, struct kb_resfile *b,
-		    const struct kb_diff_opts *o, bool json, char **text)
-{
-	size_t len;
-	FILE *f = open_memstream(text, &len);
-	bool regressed;
-	int rc;
-
-	out_init(f, json);
-	rc = kb_diff_print(NULL, "old.json", a, "new.json", b, o, &regressed);
-	rc = kb_diff_exit_status(rc, regressed);
-	out_finish();
-	fclose(f);
-	out_init(stdout, false);
-	return rc;
-}
-
 static void test_t_distribution(void)
 {
 	/*
@@ -244,14 +226,14 @@ static void test_reports(void)
 	kb_diff_opts_init(&o);
 	make_reps(&a, 5, 100, 0.0025, 0.01, 3, true);
 	make_reps(&b, 5, 101, 0.0025, 0.01, 4, true);
-	rc = diff_out(&a, &b, &o, false, &t);
+	rc = unit_diff_text(&a, &b, &o, false, &t);
 	if (!ok(rc == 1 && strstr(t, "foo: 5 and 5 runs, between-run spread ") &&
 		strstr(t, "(the spread)") && strstr(t, "regressed") &&
 		strstr(t, "noise threshold the between-run spread, not 2%, 95% t interval over the runs"),
 		"diff of replicated files: the spread between runs stated, the threshold is it, regressed, exit 1"))
 		diag("%s", t);
 	free(t);
-	rc = diff_out(&a, &b, &o, true, &t);
+	rc = unit_diff_text(&a, &b, &o, true, &t);
 	ok(strstr(t, "\"old_runs\": 5") && strstr(t, "\"between_run_spread_pct\": 0.") &&
 	   strstr(t, "\"threshold_is_spread\": true") &&
 	   strstr(t, "\"verdict_basis\": \"Welch t over the runs' log medians"),
@@ -265,7 +247,7 @@ static void test_reports(void)
 	o.threshold = 0.5;
 	o.has_threshold = true;
 	rc = diff_verdict(&a, &b, &o, &row);
-	rc = diff_out(&a, &b, &o, false, &t);
+	rc = unit_diff_text(&a, &b, &o, false, &t);
 	if (!ok(row.c.inconclusive && isfinite(row.resolvable_pct) &&
 		row.resolvable_pct > 0.5 &&
 		strstr(t, "inconclusive: the smallest change these runs resolve (80% power) is "),
@@ -283,13 +265,13 @@ static void test_reports(void)
 	   isnan(row.c.spread_pct) &&
 	   !strcmp(row.c.basis, "block bootstrap within each run"),
 	   "files of one run: the block bootstrap within each, no spread (null)");
-	rc = diff_out(&one1, &one2, &o, false, &t);
+	rc = unit_diff_text(&one1, &one2, &o, false, &t);
 	ok(rc == 0 && strstr(t, "run-to-run noise unseen (--runs 3 or more on each side measures it)"),
 	   "files of one run: says that run-to-run noise is unseen");
 	free(t);
 	/* 5 runs against 1: the first of each, and a note */
 	o.full = true;
-	rc = diff_out(&a, &one1, &o, false, &t);
+	rc = unit_diff_text(&a, &one1, &o, false, &t);
 	ok(strstr(t, "foo: 3 runs in old, 1 in new: the spread between runs needs 3 a side; compared the first run of each (run-to-run noise unseen)") != NULL,
 	   "3 runs against 1: the first run of each compared, with a note");
 	free(t);
@@ -305,7 +287,7 @@ static void test_reports(void)
 	 */
 	make_reps(&flat, 3, 100, 0.01, 0.01, 6, false);
 	o.full = true;
-	rc = diff_out(&flat, &b, &o, false, &t);
+	rc = unit_diff_text(&flat, &b, &o, false, &t);
 	if (!ok(strstr(t, "note: foo appears more than once in old.json: compared the first") &&
 		strstr(t, "3 runs in old") == NULL,
 		"replicated runs without their key (a reader that ignores it): the first run compared, the rest noted"))
@@ -325,7 +307,7 @@ static void test_reports(void)
 		"result-v2.json (written before --runs): loads, 1 run, 40 samples"))
 		diag("%s", err);
 	if (!rc) {
-		rc = diff_out(&a, &a, &o, false, &t);
+		rc = unit_diff_text(&a, &a, &o, false, &t);
 		ok(rc == 0 && strstr(t, "+0.00%") && strstr(t, "no change"),
 		   "result-v2.json against itself: +0.00%%, no change");
 		free(t);

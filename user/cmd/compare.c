@@ -307,9 +307,7 @@ static int compare_replicated(struct kb_run_opts *o, int argc, char *argv[],
 		ret = EXIT_FAIL;
 out_free:
 	kb_results_free(&now);
-	for (i = 0; i < done; i++)
-		kb_run_free(&rs[i]);
-	free(rs);
+	kb_runs_free(rs, done);
 	return ret;
 }
 
@@ -318,16 +316,7 @@ static int compare_cmd(const struct subcommand *sc, int argc, char *argv[],
 
 int compare_main(const struct subcommand *sc, int argc, char *argv[])
 {
-	char **orig = kb_argv_copy(argc, argv);
-	int ret;
-
-	if (!orig) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return EXIT_FAIL;
-	}
-	ret = compare_cmd(sc, argc, argv, orig);
-	kb_argv_free(argc, orig);
-	return ret;
+	return kb_with_argv(compare_cmd, sc, argc, argv);
 }
 
 static int compare_cmd(const struct subcommand *sc, int argc, char *argv[],

@@ -141,7 +141,7 @@ static int run_replicated(struct kb_run_opts *o,
 			  struct kb_resfile *base, int argc, char *argv[],
 			  char *orig[])
 {
-	unsigned int n = o->runs, done = 0, i;
+	unsigned int n = o->runs, done = 0;
 	struct kb_results now = { 0 };
 	bool regressed = false;
 	int ret, err;
@@ -177,9 +177,7 @@ static int run_replicated(struct kb_run_opts *o,
 		ret = EXIT_FAIL;
 out_free:
 	kb_results_free(&now);
-	for (i = 0; i < done; i++)
-		kb_run_free(&rs[i]);
-	free(rs);
+	kb_runs_free(rs, done);
 	return ret;
 }
 
@@ -188,16 +186,7 @@ static int run_cmd(const struct subcommand *sc, int argc, char *argv[],
 
 int run_main(const struct subcommand *sc, int argc, char *argv[])
 {
-	char **orig = kb_argv_copy(argc, argv);
-	int ret;
-
-	if (!orig) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return EXIT_FAIL;
-	}
-	ret = run_cmd(sc, argc, argv, orig);
-	kb_argv_free(argc, orig);
-	return ret;
+	return kb_with_argv(run_cmd, sc, argc, argv);
 }
 
 static int run_cmd(const struct subcommand *sc, int argc, char *argv[],

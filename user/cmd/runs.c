@@ -26,7 +26,7 @@
  * permutes argv (NAME:ARG is cut at the colon), and a --runs worker must
  * be given the arguments the user gave.  NULL when out of memory.
  */
-char **kb_argv_copy(int argc, char *argv[])
+static char **argv_copy(int argc, char *argv[])
 {
 	char **c = calloc((size_t)argc + 1, sizeof(*c));
 	int i;
@@ -43,13 +43,37 @@ char **kb_argv_copy(int argc, char *argv[])
 	return c;
 }
 
-void kb_argv_free(int argc, char **c)
+static void argv_free(int argc, char **c)
 {
 	int i;
 
 	for (i = 0; c && i < argc; i++)
 		free(c[i]);
 	free(c);
+}
+
+int kb_with_argv(kb_argv_cmd fn, const struct subcommand *sc, int argc,
+		 char *argv[])
+{
+	char **orig = argv_copy(argc, argv);
+	int ret;
+
+	if (!orig) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_FAIL;
+	}
+	ret = fn(sc, argc, argv, orig);
+	argv_free(argc, orig);
+	return ret;
+}
+
+void kb_runs_free(struct kb_run *rs, unsigned int done)
+{
+	unsigned int i;
+
+	for (i = 0; i < done; i++)
+		kb_run_free(&rs[i]);
+	free(rs);
 }
 
 const char *kb_runs_worker_path(void)

@@ -18,9 +18,19 @@
  */
 #define KB_RUNS_WORKER_ENV	"KBENCH_RUNS_WORKER"
 
-/* @argc strings of @argv copied (the option parser edits argv), or NULL. */
-char **kb_argv_copy(int argc, char *argv[]);
-void kb_argv_free(int argc, char **c);
+/*
+ * @fn(@sc, @argc, @argv, orig) with orig a copy of @argv as typed (the
+ * option parser edits argv; --user workers are given the original): its
+ * exit status, or EXIT_FAIL when the copy cannot be made.
+ */
+struct subcommand;
+typedef int (*kb_argv_cmd)(const struct subcommand *sc, int argc,
+			   char *argv[], char *orig[]);
+int kb_with_argv(kb_argv_cmd fn, const struct subcommand *sc, int argc,
+		 char *argv[]);
+
+/* The first @done runs of @rs freed, then @rs. */
+void kb_runs_free(struct kb_run *rs, unsigned int done);
 
 /* The worker's file, or NULL when this process is no worker. */
 const char *kb_runs_worker_path(void);

@@ -14,6 +14,22 @@
  * I_x(a, b) (modified Lentz's method; converges fast for x < (a + 1) /
  * (a + b + 2)).
  */
+
+/* One step of Lentz's method for a continued fraction: the factor. */
+static double lentz_step(double aa, double *c, double *d)
+{
+	const double tiny = 1e-300;
+
+	*d = 1 + aa * *d;
+	*c = 1 + aa / *c;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 static double beta_cf(double a, double b, double x)
 {
 	const double tiny = 1e-300;
@@ -28,23 +44,9 @@ static double beta_cf(double a, double b, double x)
 		double m2 = 2.0 * m, aa, del;
 
 		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + aa * d;
-		c = 1 + aa / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
+		h *= lentz_step(aa, &c, &d);
 		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + aa * d;
-		c = 1 + aa / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		del = lentz_step(aa, &c, &d);
 		h *= del;
 		if (fabs(del - 1) < 1e-15)
 			break;
