@@ -227,6 +227,28 @@ void kbench_group_put(struct kbench_group *g);
 int kbench_group_start(struct kbench_group *g, u32 *bad);
 void kbench_abort_requester(const struct net *net, u32 portid);
 
+int kbench_run_aborted(struct kbench_run *run);
+
+/*
+ * Injected delays of the test bed (kbench_fault.c): points where a race's
+ * window is widened.  Compiled out of every other build.
+ */
+enum kbench_fault_point {
+	KBENCH_FAULT_NONE,
+	KBENCH_FAULT_START,	/* a start: its CPUs claimed, no thread yet */
+	KBENCH_FAULT_GROUP_END,	/* a group's later CPU, done measuring */
+	KBENCH_FAULT_ANSWER,	/* the answer checked its requester, unsent */
+};
+
+#ifdef KBENCH_FAULT_INJECT
+void kbench_fault_delay(enum kbench_fault_point point, struct kbench_run *run);
+#else
+static inline void kbench_fault_delay(enum kbench_fault_point point,
+				      struct kbench_run *run)
+{
+}
+#endif
+
 /* Stored runs (kbench_store.c). */
 void kbench_store_add(struct kbench_run *run);
 struct kbench_run *kbench_store_get(u32 id);

@@ -37,7 +37,7 @@ static atomic_t kbench_next_id = ATOMIC_INIT(0);
 static enum cpuhp_state kbench_hp_state;
 
 /* The error that ends @run now: its own abort, or its group's. */
-static int kbench_run_aborted(struct kbench_run *run)
+int kbench_run_aborted(struct kbench_run *run)
 {
 	int err = atomic_read(&run->abort);
 
@@ -794,6 +794,8 @@ static int kbench_run_thread(void *arg)
 		err = kbench_finish(run);
 	}
 	run->err = err;
+	if (run->group && run->group_index)
+		kbench_fault_delay(KBENCH_FAULT_GROUP_END, run);
 
 	/* free before the reply: the requester may start the next run */
 	spin_lock(&kbench_cpu_lock);
@@ -872,6 +874,7 @@ int kbench_run_start(struct kbench_run *run)
 	spin_unlock(&kbench_cpu_lock);
 	if (err)
 		goto out_unlock_cpus;
+	kbench_fault_delay(KBENCH_FAULT_START, run);
 
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t) {
@@ -948,6 +951,7 @@ int kbench_group_start(struct kbench_group *g, u32 *bad)
 	spin_unlock(&kbench_cpu_lock);
 	if (err)
 		goto out_unlock_cpus;
+	kbench_fault_delay(KBENCH_FAULT_START, g->run[0]);
 
 	for (made = 0; made < g->nr; made++) {
 		t[made] = kzalloc(sizeof(*t[made]), GFP_KERNEL);

@@ -137,6 +137,7 @@ void kbench_answer(struct kbench_run *run, int err,
 		   const void *arg)
 {
 	if (kbench_requester_alive(run)) {
+		kbench_fault_delay(KBENCH_FAULT_ANSWER, NULL);
 		if (!err) {
 			err = kbench_run_reply(run, size, fill, arg);
 			if (err)

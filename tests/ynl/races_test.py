@@ -1,0 +1,289 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The races around an answered-later RUN, widened by the test bed's
+injected delays (kmod/kbench_fault.c: fault_point, fault_delay_ms,
+fault_hits); run by concurrent_test.py --faults, with its Tap.
+
+Each test would fail on a module that has the race: rmmod while a RUN
+starts, a requester killed (a fatal signal) while its RUN starts, the
+requester closed while a group's later CPU is still finishing, a socket
+that binds the port of a closed requester before the answer is sent, and
+a request over the memory budget next to a kept run.
+"""
+import os
+import signal
+import socket
+import struct
+import subprocess
+import time
+
+PARAMS = '/sys/module/kbench/parameters/'
+# kmod/kbench_internal.h: enum kbench_fault_point, as bits of fault_point
+START, GROUP_END, ANSWER = 1 << 1, 1 << 2, 1 << 3
+TESTS = 7
+
+NETLINK_GENERIC = 16
+NLM_F_REQUEST, NLM_F_ACK = 1, 4
+NLMSG_ERROR = 2
+SOL_NETLINK, NETLINK_CAP_ACK, NETLINK_EXT_ACK = 270, 10, 11
+GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 16, 3
+CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
+KBENCH_CMD_RUN = 4
+A_ROUTINE, A_CPU, A_SAMPLES, A_ITERATIONS, A_WARMUP = 1, 2, 3, 4, 6
+
+
+def setp(name, value):
+    with open(PARAMS + name, 'w') as f:
+        f.write(str(value))
+
+
+def getp(name):
+    with open(PARAMS + name) as f:
+        return int(f.read())
+
+
+def wait_hits(before, timeout=60):
+    """Until a thread has reached the fault point after @before hits."""
+    end = time.time() + timeout
+    while time.time() < end:
+        if getp('fault_hits') > before:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def attr(kind, payload):
+    n = 4 + len(payload)
+    return struct.pack('HH', n, kind) + payload + b'\0' * ((4 - n % 4) % 4)
+
+
+def attrs(data):
+    out = {}
+    while len(data) >= 4:
+        n, kind = struct.unpack_from('HH', data)
+        if n < 4:
+            break
+        out.setdefault(kind & 0x3fff, data[4:n])
+        data = data[(n + 3) & ~3:]
+    return out
+
+
+class Nl:
+    """A raw generic netlink socket: the tests need its port and its fd."""
+
+    def __init__(self, port=0):
+        self.s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
+                               NETLINK_GENERIC)
+        self.s.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+        self.s.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
+        self.s.bind((port, 0))
+        self.port = self.s.getsockname()[0]
+        self.seq = 100
+
+    def send(self, family, cmd, payload, flags=NLM_F_REQUEST | NLM_F_ACK):
+        self.seq += 1
+        body = struct.pack('BBH', cmd, 1, 0) + payload
+        self.s.send(struct.pack('IHHII', 16 + len(body), family, flags,
+                                self.seq, self.port) + body)
+        return self.seq
+
+    def recv(self, timeout):
+        """[(type, seq, error or None, payload)] of one datagram, or []."""
+        self.s.settimeout(timeout)
+        try:
+            data = self.s.recv(1 << 20)
+        except socket.timeout:
+            return []
+        msgs = []
+        while len(data) >= 16:
+            n, kind, _, seq, _ = struct.unpack_from('IHHII', data)
+            body = data[16:n]
+            err = struct.unpack_from('i', body)[0] if kind == NLMSG_ERROR \
+                else None
+            msgs.append((kind, seq, err, body))
+            data = data[(n + 3) & ~3:]
+        return msgs
+
+    def family(self):
+        self.send(GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
+                  attr(CTRL_ATTR_FAMILY_NAME, b'kbench\0'), NLM_F_REQUEST)
+        for kind, _, _, body in self.recv(10):
+            if kind == GENL_ID_CTRL:
+                return struct.unpack('H', attrs(body[4:])[CTRL_ATTR_FAMILY_ID][:2])[0]
+        raise RuntimeError('no kbench family')
+
+    def close(self):
+        self.s.close()
+
+
+def run_req(cpu, samples=5):
+    return (attr(A_ROUTINE, b'add_chain\0') +
+            attr(A_CPU, struct.pack('I', cpu)) +
+            attr(A_SAMPLES, struct.pack('I', samples)) +
+            attr(A_ITERATIONS, struct.pack('I', 10)) +
+            attr(A_WARMUP, struct.pack('I', 0)))
+
+
+def ext_msg(body):
+    """The extack message of an NLMSG_ERROR with NETLINK_CAP_ACK."""
+    return attrs(body[4 + 16:]).get(1, b'').rstrip(b'\0').decode()
+
+
+def rmmod_during_start(tap, ynl, h, cpus):
+    """rmmod while a RUN starts (its CPUs claimed, no thread yet), the
+    thread then waiting at its answer after the routine references are
+    dropped: rmmod must wait for the thread, not free its code."""
+    setp('fault_point', START | ANSWER)
+    setp('fault_delay_ms', 3000)
+    before = getp('fault_hits')
+    req = {'routine': ['add_chain'], 'samples': 5, 'iterations': 10,
+           'warmup': 0}
+    req.update({'cpus': cpus} if len(cpus) > 1 else {'cpu': cpus[0]})
+    p = subprocess.Popen(ynl.cmd('--do', 'run', request=req),
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    hit = wait_hits(before)
+    rm = subprocess.run(['rmmod', 'kbench'], capture_output=True, text=True)
+    out = p.communicate(timeout=120)[0]
+    left = h.run_threads()
+    ok, diag = h.dmesg_clean()
+    tap.check(hit and rm.returncode == 0 and ok and not left and
+              p.returncode == 1 and 'kbench is being unloaded' in out,
+              f'rmmod while a RUN on cpus {cpus} starts: unloads after its '
+              'thread, no kbench thread left, the requester told '
+              "'kbench is being unloaded', log clean",
+              f'hit {hit} rmmod {rm.returncode} {rm.stderr} threads {left}\n'
+              f'run {p.returncode} {out}\n{diag}')
+    h.reload()
+
+
+def killed_while_starting(tap, ynl, h, cpus):
+    """A fatal signal while the RUN starts: kthread_create_on_cpu() says
+    -EINTR; the socket, shared with another process, gets the answer."""
+    setp('fault_point', START)
+    setp('fault_delay_ms', 2000)
+    nl = Nl()
+    fam = nl.family()
+    payload = run_req(cpus[0]) if len(cpus) == 1 else (
+        attr(A_ROUTINE, b'add_chain\0') +
+        b''.join(attr(24, struct.pack('I', c)) for c in cpus) +
+        attr(A_SAMPLES, struct.pack('I', 5)) +
+        attr(A_ITERATIONS, struct.pack('I', 10)))
+    before = getp('fault_hits')
+    pid = os.fork()
+    if not pid:
+        nl.send(fam, KBENCH_CMD_RUN, payload)
+        os._exit(0)
+    hit = wait_hits(before)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    setp('fault_point', 0)
+    got = nl.recv(20)
+    nl.close()
+    err = [(e, ext_msg(b)) for k, _, e, b in got if k == NLMSG_ERROR]
+    ok, diag = h.cpus_free(ynl)
+    tap.check(hit and err and err[0][0] != 0 and
+              'interrupted by a signal' in err[0][1] and ok,
+              f'the sender of a RUN on cpus {cpus} killed while it starts: '
+              "the socket's other holder gets the error and "
+              "'run interrupted by a signal', the CPUs free",
+              f'hit {hit} got {got}\n{diag}')
+
+
+def closed_while_group_ends(tap, ynl, h):
+    """The requester closed while the group's second CPU is still
+    finishing and the first has exited: the close ends and waits for it."""
+    setp('fault_point', GROUP_END)
+    setp('fault_delay_ms', 60000)
+    before = getp('fault_hits')
+    p = subprocess.Popen(ynl.cmd('--do', 'run', request={
+        'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 5,
+        'iterations': 10, 'warmup': 0}), stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
+    hit = wait_hits(before)
+    end = time.time() + 60
+    while time.time() < end and h.run_threads() != {'1'}:
+        time.sleep(0.05)
+    only1 = h.run_threads() == {'1'}
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    left = h.run_threads()
+    setp('fault_point', 0)
+    ok, diag = h.cpus_free(ynl)
+    tap.check(hit and only1 and not left and ok,
+              'requester killed while the second CPU of its group finishes '
+              '(the first exited): the close waits for it, no kbench thread '
+              'left, both CPUs free',
+              f'hit {hit} only cpu1 {only1} left {left}\n{diag}')
+
+
+def port_reused(tap, ynl, h):
+    """A socket that binds the port of a closed requester before the
+    answer is sent gets nothing of that requester's."""
+    setp('fault_point', ANSWER)
+    setp('fault_delay_ms', 3000)
+    port = 0x6b62_0029
+    a = Nl(port)
+    fam = a.family()
+    before = getp('fault_hits')
+    seq = a.send(fam, KBENCH_CMD_RUN, run_req(0))
+    hit = wait_hits(before)
+    a.close()
+    b, end = None, time.time() + 30
+    while b is None and time.time() < end:
+        try:
+            b = Nl(port)
+        except OSError:
+            time.sleep(0.05)
+    got = b.recv(6) if b else None
+    if b:
+        b.close()
+    setp('fault_point', 0)
+    ok, diag = h.cpus_free(ynl)
+    tap.check(hit and b is not None and got == [] and ok,
+              "a socket bound to a closed requester's port while its "
+              'answer is pending: gets nothing',
+              f'hit {hit} bound {b is not None} got {got} (seq {seq})\n'
+              f'{diag}')
+
+
+def budget_refusal_keeps(tap, ynl, h):
+    """A RUN over the budget even after every kept run went is refused
+    before a kept run is evicted."""
+    h.reload('store_bytes_max=16000000')
+    kept, diag = ynl.json('--do', 'run', request={
+        'routine': ['add_chain'], 'cpu': 0, 'samples': 5,
+        'iterations': 10, 'warmup': 0})
+    rid = kept and kept.get('id')
+    long = subprocess.Popen(ynl.cmd('--do', 'run', request={
+        'routine': ['add_chain'], 'cpu': 1, 'samples': 300000,
+        'warmup': 0}), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True)
+    end = time.time() + 120
+    while time.time() < end and '1' not in h.run_threads():
+        time.sleep(0.1)
+    rc, out, err = ynl('--do', 'run', request={
+        'routine': ['add_chain'], 'cpu': 0, 'samples': 400000,
+        'warmup': 0})
+    count, d2 = h.samples_of(ynl, rid) if rid else (None, diag)
+    long.send_signal(signal.SIGKILL)
+    long.wait()
+    tap.check(rc == 1 and 'store_bytes_max reached' in out + err and
+              count and sum(count.values()) == 10,
+              'a RUN over store_bytes_max next to a run in flight: refused, '
+              'the kept run still has its samples',
+              f'run {rc} {out}{err}\nkept {rid}: {count} {d2}')
+    h.reload()
+
+
+def run_all(tap, ynl, h):
+    try:
+        rmmod_during_start(tap, ynl, h, [0])
+        rmmod_during_start(tap, ynl, h, [0, 1])
+        killed_while_starting(tap, ynl, h, [0])
+        killed_while_starting(tap, ynl, h, [0, 1])
+        closed_while_group_ends(tap, ynl, h)
+        port_reused(tap, ynl, h)
+        budget_refusal_keeps(tap, ynl, h)
+    finally:
+        if os.path.exists(PARAMS + 'fault_point'):
+            setp('fault_point', 0)
