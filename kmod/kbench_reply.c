@@ -210,15 +210,23 @@ void kbench_answer(struct kbench_run *run, int err,
  * RUN reply and its ack come after them, and netlink drops a message for a
  * socket whose receive queue is full (and flags the socket ENOBUFS): so a
  * notification is sized exactly and only sent while it leaves room in
- * the requester's queue for the reply (kbench_answer_size(): a group's
- * grows with its CPUs, about 100 KB for 32) and the ack (a
- * NLMSG_GOODSIZE skb).  Best effort: progress can be skipped, the reply
- * cannot.
+ * the requester's queue for the reply and the ack: KBENCH_PROGRESS_ROOM,
+ * or more for a reply that needs more (kbench_answer_size(): a group's
+ * grows with its CPUs, about 100 KB for 32).  Best effort: progress can
+ * be skipped, the reply cannot.
  */
+#define KBENCH_PROGRESS_ROOM	(32 * 1024)
+
 static int kbench_progress_room(const struct kbench_run *run)
 {
-	return SKB_TRUESIZE(kbench_answer_size(run)) +
-	       SKB_TRUESIZE(NLMSG_GOODSIZE);
+	size_t len = nlmsg_total_size(genlmsg_total_size(kbench_answer_size(run)));
+	/* what the receive queue is charged: a kmalloc()ed head, ack beside */
+	size_t reply = roundup_pow_of_two(SKB_DATA_ALIGN(len) +
+			SKB_DATA_ALIGN(sizeof(struct skb_shared_info))) +
+		       SKB_DATA_ALIGN(sizeof(struct sk_buff));
+
+	return max_t(size_t, KBENCH_PROGRESS_ROOM,
+		     reply + SKB_TRUESIZE(NLMSG_GOODSIZE));
 }
 
 void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
