@@ -231,6 +231,7 @@ void kbench_group_put(struct kbench_group *g);
 u64 kbench_group_skew_bytes(u32 nr, u32 nr_series, u32 samples);
 int kbench_group_start(struct kbench_group *g, u32 *bad);
 void kbench_abort_requester(const struct net *net, u32 portid);
+bool kbench_wait_dying(void);
 
 int kbench_run_aborted(struct kbench_run *run);
 

@@ -1193,6 +1193,45 @@ void kbench_abort_requester(const struct net *net, u32 portid)
 	} while (found);
 }
 
+/**
+ * kbench_wait_dying() - wait for a run that is ending to give its memory back
+ *
+ * A run asked to end (its requester's socket released, its CPU gone
+ * offline, a group's error) still holds its memory until its thread lets
+ * go of it: within one window, its teardown and its answer.  A request
+ * that the budget would refuse waits for such a thread rather than fail
+ * (a run killed with its process, and a run as large started at once).
+ * Only threads of runs already aborted are waited for, each once, so
+ * the wait is bounded.  Process context, no lock held.
+ *
+ * Return: true when it waited for one (charge again), false when there
+ * is none or a fatal signal ended the wait.
+ */
+bool kbench_wait_dying(void)
+{
+	struct kbench_thread *t, *found = NULL;
+	int err;
+
+	spin_lock(&kbench_cpu_lock);
+	list_for_each_entry(t, &kbench_inflight, node) {
+		if (!t->run || completion_done(&t->done) ||
+		    !kbench_run_aborted(t->run))
+			continue;
+		refcount_inc(&t->ref);
+		found = t;
+		break;
+	}
+	spin_unlock(&kbench_cpu_lock);
+	if (!found)
+		return false;
+	err = wait_for_completion_killable(&found->done);
+	/* the thread's complete() is consumed by one wait: leave it done */
+	if (!err)
+		complete_all(&found->done);
+	kbench_thread_put(found);
+	return !err;
+}
+
 /*
  * Module exit: refuse new runs, end the running ones within one window
  * and wait until each thread has exited (its answer sent), those whose

@@ -76,7 +76,7 @@ int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 	run->req_bytes = SKB_TRUESIZE(nlh->nlmsg_len);
 	if (kbench_mem_charge(run->req_bytes, &in_use)) {
 		run->req_bytes = 0;
-		kbench_extack_fmt(info->extack, NULL,
+		kbench_extack_fmt(info->extack, info->attrs[KBENCH_A_RUN_SAMPLES],
 				  "store_bytes_max reached: %llu bytes in use, no room for the request",
 				  in_use);
 		return -E2BIG;

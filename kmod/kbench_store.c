@@ -93,9 +93,11 @@ static u64 kbench_store_reclaimable(void)
  * @in_use: out, on -E2BIG: what the budget holds
  *
  * Decides before it destroys: when @bytes cannot fit even once every
- * stored run that only the store holds is gone, refuses at once and
- * evicts nothing; else evicts stored runs, oldest first, while the
- * budget would be exceeded.
+ * stored run that only the store holds is gone, evicts nothing and
+ * refuses, after waiting for the threads of runs that are ending
+ * (kbench_wait_dying()), whose memory comes back when they exit; else
+ * evicts stored runs, oldest first, while the budget would be exceeded.
+ * Process context: it may sleep.
  *
  * Return: 0, or -E2BIG when the runs in flight, those held by dumps and
  * what else is charged leave too little.
@@ -117,8 +119,11 @@ int kbench_mem_charge(u64 bytes, u64 *in_use)
 		    kbench_store_bytes_max)
 			old = kbench_store_evict_one();
 		spin_unlock(&kbench_store_lock);
-		if (!old)
+		/* a run that is ending gives its memory back: wait for it */
+		if (!old && !kbench_wait_dying())
 			return -E2BIG;
+		if (!old)
+			continue;
 		/* frees it unless a dump took it meanwhile */
 		kbench_run_put(old);
 	}
