@@ -11,6 +11,7 @@
 #ifndef _KBENCH_COMPAT_H
 #define _KBENCH_COMPAT_H
 
+#include <linux/fs.h>
 #include <linux/threads.h>
 #include <net/genetlink.h>
 
@@ -79,6 +80,19 @@ static inline struct nlattr **kbench_dump_attrs(struct netlink_callback *cb)
 	return genl_info_dump(cb)->attrs;
 #else
 	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+/*
+ * A reference to @file unless its count is 0 (its release has begun):
+ * 6.1 and 6.12 count in f_count (6.1's get_file_rcu()), 6.13+ in f_ref.
+ */
+static inline bool kbench_file_get_live(struct file *file)
+{
+#ifdef KBENCH_HAVE_FILE_REF
+	return file_ref_get(&file->f_ref);
+#else
+	return atomic_long_inc_not_zero(&file->f_count);
 #endif
 }
 

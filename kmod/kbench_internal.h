@@ -110,7 +110,8 @@ struct kbench_run {
 	u32 portid;			/* requester's port */
 	u32 seq;			/* the request's sequence number */
 	struct sock *requester;		/* sock_hold()ed sender */
-	struct sk_buff *req_skb;	/* skb_get() of the request */
+	struct sk_buff *req_skb;	/* a copy of the request message */
+	u64 req_bytes;			/* its charge to the budget */
 	struct nlmsghdr *req_nlh;	/* the request in req_skb */
 	const struct nlattr *nla_cpu;	/* its attributes, for the extack */
 	const struct nlattr *nla_iterations;
@@ -149,6 +150,7 @@ struct kbench_run {
 	u64 window_cycles;
 	u64 mem_bytes;
 	bool charged;			/* mem_bytes counted in the budget */
+	u64 scratch_bytes;		/* kbench_finish()'s, charged until it */
 	/*
 	 * adaptive N after the probe (engine.h): the fewest iterations a
 	 * window took, the changes of N, the samples taken at fewer, and
@@ -190,6 +192,7 @@ struct kbench_group {
 	const struct nlattr *nla_cpus[KBENCH_CPUS_MAX];	/* in the request copy */
 	struct kbench_rendezvous rv;	/* rv.slot: [nr], freed at the end */
 	struct kbench_sync sync[KBENCH_CPUS_MAX];	/* each CPU's side */
+	u64 scratch_bytes;		/* the skew's, charged until it is done */
 	atomic_t err;			/* the first error of any run, or 0 */
 	u32 cause;			/* the run that set err */
 	/* agree(): every CPU's probed N, and how many have reported */
@@ -216,6 +219,7 @@ struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
 struct kbench_run *kbench_run_alloc_err(u32 nr_routines, u32 nr_events,
 					u32 samples, u64 *in_use);
 u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples);
+u64 kbench_run_charge(u32 nr_routines, u32 nr_events, u32 samples);
 void kbench_run_put(struct kbench_run *run);
 int kbench_run_start(struct kbench_run *run);
 int kbench_run_execute(struct kbench_run *run);
@@ -224,8 +228,32 @@ void kbench_run_abort(struct kbench_run *run, int err);
 int kbench_run_alloc_starts(struct kbench_run *run, u64 *in_use);
 struct kbench_group *kbench_group_alloc(u32 nr);
 void kbench_group_put(struct kbench_group *g);
+u64 kbench_group_skew_bytes(u32 nr, u32 nr_series, u32 samples);
 int kbench_group_start(struct kbench_group *g, u32 *bad);
 void kbench_abort_requester(const struct net *net, u32 portid);
+bool kbench_wait_dying(void);
+
+int kbench_run_aborted(struct kbench_run *run);
+
+/*
+ * Injected delays of the test bed (kbench_fault.c): points where a race's
+ * window is widened.  Compiled out of every other build.
+ */
+enum kbench_fault_point {
+	KBENCH_FAULT_NONE,
+	KBENCH_FAULT_START,	/* a start: its CPUs claimed, no thread yet */
+	KBENCH_FAULT_GROUP_END,	/* a group's later CPU, done measuring */
+	KBENCH_FAULT_ANSWER,	/* the answer checked its requester, unsent */
+};
+
+#ifdef KBENCH_FAULT_INJECT
+void kbench_fault_delay(enum kbench_fault_point point, struct kbench_run *run);
+#else
+static inline void kbench_fault_delay(enum kbench_fault_point point,
+				      struct kbench_run *run)
+{
+}
+#endif
 
 /* Stored runs (kbench_store.c). */
 void kbench_store_add(struct kbench_run *run);
@@ -266,6 +294,7 @@ extern struct genl_family kbench_genl_family;
 int kbench_netlink_init(void);
 void kbench_netlink_exit(void);
 void kbench_nl_run_complete(struct kbench_run *run);
+size_t kbench_answer_size(const struct kbench_run *run);
 extern struct notifier_block kbench_netlink_notifier;
 
 /* The requester: its request, progress, the reply, the ack (kbench_reply.c). */
@@ -273,7 +302,7 @@ struct sk_buff *kbench_msg(u32 portid, u32 seq, u8 cmd, size_t size,
 			   int (*fill)(struct sk_buff *msg, const void *arg),
 			   const void *arg);
 const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
-				   const struct sk_buff *skb,
+				   const struct nlmsghdr *nlh,
 				   const struct nlattr *nla);
 int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 			    struct genl_info *info,

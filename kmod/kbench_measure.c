@@ -18,6 +18,7 @@
 #include <linux/kthread.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -37,7 +38,7 @@ static atomic_t kbench_next_id = ATOMIC_INIT(0);
 static enum cpuhp_state kbench_hp_state;
 
 /* The error that ends @run now: its own abort, or its group's. */
-static int kbench_run_aborted(struct kbench_run *run)
+int kbench_run_aborted(struct kbench_run *run)
 {
 	int err = atomic_read(&run->abort);
 
@@ -355,6 +356,7 @@ static int kbench_finish(struct kbench_run *run)
 	s64 *scratch;
 	u32 i, x;
 
+	/* charged with the run (kbench_run_alloc_err()): it fits */
 	scratch = kvmalloc_array(max_t(u32, run->samples, 1), sizeof(*scratch),
 				 GFP_KERNEL);
 	if (!scratch)
@@ -372,6 +374,9 @@ static int kbench_finish(struct kbench_run *run)
 	for (i = 0; i < run->nr_routines; i++)
 		kbench_correct(&run->series[i].sum, &ovh->sum);
 	kvfree(scratch);
+	/* a kept run does not keep the reservation */
+	kbench_mem_uncharge(run->scratch_bytes);
+	run->scratch_bytes = 0;
 	return 0;
 }
 
@@ -590,6 +595,24 @@ static void kbench_u64_stats(u64 *v, u32 n, u64 *max, u64 *median)
 	*median = v[n / 2];
 }
 
+/**
+ * kbench_group_skew_bytes() - the scratch memory of a group's start skew
+ * @nr: CPUs
+ * @nr_series: series of each CPU's run
+ * @samples: samples of each
+ *
+ * Charged to the budget before the group starts, with its runs, so that a
+ * group that fits finishes: the skew and each CPU's lateness over every
+ * sample of every series (~80 MB at 5M samples).
+ *
+ * Return: bytes.
+ */
+u64 kbench_group_skew_bytes(u32 nr, u32 nr_series, u32 samples)
+{
+	return 2ULL * max(nr_series * samples, 1U) * sizeof(u64) +
+	       (u64)nr * (sizeof(struct kbench_engine) + sizeof(void *));
+}
+
 /*
  * The start skew of each sample of each series of group @g (the samples
  * every CPU took), flagged over g->skew_bound on every CPU
@@ -610,6 +633,7 @@ static int kbench_group_skew(struct kbench_group *g)
 			taken[k] = min(taken[k], g->run[c]->series[k].eng.taken);
 		total += taken[k];
 	}
+	/* charged when the group was made (kbench_group_skew_bytes()) */
 	eng = kcalloc(g->nr, sizeof(*eng), GFP_KERNEL);
 	e = kcalloc(g->nr, sizeof(*e), GFP_KERNEL);
 	if (!eng || !e)
@@ -677,6 +701,8 @@ static void kbench_group_done(struct kbench_group *g)
 		err = kbench_group_skew(g);
 	for (i = 0; i < g->nr && !err; i++)
 		err = kbench_finish(g->run[i]);
+	kbench_mem_uncharge(g->scratch_bytes);
+	g->scratch_bytes = 0;
 	if (err)
 		kbench_group_abort(g, 0, err);
 	err = atomic_read(&g->err);
@@ -748,6 +774,7 @@ static void kbench_group_release(struct kref *ref)
 	/* a group that never started still holds its runs */
 	for (i = 0; i < g->nr; i++)
 		kbench_run_put(g->run[i]);
+	kbench_mem_uncharge(g->scratch_bytes);
 	kvfree(g->rv.slot);
 	kfree(g);
 }
@@ -759,17 +786,88 @@ void kbench_group_put(struct kbench_group *g)
 }
 
 /*
- * A run's thread, from its start until it has exited: kept in
- * kbench_inflight (which owns it) so that module exit can wait for the
- * thread to be past the last instruction of module text it runs.  Small:
- * the run itself (its samples) is the thread's until it ends, then its
+ * A run's thread, from before its CPU is claimed until it has exited:
+ * kept in kbench_inflight, which owns it, so that module exit and the
+ * release of the requester's socket find every run of every group and
+ * wait until its thread is past the last instruction of module text it
+ * runs.  It is added to the list under kbench_cpu_lock in the same
+ * section that checks kbench_shutting_down and claims the CPU, before
+ * the thread exists: kbench_abort_all() cannot miss it.  Small: the run
+ * itself (its samples) is the thread's until it ends, then its
  * requester's, the store's or nobody's.
  */
 struct kbench_thread {
-	struct list_head node;
-	struct completion done;		/* the thread's last act */
-	struct kbench_run *run;		/* the thread's reference */
+	struct list_head node;		/* in kbench_inflight */
+	refcount_t ref;			/* the list's, and each waiter's */
+	/* the thread's last act, or its creator's when it failed */
+	struct completion done;
+	/*
+	 * The thread's reference, NULL (under kbench_cpu_lock) once it let
+	 * go: read under the lock, the run is alive.
+	 */
+	struct kbench_run *run;
+	/* the requester whose socket's release ends the run: its port */
+	const struct net *net;
+	u32 portid;
+	bool waited;			/* by that release already */
 };
+
+/*
+ * The threads of runs in flight, and of runs that ended since the last
+ * reap: at most one run per CPU is in flight (kbench_cpu_run).
+ */
+static LIST_HEAD(kbench_inflight);
+
+static void kbench_thread_put(struct kbench_thread *t)
+{
+	if (refcount_dec_and_test(&t->ref))
+		kfree(t);
+}
+
+/* A thread entry for @run; @lead holds the request (a group's run[0]). */
+static struct kbench_thread *kbench_thread_alloc(struct kbench_run *run,
+						 struct kbench_run *lead)
+{
+	struct kbench_thread *t;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return NULL;
+	refcount_set(&t->ref, 1);
+	init_completion(&t->done);
+	t->run = run;
+	if (lead->requester) {
+		t->net = sock_net(lead->requester);
+		t->portid = lead->portid;
+	}
+	return t;
+}
+
+/* Claimed under kbench_cpu_lock: in the list, with the thread's reference */
+static void kbench_thread_own(struct kbench_thread *t)
+{
+	lockdep_assert_held(&kbench_cpu_lock);
+	kref_get(&t->run->ref);
+	list_add_tail(&t->node, &kbench_inflight);
+}
+
+/*
+ * A thread that will never run (its creation failed, or it was stopped
+ * before it ran): its CPU free, the thread's reference dropped, done
+ * for whoever waits; the list still owns the entry.
+ */
+static void kbench_thread_abandon(struct kbench_thread *t)
+{
+	struct kbench_run *run;
+
+	spin_lock(&kbench_cpu_lock);
+	run = t->run;
+	t->run = NULL;
+	per_cpu(kbench_cpu_run, run->cpu) = NULL;
+	spin_unlock(&kbench_cpu_lock);
+	kbench_run_put(run);
+	complete_all(&t->done);
+}
 
 static int kbench_run_thread(void *arg)
 {
@@ -794,12 +892,17 @@ static int kbench_run_thread(void *arg)
 		err = kbench_finish(run);
 	}
 	run->err = err;
+	if (run->group && run->group_index)
+		kbench_fault_delay(KBENCH_FAULT_GROUP_END, run);
 
-	/* free before the reply: the requester may start the next run */
+	/*
+	 * Free before the reply: the requester may start the next run.
+	 * Whoever must wait for the answer (socket release, module exit)
+	 * finds the thread through kbench_inflight, not through the slot.
+	 */
 	spin_lock(&kbench_cpu_lock);
 	per_cpu(kbench_cpu_run, run->cpu) = NULL;
 	spin_unlock(&kbench_cpu_lock);
-	/* a RUN's reply and ack: sent before rmmod can unregister the family */
 	if (run->group) {
 		kbench_group_done(run->group);
 	} else {
@@ -807,24 +910,33 @@ static int kbench_run_thread(void *arg)
 			run->complete(run);
 		complete_all(&run->finished);
 	}
+	spin_lock(&kbench_cpu_lock);
+	t->run = NULL;
+	spin_unlock(&kbench_cpu_lock);
 	kbench_run_put(run);
 
 	/*
-	 * Never return into module text that rmmod may free: exit waits for
-	 * done of every thread still in kbench_inflight.
+	 * Never return into module text that rmmod may free: module exit
+	 * waits for done of every thread in kbench_inflight, and
+	 * kthread_complete_and_exit() completes it in the kernel's own
+	 * text, from where the thread exits without coming back here.
 	 */
 	kthread_complete_and_exit(&t->done, 0);
 }
 
 /*
- * The threads of runs that started, until reaped: once exited (done), when
- * the next run starts or at module exit, which waits for each.  At most
- * one run per CPU is in flight (kbench_cpu_run), so the list holds at most
- * that many threads plus those that ended since the last start.
+ * Wait, in @state, until @t's thread has exited.  The thread's last act
+ * is a complete() (kthread_complete_and_exit()), which one wait consumes:
+ * every waiter leaves it completed for good, for the others, for
+ * completion_done() and for kbench_reap().
  */
-static LIST_HEAD(kbench_inflight);
+static void kbench_thread_wait(struct kbench_thread *t, unsigned int state)
+{
+	wait_for_completion_state(&t->done, state);
+	complete_all(&t->done);
+}
 
-/* Forget the threads that have exited. */
+/* Forget the threads that have exited and that nobody waits for. */
 static void kbench_reap(void)
 {
 	struct kbench_thread *t, *tmp;
@@ -836,7 +948,28 @@ static void kbench_reap(void)
 			list_move(&t->node, &done);
 	spin_unlock(&kbench_cpu_lock);
 	list_for_each_entry_safe(t, tmp, &done, node)
-		kfree(t);
+		kbench_thread_put(t);
+}
+
+/*
+ * Claim @run's CPU and own its thread entry @t, unless kbench is being
+ * unloaded or the CPU is busy: one section under kbench_cpu_lock.
+ */
+static int kbench_run_claim(struct kbench_run *run, struct kbench_thread *t)
+{
+	int err = 0;
+
+	spin_lock(&kbench_cpu_lock);
+	if (kbench_shutting_down) {
+		err = -ESHUTDOWN;
+	} else if (per_cpu(kbench_cpu_run, run->cpu)) {
+		err = -EBUSY;
+	} else {
+		per_cpu(kbench_cpu_run, run->cpu) = run;
+		kbench_thread_own(t);
+	}
+	spin_unlock(&kbench_cpu_lock);
+	return err;
 }
 
 /**
@@ -848,60 +981,40 @@ static void kbench_reap(void)
  * completes run->finished.  The caller's reference stays the caller's.
  *
  * Return: 0 or -errno (-ENODEV: CPU offline, -EBUSY: a run already uses
- * the CPU, -ESHUTDOWN: kbench is being unloaded).
+ * the CPU, -ESHUTDOWN: kbench is being unloaded, -EINTR: the caller has
+ * a fatal signal pending, -ENOMEM).
  */
 int kbench_run_start(struct kbench_run *run)
 {
 	struct kbench_thread *t;
 	struct task_struct *task;
-	int err = 0;
+	int err;
 
 	kbench_reap();
+	t = kbench_thread_alloc(run, run);
+	if (!t)
+		return -ENOMEM;
 	cpus_read_lock();
-	if (!cpu_online(run->cpu)) {
-		err = -ENODEV;
-		goto out_unlock_cpus;
-	}
-	spin_lock(&kbench_cpu_lock);
-	if (kbench_shutting_down)
-		err = -ESHUTDOWN;
-	else if (per_cpu(kbench_cpu_run, run->cpu))
-		err = -EBUSY;
-	else
-		per_cpu(kbench_cpu_run, run->cpu) = run;
-	spin_unlock(&kbench_cpu_lock);
+	err = cpu_online(run->cpu) ? kbench_run_claim(run, t) : -ENODEV;
 	if (err)
-		goto out_unlock_cpus;
+		goto out_free_thread;
+	kbench_fault_delay(KBENCH_FAULT_START, run);
 
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
-	if (!t) {
-		err = -ENOMEM;
-		goto out_clear_slot;
-	}
-	init_completion(&t->done);
-	t->run = run;
 	task = kthread_create_on_cpu(kbench_run_thread, t, run->cpu,
 				     "kbench/%u");
 	if (IS_ERR(task)) {
-		err = PTR_ERR(task);
-		goto out_free_thread;
+		/* the list owns t now: kbench_reap() frees it */
+		kbench_thread_abandon(t);
+		cpus_read_unlock();
+		return PTR_ERR(task);
 	}
-	kref_get(&run->ref);
-	spin_lock(&kbench_cpu_lock);
-	list_add_tail(&t->node, &kbench_inflight);
-	spin_unlock(&kbench_cpu_lock);
 	wake_up_process(task);
 	cpus_read_unlock();
 	return 0;
 
 out_free_thread:
-	kfree(t);
-out_clear_slot:
-	spin_lock(&kbench_cpu_lock);
-	per_cpu(kbench_cpu_run, run->cpu) = NULL;
-	spin_unlock(&kbench_cpu_lock);
-out_unlock_cpus:
 	cpus_read_unlock();
+	kbench_thread_put(t);
 	return err;
 }
 
@@ -915,8 +1028,9 @@ out_unlock_cpus:
  * the caller still owns the group.  On success the group's threads own
  * it: the last one calls g->complete and drops the group's reference.
  *
- * Return: 0 or -errno (-ENODEV: a CPU offline, -EBUSY: a run already
- * uses a CPU, -ESHUTDOWN: kbench is being unloaded, -ENOMEM).
+ * Return: 0 or -errno (-ENODEV: a CPU offline, -EBUSY: a run already uses
+ * a CPU, -ESHUTDOWN: kbench is being unloaded, -EINTR: the caller has a
+ * fatal signal pending, -ENOMEM).
  */
 int kbench_group_start(struct kbench_group *g, u32 *bad)
 {
@@ -926,6 +1040,13 @@ int kbench_group_start(struct kbench_group *g, u32 *bad)
 	int err = 0;
 
 	kbench_reap();
+	for (i = 0; i < g->nr; i++) {
+		t[i] = kbench_thread_alloc(g->run[i], g->run[0]);
+		if (!t[i]) {
+			err = -ENOMEM;
+			goto out_free_threads;
+		}
+	}
 	cpus_read_lock();
 	for (i = 0; i < g->nr; i++) {
 		if (!cpu_online(g->run[i]->cpu)) {
@@ -943,36 +1064,25 @@ int kbench_group_start(struct kbench_group *g, u32 *bad)
 			err = -EBUSY;
 		}
 	}
-	for (i = 0; i < g->nr && !err; i++)
+	for (i = 0; i < g->nr && !err; i++) {
 		per_cpu(kbench_cpu_run, g->run[i]->cpu) = g->run[i];
+		kbench_thread_own(t[i]);
+	}
 	spin_unlock(&kbench_cpu_lock);
 	if (err)
 		goto out_unlock_cpus;
+	kbench_fault_delay(KBENCH_FAULT_START, g->run[0]);
 
 	for (made = 0; made < g->nr; made++) {
-		t[made] = kzalloc(sizeof(*t[made]), GFP_KERNEL);
-		if (!t[made]) {
-			err = -ENOMEM;
-			goto out_stop;
-		}
-		init_completion(&t[made]->done);
-		t[made]->run = g->run[made];
 		task[made] = kthread_create_on_cpu(kbench_run_thread, t[made],
 						   g->run[made]->cpu,
 						   "kbench/%u");
 		if (IS_ERR(task[made])) {
 			err = PTR_ERR(task[made]);
-			kfree(t[made]);
 			goto out_stop;
 		}
 	}
 	atomic_set(&g->remaining, g->nr);
-	spin_lock(&kbench_cpu_lock);
-	for (i = 0; i < g->nr; i++) {
-		kref_get(&g->run[i]->ref);
-		list_add_tail(&t[i]->node, &kbench_inflight);
-	}
-	spin_unlock(&kbench_cpu_lock);
 	for (i = 0; i < g->nr; i++)
 		wake_up_process(task[i]);
 	cpus_read_unlock();
@@ -980,16 +1090,20 @@ int kbench_group_start(struct kbench_group *g, u32 *bad)
 
 out_stop:
 	/* never woken: kthread_stop() ends them before kbench_run_thread() */
-	for (i = 0; i < made; i++) {
+	for (i = 0; i < made; i++)
 		kthread_stop(task[i]);
-		kfree(t[i]);
-	}
-	spin_lock(&kbench_cpu_lock);
+	/* the list owns the entries: kbench_reap() frees them */
 	for (i = 0; i < g->nr; i++)
-		per_cpu(kbench_cpu_run, g->run[i]->cpu) = NULL;
-	spin_unlock(&kbench_cpu_lock);
+		kbench_thread_abandon(t[i]);
+	cpus_read_unlock();
+	return err;
+
 out_unlock_cpus:
 	cpus_read_unlock();
+out_free_threads:
+	for (i = 0; i < g->nr; i++)
+		if (t[i])
+			kbench_thread_put(t[i]);
 	return err;
 }
 
@@ -1042,64 +1156,104 @@ static int kbench_cpu_offline(unsigned int cpu)
 
 /*
  * The socket of @portid was released (its process closed it or died):
- * its runs end within one window and send it nothing more (the port may
- * be another socket's by then).  Waits for them, in a wait the freezer
- * passes, as the RUN request did when it waited for its run: once its
- * process is gone, so is its run, and the CPU is free.
+ * every run it requested, every CPU's run of a group, ends within one
+ * window and sends it nothing more (kbench_answer() cannot reach a
+ * released socket).  Waits until each of their threads has exited, in a
+ * wait the freezer passes, as the RUN request did when it waited for its
+ * run: once its process is gone, so are its runs, and the CPUs are free.
+ * The threads are found through kbench_inflight, which holds them until
+ * they exit, not through the CPU slots, which they free before the end.
  */
 void kbench_abort_requester(const struct net *net, u32 portid)
 {
-	struct kbench_run *run, *found;
-	unsigned int cpu;
+	struct kbench_thread *t, *found;
 
 	do {
 		found = NULL;
 		spin_lock(&kbench_cpu_lock);
-		for_each_possible_cpu(cpu) {
-			run = per_cpu(kbench_cpu_run, cpu);
-			if (!run || !run->requester || run->requester_gone ||
-			    run->portid != portid ||
-			    !net_eq(sock_net(run->requester), net))
+		list_for_each_entry(t, &kbench_inflight, node) {
+			if (t->waited || !t->portid || t->portid != portid ||
+			    !net_eq(t->net, net) || completion_done(&t->done))
 				continue;
-			WRITE_ONCE(run->requester_gone, true);
-			kbench_run_abort(run, -ECONNRESET);
-			kref_get(&run->ref);
-			found = run;
+			t->waited = true;
+			if (t->run) {
+				WRITE_ONCE(t->run->requester_gone, true);
+				kbench_run_abort(t->run, -ECONNRESET);
+			}
+			refcount_inc(&t->ref);
+			found = t;
 			break;
 		}
 		spin_unlock(&kbench_cpu_lock);
 		if (found) {
-			wait_for_completion_state(&found->finished,
-						  TASK_UNINTERRUPTIBLE |
-						  TASK_FREEZABLE);
-			kbench_run_put(found);
+			kbench_thread_wait(found, TASK_UNINTERRUPTIBLE |
+					   TASK_FREEZABLE);
+			kbench_thread_put(found);
 		}
 	} while (found);
 }
 
+/**
+ * kbench_wait_dying() - wait for a run that is ending to give its memory back
+ *
+ * A run asked to end (its requester's socket released, its CPU gone
+ * offline, a group's error) still holds its memory until its thread lets
+ * go of it: within one window, its teardown and its answer.  A request
+ * that the budget would refuse waits for such a thread rather than fail
+ * (a run killed with its process, and a run as large started at once).
+ * Only threads of runs already aborted are waited for, each once, so
+ * the wait is bounded.  Process context, no lock held.
+ *
+ * Return: true when it waited for one (charge again), false when there
+ * is none or a fatal signal ended the wait.
+ */
+bool kbench_wait_dying(void)
+{
+	struct kbench_thread *t, *found = NULL;
+	int err;
+
+	spin_lock(&kbench_cpu_lock);
+	list_for_each_entry(t, &kbench_inflight, node) {
+		if (!t->run || completion_done(&t->done) ||
+		    !kbench_run_aborted(t->run))
+			continue;
+		refcount_inc(&t->ref);
+		found = t;
+		break;
+	}
+	spin_unlock(&kbench_cpu_lock);
+	if (!found)
+		return false;
+	err = wait_for_completion_killable(&found->done);
+	/* the thread's complete() is consumed by one wait: leave it done */
+	if (!err)
+		complete_all(&found->done);
+	kbench_thread_put(found);
+	return !err;
+}
+
 /*
  * Module exit: refuse new runs, end the running ones within one window
- * and wait until each thread has exited (its reply sent).
+ * and wait until each thread has exited (its answer sent), those whose
+ * start is still creating them included: they were put on the list in
+ * the section that checked kbench_shutting_down.
  */
 void kbench_abort_all(int err)
 {
 	struct kbench_thread *t, *tmp;
-	struct kbench_run *run;
-	unsigned int cpu;
 	LIST_HEAD(all);
 
 	spin_lock(&kbench_cpu_lock);
 	kbench_shutting_down = true;
-	for_each_possible_cpu(cpu) {
-		run = per_cpu(kbench_cpu_run, cpu);
-		if (run)
-			kbench_run_abort(run, err);
-	}
+	list_for_each_entry(t, &kbench_inflight, node)
+		if (t->run)
+			kbench_run_abort(t->run, err);
 	list_splice_init(&kbench_inflight, &all);
 	spin_unlock(&kbench_cpu_lock);
 	list_for_each_entry_safe(t, tmp, &all, node) {
-		wait_for_completion(&t->done);
-		kfree(t);
+		kbench_thread_wait(t, TASK_UNINTERRUPTIBLE);
+		list_del(&t->node);
+		kbench_thread_put(t);
 	}
 }
 
@@ -1119,7 +1273,7 @@ static void kbench_run_release(struct kref *ref)
 			kvfree(run->series[i].eng.xnet[x]);
 	}
 	if (run->charged)
-		kbench_mem_uncharge(run->mem_bytes);
+		kbench_mem_uncharge(run->mem_bytes + run->scratch_bytes);
 	kbench_group_put(run->group);
 	kfree(run);
 }
@@ -1143,6 +1297,17 @@ u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples)
 }
 
 /*
+ * What a run is charged while in flight: what it keeps, and the scratch
+ * of its summaries (kbench_finish()), reserved so that a run that fits
+ * finishes.
+ */
+u64 kbench_run_charge(u32 nr_routines, u32 nr_events, u32 samples)
+{
+	return kbench_run_bytes(nr_routines, nr_events, samples) +
+	       (u64)samples * sizeof(s64);
+}
+
+/*
  * A run of @nr_routines routines, @nr_events events and @samples samples,
  * charged to the memory budget (kbench_mem_charge()).  ERR_PTR(-E2BIG)
  * over the budget (*@in_use: what the budget holds), ERR_PTR(-ENOMEM).
@@ -1150,7 +1315,7 @@ u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples)
 struct kbench_run *kbench_run_alloc_err(u32 nr_routines, u32 nr_events,
 					u32 samples, u64 *in_use)
 {
-	u64 bytes = kbench_run_bytes(nr_routines, nr_events, samples);
+	u64 bytes = kbench_run_charge(nr_routines, nr_events, samples);
 	struct kbench_run *run;
 	u32 i, x;
 	int err;
@@ -1173,6 +1338,7 @@ struct kbench_run *kbench_run_alloc_err(u32 nr_routines, u32 nr_events,
 	run->nr_events = nr_events;
 	run->samples = samples;
 	run->mem_bytes = kbench_run_bytes(nr_routines, nr_events, samples);
+	run->scratch_bytes = bytes - run->mem_bytes;
 	do {
 		run->id = atomic_inc_return(&kbench_next_id);
 	} while (!run->id);
@@ -1347,7 +1513,7 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
 	    iterations > KBENCH_ITERATIONS_LIMIT || !samples ||
 	    samples > kbench_max_samples)
 		return -EINVAL;
-	if (kbench_run_bytes(1, 0, samples) > kbench_store_bytes_max)
+	if (kbench_run_charge(1, 0, samples) > kbench_store_bytes_max)
 		return -E2BIG;
 	cpu = raw_smp_processor_id();
 	err = kbench_cpu_slot_check(cpu);

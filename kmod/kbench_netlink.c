@@ -445,6 +445,26 @@ static size_t kbench_run_reply_size(const struct kbench_run *run)
 }
 
 /*
+ * A concurrent RUN's reply (kbench_group_fill()): a cpu-run per CPU, each
+ * with its results (each well under 512 bytes) and figures.
+ */
+static size_t kbench_group_reply_size(const struct kbench_group *g)
+{
+	return g->nr * ((size_t)g->run[0]->nr_series * 512 + 256) +
+	       NLMSG_GOODSIZE;
+}
+
+/*
+ * The reply @run's requester waits for: its own, or its group's
+ * (kbench_reply.c leaves room for it in the requester's queue).
+ */
+size_t kbench_answer_size(const struct kbench_run *run)
+{
+	return run->group ? kbench_group_reply_size(run->group) :
+			    kbench_run_reply_size(run);
+}
+
+/*
  * A request attribute with a NUL-terminated string: the policy of a
  * multi-attr string is NLA_STRING, which does not require the NUL.
  */
@@ -721,7 +741,7 @@ static int kbench_run_check(struct genl_info *info, u32 cpu, u32 samples,
 				    "above the max_window_us parameter");
 		return -ERANGE;
 	}
-	if (kbench_run_bytes(nr, nr_events, samples) > kbench_store_bytes_max) {
+	if (kbench_run_charge(nr, nr_events, samples) > kbench_store_bytes_max) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SAMPLES],
 				    "samples need more than store_bytes_max");
 		return -E2BIG;
@@ -802,6 +822,10 @@ static void kbench_run_explain(struct netlink_ext_ack *extack,
 		break;
 	case -ENOMEM:
 		NL_SET_ERR_MSG(extack, "out of memory");
+		break;
+	case -E2BIG:
+		NL_SET_ERR_MSG(extack,
+			       "store_bytes_max reached: no room for the summaries' scratch");
 		break;
 	}
 }
@@ -898,8 +922,9 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 	err = kbench_run_check(info, cpus[0], samples, q->nr, 0);
 	if (err)
 		return err;
-	if ((kbench_run_bytes(q->nr, 0, samples) +
-	     (u64)(q->nr + 1) * samples * sizeof(u64)) * nr >
+	if ((kbench_run_charge(q->nr, 0, samples) +
+	     (u64)(q->nr + 1) * samples * sizeof(u64)) * nr +
+	    kbench_group_skew_bytes(nr, q->nr + 1, samples) >
 	    kbench_store_bytes_max) {
 		kbench_extack_fmt(info->extack, tb[KBENCH_A_RUN_SAMPLES],
 				  "samples of %d CPUs need more than store_bytes_max",
@@ -945,6 +970,16 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 		if (err)
 			goto out_put;
 	}
+	/* the skew's scratch, before the group starts: then it finishes */
+	g->scratch_bytes = kbench_group_skew_bytes(nr, q->nr + 1, samples);
+	err = kbench_mem_charge(g->scratch_bytes, &in_use);
+	if (err) {
+		g->scratch_bytes = 0;
+		kbench_extack_fmt(info->extack, tb[KBENCH_A_RUN_SAMPLES],
+				  "store_bytes_max reached: %llu bytes in use, %d CPUs' runs need more",
+				  in_use, nr);
+		goto out_put;
+	}
 	g->skew_bound = tb[KBENCH_A_RUN_SKEW_NS] ?
 		kbench_ns_to_ticks(nla_get_u32(tb[KBENCH_A_RUN_SKEW_NS]),
 				   kbench_counter.hz) :
@@ -956,7 +991,7 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 	if (err)
 		goto out_put;
 	for (i = 0; i < nr; i++) {
-		g->run[i]->nla_cpu = kbench_nla_in(run->req_skb, skb,
+		g->run[i]->nla_cpu = kbench_nla_in(run->req_skb, info->nlhdr,
 						   nla_cpus[i]);
 		g->run[i]->nla_iterations = run->nla_iterations;
 	}
@@ -975,7 +1010,7 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 					   NULL);
 		goto out_put;
 	}
-	return -EINTR;
+	return 0;
 
 out_put:
 	for (i = 0; i < nr; i++) {
@@ -990,7 +1025,8 @@ out_put:
 	return err;
 }
 
-int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
+/* A RUN: 0 once its run has started (its thread answers), or -errno. */
+static int kbench_nl_run(struct sk_buff *skb, struct genl_info *info)
 {
 	const struct nlattr *events[KBENCH_EVENTS_MAX];
 	struct nlattr **tb = info->attrs;
@@ -1031,8 +1067,8 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 		if (err == -E2BIG)
 			kbench_extack_fmt(info->extack, tb[KBENCH_A_RUN_SAMPLES],
 					  "store_bytes_max reached: %llu bytes in use, %llu more needed",
-					  in_use, kbench_run_bytes(q.nr, nr_events,
-								   samples));
+					  in_use, kbench_run_charge(q.nr, nr_events,
+								    samples));
 		else
 			NL_SET_ERR_MSG_ATTR(info->extack,
 					    tb[KBENCH_A_RUN_SAMPLES],
@@ -1064,12 +1100,7 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_release_events;
 	}
 	kbench_run_put(run);
-	/*
-	 * Not an error: like a dump that has started, -EINTR tells
-	 * netlink_rcv_skb() to send no ack now.  genetlink's cb_lock is
-	 * released on return, the run goes on in its thread.
-	 */
-	return -EINTR;
+	return 0;
 
 out_release_events:
 	kbench_events_release(run);
@@ -1077,6 +1108,25 @@ out_put_routines:
 	kbench_run_put_routines(run);
 out_put_run:
 	kbench_run_put(run);
+	return err;
+}
+
+int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int err = kbench_nl_run(skb, info);
+
+	/*
+	 * Started: like a dump that has started, -EINTR tells
+	 * netlink_rcv_skb() to send no ack now; genetlink's cb_lock is
+	 * released on return, the run goes on in its thread, which answers.
+	 * A real -EINTR (the sender has a fatal signal pending, which makes
+	 * kthread_create_on_cpu() fail) would be swallowed the same way: it
+	 * is acked here, for whoever else holds the socket.
+	 */
+	if (!err)
+		return -EINTR;
+	if (err == -EINTR)
+		netlink_ack(skb, nlmsg_hdr(skb), err, info->extack);
 	return err;
 }
 
@@ -1131,8 +1181,7 @@ static void kbench_nl_group_complete(struct kbench_group *g)
 	else
 		for (i = 0; i < g->nr; i++)
 			kbench_store_add(g->run[i]);
-	kbench_answer(lead, err, &extack,
-		      g->nr * (lead->nr_series * 512 + 256) + NLMSG_GOODSIZE,
+	kbench_answer(lead, err, &extack, kbench_group_reply_size(g),
 		      kbench_group_fill, g);
 }
 

@@ -5,13 +5,16 @@
  * test and NCSI do): so the request is held (a copy, the sender's
  * socket), progress goes to the requester while the run goes on, and the
  * reply and the ack are sent from the thread, then the request is let go.
- * Everything here sends to the requester; it calls no other part of the
- * module, which all call into it.
+ * Everything here sends to the requester, with its socket pinned
+ * (kbench_requester_pin()); of the rest of the module it calls only the
+ * budget (the request copy is charged) and the answer's size.
  */
+#include <linux/file.h>
 #include <linux/skbuff.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
 
+#include "kbench_compat.h"
 #include "kbench_internal.h"
 
 /*
@@ -39,13 +42,13 @@ struct sk_buff *kbench_msg(u32 portid, u32 seq, u8 cmd, size_t size,
 	return msg;
 }
 
-/* An attribute of the request @skb at the same place in its copy @copy. */
+/* An attribute of the request @nlh at the same place in its copy @copy. */
 const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
-				   const struct sk_buff *skb,
+				   const struct nlmsghdr *nlh,
 				   const struct nlattr *nla)
 {
 	return nla ? (const void *)(copy->data +
-				    ((const u8 *)nla - skb->data)) : NULL;
+				    ((const u8 *)nla - (const u8 *)nlh)) : NULL;
 }
 
 /*
@@ -54,36 +57,51 @@ const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
  * the extack's bad attributes point, and a reference to the sender's
  * socket, which netlink_ack() reads.  A copy, not a reference: the
  * request's skb is pulled past the message when the doit returns (and a
- * large one has a vmalloc()ed head, which a clone cannot outlive).  The
- * copy's sk is genetlink's kernel socket of init_net (the family is not
- * netns-aware), which netlink_ack() sends from and which is never freed;
- * the copy has no destructor, so it takes no reference.
+ * large one has a vmalloc()ed head, which a clone cannot outlive).  A copy
+ * of this message alone, charged to the memory budget: the skb holds the
+ * rest of a batched sendmsg() too (K RUNs in one would keep O(K^2)
+ * bytes).  The copy's sk is genetlink's kernel socket of init_net (the
+ * family is not netns-aware), which netlink_ack() sends from and which is
+ * never freed; the copy has no destructor, so it takes no reference.
  */
 int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 			    struct genl_info *info,
 			    const struct nlattr **events)
 {
+	const struct nlmsghdr *nlh = info->nlhdr;
 	struct sk_buff *copy;
+	u64 in_use;
 	u32 i;
 
-	copy = skb_copy(skb, GFP_KERNEL);
+	run->req_bytes = SKB_TRUESIZE(nlh->nlmsg_len);
+	if (kbench_mem_charge(run->req_bytes, &in_use)) {
+		run->req_bytes = 0;
+		kbench_extack_fmt(info->extack, info->attrs[KBENCH_A_RUN_SAMPLES],
+				  "store_bytes_max reached: %llu bytes in use, no room for the request",
+				  in_use);
+		return -E2BIG;
+	}
+	copy = alloc_skb(nlh->nlmsg_len, GFP_KERNEL);
 	if (!copy) {
+		kbench_mem_uncharge(run->req_bytes);
+		run->req_bytes = 0;
 		NL_SET_ERR_MSG(info->extack, "out of memory");
 		return -ENOMEM;
 	}
+	skb_put_data(copy, nlh, nlh->nlmsg_len);
+	NETLINK_CB(copy) = NETLINK_CB(skb);
 	copy->sk = skb->sk;
 	run->req_skb = copy;
-	run->req_nlh = (struct nlmsghdr *)kbench_nla_in(copy, skb,
-		(const struct nlattr *)info->nlhdr);
+	run->req_nlh = nlmsg_hdr(copy);
 	run->portid = info->snd_portid;
 	run->seq = info->snd_seq;
 	run->requester = NETLINK_CB(skb).sk;
 	sock_hold(run->requester);
-	run->nla_cpu = kbench_nla_in(copy, skb, info->attrs[KBENCH_A_RUN_CPU]);
-	run->nla_iterations = kbench_nla_in(copy, skb,
+	run->nla_cpu = kbench_nla_in(copy, nlh, info->attrs[KBENCH_A_RUN_CPU]);
+	run->nla_iterations = kbench_nla_in(copy, nlh,
 					    info->attrs[KBENCH_A_RUN_ITERATIONS]);
 	for (i = 0; i < run->nr_events; i++)
-		run->nla_events[i] = kbench_nla_in(copy, skb, events[i]);
+		run->nla_events[i] = kbench_nla_in(copy, nlh, events[i]);
 	return 0;
 }
 
@@ -96,17 +114,42 @@ void kbench_run_drop_request(struct kbench_run *run)
 	kfree_skb(run->req_skb);
 	run->req_skb = NULL;
 	run->req_nlh = NULL;
+	kbench_mem_uncharge(run->req_bytes);
+	run->req_bytes = 0;
 }
 
 /*
- * Whether the requester can still be sent to: its socket not released
- * (sock_orphan() marks it dead before netlink_release() frees the port,
- * and the URELEASE notifier sets requester_gone after).
+ * Hold the requester's socket where the port @run answers to is its own
+ * until kbench_requester_unpin(): a reference to the socket's file, taken
+ * only while it has one.  Its port leaves the table only when the file is
+ * released (netlink_release(): netlink_remove(), then sock_orphan() and
+ * the URELEASE notifier), and another socket may bind it from then on:
+ * a message sent by port number with the file held reaches the requester
+ * and nobody else.  sock_orphan() clears sk_socket under
+ * sk_callback_lock, after the last file reference is gone: read under
+ * that lock, a socket and file are alive, and a count of 0 means the
+ * release has begun.  NULL: the requester is gone (or is a kernel socket,
+ * which has no file), send nothing.  Process context.
  */
-static bool kbench_requester_alive(const struct kbench_run *run)
+static struct file *kbench_requester_pin(const struct kbench_run *run)
 {
-	return run->requester && !READ_ONCE(run->requester_gone) &&
-	       !sock_flag(run->requester, SOCK_DEAD);
+	struct sock *sk = run->requester;
+	struct file *file = NULL;
+
+	if (!sk || READ_ONCE(run->requester_gone))
+		return NULL;
+	read_lock_bh(&sk->sk_callback_lock);
+	if (sk->sk_socket && sk->sk_socket->file &&
+	    kbench_file_get_live(sk->sk_socket->file))
+		file = sk->sk_socket->file;
+	read_unlock_bh(&sk->sk_callback_lock);
+	return file;
+}
+
+/* The last reference may be this one: the release runs from a worker. */
+static void kbench_requester_unpin(struct file *pin)
+{
+	fput(pin);
 }
 
 /*
@@ -127,16 +170,20 @@ static int kbench_run_reply(struct kbench_run *run, size_t size,
 }
 
 /*
- * Answer @run's request, if its requester is still there: on success
- * the reply (@size bytes, filled by @fill from @arg), then the ack when
- * asked for or @err; then let go of the request.
+ * Answer @run's request, if its requester is still there (pinned, so
+ * that its port is its own while the answer goes): on success the reply
+ * (@size bytes, filled by @fill from @arg), then the ack when asked for or
+ * @err; then let go of the request.
  */
 void kbench_answer(struct kbench_run *run, int err,
 		   struct netlink_ext_ack *extack, size_t size,
 		   int (*fill)(struct sk_buff *msg, const void *arg),
 		   const void *arg)
 {
-	if (kbench_requester_alive(run)) {
+	struct file *pin = kbench_requester_pin(run);
+
+	if (pin) {
+		kbench_fault_delay(KBENCH_FAULT_ANSWER, NULL);
 		if (!err) {
 			err = kbench_run_reply(run, size, fill, arg);
 			if (err)
@@ -145,6 +192,7 @@ void kbench_answer(struct kbench_run *run, int err,
 		}
 		if (err || (run->req_nlh->nlmsg_flags & NLM_F_ACK))
 			netlink_ack(run->req_skb, run->req_nlh, err, extack);
+		kbench_requester_unpin(pin);
 	}
 	kbench_run_drop_request(run);
 }
@@ -161,30 +209,45 @@ void kbench_answer(struct kbench_run *run, int err,
  * the end, when RUN held it in sendmsg()), so notifications queue up.  The
  * RUN reply and its ack come after them, and netlink drops a message for a
  * socket whose receive queue is full (and flags the socket ENOBUFS): so a
- * notification is sized exactly and only sent while it leaves
- * KBENCH_PROGRESS_ROOM free in the requester's queue for the reply (a
- * NLMSG_GOODSIZE skb) and the ack.  Best effort: progress can be skipped,
- * the reply cannot.
+ * notification is sized exactly and only sent while it leaves room in
+ * the requester's queue for the reply and the ack: KBENCH_PROGRESS_ROOM,
+ * or more for a reply that needs more (kbench_answer_size(): a group's
+ * grows with its CPUs, about 100 KB for 32).  Best effort: progress can
+ * be skipped, the reply cannot.
  */
 #define KBENCH_PROGRESS_ROOM	(32 * 1024)
+
+static int kbench_progress_room(const struct kbench_run *run)
+{
+	size_t len = nlmsg_total_size(genlmsg_total_size(kbench_answer_size(run)));
+	/* what the receive queue is charged: a kmalloc()ed head, ack beside */
+	size_t reply = roundup_pow_of_two(SKB_DATA_ALIGN(len) +
+			SKB_DATA_ALIGN(sizeof(struct skb_shared_info))) +
+		       SKB_DATA_ALIGN(sizeof(struct sk_buff));
+
+	return max_t(size_t, KBENCH_PROGRESS_ROOM,
+		     reply + SKB_TRUESIZE(NLMSG_GOODSIZE));
+}
 
 void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 			    u64 elapsed_ns)
 {
 	struct sock *sk = run->requester;
 	struct sk_buff *msg;
+	struct file *pin;
 	void *hdr;
 	int room;
 
 	/* the port may be another socket's once the requester's is released */
-	if (!kbench_requester_alive(run))
+	pin = kbench_requester_pin(run);
+	if (!pin)
 		return;
 	msg = genlmsg_new(4 * nla_total_size(sizeof(u32)) +
 			  nla_total_size_64bit(sizeof(u64)), GFP_KERNEL);
 	if (!msg)
-		return;
+		goto out_unpin;
 	room = READ_ONCE(sk->sk_rcvbuf) - atomic_read(&sk->sk_rmem_alloc);
-	if (room < (int)msg->truesize + KBENCH_PROGRESS_ROOM)
+	if (room < (int)msg->truesize + kbench_progress_room(run))
 		goto out_free;
 	hdr = genlmsg_put(msg, 0, 0, &kbench_genl_family, 0,
 			  KBENCH_CMD_PROGRESS_NTF);
@@ -198,10 +261,12 @@ void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 			      KBENCH_A_PROGRESS_PAD))
 		goto out_free;
 	genlmsg_end(msg, hdr);
-	/* fails only if the requester is gone or its queue filled meanwhile */
+	/* fails only if the requester's queue filled meanwhile */
 	genlmsg_unicast(sock_net(sk), msg, run->portid);
-	return;
+	goto out_unpin;
 
 out_free:
 	nlmsg_free(msg);
+out_unpin:
+	kbench_requester_unpin(pin);
 }

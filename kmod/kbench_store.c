@@ -9,10 +9,12 @@
  * One memory budget, store_bytes_max, covers every run alive: runs in
  * flight (RUN and kbench_measure()), stored runs, and evicted runs that
  * open dumps still hold.  A new run is charged before its buffers are
- * allocated; to make room the oldest stored runs are evicted, and when the
- * runs in flight and those pinned by dumps still leave too little the run
- * is refused (-E2BIG).  A dump opened and never read thus holds memory
- * inside the budget, never beside it.
+ * allocated, and so are the request copy a RUN keeps and the scratch
+ * memory of its summaries; to make room the oldest stored runs are
+ * evicted, but only when that makes enough room: when the runs in flight
+ * and those pinned by dumps would still leave too little, the request is
+ * refused (-E2BIG) and nothing is evicted.  A dump opened and never read
+ * thus holds memory inside the budget, never beside it.
  */
 #include <linux/list.h>
 #include <linux/spinlock.h>
@@ -66,15 +68,39 @@ void kbench_store_add(struct kbench_run *run)
 	}
 }
 
+/*
+ * Bytes that evicting every stored run would give back now: the runs only
+ * the store holds (a dump's reference keeps an evicted run, and its
+ * bytes, alive).  Under kbench_store_lock, where a stored run's count can
+ * only fall: kbench_store_get() takes its references under the lock too.
+ */
+static u64 kbench_store_reclaimable(void)
+{
+	struct kbench_run *run;
+	u64 bytes = 0;
+
+	lockdep_assert_held(&kbench_store_lock);
+	list_for_each_entry(run, &kbench_store, node)
+		if (kref_read(&run->ref) == 1)
+			bytes += run->mem_bytes;
+	return bytes;
+}
+
 /**
- * kbench_mem_charge() - count a new run's @bytes against store_bytes_max
- * @bytes: kbench_run_bytes() of the run
+ * kbench_mem_charge() - count @bytes more against store_bytes_max
+ * @bytes: what a new run (kbench_run_bytes()), a request copy or scratch
+ *	memory needs
  * @in_use: out, on -E2BIG: what the budget holds
  *
- * Evicts stored runs, oldest first, while the budget would be exceeded.
+ * Decides before it destroys: when @bytes cannot fit even once every
+ * stored run that only the store holds is gone, evicts nothing and
+ * refuses, after waiting for the threads of runs that are ending
+ * (kbench_wait_dying()), whose memory comes back when they exit; else
+ * evicts stored runs, oldest first, while the budget would be exceeded.
+ * Process context: it may sleep.
  *
- * Return: 0, or -E2BIG when the runs in flight and those held by dumps
- * leave too little.
+ * Return: 0, or -E2BIG when the runs in flight, those held by dumps and
+ * what else is charged leave too little.
  */
 int kbench_mem_charge(u64 bytes, u64 *in_use)
 {
@@ -88,11 +114,17 @@ int kbench_mem_charge(u64 bytes, u64 *in_use)
 			return 0;
 		}
 		*in_use = kbench_mem_used;
-		old = kbench_store_evict_one();
+		old = NULL;
+		if (kbench_mem_used - kbench_store_reclaimable() + bytes <=
+		    kbench_store_bytes_max)
+			old = kbench_store_evict_one();
 		spin_unlock(&kbench_store_lock);
-		if (!old)
+		/* a run that is ending gives its memory back: wait for it */
+		if (!old && !kbench_wait_dying())
 			return -E2BIG;
-		/* frees it unless a dump holds it */
+		if (!old)
+			continue;
+		/* frees it unless a dump took it meanwhile */
 		kbench_run_put(old);
 	}
 }

@@ -118,9 +118,10 @@ gcommit "uapi: add the kbench generic netlink family" "$msgs/1"
 
 # ---- 2: the core --------------------------------------------------------------
 mkdir -p "$ksrc/kernel/kbench" "$ksrc/include/kbench"
-# (not the *.mod.c that an out-of-tree build of kmod/ leaves there)
+# (not the *.mod.c that an out-of-tree build of kmod/ leaves there, nor
+# the test bed's injected delays, which only its builds compile)
 for f in "$top"/kmod/*.c "$top"/kmod/*.h; do
-	case "$f" in *.mod.c) continue ;; esac
+	case "$f" in *.mod.c|*/kbench_fault.c) continue ;; esac
 	install -m 644 "$f" "$ksrc/kernel/kbench/"
 done
 install -m 644 "$top/include/linux/kbench.h" "$ksrc/include/linux/kbench.h"

@@ -25,10 +25,11 @@ debug=0
 for a in "$@"; do [ "$a" = debug ] && debug=1; done
 
 ynl=$("$top/scripts/ynl-tools.sh")/tools/net/ynl
-args=(--with-python --smp 2 "$@" --add "$ynl"
+# the faults' races (races_test.py) wait out injected delays: more time
+args=(--with-python --smp 2 ${faults:+--timeout 900} "$@" --add "$ynl"
       --add "$top/Documentation/netlink/specs/kbench.yaml"
-      --add "$here/concurrent_test.py" --add "$here/ynl_ntf.py"
-      --add "$here/ynl_common.py")
+      --add "$here/concurrent_test.py" --add "$here/races_test.py"
+      --add "$here/ynl_ntf.py" --add "$here/ynl_common.py")
 test=(python3 /extra/concurrent_test.py /extra/ynl/cli.py /extra/kbench.yaml
       $faults)
 if [ $debug = 1 ]; then

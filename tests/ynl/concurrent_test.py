@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 
+import races_test
 from ynl_common import Tap, Ynl, rejected
 
 KO = '/lib/kbench/kbench.ko'
@@ -105,13 +106,20 @@ def dmesg_clean():
     return not bad, '\n'.join(bad)
 
 
+def reload(extra=''):
+    """kbench unloaded (if loaded) and loaded again, with @extra args."""
+    subprocess.run(['rmmod', 'kbench'], capture_output=True)
+    subprocess.run(['insmod', KO] + MODARGS.split() + extra.split(),
+                   capture_output=True, check=True)
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith('--')]
     faults = '--faults' in sys.argv
     if len(args) != 2:
         sys.exit(__doc__.split('\n\n')[1])
     ynl = Ynl(*args, wrapper=NTF_WRAPPER, timeout=600)
-    tap = Tap(22 if faults else 15, diag_lines=40)
+    tap = Tap(22 + races_test.TESTS if faults else 15, diag_lines=40)
 
     # the skew bound loose (20 ms): emulated vCPUs on a loaded host start
     # windows milliseconds apart, and the default (target-ns / 8) flagged
@@ -292,6 +300,8 @@ def main():
                   f'({took:.1f} s)', out)
         ok, diag = cpus_free(ynl)
         tap.check(ok, 'CPU 1 back online: both CPUs run again', diag)
+        # the races around an answered-later RUN, widened (races_test.py)
+        races_test.run_all(tap, ynl, sys.modules[__name__])
         ok, diag = dmesg_clean()
         tap.check(ok, 'kernel log clean (no BUG, WARNING, KASAN, lockdep)',
                   diag)

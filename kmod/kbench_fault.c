@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbench: injected delays for the test bed (KBENCH_FAULT_INJECT).
+ *
+ * Built only where the test bed builds the module (kmod/Kbuild: with
+ * KBENCH_TEST_MODULES), never into a module that is installed: a race
+ * whose window is a few instructions wide is widened here to seconds, so
+ * that a test fails reliably on the code that has the race.
+ *
+ * fault_point's bits name points (BIT(enum kbench_fault_point)), fault_delay_ms
+ * how long a thread waits there, and fault_hits counts the arrivals, so
+ * that a test knows a thread is inside the window before it acts.  The
+ * wait is slept in slices and ends early once the run is aborted.
+ */
+#include <linux/delay.h>
+#include <linux/moduleparam.h>
+
+#include "kbench_internal.h"
+
+static unsigned int kbench_fault_point_param;
+static unsigned int kbench_fault_delay_ms = 3000;
+static unsigned int kbench_fault_hits;
+
+module_param_named(fault_point, kbench_fault_point_param, uint, 0644);
+MODULE_PARM_DESC(fault_point,
+		 "test bed: where to wait, bits: 1 start, 2 group end, 3 answer");
+module_param_named(fault_delay_ms, kbench_fault_delay_ms, uint, 0644);
+MODULE_PARM_DESC(fault_delay_ms, "test bed: how long to wait there, ms");
+module_param_named(fault_hits, kbench_fault_hits, uint, 0444);
+MODULE_PARM_DESC(fault_hits, "test bed: arrivals at the fault point");
+
+void kbench_fault_delay(enum kbench_fault_point point, struct kbench_run *run)
+{
+	unsigned int ms;
+
+	if (!(READ_ONCE(kbench_fault_point_param) & BIT(point)))
+		return;
+	WRITE_ONCE(kbench_fault_hits, READ_ONCE(kbench_fault_hits) + 1);
+	for (ms = READ_ONCE(kbench_fault_delay_ms); ms; ms -= min(ms, 10U)) {
+		if (run && kbench_run_aborted(run))
+			break;
+		msleep(min(ms, 10U));
+	}
+}

@@ -1,0 +1,494 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The races around an answered-later RUN, widened by the test bed's
+injected delays (kmod/kbench_fault.c: fault_point, fault_delay_ms,
+fault_hits); run by concurrent_test.py --faults, with its Tap.
+
+Each test would fail on a module that has the race: rmmod while a RUN
+starts, a requester killed (a fatal signal) while its RUN starts, the
+requester closed while a group's later CPU is still finishing, a socket
+that binds the port of a closed requester before the answer is sent, a
+request over the memory budget next to a kept run, a run as large as the
+budget allows started right after a killed one's process was reaped, eight
+RUNs in one sendmsg() each answered, and 30 rmmods during starting and
+running RUNs and groups.
+"""
+import os
+import signal
+import socket
+import struct
+import subprocess
+import time
+
+PARAMS = '/sys/module/kbench/parameters/'
+# kmod/kbench_internal.h: enum kbench_fault_point, as bits of fault_point
+START, GROUP_END, ANSWER = 1 << 1, 1 << 2, 1 << 3
+TESTS = 11
+
+NETLINK_GENERIC = 16
+NLM_F_REQUEST, NLM_F_ACK = 1, 4
+NLMSG_ERROR = 2
+SOL_NETLINK, NETLINK_CAP_ACK, NETLINK_EXT_ACK = 270, 10, 11
+GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 16, 3
+CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
+KBENCH_CMD_RUN = 4
+A_ROUTINE, A_CPU, A_SAMPLES, A_ITERATIONS, A_TARGET_NS, A_WARMUP = \
+    1, 2, 3, 4, 5, 6
+A_CPUS = 24
+
+
+def setp(name, value):
+    with open(PARAMS + name, 'w') as f:
+        f.write(str(value))
+
+
+def getp(name):
+    with open(PARAMS + name) as f:
+        return int(f.read())
+
+
+def wait_hits(before, timeout=60):
+    """Until a thread has reached the fault point after @before hits."""
+    end = time.time() + timeout
+    while time.time() < end:
+        if getp('fault_hits') > before:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def wait_no_thread(h, cpu, timeout=120):
+    """Until no kbench thread runs on @cpu (a test that failed left one
+    waiting out its delay: the next test starts without it)."""
+    end = time.time() + timeout
+    while time.time() < end and cpu in h.run_threads():
+        time.sleep(0.1)
+
+
+def attr(kind, payload):
+    n = 4 + len(payload)
+    return struct.pack('HH', n, kind) + payload + b'\0' * ((4 - n % 4) % 4)
+
+
+def attrs(data):
+    out = {}
+    while len(data) >= 4:
+        n, kind = struct.unpack_from('HH', data)
+        if n < 4:
+            break
+        out.setdefault(kind & 0x3fff, data[4:n])
+        data = data[(n + 3) & ~3:]
+    return out
+
+
+class Nl:
+    """A raw generic netlink socket: the tests need its port and its fd."""
+
+    def __init__(self, port=0):
+        self.s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
+                               NETLINK_GENERIC)
+        self.s.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+        self.s.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
+        self.s.bind((port, 0))
+        self.port = self.s.getsockname()[0]
+        self.seq = 100
+
+    def send(self, family, cmd, payload, flags=NLM_F_REQUEST | NLM_F_ACK):
+        self.seq += 1
+        body = struct.pack('BBH', cmd, 1, 0) + payload
+        self.s.send(struct.pack('IHHII', 16 + len(body), family, flags,
+                                self.seq, self.port) + body)
+        return self.seq
+
+    def recv(self, timeout):
+        """[(type, seq, error or None, payload)] of one datagram, or []."""
+        self.s.settimeout(timeout)
+        try:
+            data = self.s.recv(1 << 20)
+        except socket.timeout:
+            return []
+        msgs = []
+        while len(data) >= 16:
+            n, kind, _, seq, _ = struct.unpack_from('IHHII', data)
+            body = data[16:n]
+            err = struct.unpack_from('i', body)[0] if kind == NLMSG_ERROR \
+                else None
+            msgs.append((kind, seq, err, body))
+            data = data[(n + 3) & ~3:]
+        return msgs
+
+    def family(self):
+        self.send(GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
+                  attr(CTRL_ATTR_FAMILY_NAME, b'kbench\0'), NLM_F_REQUEST)
+        for kind, _, _, body in self.recv(10):
+            if kind == GENL_ID_CTRL:
+                return struct.unpack('H', attrs(body[4:])[CTRL_ATTR_FAMILY_ID][:2])[0]
+        raise RuntimeError('no kbench family')
+
+    def close(self):
+        self.s.close()
+
+
+def n_attrs(samples):
+    """10 iterations a window; or, for more than 1000 samples, N adaptive
+    with windows of 1 ms: a run of minutes (the default 20 us target
+    made 300000 samples a run of seconds in plain TCG)."""
+    if samples <= 1000:
+        return attr(A_ITERATIONS, struct.pack('I', 10))
+    return attr(A_TARGET_NS, struct.pack('I', 1000000))
+
+
+def run_req(cpu, samples=5):
+    """A RUN on @cpu (n_attrs() says how long)."""
+    return (attr(A_ROUTINE, b'add_chain\0') +
+            attr(A_CPU, struct.pack('I', cpu)) +
+            attr(A_SAMPLES, struct.pack('I', samples)) + n_attrs(samples) +
+            attr(A_WARMUP, struct.pack('I', 0)))
+
+
+def group_req(cpus, samples=5):
+    """A RUN on @cpus together (n_attrs() says how long)."""
+    return (attr(A_ROUTINE, b'add_chain\0') +
+            b''.join(attr(A_CPUS, struct.pack('I', c)) for c in cpus) +
+            attr(A_SAMPLES, struct.pack('I', samples)) + n_attrs(samples) +
+            attr(A_WARMUP, struct.pack('I', 0)))
+
+
+def answers(nl, fam, seqs, timeout):
+    """{seq: [(kind, err, extack message)]} of what @nl received for
+    @seqs, in order, until each has its ack (or after @timeout s)."""
+    got = {s: [] for s in seqs}
+    end = time.time() + timeout
+    while time.time() < end and not all(
+            any(k == NLMSG_ERROR for k, _, _ in got[s]) for s in seqs):
+        for kind, seq, err, body in nl.recv(max(0.1, end - time.time())):
+            if seq in got:
+                got[seq].append((kind, err, ext_msg(body)
+                                 if kind == NLMSG_ERROR else ''))
+    return got
+
+
+def ext_msg(body):
+    """The extack message of an NLMSG_ERROR with NETLINK_CAP_ACK."""
+    return attrs(body[4 + 16:]).get(1, b'').rstrip(b'\0').decode()
+
+
+def rmmod_during_start(tap, ynl, h, cpus):
+    """rmmod while a RUN starts (its CPUs claimed, no thread yet), the
+    thread then waiting at its answer after the routine references are
+    dropped: rmmod must wait for the thread, not free its code."""
+    setp('fault_point', START | ANSWER)
+    setp('fault_delay_ms', 3000)
+    before = getp('fault_hits')
+    req = {'routine': ['add_chain'], 'samples': 5, 'iterations': 10,
+           'warmup': 0}
+    req.update({'cpus': cpus} if len(cpus) > 1 else {'cpu': cpus[0]})
+    p = subprocess.Popen(ynl.cmd('--do', 'run', request=req),
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    hit = wait_hits(before)
+    rm = subprocess.run(['rmmod', 'kbench'], capture_output=True, text=True)
+    out = p.communicate(timeout=120)[0]
+    left = h.run_threads()
+    ok, diag = h.dmesg_clean()
+    tap.check(hit and rm.returncode == 0 and ok and not left and
+              p.returncode == 1 and 'kbench is being unloaded' in out,
+              f'rmmod while a RUN on cpus {cpus} starts: unloads after its '
+              'thread, no kbench thread left, the requester told '
+              "'kbench is being unloaded', log clean",
+              f'hit {hit} rmmod {rm.returncode} {rm.stderr} threads {left}\n'
+              f'run {p.returncode} {out}\n{diag}')
+    h.reload()
+
+
+def killed_while_starting(tap, ynl, h, cpus):
+    """A fatal signal while the RUN starts: kthread_create_on_cpu() says
+    -EINTR; the socket, shared with another process, gets the answer."""
+    setp('fault_point', START)
+    setp('fault_delay_ms', 2000)
+    nl = Nl()
+    fam = nl.family()
+    payload = run_req(cpus[0]) if len(cpus) == 1 else group_req(cpus)
+    before = getp('fault_hits')
+    seq = nl.seq + 1
+    pid = os.fork()
+    if not pid:
+        nl.send(fam, KBENCH_CMD_RUN, payload)
+        os._exit(0)
+    hit = wait_hits(before)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    setp('fault_point', 0)
+    got = answers(nl, fam, [seq], 60)[seq]
+    nl.close()
+    acks = [(e, m) for k, e, m in got if k == NLMSG_ERROR]
+    # kthreadd may create the thread before the creator's killable wait
+    # looks at the signal: then the run goes on and is answered as usual
+    intr = len(acks) == 1 and acks[0][0] == -4 and \
+        'interrupted by a signal' in acks[0][1]
+    ran = len(acks) == 1 and acks[0][0] == 0 and got[0][0] == fam
+    ok, diag = h.cpus_free(ynl)
+    tap.check(hit and (intr or ran) and ok,
+              f'the sender of a RUN on cpus {cpus} killed while it starts: '
+              "the socket's other holder gets the error and 'run "
+              "interrupted by a signal' (or, the thread made before the "
+              'signal was seen, the run\'s answer), the CPUs free'
+              + ('' if intr or not ran else ' [the run\'s answer]'),
+              f'hit {hit} got {got}\n{diag}')
+
+
+def closed_while_group_ends(tap, ynl, h):
+    """The requester closed while the group's second CPU is still
+    finishing and the first has exited: the close ends and waits for it."""
+    setp('fault_point', GROUP_END)
+    setp('fault_delay_ms', 60000)
+    before = getp('fault_hits')
+    p = subprocess.Popen(ynl.cmd('--do', 'run', request={
+        'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 5,
+        'iterations': 10, 'warmup': 0}), stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
+    hit = wait_hits(before)
+    end = time.time() + 60
+    while time.time() < end and h.run_threads() != {'1'}:
+        time.sleep(0.05)
+    only1 = h.run_threads() == {'1'}
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    left = h.run_threads()
+    setp('fault_point', 0)
+    wait_no_thread(h, '1')
+    ok, diag = h.cpus_free(ynl)
+    tap.check(hit and only1 and not left and ok,
+              'requester killed while the second CPU of its group finishes '
+              '(the first exited): the close waits for it, no kbench thread '
+              'left, both CPUs free',
+              f'hit {hit} only cpu1 {only1} left {left}\n{diag}')
+
+
+def port_reused(tap, ynl, h):
+    """A socket that binds the port of a closed requester before the
+    answer is sent gets nothing of that requester's."""
+    setp('fault_point', ANSWER)
+    setp('fault_delay_ms', 3000)
+    port = 0x6b62_0029
+    a = Nl(port)
+    fam = a.family()
+    before = getp('fault_hits')
+    seq = a.send(fam, KBENCH_CMD_RUN, run_req(0))
+    hit = wait_hits(before)
+    a.close()
+    b, end = None, time.time() + 30
+    while b is None and time.time() < end:
+        try:
+            b = Nl(port)
+        except OSError:
+            time.sleep(0.05)
+    # the run's thread gone, its answer was sent or never will be
+    wait_no_thread(h, '0')
+    got = b.recv(1) if b else None
+    if b:
+        b.close()
+    setp('fault_point', 0)
+    ok, diag = h.cpus_free(ynl)
+    tap.check(hit and b is not None and got == [] and ok,
+              "a socket bound to a closed requester's port while its "
+              'answer is pending: gets nothing',
+              f'hit {hit} bound {b is not None} got {got} (seq {seq})\n'
+              f'{diag}')
+
+
+def budget_refusal_keeps(tap, ynl, h):
+    """A RUN over the budget even after every kept run went is refused
+    before a kept run is evicted."""
+    h.reload('store_bytes_max=16000000')
+    kept, diag = ynl.json('--do', 'run', request={
+        'routine': ['add_chain'], 'cpu': 0, 'samples': 5,
+        'iterations': 10, 'warmup': 0})
+    rid = kept and kept.get('id')
+    long = subprocess.Popen(ynl.cmd('--do', 'run', request={
+        'routine': ['add_chain'], 'cpu': 1, 'samples': 300000,
+        'warmup': 0}), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True)
+    end = time.time() + 120
+    while time.time() < end and '1' not in h.run_threads():
+        time.sleep(0.1)
+    rc, out, err = ynl('--do', 'run', request={
+        'routine': ['add_chain'], 'cpu': 0, 'samples': 400000,
+        'warmup': 0})
+    count, d2 = h.samples_of(ynl, rid) if rid else (None, diag)
+    long.send_signal(signal.SIGKILL)
+    long.wait()
+    tap.check(rc == 1 and 'store_bytes_max reached' in out + err and
+              count and sum(count.values()) == 10,
+              'a RUN over store_bytes_max next to a run in flight: refused, '
+              'the kept run still has its samples',
+              f'run {rc} {out}{err}\nkept {rid}: {count} {d2}')
+    h.reload()
+
+
+def budget_after_kill(tap, ynl, h):
+    """A run that takes most of the budget, its process killed and reaped:
+    its memory is back by then (the socket's release waited for its
+    thread to exit), so a run as large started at once is not refused."""
+    # add_chain, 300000 samples: about 9.6 MB charged; two do not fit
+    h.reload('store_bytes_max=16000000')
+    nl = Nl()
+    fam = nl.family()
+    pid = os.fork()
+    if not pid:
+        child = Nl()
+        child.send(fam, KBENCH_CMD_RUN, run_req(1, 300000))
+        # its socket stays open (progress comes, read or not) until killed
+        signal.pause()
+        os._exit(0)
+    end = time.time() + 120
+    while time.time() < end and '1' not in h.run_threads():
+        time.sleep(0.05)
+    started = '1' in h.run_threads()
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    seq = nl.send(fam, KBENCH_CMD_RUN, run_req(1, 300000))
+    # refused at once, or started: then closing the socket ends it
+    got = answers(nl, fam, [seq], 3)[seq]
+    nl.close()
+    wait_no_thread(h, '1')
+    refused = [m for k, e, m in got if k == NLMSG_ERROR and e]
+    ok, diag = h.cpus_free(ynl)
+    tap.check(started and not refused and ok,
+              'a RUN as large as the budget allows, sent as soon as the '
+              'killed process of another was reaped: not refused',
+              f'started {started} got {got}\n{diag}')
+    h.reload()
+
+
+def budget_waits_for_dying(tap, ynl, h):
+    """A run that ended (its CPU went offline) but whose thread still
+    holds its memory, held at its answer: a run that needs that memory
+    waits for the thread instead of being refused."""
+    h.reload('store_bytes_max=16000000')
+    setp('fault_point', ANSWER)
+    setp('fault_delay_ms', 3000)
+    a, b = Nl(), Nl()
+    fam = a.family()
+    sa = a.send(fam, KBENCH_CMD_RUN, run_req(1, 300000))
+    end = time.time() + 120
+    while time.time() < end and '1' not in h.run_threads():
+        time.sleep(0.05)
+    before = getp('fault_hits')
+    h.online(1, False)
+    hit = wait_hits(before, 60)
+    sb = b.send(fam, KBENCH_CMD_RUN, run_req(0, 300000))
+    got = answers(b, fam, [sb], 3)[sb]
+    b.close()
+    wait_no_thread(h, '0')
+    h.online(1, True)
+    setp('fault_point', 0)
+    ga = answers(a, fam, [sa], 30)[sa]
+    a.close()
+    refused = [m for k, e, m in got if k == NLMSG_ERROR and e]
+    ok, diag = h.cpus_free(ynl)
+    tap.check(hit and not refused and ok,
+              'a RUN that needs the memory of a run that is ending (its '
+              'CPU offline, its answer pending): waits, not refused',
+              f'hit {hit} got {got}\nfirst {ga}\n{diag}')
+    h.reload()
+
+
+def batched_eight(tap, ynl, h):
+    """Eight RUNs in one sendmsg(), each with NLM_F_ACK, alternating the
+    two CPUs: every one is answered, once; a RUN that ran gets its reply
+    before its ack, one refused gets -EBUSY and its message."""
+    nl = Nl()
+    fam = nl.family()
+    batch, seqs = b'', []
+    for i in range(8):
+        nl.seq += 1
+        body = struct.pack('BBH', KBENCH_CMD_RUN, 1, 0) + run_req(i % 2)
+        batch += struct.pack('IHHII', 16 + len(body), fam,
+                             NLM_F_REQUEST | NLM_F_ACK, nl.seq,
+                             nl.port) + body
+        seqs.append(nl.seq)
+    nl.s.send(batch)
+    got = answers(nl, fam, seqs, 120)
+    nl.close()
+    bad = []
+    for seq in seqs:
+        acks = [(e, m) for k, e, m in got[seq] if k == NLMSG_ERROR]
+        replies = [i for i, (k, _, _) in enumerate(got[seq]) if k == fam]
+        if len(acks) != 1:
+            bad.append(f'{seq}: {len(acks)} acks')
+        elif acks[0][0] == 0 and replies != [0]:
+            bad.append(f'{seq}: acked without its reply first')
+        elif acks[0][0] and (acks[0][0] != -16 or
+                             'another run is using' not in acks[0][1]):
+            bad.append(f'{seq}: {acks[0]}')
+    ran = sum(1 for s in seqs
+              if any(k == NLMSG_ERROR and not e for k, e, _ in got[s]))
+    wait_no_thread(h, '0')
+    wait_no_thread(h, '1')
+    tap.check(not bad and ran >= 2,
+              'eight RUNs in one sendmsg() with NLM_F_ACK: eight answers, '
+              f'one each ({ran} ran, the others -EBUSY with the message)',
+              f'{bad}\n{got}')
+
+
+def rmmod_rounds(tap, ynl, h, rounds=30):
+    """rmmod during a RUN that starts (its CPU claimed, no thread yet), a
+    RUN that runs and a 2-CPU group that runs, in turn, @rounds times:
+    every rmmod unloads, every requester is told, no kbench thread left."""
+    bad = []
+    for i in range(rounds):
+        kind = ('start', 'run', 'group')[i % 3]
+        nl = Nl()
+        fam = nl.family()
+        before = getp('fault_hits')
+        if kind == 'start':
+            # the delay ends early once rmmod aborts the run
+            setp('fault_point', START)
+            setp('fault_delay_ms', 3000)
+            seq = nl.send(fam, KBENCH_CMD_RUN, run_req(i % 2, 300000))
+            there = wait_hits(before, 30)
+        else:
+            seq = nl.send(fam, KBENCH_CMD_RUN,
+                          run_req(i % 2, 300000) if kind == 'run' else
+                          group_req([0, 1], 300000))
+            want = {str(i % 2)} if kind == 'run' else {'0', '1'}
+            end = time.time() + 60
+            while time.time() < end and not want <= h.run_threads():
+                time.sleep(0.05)
+            there = want <= h.run_threads()
+        rm = subprocess.run(['rmmod', 'kbench'], capture_output=True,
+                            text=True)
+        got = answers(nl, fam, [seq], 30)[seq]
+        nl.close()
+        left = h.run_threads()
+        told = [m for k, e, m in got if k == NLMSG_ERROR and e]
+        if not (there and rm.returncode == 0 and not left and
+                not os.path.exists(PARAMS) and told and
+                'kbench is being unloaded' in told[0]):
+            bad.append(f'round {i} ({kind}): there {there} rmmod '
+                       f'{rm.returncode} {rm.stderr.strip()} left {left} '
+                       f'got {got}')
+        h.reload()
+    ok, diag = h.dmesg_clean()
+    tap.check(not bad and ok,
+              f'{rounds} rmmods during starting and running RUNs and 2-CPU '
+              'groups: each unloads, its requester told, no kbench thread '
+              'left, log clean', '\n'.join(bad) + '\n' + diag)
+
+
+def run_all(tap, ynl, h):
+    try:
+        rmmod_during_start(tap, ynl, h, [0])
+        rmmod_during_start(tap, ynl, h, [0, 1])
+        killed_while_starting(tap, ynl, h, [0])
+        killed_while_starting(tap, ynl, h, [0, 1])
+        closed_while_group_ends(tap, ynl, h)
+        port_reused(tap, ynl, h)
+        budget_refusal_keeps(tap, ynl, h)
+        budget_after_kill(tap, ynl, h)
+        budget_waits_for_dying(tap, ynl, h)
+        batched_eight(tap, ynl, h)
+        rmmod_rounds(tap, ynl, h)
+    finally:
+        if os.path.exists(PARAMS + 'fault_point'):
+            setp('fault_point', 0)
