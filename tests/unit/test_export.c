@@ -514,6 +514,17 @@ static void write_series(double step_pct, uint64_t seed)
 	write_series_in("series", step_pct, seed, false);
 }
 
+/*
+ * Python over d, a history --json of a series of write_series_in(): c,
+ * foo's changes, is the one step at h-20; s, foo's series, is the files
+ * h-0 .. h-29 in that order.
+ */
+#define HISTORY_STEP_PY \
+	"c = [x for x in d['changes'] if x['routine'] == 'foo']\n" \
+	"assert len(c) == 1 and c[0]['index'] == 20 and c[0]['file'].endswith('/h-20.json'), c\n" \
+	"s = [r for r in d['routines'] if r['routine'] == 'foo'][0]['series']\n" \
+	"assert [x['file'].rsplit('/', 1)[1] for x in s] == ['h-%%d.json' %% i for i in range(30)], s\n"
+
 /* history --json of the series: its changes (foo's and bar's). */
 static int history_changes(const char *args, size_t *nchg, long *foo_index,
 			   bool *other, int *rc)
@@ -609,13 +620,10 @@ static void test_history(void)
 		 "    assert len(k) == len(set(k)), 'a key twice: %%r' %% k\n"
 		 "    return dict(p)\n"
 		 "d = json.load(open('%s/h.json'), object_pairs_hook=once)\n"
-		 "c = [x for x in d['changes'] if x['routine'] == 'foo']\n"
-		 "assert len(c) == 1 and c[0]['index'] == 20 and c[0]['file'].endswith('/h-20.json'), c\n"
+		 HISTORY_STEP_PY
 		 "assert d['steps'] == len(d['changes']) and d['regressions'] >= 1, d\n"
 		 "assert 8 < c[0]['change_pct'] < 12 and c[0]['ci_lower'] <= c[0]['change_pct'] <= c[0]['ci_upper'], c\n"
-		 "assert c[0]['verdict'] == 'regressed'\n"
-		 "s = [r for r in d['routines'] if r['routine'] == 'foo'][0]['series']\n"
-		 "assert [x['file'].rsplit('/', 1)[1] for x in s] == ['h-%%d.json' %% i for i in range(30)], s\n",
+		 "assert c[0]['verdict'] == 'regressed'\n",
 		 tmp_dir);
 	py = python_ok(cmd, &out);
 	if (!ok(rc == 1 && py,
@@ -630,10 +638,7 @@ static void test_history(void)
 		 "import json\n"
 		 "d = json.load(open('%s/hc.json'))\n"
 		 "assert d['order'] == 'commit time', d['order']\n"
-		 "c = [x for x in d['changes'] if x['routine'] == 'foo']\n"
-		 "assert len(c) == 1 and c[0]['index'] == 20 and c[0]['file'].endswith('/h-20.json'), c\n"
-		 "s = [r for r in d['routines'] if r['routine'] == 'foo'][0]['series']\n"
-		 "assert [x['file'].rsplit('/', 1)[1] for x in s] == ['h-%%d.json' %% i for i in range(30)], s\n"
+		 HISTORY_STEP_PY
 		 "assert s[3]['commit'] == '%%02x%%038x' %% (0xa3, 3) and s[3]['commit_time'] == '2026-09-04T12:00:00Z', s[3]\n",
 		 tmp_dir);
 	py = python_ok(cmd, &out);
