@@ -76,6 +76,7 @@ static bool listed(struct json_object *list, const char *id)
 static void add_checkout(struct json_object *list, const char *id,
 			 const struct kb_meta *m, const struct kb_export_opts *o)
 {
+	const char *hash = commit_hash(o, m);
 	struct json_object *c, *misc;
 	char commit[48];
 
@@ -83,9 +84,9 @@ static void add_checkout(struct json_object *list, const char *id,
 		return;
 	json_object_object_add(c, "id", json_object_new_string(id));
 	json_object_object_add(c, "origin", json_object_new_string(o->origin));
-	if (commit_hash(o, m))
+	if (hash)
 		json_object_object_add(c, "git_commit_hash",
-				       json_object_new_string(commit_hash(o, m)));
+				       json_object_new_string(hash));
 	kb_export_commit(m->kernel, commit, sizeof(commit));
 	/* the release names its commit: scripts/setlocalversion's describe */
 	if (commit[0])
