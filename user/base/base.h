@@ -9,7 +9,9 @@
 #define KBENCHCTL_BASE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define KBENCHCTL_VERSION	"0.1"
 
@@ -32,6 +34,9 @@ extern int opt_color;		/* global --color: enum kb_color_when (color.h) */
  * *_main functions call it: everything below them returns -errno.
  */
 int kb_exit_status(int err);
+
+/* @t as ISO 8601 in UTC, "2026-11-28T12:00:00Z", into @buf ("" if none). */
+void kb_iso_utc(time_t t, char *buf, size_t len);
 
 /* CLOCK_MONOTONIC now in ns: the wall time of kbenchctl's own steps. */
 uint64_t kb_mono_ns(void);

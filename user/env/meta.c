@@ -267,7 +267,6 @@ int kb_meta_set_commit(const char *rev, char *why, size_t len)
 		       "--end-of-options", spec, NULL };
 	char *show[] = { "git", "show", "-s", "--format=%ct", hash, NULL };
 	time_t t;
-	struct tm tm;
 
 	if (!rev[0] || strlen(rev) > 256 || rev[0] == '-') {
 		snprintf(why, len, "'%s': not a git revision", rev);
@@ -289,9 +288,8 @@ int kb_meta_set_commit(const char *rev, char *why, size_t len)
 	commit_time[0] = '\0';
 	if (!git_line(show, when, sizeof(when))) {
 		t = (time_t)strtoll(when, NULL, 10);
-		if (t > 0 && gmtime_r(&t, &tm))
-			strftime(commit_time, sizeof(commit_time),
-				 "%Y-%m-%dT%H:%M:%SZ", &tm);
+		if (t > 0)
+			kb_iso_utc(t, commit_time, sizeof(commit_time));
 	}
 	return 0;
 }
@@ -301,7 +299,6 @@ void kb_meta_collect(struct kb_meta *m, bool kernel, int cpu, int argc,
 {
 	struct utsname u;
 	time_t now = time(NULL);
-	struct tm tm;
 
 	memset(m, 0, sizeof(*m));
 	snprintf(m->kbenchctl_version, sizeof(m->kbenchctl_version), "%s",
@@ -327,8 +324,7 @@ void kb_meta_collect(struct kb_meta *m, bool kernel, int cpu, int argc,
 	if (gethostname(m->hostname, sizeof(m->hostname)))
 		m->hostname[0] = '\0';
 	m->hostname[sizeof(m->hostname) - 1] = '\0';
-	gmtime_r(&now, &tm);
-	strftime(m->date, sizeof(m->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	kb_iso_utc(now, m->date, sizeof(m->date));
 	snprintf(m->commit, sizeof(m->commit), "%s", commit_hash);
 	snprintf(m->commit_time, sizeof(m->commit_time), "%s", commit_time);
 	environment(m, cpu);

@@ -14,6 +14,7 @@
 
 #include <kbench/summary.h>
 
+#include "base.h"
 #include "result.h"
 
 int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags)
@@ -281,12 +282,10 @@ void kb_run_stamp(struct kb_run *r)
 {
 	struct utsname u;
 	time_t now = time(NULL);
-	struct tm tm;
 
 	if (!r->kernel[0] && !uname(&u))
 		snprintf(r->kernel, sizeof(r->kernel), "%s", u.release);
-	gmtime_r(&now, &tm);
-	strftime(r->date, sizeof(r->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	kb_iso_utc(now, r->date, sizeof(r->date));
 }
 
 void kb_run_env(struct kb_run *r)
