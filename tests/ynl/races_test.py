@@ -56,6 +56,15 @@ def wait_hits(before, timeout=60):
     return False
 
 
+def wait_threads(h, want, timeout=120, step=0.05):
+    """Until a kbench thread runs on every CPU of @want (a set of CPU
+    numbers as text): True, or False after @timeout seconds."""
+    end = time.time() + timeout
+    while time.time() < end and not want <= h.run_threads():
+        time.sleep(step)
+    return want <= h.run_threads()
+
+
 def wait_no_thread(h, cpu, timeout=120):
     """Until no kbench thread runs on @cpu (a test that failed left one
     waiting out its delay: the next test starts without it)."""
@@ -308,9 +317,7 @@ def budget_refusal_keeps(tap, ynl, h):
         'routine': ['add_chain'], 'cpu': 1, 'samples': 300000,
         'warmup': 0}), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         text=True)
-    end = time.time() + 120
-    while time.time() < end and '1' not in h.run_threads():
-        time.sleep(0.1)
+    wait_threads(h, {'1'}, step=0.1)
     rc, out, err = ynl('--do', 'run', request={
         'routine': ['add_chain'], 'cpu': 0, 'samples': 400000,
         'warmup': 0})
@@ -340,10 +347,7 @@ def budget_after_kill(tap, ynl, h):
         # its socket stays open (progress comes, read or not) until killed
         signal.pause()
         os._exit(0)
-    end = time.time() + 120
-    while time.time() < end and '1' not in h.run_threads():
-        time.sleep(0.05)
-    started = '1' in h.run_threads()
+    started = wait_threads(h, {'1'})
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
     seq = nl.send(fam, KBENCH_CMD_RUN, run_req(1, 300000))
@@ -370,9 +374,7 @@ def budget_waits_for_dying(tap, ynl, h):
     a, b = Nl(), Nl()
     fam = a.family()
     sa = a.send(fam, KBENCH_CMD_RUN, run_req(1, 300000))
-    end = time.time() + 120
-    while time.time() < end and '1' not in h.run_threads():
-        time.sleep(0.05)
+    wait_threads(h, {'1'})
     before = getp('fault_hits')
     h.online(1, False)
     hit = wait_hits(before, 60)
@@ -452,10 +454,7 @@ def rmmod_rounds(tap, ynl, h, rounds=30):
                           run_req(i % 2, 300000) if kind == 'run' else
                           group_req([0, 1], 300000))
             want = {str(i % 2)} if kind == 'run' else {'0', '1'}
-            end = time.time() + 60
-            while time.time() < end and not want <= h.run_threads():
-                time.sleep(0.05)
-            there = want <= h.run_threads()
+            there = wait_threads(h, want, 60)
         rm = subprocess.run(['rmmod', 'kbench'], capture_output=True,
                             text=True)
         got = answers(nl, fam, [seq], 30)[seq]
