@@ -90,9 +90,9 @@
 					 KBENCH_SAMPLE_F_SKEW)
 /*
  * The reasonableness test of the reference span: a span longer than
- * KBENCH_REFERENCE_FACTOR times the shortest clean one so far plus
- * KBENCH_REFERENCE_QUANTA steps of the counter is flagged (see
- * kbench_reference_flags()).
+ * KBENCH_REFERENCE_FACTOR times the shortest clean one (of the latest
+ * windows, see KBENCH_REFERENCE_BLOCK) plus KBENCH_REFERENCE_QUANTA steps
+ * of the counter is flagged (see kbench_reference_flags()).
  */
 #define KBENCH_REFERENCE_FACTOR		2
 #define KBENCH_REFERENCE_QUANTA		2
@@ -102,6 +102,16 @@
  * short by the excess, a third of itself or more.
  */
 #define KBENCH_REFERENCE_NET_SHARE	2
+/*
+ * The shortest span is that of the latest windows, not of the whole run:
+ * when every span of KBENCH_REFERENCE_BLOCK windows of a series in a row
+ * was longer than the shortest, the shortest of them becomes the bound's
+ * base (kbench_reference_rebase()).  The machine itself got slower (plain
+ * TCG once its host is loaded: every span and every net twice as long
+ * after the first 100 windows of a run on ppc64le), and a base kept from
+ * its faster minutes flagged every later window: a run with no sample.
+ */
+#define KBENCH_REFERENCE_BLOCK		16
 /* The counter's step: the smallest of this many changes seen ... */
 #define KBENCH_QUANTUM_CHANGES		64
 /* ... in at most this many reads. */
@@ -389,6 +399,29 @@ static inline unsigned int kbench_reference_flags(unsigned long long *ref_min,
 }
 
 /*
+ * After each window @w of series @s, flagged or not: every
+ * KBENCH_REFERENCE_BLOCK windows, a block whose shortest span is longer
+ * than the series' shortest raises that to it (see KBENCH_REFERENCE_BLOCK):
+ * at most two blocks of windows are flagged when the machine slows down.
+ * A shorter clean span lowers it at once (kbench_reference_flags()).
+ * Under icount every span is the same: nothing changes there.
+ */
+static inline void kbench_reference_rebase(unsigned long long *ref_min,
+					   unsigned long long *blk_min,
+					   unsigned int *blk_n,
+					   const struct kbench_window *w)
+{
+	if (w->ref < *blk_min)
+		*blk_min = w->ref;
+	if (++*blk_n < KBENCH_REFERENCE_BLOCK)
+		return;
+	if (*ref_min != KBENCH_U64_MAX && *blk_min > *ref_min)
+		*ref_min = *blk_min;
+	*blk_min = KBENCH_U64_MAX;
+	*blk_n = 0;
+}
+
+/*
  * The counter's quantum: the smallest change between two of its reads in
  * a tight loop (kbench_method_resolution()), at least 1.  Interference
  * only lengthens steps, so the minimum is robust outside windows.
@@ -467,6 +500,8 @@ struct kbench_engine_series {
 	unsigned int valid;		/* of them without a flag */
 	unsigned int long_windows;	/* over max_window in a row, now */
 	unsigned long long ref_min;	/* shortest clean reference span */
+	unsigned long long ref_blk_min;	/* shortest span of the block now */
+	unsigned int ref_blk_n;		/* windows in that block */
 	int overhead;			/* not counted in routine_ticks */
 	struct kbench_window last;	/* its latest window (adaptive N) */
 	long long clean_net;		/* its latest clean window's net ... */
@@ -641,6 +676,7 @@ static inline void kbench_engine_take(struct kbench_engine *e,
 	if (e->max_window && w->len > e->max_window)
 		w->flags |= KBENCH_SAMPLE_F_WINDOW;
 	w->flags |= kbench_reference_flags(&s->ref_min, w, e->step);
+	kbench_reference_rebase(&s->ref_min, &s->ref_blk_min, &s->ref_blk_n, w);
 	e->ops->gap(e, w);
 }
 
@@ -688,12 +724,24 @@ static inline void kbench_engine_probe_look(struct kbench_engine *e,
 	}
 }
 
-/* The net of a probe step: the clean windows' shortest, else any's, >= 0. */
+/*
+ * The net of a probe step: the clean windows' shortest, else any's, >= 0,
+ * and never more than the step's shortest window, which holds it.  Where
+ * a tiny N makes the net negative (plain TCG: the span costs more than
+ * two iterations), the reasonableness test flags every window but one
+ * the host stretched inside its loop: that one was "clean", its net
+ * thousands of times the routine's, and the probe stopped at N = 2 (a
+ * run on ppc64le whose 200 samples were all flagged).
+ */
 static inline long long kbench_probe_net(const struct kbench_probe_min *m)
 {
 	long long net = m->clean != KBENCH_S64_MAX ? m->clean : m->any;
 
-	return net < 0 ? 0 : net;
+	if (net < 0)
+		return 0;
+	if (m->len < (unsigned long long)net)
+		net = (long long)m->len;
+	return net;
 }
 
 /*
@@ -963,7 +1011,8 @@ static inline int kbench_engine_long(struct kbench_engine *e, unsigned int k,
 /*
  * After a round at a reduced N: back toward the probe's N, one halving
  * of the divisor at a time, when every series' latest window was clean
- * and predicts (kbench_window_at()) a window at the larger N within
+ * (or flagged only by the reasonableness test) and predicts
+ * (kbench_window_at()) a window at the larger N within
  * kbench_engine_aim(), or within the probe's own window at N and a
  * quarter more (which the probe found to fit).  A routine still slow
  * keeps the small N; one fast again is back at the probe's N in
@@ -987,9 +1036,19 @@ static inline void kbench_engine_grow(struct kbench_engine *e)
 	to = e->iterations / div;
 	for (k = 0; k < e->nr_series; k++) {
 		w = &e->series[k]->last;
-		if (w->flags || w->net < 0)
+		if (w->flags & ~KBENCH_SAMPLE_F_REFERENCE)
 			return;
-		net = (unsigned long long)w->net;
+		/*
+		 * A reference span something landed in leaves the net too
+		 * small, even negative: the whole window scales with N
+		 * instead (an upper bound).  Waiting for a clean window
+		 * there kept N small for good: at a tiny N, a net that
+		 * plain TCG makes negative in every window flags them all
+		 * (ppc64le on a loaded host, after a host stall had cut N
+		 * 40-fold: 200 of 200 samples flagged, a run with none).
+		 */
+		net = w->flags || w->net < 0 ? w->len :
+		      (unsigned long long)w->net;
 		if (kbench_window_at(w->len > net ? w->len - net : 0, net, n,
 				     to) > aim)
 			return;
@@ -1096,6 +1155,8 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 		e->series[k]->valid = 0;
 		e->series[k]->long_windows = 0;
 		e->series[k]->ref_min = KBENCH_U64_MAX;
+		e->series[k]->ref_blk_min = KBENCH_U64_MAX;
+		e->series[k]->ref_blk_n = 0;
 		e->series[k]->clean_n = 0;
 		e->series[k]->odd_long = 0;
 	}
@@ -1134,8 +1195,11 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 	 * run's windows, each after its gap, were all longer than twice the
 	 * probe's shortest: every sample flagged.
 	 */
-	for (k = 0; k < nr; k++)
+	for (k = 0; k < nr; k++) {
 		e->series[k]->ref_min = KBENCH_U64_MAX;
+		e->series[k]->ref_blk_min = KBENCH_U64_MAX;
+		e->series[k]->ref_blk_n = 0;
+	}
 
 	for (r = 0; r < e->warmup; r++) {
 		for (k = 0; k < nr; k++) {

@@ -168,6 +168,49 @@ static void test_reference(void)
 	   "reference: a large net allows the whole 2 x shortest");
 }
 
+/*
+ * The machine gets slower (plain TCG once its host is loaded): every span
+ * is 2.5 x the shortest of the faster windows before.  The first block
+ * after the change is flagged, the base rises to the block's shortest,
+ * and the windows after it pass; one long span in a block raises nothing;
+ * a shorter clean span lowers the base at once.
+ */
+static void test_reference_rebase(void)
+{
+	unsigned long long min = KBENCH_U64_MAX, blk = KBENCH_U64_MAX;
+	struct kbench_window w = { .net = 1000, .ref = 40 };
+	unsigned int i, f, flagged = 0, blk_n = 0;
+
+	for (i = 0; i < KBENCH_REFERENCE_BLOCK + 3; i++) {
+		kbench_reference_flags(&min, &w, 1);
+		kbench_reference_rebase(&min, &blk, &blk_n, &w);
+	}
+	ok(min == 40 && blk_n == 3, "rebase: steady spans keep the base (40, %llu)",
+	   min);
+	w.ref = 100;
+	for (i = 0; i < 3 * KBENCH_REFERENCE_BLOCK; i++) {
+		w.flags = 0;
+		f = kbench_reference_flags(&min, &w, 1);
+		flagged += f == KBENCH_SAMPLE_F_REFERENCE;
+		kbench_reference_rebase(&min, &blk, &blk_n, &w);
+	}
+	ok(min == 100 && flagged == 2 * KBENCH_REFERENCE_BLOCK - 3,
+	   "rebase: a slower machine flags the rest of its block and the next (%u), then its spans are the base (%llu)",
+	   flagged, min);
+	for (i = 0; i < KBENCH_REFERENCE_BLOCK; i++) {
+		w.ref = i == 5 ? 99 : 300;
+		w.flags = 0;
+		kbench_reference_flags(&min, &w, 1);
+		kbench_reference_rebase(&min, &blk, &blk_n, &w);
+	}
+	ok(min == 99, "rebase: one clean span of 99 in a block of 300s lowers the base and keeps it (%llu)",
+	   min);
+	w.ref = 30;
+	f = kbench_reference_flags(&min, &w, 1);
+	ok(!f && min == 30,
+	   "rebase: a faster machine lowers the base at once (%llu)", min);
+}
+
 /* The gap arithmetic against 128-bit products (bug: it wrapped). */
 static void test_units(void)
 {
@@ -246,6 +289,8 @@ struct fake {
 	int long_host;			/* ... stretched by the host: len only */
 	unsigned int max_n;		/* the largest N a window had */
 	unsigned int host_from, host_to; /* those windows: len + 2500 */
+	unsigned int neg_below;		/* windows at a smaller N: net -50 */
+	unsigned int loop_stall_every;	/* every k-th: loop + 2^20, clean */
 };
 
 static unsigned int trace[64], ntrace;
@@ -286,6 +331,13 @@ static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
 	if (f->rise && f->calls >= f->rise_from && f->calls < f->rise_to)
 		w->net += 2 * f->per_iter * (f->rise - 1);
 	w->len = (unsigned long long)cost + 20 + w->ref;
+	/* plain TCG at a tiny N: the span costs more than the loop's net */
+	if (n < f->neg_below)
+		w->net = -50;
+	if (f->loop_stall_every && f->calls % f->loop_stall_every == 0) {
+		w->net = (long long)cost + (1LL << 20);
+		w->len += 1ULL << 20;
+	}
 	w->start = 1000ULL * f->calls;
 	/* the routine turned slow: its loop and its reference span */
 	if ((long_after && f->calls > long_after) ||
@@ -958,6 +1010,43 @@ static void test_engine_adapt(void)
 	   "adapt: ... but %u in a row shorten N all the same (err %d, largest divisor %u)",
 	   KBENCH_UNEXPLAINED_LONG, err, r.e.div_max);
 
+	/*
+	 * The host stretches the first sampled window before any clean one
+	 * (the routine's, for all kbench can tell: N 256 -> 1), and below
+	 * N 256 every window's net is negative (plain TCG, ppc64le): every
+	 * window flagged `reference', and N must still grow back.
+	 */
+	fake_setup(&r);
+	r.f[0].stretch_call = 27 + 1;
+	for (k = 0; k < 3; k++)
+		r.f[k].neg_below = 256;
+	fake_adaptive(&r);
+	r.e.samples = 40;
+	err = fake_run_bounded(&r, 3000);
+	for (i = 0, bad = 0, k = 0; i < 40; i++) {
+		k += !r.fl[0][i];
+		bad += !r.fl[0][i] && r.net[0][i] != 6 * 256;
+	}
+	ok(!err && r.e.div_max == 256 && r.e.div == 1 && k >= 30 && !bad,
+	   "adapt: N cut to 1 by a host stall grows back though every window at a small N is flagged (largest divisor %u, now %u, %u valid, %u off)",
+	   r.e.div_max, r.e.div, k, bad);
+
+	/*
+	 * The probe at a tiny N where every net is negative (flagged) but
+	 * that of the one window of each step the host stretched inside its
+	 * loop, unflagged: that net is no measure of N's cost.
+	 */
+	fake_setup(&r);
+	for (k = 0; k < 3; k++) {
+		r.f[k].neg_below = 16;
+		r.f[k].loop_stall_every = KBENCH_PROBE_REPEAT;
+	}
+	fake_adaptive(&r);
+	err = fake_run_bounded(&r, 1ULL << 40);
+	ok(!err && r.e.iterations >= 128,
+	   "adapt: a clean window the host stretched does not end the probe at a tiny N whose other nets are negative (err %d, N %u)",
+	   err, r.e.iterations);
+
 	/* adaptive at N = 1 whose windows turn long: refused as before */
 	fake_setup(&r);
 	r.f[0].per_iter = 1000;
@@ -1061,6 +1150,7 @@ void test_engine(void)
 	test_sort();
 	test_summary();
 	test_reference();
+	test_reference_rebase();
 	test_units();
 	test_engine_run();
 	test_engine_bound();

@@ -44,9 +44,10 @@ enum kbench_counter_flags {
  * @KBENCH_SAMPLE_F_WINDOW: The window was longer than max_window_us.
  * @KBENCH_SAMPLE_F_REFERENCE: The reasonableness test, kernel and userspace
  *   alike: the T(2) reference span was longer than twice the shortest clean
- *   one of the routine so far plus two steps of the counter (something landed
- *   in it and the sample's net is too small), or longer than that shortest by
- *   two steps plus half the net, or the net was negative.
+ *   one of the routine's latest windows (since the warm-up; the shortest of
+ *   the last 16 when all 16 were longer) plus two steps of the counter
+ *   (something landed in it and the sample's net is too small), or longer than
+ *   that shortest by two steps plus half the net, or the net was negative.
  * @KBENCH_SAMPLE_F_EVENT: A hardware event of the run was not counting on the
  *   run's CPU at one end of the window (not active: in error, descheduled, or
  *   its CPU's PMU taken away). Its counts of this window cannot be trusted.
