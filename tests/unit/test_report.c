@@ -203,7 +203,7 @@ static void test_no_valid_report(void)
 	f = open_memstream(&err, &elen);
 	none = kb_report_no_valid(&r, f);
 	fclose(f);
-	if (!ok(none && !strcmp(err, "kbenchctl: routine 'add_chain': none of 50 samples valid (window 50): no figure\n"),
+	if (!ok(none && !strcmp(err, "kbenchctl: routine 'add_chain': none of 50 samples valid (window 50) at N = 1000: no figure\n"),
 		"run: a routine without a valid sample fails, saying why"))
 		diag("%s", err);
 	free(err);

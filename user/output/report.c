@@ -154,7 +154,15 @@ bool kb_report_no_valid(const struct kb_run *r, FILE *f)
 			if (res->excl[x])
 				fprintf(f, "%s%s %u", k++ ? ", " : " (",
 					kb_excl_key[x], res->excl[x]);
-		fprintf(f, "%s: no figure\n", k ? ")" : "");
+		fprintf(f, "%s", k ? ")" : "");
+		/* N tells a routine too fast for the counter from a slow one */
+		if (r->iterations && r->n_changes && r->iterations_min &&
+		    r->iterations_min < r->iterations)
+			fprintf(f, " at N = %u to %u", r->iterations_min,
+				r->iterations);
+		else if (r->iterations)
+			fprintf(f, " at N = %u", r->iterations);
+		fprintf(f, ": no figure\n");
 		any = true;
 	}
 	return any;
