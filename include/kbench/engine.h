@@ -509,6 +509,14 @@ struct kbench_engine_series {
 	unsigned int odd_long;		/* long, the span not, in a row */
 };
 
+/* Forget @s's reference base: its next clean span sets it again. */
+static inline void kbench_series_reference_reset(struct kbench_engine_series *s)
+{
+	s->ref_min = KBENCH_U64_MAX;
+	s->ref_blk_min = KBENCH_U64_MAX;
+	s->ref_blk_n = 0;
+}
+
 struct kbench_engine;
 
 /* The world's side of a run, called between windows only. */
@@ -1154,9 +1162,7 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 		e->series[k]->taken = 0;
 		e->series[k]->valid = 0;
 		e->series[k]->long_windows = 0;
-		e->series[k]->ref_min = KBENCH_U64_MAX;
-		e->series[k]->ref_blk_min = KBENCH_U64_MAX;
-		e->series[k]->ref_blk_n = 0;
+		kbench_series_reference_reset(e->series[k]);
 		e->series[k]->clean_n = 0;
 		e->series[k]->odd_long = 0;
 	}
@@ -1195,11 +1201,8 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 	 * run's windows, each after its gap, were all longer than twice the
 	 * probe's shortest: every sample flagged.
 	 */
-	for (k = 0; k < nr; k++) {
-		e->series[k]->ref_min = KBENCH_U64_MAX;
-		e->series[k]->ref_blk_min = KBENCH_U64_MAX;
-		e->series[k]->ref_blk_n = 0;
-	}
+	for (k = 0; k < nr; k++)
+		kbench_series_reference_reset(e->series[k]);
 
 	for (r = 0; r < e->warmup; r++) {
 		for (k = 0; k < nr; k++) {
