@@ -129,4 +129,20 @@ static __always_inline void kbench_snap_end(struct kbench_guard *g)
 					 KBENCH_SAMPLE_F_WINDOW |	\
 					 KBENCH_SAMPLE_F_REFERENCE)
 
+/*
+ * The probe's figures of a counter that ticks at a fixed @hz, also in idle
+ * states, ordered by its read (arm64's generic timer, powerpc's
+ * timebase): -ENODEV when @hz is 0.
+ */
+static inline int kbench_counter_fixed_rate(struct kbench_counter *c, u64 hz)
+{
+	if (!hz)
+		return -ENODEV;
+	c->hz = hz;
+	c->flags = KBENCH_COUNTER_F_ORDERED | KBENCH_COUNTER_F_CONSTANT |
+		   KBENCH_COUNTER_F_NONSTOP;
+	c->detectors = KBENCH_DETECTORS_GENERIC;
+	return 0;
+}
+
 #endif /* _KBENCH_COUNTER_H */

@@ -33,17 +33,9 @@ static int kbench_cntvct_probe(struct kbench_counter *c)
 	/*
 	 * arch_timer_get_rate() is not exported to modules; CNTFRQ_EL0 is
 	 * what the arch timer driver uses unless the firmware overrides it.
+	 * The generic timer runs at a fixed rate, also in idle states.
 	 */
-	u32 hz = arch_timer_get_cntfrq();
-
-	if (!hz)
-		return -ENODEV;
-	c->hz = hz;
-	/* The generic timer runs at a fixed rate, also in idle states. */
-	c->flags = KBENCH_COUNTER_F_ORDERED | KBENCH_COUNTER_F_CONSTANT |
-		   KBENCH_COUNTER_F_NONSTOP;
-	c->detectors = KBENCH_DETECTORS_GENERIC;
-	return 0;
+	return kbench_counter_fixed_rate(c, arch_timer_get_cntfrq());
 }
 
 struct kbench_counter kbench_counters[] = {

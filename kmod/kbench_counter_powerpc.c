@@ -12,14 +12,8 @@ KBENCH_DEFINE_WINDOW(kbench_timebase_window, kbench_ctr_read, kbench_irq_off,
 
 static int kbench_timebase_probe(struct kbench_counter *c)
 {
-	if (!tb_ticks_per_sec)
-		return -ENODEV;
-	c->hz = tb_ticks_per_sec;
 	/* The timebase runs at a fixed rate, also in idle states. */
-	c->flags = KBENCH_COUNTER_F_ORDERED | KBENCH_COUNTER_F_CONSTANT |
-		   KBENCH_COUNTER_F_NONSTOP;
-	c->detectors = KBENCH_DETECTORS_GENERIC;
-	return 0;
+	return kbench_counter_fixed_rate(c, tb_ticks_per_sec);
 }
 
 struct kbench_counter kbench_counters[] = {

@@ -1,21 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbench: the "kbench" generic netlink family.
+ * kbench: the "kbench" generic netlink family, at the bottom of the
+ * module: everything that sends (the handlers, a RUN's thread, the dumps)
+ * refers to it, and it refers to nothing else of the module.
  *
  * Its policies, op table and multicast groups are generated from
  * Documentation/netlink/specs/kbench.yaml into kbench_nl_gen.[ch] by the
- * kernel's ynl-gen-c (make gen); the handlers are in kbench_netlink.c.
- * ynl-gen-c writes struct genl_family itself only for plain genetlink
- * specs, and ours is genetlink-c (which keeps the uapi names), so the
- * family is written here.  The generated multicast group table is static:
- * this file includes the generated source instead of linking it.
+ * kernel's ynl-gen-c (make gen).  ynl-gen-c writes struct genl_family
+ * itself only for plain genetlink specs, and ours is genetlink-c (which
+ * keeps the uapi names), so the family is written here.  The generated
+ * op table points into the handlers and its multicast group table is
+ * static, so kbench_netlink.c, the handlers' file, includes the generated
+ * source and hands both tables over when it registers the family
+ * (kbench_family_register()): the family does not depend on its users.
  *
  * Every op has its own policy (an op without a request refuses every
  * attribute), every integer is bounded there, and every rejection names
- * its attribute in the extended ack.  parallel_ops: a long RUN never holds
- * genl_mutex.
+ * its attribute in the extended ack (kbench_extack_fmt() where the text is
+ * formatted).  parallel_ops: a long RUN never holds genl_mutex.
  */
-#include "kbench_nl_gen.c"
+#include <linux/module.h>
+#include <linux/task_work.h>
+#include <net/genetlink.h>
+
+#include "kbench_compat.h"
 #include "kbench_internal.h"
 
 /*
@@ -33,6 +41,7 @@ static const struct nla_policy kbench_reject_all_policy[2] = {
 
 static struct genl_split_ops kbench_ops[ARRAY_SIZE(kbench_nl_ops)] __ro_after_init;
 
+/* The op table and multicast groups are given at registration. */
 struct genl_family kbench_genl_family __ro_after_init = {
 	.name = KBENCH_GENL_NAME,
 	.version = KBENCH_GENL_VERSION,
@@ -47,33 +56,110 @@ struct genl_family kbench_genl_family __ro_after_init = {
 	.ops = kbench_ops,
 	.n_ops = ARRAY_SIZE(kbench_ops),
 #endif
-	.mcgrps = kbench_nl_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(kbench_nl_mcgrps),
 };
 
-int kbench_netlink_init(void)
+/**
+ * kbench_family_register() - register the family with the generated tables
+ * @ops: the generated op table (kbench_nl_ops), ARRAY_SIZE(kbench_nl_ops)
+ *	entries
+ * @mcgrps: the generated multicast groups
+ * @n_mcgrps: how many
+ *
+ * Module init only (the family is read-only after it).
+ * Return: 0, or genl_register_family()'s error.
+ */
+int kbench_family_register(const struct genl_split_ops *ops,
+			   const struct genl_multicast_group *mcgrps,
+			   unsigned int n_mcgrps)
 {
 	unsigned int i;
-	int err;
 
 	for (i = 0; i < ARRAY_SIZE(kbench_ops); i++) {
-		kbench_ops[i] = kbench_nl_ops[i];
+		kbench_ops[i] = ops[i];
 		if (kbench_ops[i].policy)
 			continue;
 		kbench_ops[i].policy = kbench_reject_all_policy;
 		kbench_ops[i].maxattr = ARRAY_SIZE(kbench_reject_all_policy) - 1;
 	}
-	err = netlink_register_notifier(&kbench_netlink_notifier);
-	if (err)
-		return err;
-	err = genl_register_family(&kbench_genl_family);
-	if (err)
-		netlink_unregister_notifier(&kbench_netlink_notifier);
-	return err;
+	kbench_genl_family.mcgrps = mcgrps;
+	kbench_genl_family.n_mcgrps = n_mcgrps;
+	return genl_register_family(&kbench_genl_family);
 }
 
-void kbench_netlink_exit(void)
+/* Waits for every op in flight (genetlink's cb_lock). */
+void kbench_family_unregister(void)
 {
 	genl_unregister_family(&kbench_genl_family);
-	netlink_unregister_notifier(&kbench_netlink_notifier);
+}
+
+#ifndef KBENCH_HAVE_EXTACK_FMT
+/*
+ * 6.1 keeps a pointer to the extack message and copies the text only when
+ * it builds the ack, after the handler returned, in the same task before
+ * it goes back to userspace (or, for a RUN's thread, in the same
+ * function).  So each formatted message is the task's own: allocated here
+ * and freed by a task_work when the task returns to userspace (or exits).
+ * Nothing shared between requests: parallel_ops requests cannot overwrite
+ * each other's text before it is copied.  The work holds a reference to
+ * kbench.ko (rmmod is refused meanwhile) and drops it as its last act.
+ */
+struct kbench_extack_msg {
+	struct callback_head work;
+	char text[KBENCH_EXTACK_MSG_LEN];
+};
+
+static void kbench_extack_free(struct callback_head *work)
+{
+	kfree(container_of(work, struct kbench_extack_msg, work));
+	module_put(THIS_MODULE);
+}
+
+static const char *kbench_extack_store(const char *buf)
+{
+	struct kbench_extack_msg *m;
+
+	/* a kthread's work runs at its exit, which rmmod may not wait for */
+	if (current->flags & PF_KTHREAD)
+		return NULL;
+	m = kmalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return NULL;
+	strscpy(m->text, buf, sizeof(m->text));
+	__module_get(THIS_MODULE);
+	init_task_work(&m->work, kbench_extack_free);
+	if (task_work_add(current, &m->work, TWA_RESUME)) {
+		/* the task is exiting: no ack will be built */
+		kfree(m);
+		module_put(THIS_MODULE);
+		return NULL;
+	}
+	return m->text;
+}
+#endif
+
+/**
+ * kbench_extack_fmt() - a formatted extack message, on every kernel
+ * @extack: the request's extended ack (may be NULL)
+ * @attr: the attribute to blame, or NULL
+ * @fmt: printf format; the text is cut at KBENCH_EXTACK_MSG_LEN - 1
+ */
+void kbench_extack_fmt(struct netlink_ext_ack *extack,
+		       const struct nlattr *attr, const char *fmt, ...)
+{
+	char buf[KBENCH_EXTACK_MSG_LEN];
+	va_list ap;
+
+	if (!extack)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+#ifdef KBENCH_HAVE_EXTACK_FMT
+	NL_SET_ERR_MSG_FMT(extack, "%s", buf);
+#else
+	extack->_msg = kbench_extack_store(buf) ?:
+		       "kbench: no memory for the error message";
+#endif
+	if (attr)
+		NL_SET_BAD_ATTR(extack, attr);
 }

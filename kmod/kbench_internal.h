@@ -47,7 +47,7 @@
 /* Start skew over target_ns / KBENCH_SKEW_SHARE flags a sample skew. */
 #define KBENCH_SKEW_SHARE	8
 
-/* Module parameters (kbench_main.c). */
+/* Module parameters (kbench_params.c). */
 extern unsigned int kbench_max_samples;
 extern unsigned int kbench_max_window_us;
 extern unsigned int kbench_max_run_ms;
@@ -55,6 +55,7 @@ extern unsigned int kbench_duty_pct;
 extern unsigned int kbench_runs_kept;
 extern unsigned long kbench_store_bytes_max;
 extern unsigned long kbench_setup_bytes_max;
+int kbench_params_check(void);
 
 /* Routine registry (kbench_routines.c). */
 struct kbench_routine *kbench_routine_get(const char *name);
@@ -220,18 +221,17 @@ struct kbench_run *kbench_run_alloc_err(u32 nr_routines, u32 nr_events,
 					u32 samples, u64 *in_use);
 u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples);
 u64 kbench_run_charge(u32 nr_routines, u32 nr_events, u32 samples);
-void kbench_run_put(struct kbench_run *run);
 int kbench_run_start(struct kbench_run *run);
 int kbench_run_execute(struct kbench_run *run);
 void kbench_abort_all(int err);
 void kbench_run_abort(struct kbench_run *run, int err);
 int kbench_run_alloc_starts(struct kbench_run *run, u64 *in_use);
 struct kbench_group *kbench_group_alloc(u32 nr);
-void kbench_group_put(struct kbench_group *g);
 u64 kbench_group_skew_bytes(u32 nr, u32 nr_series, u32 samples);
 int kbench_group_start(struct kbench_group *g, u32 *bad);
 void kbench_abort_requester(const struct net *net, u32 portid);
 bool kbench_wait_dying(void);
+int kbench_mem_charge(u64 bytes, u64 *in_use);
 
 int kbench_run_aborted(struct kbench_run *run);
 
@@ -255,13 +255,19 @@ static inline void kbench_fault_delay(enum kbench_fault_point point,
 }
 #endif
 
-/* Stored runs (kbench_store.c). */
+/*
+ * The memory of runs: the budget, the stored runs and the release of a
+ * run, its group and its request copy (kbench_store.c).
+ */
 void kbench_store_add(struct kbench_run *run);
 struct kbench_run *kbench_store_get(u32 id);
 bool kbench_store_has(struct kbench_run *run);
 u64 kbench_store_bytes(void);
-int kbench_mem_charge(u64 bytes, u64 *in_use);
+int kbench_mem_try_charge(u64 bytes, u64 *in_use);
 void kbench_mem_uncharge(u64 bytes);
+void kbench_run_put(struct kbench_run *run);
+void kbench_group_put(struct kbench_group *g);
+void kbench_run_drop_request(struct kbench_run *run);
 void kbench_store_exit(void);
 
 /* Hardware events (kbench_event.c). */
@@ -279,6 +285,30 @@ int kbench_put_summary(struct sk_buff *msg, const struct kbench_summary *sum);
 int kbench_put_event_figures(struct sk_buff *msg,
 			     const struct kbench_summary *sum);
 
+/*
+ * What a RESULT and an EVENT_SUMMARY nest say of their series besides the
+ * figures (kbench_put_result_id(), kbench_put_event_id()): a member for
+ * each KBENCH_ID and KBENCH_EV_ID line of include/kbench/schema.h, by its
+ * name (kbench_schema.c does not build without it), STR as a string.
+ */
+struct kbench_result_id {
+	const char *routine;
+	u32 index;
+	u32 bytes_per_iter;
+	bool has_arg;
+	u64 arg;
+	u32 flags;
+};
+
+struct kbench_event_id {
+	u32 index;
+	const char *name;
+};
+
+int kbench_put_result_id(struct sk_buff *msg,
+			 const struct kbench_result_id *id);
+int kbench_put_event_id(struct sk_buff *msg, const struct kbench_event_id *id);
+
 /* Clocks (kbench_clock.c). */
 int kbench_clock_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
@@ -286,16 +316,20 @@ int kbench_clock_dump(struct sk_buff *skb, struct netlink_callback *cb);
 void kbench_env_init(void);
 int kbench_env_put(struct sk_buff *msg);
 
-/* Netlink (kbench_netlink.c). */
+/* The family and its extack messages (kbench_family.c). */
+extern struct genl_family kbench_genl_family;
+int kbench_family_register(const struct genl_split_ops *ops,
+			   const struct genl_multicast_group *mcgrps,
+			   unsigned int n_mcgrps);
+void kbench_family_unregister(void);
 __printf(3, 4)
 void kbench_extack_fmt(struct netlink_ext_ack *extack,
 		       const struct nlattr *attr, const char *fmt, ...);
-extern struct genl_family kbench_genl_family;
+
+/* The handlers (kbench_netlink.c). */
 int kbench_netlink_init(void);
 void kbench_netlink_exit(void);
 void kbench_nl_run_complete(struct kbench_run *run);
-size_t kbench_answer_size(const struct kbench_run *run);
-extern struct notifier_block kbench_netlink_notifier;
 
 /* The requester: its request, progress, the reply, the ack (kbench_reply.c). */
 struct sk_buff *kbench_msg(u32 portid, u32 seq, u8 cmd, size_t size,
@@ -310,9 +344,8 @@ int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 			    u64 elapsed_ns);
 void kbench_answer(struct kbench_run *run, int err,
-		   struct netlink_ext_ack *extack, size_t size,
+		   struct netlink_ext_ack *extack,
 		   int (*fill)(struct sk_buff *msg, const void *arg),
 		   const void *arg);
-void kbench_run_drop_request(struct kbench_run *run);
 
 #endif /* _KBENCH_INTERNAL_H */

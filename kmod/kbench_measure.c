@@ -380,6 +380,39 @@ static int kbench_finish(struct kbench_run *run)
 	return 0;
 }
 
+/* What a setup of series @i of @run is given (struct kbench_setup). */
+static void kbench_setup_ctx(struct kbench_setup *ctx,
+			     const struct kbench_run *run, u32 i)
+{
+	const struct kbench_series *s = &run->series[i];
+
+	*ctx = (struct kbench_setup) {
+		.arg = s->arg,
+		.cpu = run->cpu,
+		.data = s->routine->data,
+		.bytes_per_iter = s->routine->bytes_per_iter,
+		.nr_cpus = run->group ? run->group->nr : 1,
+	};
+}
+
+/*
+ * The end of a setup of series @i that returned @err: a failure leaves
+ * the routine's message (or none) in run->msg.
+ */
+static int kbench_setup_end(struct kbench_run *run, u32 i,
+			    struct kbench_setup *ctx, int err)
+{
+	/* a positive return is a bug of the routine's: still a failure */
+	if (WARN_ON_ONCE(err > 0))
+		err = -EINVAL;
+	if (err) {
+		run->setup_failed = i + 1;
+		ctx->msg[sizeof(ctx->msg) - 1] = '\0';
+		strscpy(run->msg, ctx->msg, sizeof(run->msg));
+	}
+	return err;
+}
+
 /*
  * One routine's setup, on the run's CPU before its first window.  A
  * failure leaves the routine's message (or none) in run->msg.
@@ -388,36 +421,25 @@ static int kbench_series_setup(struct kbench_run *run, u32 i)
 {
 	struct kbench_series *s = &run->series[i];
 	const struct kbench_routine *r = s->routine;
-	struct kbench_setup ctx = {
-		.arg = s->arg,
-		.cpu = run->cpu,
-		.data = r->data,
-		.bytes_per_iter = r->bytes_per_iter,
-		.shared = s->shared,
-		.index = run->group ? run->group_index : 0,
-		.nr_cpus = run->group ? run->group->nr : 1,
-	};
+	struct kbench_setup ctx;
 	int err;
 
 	/* without a setup, run() gets the shared data, if any */
 	s->data = r->setup_shared ? s->shared : r->data;
 	if (!r->setup && !r->setup_ctx)
 		return 0;
+	kbench_setup_ctx(&ctx, run, i);
+	ctx.shared = s->shared;
+	ctx.index = run->group ? run->group_index : 0;
 	if (r->setup_ctx) {
 		err = r->setup_ctx(&ctx);
 	} else {
 		err = r->setup(ctx.arg, &ctx.data);
 		ctx.msg[0] = '\0';
 	}
-	/* a positive return is a bug of the routine's: still a failure */
-	if (WARN_ON_ONCE(err > 0))
-		err = -EINVAL;
-	if (err) {
-		run->setup_failed = i + 1;
-		ctx.msg[sizeof(ctx.msg) - 1] = '\0';
-		strscpy(run->msg, ctx.msg, sizeof(run->msg));
+	err = kbench_setup_end(run, i, &ctx, err);
+	if (err)
 		return err;
-	}
 	s->data = ctx.data;
 	s->bytes_per_iter = ctx.bytes_per_iter;
 	s->set_up = true;
@@ -433,26 +455,15 @@ static int kbench_series_setup_shared(struct kbench_run *run, u32 i)
 {
 	struct kbench_series *s = &run->series[i];
 	const struct kbench_routine *r = s->routine;
-	struct kbench_setup ctx = {
-		.arg = s->arg,
-		.cpu = run->cpu,
-		.data = r->data,
-		.bytes_per_iter = r->bytes_per_iter,
-		.nr_cpus = run->group ? run->group->nr : 1,
-	};
+	struct kbench_setup ctx;
 	int err;
 
 	if (!r->setup_shared)
 		return 0;
-	err = r->setup_shared(&ctx);
-	if (WARN_ON_ONCE(err > 0))
-		err = -EINVAL;
-	if (err) {
-		run->setup_failed = i + 1;
-		ctx.msg[sizeof(ctx.msg) - 1] = '\0';
-		strscpy(run->msg, ctx.msg, sizeof(run->msg));
+	kbench_setup_ctx(&ctx, run, i);
+	err = kbench_setup_end(run, i, &ctx, r->setup_shared(&ctx));
+	if (err)
 		return err;
-	}
 	s->shared = ctx.data;
 	s->bytes_per_iter = ctx.bytes_per_iter;
 	s->shared_up = true;
@@ -764,25 +775,6 @@ struct kbench_group *kbench_group_alloc(u32 nr)
 	g->min_n = U32_MAX;
 	init_completion(&g->finished);
 	return g;
-}
-
-static void kbench_group_release(struct kref *ref)
-{
-	struct kbench_group *g = container_of(ref, struct kbench_group, ref);
-	u32 i;
-
-	/* a group that never started still holds its runs */
-	for (i = 0; i < g->nr; i++)
-		kbench_run_put(g->run[i]);
-	kbench_mem_uncharge(g->scratch_bytes);
-	kvfree(g->rv.slot);
-	kfree(g);
-}
-
-void kbench_group_put(struct kbench_group *g)
-{
-	if (g)
-		kref_put(&g->ref, kbench_group_release);
 }
 
 /*
@@ -1232,6 +1224,27 @@ bool kbench_wait_dying(void)
 	return !err;
 }
 
+/**
+ * kbench_mem_charge() - charge @bytes to the budget, waiting for runs that end
+ * @bytes: what a new run or scratch memory needs
+ * @in_use: out, on -E2BIG: what the budget holds
+ *
+ * kbench_mem_try_charge(); when it refuses, waits for the thread of a run
+ * that is ending (kbench_wait_dying()), whose memory comes back when it
+ * exits, and tries again.  Process context, no lock held.
+ *
+ * Return: 0, or -E2BIG when nothing that is ending would make room.
+ */
+int kbench_mem_charge(u64 bytes, u64 *in_use)
+{
+	int err;
+
+	do {
+		err = kbench_mem_try_charge(bytes, in_use);
+	} while (err == -E2BIG && kbench_wait_dying());
+	return err;
+}
+
 /*
  * Module exit: refuse new runs, end the running ones within one window
  * and wait until each thread has exited (its answer sent), those whose
@@ -1255,33 +1268,6 @@ void kbench_abort_all(int err)
 		list_del(&t->node);
 		kbench_thread_put(t);
 	}
-}
-
-static void kbench_run_release(struct kref *ref)
-{
-	struct kbench_run *run = container_of(ref, struct kbench_run, ref);
-	u32 i, x;
-
-	/* the RUN handler released them; an error path may not have */
-	kbench_events_release(run);
-	kbench_run_drop_request(run);
-	for (i = 0; i < run->nr_series; i++) {
-		kvfree(run->series[i].eng.net);
-		kvfree(run->series[i].eng.flags);
-		kvfree(run->series[i].eng.start);
-		for (x = 0; x < run->nr_events; x++)
-			kvfree(run->series[i].eng.xnet[x]);
-	}
-	if (run->charged)
-		kbench_mem_uncharge(run->mem_bytes + run->scratch_bytes);
-	kbench_group_put(run->group);
-	kfree(run);
-}
-
-void kbench_run_put(struct kbench_run *run)
-{
-	if (run)
-		kref_put(&run->ref, kbench_run_release);
 }
 
 /*

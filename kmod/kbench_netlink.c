@@ -2,8 +2,10 @@
 /*
  * kbench: the handlers of the "kbench" generic netlink family.
  *
- * The family, its policies and op table are generated from the spec
- * (kbench_family.c, kbench_nl_gen.[ch]); each handler here has the name
+ * The policies and op table are generated from the spec
+ * (kbench_nl_gen.[ch]): the generated source is included here, by the
+ * file whose handlers its op table names, and handed to the family
+ * (kbench_family.c) at registration; each handler here has the name
  * kbench_nl_gen.h declares for it.  Checks the policies cannot express
  * (the machine, the module parameters, the stored runs) are made here,
  * each with an extack message naming its attribute.  What a RUN's thread
@@ -17,83 +19,12 @@
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 
+#include "kbench_nl_gen.c"
 #include "kbench_compat.h"
 #include "kbench_internal.h"
 
 /* cb->args of a CLOCK_GET dump: .start's verdict (kbench_clock.c uses 0) */
 #define KBENCH_CLOCK_DENIED	5
-
-#ifndef KBENCH_HAVE_EXTACK_FMT
-/*
- * 6.1 keeps a pointer to the extack message and copies the text only when
- * it builds the ack, after the handler returned, in the same task before
- * it goes back to userspace (or, for a RUN's thread, in the same
- * function).  So each formatted message is the task's own: allocated here
- * and freed by a task_work when the task returns to userspace (or exits).
- * Nothing shared between requests: parallel_ops requests cannot overwrite
- * each other's text before it is copied.  The work holds a reference to
- * kbench.ko (rmmod is refused meanwhile) and drops it as its last act.
- */
-struct kbench_extack_msg {
-	struct callback_head work;
-	char text[KBENCH_EXTACK_MSG_LEN];
-};
-
-static void kbench_extack_free(struct callback_head *work)
-{
-	kfree(container_of(work, struct kbench_extack_msg, work));
-	module_put(THIS_MODULE);
-}
-
-static const char *kbench_extack_store(const char *buf)
-{
-	struct kbench_extack_msg *m;
-
-	/* a kthread's work runs at its exit, which rmmod may not wait for */
-	if (current->flags & PF_KTHREAD)
-		return NULL;
-	m = kmalloc(sizeof(*m), GFP_KERNEL);
-	if (!m)
-		return NULL;
-	strscpy(m->text, buf, sizeof(m->text));
-	__module_get(THIS_MODULE);
-	init_task_work(&m->work, kbench_extack_free);
-	if (task_work_add(current, &m->work, TWA_RESUME)) {
-		/* the task is exiting: no ack will be built */
-		kfree(m);
-		module_put(THIS_MODULE);
-		return NULL;
-	}
-	return m->text;
-}
-#endif
-
-/**
- * kbench_extack_fmt() - a formatted extack message, on every kernel
- * @extack: the request's extended ack (may be NULL)
- * @attr: the attribute to blame, or NULL
- * @fmt: printf format; the text is cut at KBENCH_EXTACK_MSG_LEN - 1
- */
-void kbench_extack_fmt(struct netlink_ext_ack *extack,
-		       const struct nlattr *attr, const char *fmt, ...)
-{
-	char buf[KBENCH_EXTACK_MSG_LEN];
-	va_list ap;
-
-	if (!extack)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-#ifdef KBENCH_HAVE_EXTACK_FMT
-	NL_SET_ERR_MSG_FMT(extack, "%s", buf);
-#else
-	extack->_msg = kbench_extack_store(buf) ?:
-		       "kbench: no memory for the error message";
-#endif
-	if (attr)
-		NL_SET_BAD_ATTR(extack, attr);
-}
 
 /*
  * Privilege is the socket's: netlink_capable() asks both the opener of the
@@ -160,14 +91,15 @@ static int kbench_put_event_summary(struct sk_buff *msg, u32 x,
 				    const struct kbench_series *s)
 {
 	const struct kbench_summary *sum = &s->xsum[x];
+	const struct kbench_event_id id = {
+		.index = x, .name = run->events[x].name,
+	};
 	struct nlattr *nest;
 
 	nest = nla_nest_start(msg, KBENCH_A_RESULT_EVENT);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u32(msg, KBENCH_A_EVENT_SUMMARY_INDEX, x) ||
-	    nla_put_string(msg, KBENCH_A_EVENT_SUMMARY_NAME,
-			   run->events[x].name) ||
+	if (kbench_put_event_id(msg, &id) ||
 	    kbench_put_event_figures(msg, sum)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
@@ -180,22 +112,18 @@ static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
 			     const struct kbench_run *run,
 			     const struct kbench_series *s)
 {
-	const struct kbench_summary *sum = &s->sum;
+	const struct kbench_result_id id = {
+		.routine = s->name, .index = index, .flags = s->sum.flags,
+		.bytes_per_iter = s->bytes_per_iter, .has_arg = s->has_arg,
+		.arg = s->arg,
+	};
 	struct nlattr *nest;
 	u32 x;
 
 	nest = nla_nest_start(msg, type);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_string(msg, KBENCH_A_RESULT_ROUTINE, s->name) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_INDEX, index) ||
-	    kbench_put_summary(msg, sum) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_FLAGS, sum->flags) ||
-	    nla_put_u32(msg, KBENCH_A_RESULT_BYTES_PER_ITER,
-			s->bytes_per_iter) ||
-	    (s->has_arg &&
-	     nla_put_u64_64bit(msg, KBENCH_A_RESULT_ARG, s->arg,
-			       KBENCH_A_RESULT_PAD)))
+	if (kbench_put_result_id(msg, &id) || kbench_put_summary(msg, &s->sum))
 		goto out_cancel;
 	for (x = 0; x < run->nr_events; x++)
 		if (kbench_put_event_summary(msg, x, run, s))
@@ -321,6 +249,22 @@ static int kbench_put_results(struct sk_buff *msg,
 	return 0;
 }
 
+/* The RUN reply's settings as @run used them, and the counter's. */
+static int kbench_put_run_settings(struct sk_buff *msg,
+				   const struct kbench_run *run)
+{
+	if (nla_put_u32(msg, KBENCH_A_RUN_SAMPLES, run->samples) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS, run->iterations) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, run->target_ns) ||
+	    kbench_run_u32_put(msg, run) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ADAPTIVE, run->adaptive) ||
+	    nla_put_string(msg, KBENCH_A_RUN_COUNTER, kbench_counter.name) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_COUNTER_HZ, kbench_counter.hz,
+			      KBENCH_A_RUN_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 {
 	const struct kbench_run *run = arg;
@@ -328,14 +272,7 @@ static int kbench_run_fill(struct sk_buff *msg, const void *arg)
 
 	if (nla_put_u32(msg, KBENCH_A_RUN_ID, run->id) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_CPU, run->cpu) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_SAMPLES, run->samples) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS, run->iterations) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, run->target_ns) ||
-	    kbench_run_u32_put(msg, run) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_ADAPTIVE, run->adaptive) ||
-	    nla_put_string(msg, KBENCH_A_RUN_COUNTER, kbench_counter.name) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_RUN_COUNTER_HZ, kbench_counter.hz,
-			      KBENCH_A_RUN_PAD) ||
+	    kbench_put_run_settings(msg, run) ||
 	    kbench_put_run_figures(msg, run, &kbench_run_reply_nest) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, run->status) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS_MIN, run->iterations_min) ||
@@ -401,14 +338,7 @@ static int kbench_group_fill(struct sk_buff *msg, const void *arg)
 			status = g->run[i]->status;
 	}
 	if (nla_put_u32(msg, KBENCH_A_RUN_ID, run->id) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_SAMPLES, run->samples) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS, run->iterations) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, run->target_ns) ||
-	    kbench_run_u32_put(msg, run) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_ADAPTIVE, run->adaptive) ||
-	    nla_put_string(msg, KBENCH_A_RUN_COUNTER, kbench_counter.name) ||
-	    nla_put_u64_64bit(msg, KBENCH_A_RUN_COUNTER_HZ, kbench_counter.hz,
-			      KBENCH_A_RUN_PAD) ||
+	    kbench_put_run_settings(msg, run) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_RUN_ELAPSED_NS, elapsed,
 			      KBENCH_A_RUN_PAD) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_RUN_MEM_BYTES, mem,
@@ -431,37 +361,6 @@ static int kbench_group_fill(struct sk_buff *msg, const void *arg)
 	    nla_put_u32(msg, KBENCH_A_RUN_SKEW_FLAGGED, g->skew_flagged))
 		return -EMSGSIZE;
 	return 0;
-}
-
-/*
- * The RUN reply's size: NLMSG_GOODSIZE holds the results without events;
- * each event adds a summary per series and its description (each well
- * under 256 bytes).
- */
-static size_t kbench_run_reply_size(const struct kbench_run *run)
-{
-	return NLMSG_GOODSIZE + (size_t)run->nr_events *
-	       (run->nr_series + 1) * 256;
-}
-
-/*
- * A concurrent RUN's reply (kbench_group_fill()): a cpu-run per CPU, each
- * with its results (each well under 512 bytes) and figures.
- */
-static size_t kbench_group_reply_size(const struct kbench_group *g)
-{
-	return g->nr * ((size_t)g->run[0]->nr_series * 512 + 256) +
-	       NLMSG_GOODSIZE;
-}
-
-/*
- * The reply @run's requester waits for: its own, or its group's
- * (kbench_reply.c leaves room for it in the requester's queue).
- */
-size_t kbench_answer_size(const struct kbench_run *run)
-{
-	return run->group ? kbench_group_reply_size(run->group) :
-			    kbench_run_reply_size(run);
 }
 
 /*
@@ -1156,8 +1055,7 @@ void kbench_nl_run_complete(struct kbench_run *run)
 		if (!err)
 			kbench_store_add(run);
 	}
-	kbench_answer(run, err, &extack, kbench_run_reply_size(run),
-		      kbench_run_fill, run);
+	kbench_answer(run, err, &extack, kbench_run_fill, run);
 }
 
 /*
@@ -1181,8 +1079,7 @@ static void kbench_nl_group_complete(struct kbench_group *g)
 	else
 		for (i = 0; i < g->nr; i++)
 			kbench_store_add(g->run[i]);
-	kbench_answer(lead, err, &extack, kbench_group_reply_size(g),
-		      kbench_group_fill, g);
+	kbench_answer(lead, err, &extack, kbench_group_fill, g);
 }
 
 struct kbench_samples_ctx {
@@ -1260,20 +1157,15 @@ static int kbench_put_event_samples(struct sk_buff *skb,
 				    const struct kbench_series *s, u32 first,
 				    u32 count)
 {
-	struct nlattr *a;
 	u32 x;
 
-	for (x = 0; x < run->nr_events; x++) {
+	for (x = 0; x < run->nr_events; x++)
 		if (nla_put_string(skb, KBENCH_A_SAMPLES_EVENT_NAME,
-				   run->events[x].name))
+				   run->events[x].name) ||
+		    nla_put(skb, KBENCH_A_SAMPLES_EVENT_NET,
+			    count * sizeof(*s->eng.xnet[x]),
+			    &s->eng.xnet[x][first]))
 			return -EMSGSIZE;
-		a = nla_reserve(skb, KBENCH_A_SAMPLES_EVENT_NET,
-				count * sizeof(*s->eng.xnet[x]));
-		if (!a)
-			return -EMSGSIZE;
-		memcpy(nla_data(a), &s->eng.xnet[x][first],
-		       count * sizeof(*s->eng.xnet[x]));
-	}
 	return 0;
 }
 
@@ -1672,6 +1564,26 @@ static int kbench_netlink_notify(struct notifier_block *nb,
 }
 
 /* A requester's socket released: its runs end (kbench_abort_requester()) */
-struct notifier_block kbench_netlink_notifier = {
+static struct notifier_block kbench_netlink_notifier = {
 	.notifier_call = kbench_netlink_notify,
 };
+
+int kbench_netlink_init(void)
+{
+	int err;
+
+	err = netlink_register_notifier(&kbench_netlink_notifier);
+	if (err)
+		return err;
+	err = kbench_family_register(kbench_nl_ops, kbench_nl_mcgrps,
+				     ARRAY_SIZE(kbench_nl_mcgrps));
+	if (err)
+		netlink_unregister_notifier(&kbench_netlink_notifier);
+	return err;
+}
+
+void kbench_netlink_exit(void)
+{
+	kbench_family_unregister();
+	netlink_unregister_notifier(&kbench_netlink_notifier);
+}

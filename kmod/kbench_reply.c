@@ -7,7 +7,7 @@
  * reply and the ack are sent from the thread, then the request is let go.
  * Everything here sends to the requester, with its socket pinned
  * (kbench_requester_pin()); of the rest of the module it calls only the
- * budget (the request copy is charged) and the answer's size.
+ * budget (the request copy is charged).
  */
 #include <linux/file.h>
 #include <linux/skbuff.h>
@@ -42,6 +42,37 @@ struct sk_buff *kbench_msg(u32 portid, u32 seq, u8 cmd, size_t size,
 	return msg;
 }
 
+/*
+ * The RUN reply's size: NLMSG_GOODSIZE holds the results without events;
+ * each event adds a summary per series and its description (each well
+ * under 256 bytes).
+ */
+static size_t kbench_run_reply_size(const struct kbench_run *run)
+{
+	return NLMSG_GOODSIZE + (size_t)run->nr_events *
+	       (run->nr_series + 1) * 256;
+}
+
+/*
+ * A concurrent RUN's reply (kbench_group_fill()): a cpu-run per CPU, each
+ * with its results (each well under 512 bytes) and figures.
+ */
+static size_t kbench_group_reply_size(const struct kbench_group *g)
+{
+	return g->nr * ((size_t)g->run[0]->nr_series * 512 + 256) +
+	       NLMSG_GOODSIZE;
+}
+
+/*
+ * The reply @run's requester waits for: its own, or its group's
+ * (progress leaves room for it in the requester's queue).
+ */
+static size_t kbench_answer_size(const struct kbench_run *run)
+{
+	return run->group ? kbench_group_reply_size(run->group) :
+			    kbench_run_reply_size(run);
+}
+
 /* An attribute of the request @nlh at the same place in its copy @copy. */
 const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
 				   const struct nlmsghdr *nlh,
@@ -63,6 +94,8 @@ const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
  * bytes).  The copy's sk is genetlink's kernel socket of init_net (the
  * family is not netns-aware), which netlink_ack() sends from and which is
  * never freed; the copy has no destructor, so it takes no reference.
+ * The copy's charge does not wait for runs that are ending: the run's
+ * own, charged first (kbench_mem_charge()), did.
  */
 int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 			    struct genl_info *info,
@@ -74,7 +107,7 @@ int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 	u32 i;
 
 	run->req_bytes = SKB_TRUESIZE(nlh->nlmsg_len);
-	if (kbench_mem_charge(run->req_bytes, &in_use)) {
+	if (kbench_mem_try_charge(run->req_bytes, &in_use)) {
 		run->req_bytes = 0;
 		kbench_extack_fmt(info->extack, info->attrs[KBENCH_A_RUN_SAMPLES],
 				  "store_bytes_max reached: %llu bytes in use, no room for the request",
@@ -103,19 +136,6 @@ int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 	for (i = 0; i < run->nr_events; i++)
 		run->nla_events[i] = kbench_nla_in(copy, nlh, events[i]);
 	return 0;
-}
-
-/* Let go of the RUN request and its socket (any context that may sleep). */
-void kbench_run_drop_request(struct kbench_run *run)
-{
-	if (run->requester)
-		sock_put(run->requester);
-	run->requester = NULL;
-	kfree_skb(run->req_skb);
-	run->req_skb = NULL;
-	run->req_nlh = NULL;
-	kbench_mem_uncharge(run->req_bytes);
-	run->req_bytes = 0;
 }
 
 /*
@@ -172,11 +192,11 @@ static int kbench_run_reply(struct kbench_run *run, size_t size,
 /*
  * Answer @run's request, if its requester is still there (pinned, so
  * that its port is its own while the answer goes): on success the reply
- * (@size bytes, filled by @fill from @arg), then the ack when asked for or
- * @err; then let go of the request.
+ * (at most kbench_answer_size() bytes, filled by @fill from @arg), then
+ * the ack when asked for or @err; then let go of the request.
  */
 void kbench_answer(struct kbench_run *run, int err,
-		   struct netlink_ext_ack *extack, size_t size,
+		   struct netlink_ext_ack *extack,
 		   int (*fill)(struct sk_buff *msg, const void *arg),
 		   const void *arg)
 {
@@ -185,7 +205,8 @@ void kbench_answer(struct kbench_run *run, int err,
 	if (pin) {
 		kbench_fault_delay(KBENCH_FAULT_ANSWER, NULL);
 		if (!err) {
-			err = kbench_run_reply(run, size, fill, arg);
+			err = kbench_run_reply(run, kbench_answer_size(run),
+					       fill, arg);
 			if (err)
 				NL_SET_ERR_MSG(extack,
 					       "cannot send the RUN reply: fetch the run with samples-get");

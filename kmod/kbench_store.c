@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbench: completed runs kept for SAMPLES_GET.
+ * kbench: the memory of runs: the budget, the completed runs kept for
+ * SAMPLES_GET, and the release of a run, its group and its request copy
+ * (whose charges the budget gets back).  Below the measuring and the
+ * answering that charge it: it calls neither.
  *
  * The last runs_kept runs are kept; the oldest go first.  A dump holds a
  * reference, so an evicted run stays readable until its dump ends (the dump
@@ -17,7 +20,10 @@
  * thus holds memory inside the budget, never beside it.
  */
 #include <linux/list.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <net/sock.h>
 
 #include "kbench_internal.h"
 
@@ -87,22 +93,22 @@ static u64 kbench_store_reclaimable(void)
 }
 
 /**
- * kbench_mem_charge() - count @bytes more against store_bytes_max
+ * kbench_mem_try_charge() - count @bytes more against store_bytes_max
  * @bytes: what a new run (kbench_run_bytes()), a request copy or scratch
  *	memory needs
  * @in_use: out, on -E2BIG: what the budget holds
  *
  * Decides before it destroys: when @bytes cannot fit even once every
  * stored run that only the store holds is gone, evicts nothing and
- * refuses, after waiting for the threads of runs that are ending
- * (kbench_wait_dying()), whose memory comes back when they exit; else
- * evicts stored runs, oldest first, while the budget would be exceeded.
- * Process context: it may sleep.
+ * refuses; else evicts stored runs, oldest first, while the budget would
+ * be exceeded.  Does not wait for runs that are ending: kbench_mem_charge()
+ * (kbench_measure.c, which knows the runs in flight) does.  Process
+ * context: it may sleep (a run evicted is freed here).
  *
  * Return: 0, or -E2BIG when the runs in flight, those held by dumps and
  * what else is charged leave too little.
  */
-int kbench_mem_charge(u64 bytes, u64 *in_use)
+int kbench_mem_try_charge(u64 bytes, u64 *in_use)
 {
 	struct kbench_run *old;
 
@@ -119,11 +125,8 @@ int kbench_mem_charge(u64 bytes, u64 *in_use)
 		    kbench_store_bytes_max)
 			old = kbench_store_evict_one();
 		spin_unlock(&kbench_store_lock);
-		/* a run that is ending gives its memory back: wait for it */
-		if (!old && !kbench_wait_dying())
-			return -E2BIG;
 		if (!old)
-			continue;
+			return -E2BIG;
 		/* frees it unless a dump took it meanwhile */
 		kbench_run_put(old);
 	}
@@ -134,6 +137,65 @@ void kbench_mem_uncharge(u64 bytes)
 	spin_lock(&kbench_store_lock);
 	kbench_mem_used -= bytes;
 	spin_unlock(&kbench_store_lock);
+}
+
+/* Let go of the RUN request and its socket (any context that may sleep). */
+void kbench_run_drop_request(struct kbench_run *run)
+{
+	if (run->requester)
+		sock_put(run->requester);
+	run->requester = NULL;
+	kfree_skb(run->req_skb);
+	run->req_skb = NULL;
+	run->req_nlh = NULL;
+	kbench_mem_uncharge(run->req_bytes);
+	run->req_bytes = 0;
+}
+
+static void kbench_run_release(struct kref *ref)
+{
+	struct kbench_run *run = container_of(ref, struct kbench_run, ref);
+	u32 i, x;
+
+	/* the RUN handler released them; an error path may not have */
+	kbench_events_release(run);
+	kbench_run_drop_request(run);
+	for (i = 0; i < run->nr_series; i++) {
+		kvfree(run->series[i].eng.net);
+		kvfree(run->series[i].eng.flags);
+		kvfree(run->series[i].eng.start);
+		for (x = 0; x < run->nr_events; x++)
+			kvfree(run->series[i].eng.xnet[x]);
+	}
+	if (run->charged)
+		kbench_mem_uncharge(run->mem_bytes + run->scratch_bytes);
+	kbench_group_put(run->group);
+	kfree(run);
+}
+
+void kbench_run_put(struct kbench_run *run)
+{
+	if (run)
+		kref_put(&run->ref, kbench_run_release);
+}
+
+static void kbench_group_release(struct kref *ref)
+{
+	struct kbench_group *g = container_of(ref, struct kbench_group, ref);
+	u32 i;
+
+	/* a group that never started still holds its runs */
+	for (i = 0; i < g->nr; i++)
+		kbench_run_put(g->run[i]);
+	kbench_mem_uncharge(g->scratch_bytes);
+	kvfree(g->rv.slot);
+	kfree(g);
+}
+
+void kbench_group_put(struct kbench_group *g)
+{
+	if (g)
+		kref_put(&g->ref, kbench_group_release);
 }
 
 /* A reference to stored run @id, or NULL. */

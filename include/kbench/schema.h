@@ -21,9 +21,19 @@
  *	excluded samples by reason, in flag-bit order (u32): the sample
  *	flag is 1 << bit; key is also the flag's name, id the suffix of
  *	userspace's KB_EXCL_<id> index
+ *   KBENCH_ID(name, type, RESULT attr)
+ *	what a RESULT nest says of its series besides the figures: type
+ *	STR (a NUL-terminated string), U32 or U64
+ *   KBENCH_ID_OPT(name, type, RESULT attr, presence)
+ *	the same, put only where the bool member presence is true
+ *   KBENCH_ID_FLAGS(name, RESULT attr)
+ *	the OR of the series' sample flags (u32; userspace writes names)
+ *   KBENCH_EV_ID(name, type, EVENT_SUMMARY attr)
+ *	what an EVENT_SUMMARY nest says of its event besides the figures
  *
  * The consumers: the module's RESULT and EVENT_SUMMARY nests and its
- * flag names (kmod/kbench_schema.c), the netlink parser (user/nl/), the
+ * flag names (kmod/kbench_schema.c; struct kbench_result_id and
+ * kbench_event_id in kmod/kbench_internal.h), the netlink parser (user/nl/), the
  * twins (user/model/twin.c), libkbench's fill (user/lib/measure.c), the
  * saved results (user/results/, through user/model/schema.c's tables),
  * the sample flags' names (user/cli/names.c).
@@ -44,6 +54,27 @@
 #ifndef KBENCH_EXCL
 #define KBENCH_EXCL(bit, id, key, flag, attr)
 #endif
+#ifndef KBENCH_ID
+#define KBENCH_ID(name, type, attr)
+#endif
+#ifndef KBENCH_ID_OPT
+#define KBENCH_ID_OPT(name, type, attr, presence)
+#endif
+#ifndef KBENCH_ID_FLAGS
+#define KBENCH_ID_FLAGS(name, attr)
+#endif
+#ifndef KBENCH_EV_ID
+#define KBENCH_EV_ID(name, type, attr)
+#endif
+
+KBENCH_ID(routine, STR, KBENCH_A_RESULT_ROUTINE)
+KBENCH_ID(index, U32, KBENCH_A_RESULT_INDEX)
+KBENCH_ID(bytes_per_iter, U32, KBENCH_A_RESULT_BYTES_PER_ITER)
+KBENCH_ID_OPT(arg, U64, KBENCH_A_RESULT_ARG, has_arg)
+KBENCH_ID_FLAGS(flags, KBENCH_A_RESULT_FLAGS)
+
+KBENCH_EV_ID(index, U32, KBENCH_A_EVENT_SUMMARY_INDEX)
+KBENCH_EV_ID(name, STR, KBENCH_A_EVENT_SUMMARY_NAME)
 
 KBENCH_SERIES(net_min, min, KBENCH_A_RESULT_NET_MIN,
 	      KBENCH_A_EVENT_SUMMARY_NET_MIN)
@@ -90,3 +121,7 @@ KBENCH_EXCL(8, SKEW, "skew", KBENCH_SAMPLE_F_SKEW,
 #undef KBENCH_CORR
 #undef KBENCH_COUNT
 #undef KBENCH_EXCL
+#undef KBENCH_ID
+#undef KBENCH_ID_OPT
+#undef KBENCH_ID_FLAGS
+#undef KBENCH_EV_ID

@@ -349,8 +349,14 @@ const struct kb_field kb_run_fields[] = {
 	{ #m, KB_FT_##t, offsetof(struct kb_result, m), \
 	  sizeof(((struct kb_result *)0)->m), attr, NULL, \
 	  offsetof(struct kb_result, has), NULL, KB_NULL_READ },
+/*
+ * struct kb_result's own members from a RESULT nest (the flags, written
+ * as names, are not here)
+ */
 const struct kb_field kb_result_fields[] = {
-	KB_RESULT_FIELDS(RESULT_FIELD, RESULT_OPT)
+#define KBENCH_ID(m, t, attr)		RESULT_FIELD(m, t, attr)
+#define KBENCH_ID_OPT(m, t, attr, has)	RESULT_OPT(m, t, attr, has)
+#include <kbench/schema.h>
 	{ NULL }
 };
 

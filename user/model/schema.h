@@ -68,17 +68,6 @@
 #define KB_DECL_S64(m)		int64_t m;
 #define KB_DECL_STR(m)		char m[32];
 
-/*
- * struct kb_result's own members from a RESULT nest: X(member, type, attr),
- * O(member, type, attr, presence bool member) for an optional one (the
- * flags, written as names, are not here)
- */
-#define KB_RESULT_FIELDS(X, O)						\
-	X(routine, STR, KBENCH_A_RESULT_ROUTINE)			\
-	X(index, U32, KBENCH_A_RESULT_INDEX)				\
-	X(bytes_per_iter, U32, KBENCH_A_RESULT_BYTES_PER_ITER)		\
-	O(arg, U64, KBENCH_A_RESULT_ARG, has_arg)
-
 /* A table row for @member of @type (schema.c's tables, a command's own). */
 #define KB_FIELD(type, member, t, attr)					\
 	{ #member, KB_FT_##t, offsetof(type, member),			\
