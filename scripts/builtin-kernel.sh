@@ -25,11 +25,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/kcache.sh
 . "$top/scripts/kcache.sh"
-prog=builtin-kernel.sh
-help=3,20
-fragment=$top/tests/vm/builtin-kernel.config
-tarball=${KBENCH_LINUX_SOURCE_612:-/usr/src/linux-source-6.12.tar.xz}
-recipe=1
+kcache_init builtin-kernel.sh 3,20 builtin-kernel.config \
+	"${KBENCH_LINUX_SOURCE_612:-/usr/src/linux-source-6.12.tar.xz}"
 tap=0
 while [ $# -gt 0 ]; do
 	case "$1" in

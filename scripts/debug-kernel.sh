@@ -32,12 +32,10 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/kcache.sh
 . "$top/scripts/kcache.sh"
-prog=debug-kernel.sh
-help=3,26
-fragment=$top/tests/vm/debug-kernel.config
-tarball=${KBENCH_LINUX_SOURCE:-/usr/src/linux-source-6.1.tar.xz}
-# Bump when the build steps below change in a way that changes the result.
-recipe=1
+# recipe: bump when the build steps below change in a way that changes
+# the result.
+kcache_init debug-kernel.sh 3,26 debug-kernel.config \
+	"${KBENCH_LINUX_SOURCE:-/usr/src/linux-source-6.1.tar.xz}"
 
 check=0
 print_key=0

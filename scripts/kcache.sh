@@ -25,6 +25,17 @@ kbench_cache_dir() {
 quiet=0
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# kcache_init PROG HELP CONFIG TARBALL: the builder's name, the lines of
+# its header that --help prints, its config fragment (under tests/vm/)
+# and the kernel source tarball it builds from; recipe 1 unless it bumps it.
+kcache_init() {
+	prog=$1
+	help=$2
+	fragment=$top/tests/vm/$3
+	tarball=$4
+	recipe=1
+}
+
 # kcache_option "$@": the options both builders take (--quiet, --jobs N,
 # --help); sets kcache_took to the words used; exits 2 for any other.
 kcache_option() {

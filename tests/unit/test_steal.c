@@ -82,29 +82,39 @@ static void test_protocol(void)
 	   "steal: a record that stays odd gives up after %d tries (%u loads)",
 	   KBENCH_STEAL_TRIES, s.loads);
 
-	/* the flag */
-	memset(&a, 0, sizeof(a));
-	a.rec = &s;
-	a.ok = 1;
-	a.version = 4;
-	a.steal = 1000;
-	b = a;
-	ok(!kbench_steal_flags(&a, &b), "steal: the same record at both ends: no flag");
-	b.steal = 1001;
-	ok(kbench_steal_flags(&a, &b) == KBENCH_SAMPLE_F_STEAL,
-	   "steal: steal time grew: flagged");
-	b = a;
-	b.version = 6;
-	ok(kbench_steal_flags(&a, &b) == KBENCH_SAMPLE_F_STEAL,
-	   "steal: the record was rewritten (version) with no steal: flagged");
-	b = a;
-	b.ok = 0;
-	ok(kbench_steal_flags(&a, &b) == KBENCH_SAMPLE_F_STEAL,
-	   "steal: an end that could not be read: flagged");
-	b = a;
-	a.ok = 0;
-	ok(kbench_steal_flags(&a, &b) == KBENCH_SAMPLE_F_STEAL,
-	   "steal: a start that could not be read: flagged");
+	/* the flag: a start @a and an end @b, the end changed as each row says */
+	{
+		static const struct {
+			unsigned long long steal, version;
+			int a_ok, b_ok;
+			unsigned int want;
+			const char *what;
+		} rows[] = {
+			{ 1000, 4, 1, 1, 0, "the same record at both ends: no flag" },
+			{ 1001, 4, 1, 1, KBENCH_SAMPLE_F_STEAL, "steal time grew: flagged" },
+			{ 1000, 6, 1, 1, KBENCH_SAMPLE_F_STEAL,
+			  "the record was rewritten (version) with no steal: flagged" },
+			{ 1000, 4, 1, 0, KBENCH_SAMPLE_F_STEAL,
+			  "an end that could not be read: flagged" },
+			{ 1000, 4, 0, 1, KBENCH_SAMPLE_F_STEAL,
+			  "a start that could not be read: flagged" },
+		};
+		unsigned int i;
+
+		for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+			memset(&a, 0, sizeof(a));
+			a.rec = &s;
+			a.ok = rows[i].a_ok;
+			a.version = 4;
+			a.steal = 1000;
+			b = a;
+			b.ok = rows[i].b_ok;
+			b.version = rows[i].version;
+			b.steal = rows[i].steal;
+			ok(kbench_steal_flags(&a, &b) == rows[i].want, "steal: %s",
+			   rows[i].what);
+		}
+	}
 	a.rec = NULL;
 	ok(!kbench_steal_flags(&a, &b), "steal: no record: never flagged");
 }

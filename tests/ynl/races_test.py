@@ -176,6 +176,23 @@ def answers(nl, fam, seqs, timeout):
     return got
 
 
+def answer_closed(nl, fam, seq, h, cpu):
+    """What @nl got for RUN @seq within 3 s, then @nl closed (which ends
+    the run if it started) and @cpu's thread gone: (what it got, the
+    extack messages of its refusals)."""
+    got = answers(nl, fam, [seq], 3)[seq]
+    nl.close()
+    wait_no_thread(h, cpu)
+    return got, [m for k, e, m in got if k == NLMSG_ERROR and e]
+
+
+def check_freed(tap, ynl, h, passed, what, diag):
+    """The TAP line @what: @passed and both CPUs free (@diag and the
+    CPUs' state when not)."""
+    ok, free = h.cpus_free(ynl)
+    tap.check(passed and ok, what, f'{diag}\n{free}')
+
+
 def ext_msg(body):
     """The extack message of an NLMSG_ERROR with NETLINK_CAP_ACK."""
     return attrs(body[4 + 16:]).get(1, b'').rstrip(b'\0').decode()
@@ -235,14 +252,13 @@ def killed_while_starting(tap, ynl, h, cpus):
     intr = len(acks) == 1 and acks[0][0] == -4 and \
         'interrupted by a signal' in acks[0][1]
     ran = len(acks) == 1 and acks[0][0] == 0 and got[0][0] == fam
-    ok, diag = h.cpus_free(ynl)
-    tap.check(hit and (intr or ran) and ok,
-              f'the sender of a RUN on cpus {cpus} killed while it starts: '
-              "the socket's other holder gets the error and 'run "
-              "interrupted by a signal' (or, the thread made before the "
-              'signal was seen, the run\'s answer), the CPUs free'
-              + ('' if intr or not ran else ' [the run\'s answer]'),
-              f'hit {hit} got {got}\n{diag}')
+    check_freed(tap, ynl, h, hit and (intr or ran),
+                f'the sender of a RUN on cpus {cpus} killed while it '
+                "starts: the socket's other holder gets the error and 'run "
+                "interrupted by a signal' (or, the thread made before the "
+                'signal was seen, the run\'s answer), the CPUs free'
+                + ('' if intr or not ran else ' [the run\'s answer]'),
+                f'hit {hit} got {got}')
 
 
 def closed_while_group_ends(tap, ynl, h):
@@ -265,12 +281,11 @@ def closed_while_group_ends(tap, ynl, h):
     left = h.run_threads()
     setp('fault_point', 0)
     wait_no_thread(h, '1')
-    ok, diag = h.cpus_free(ynl)
-    tap.check(hit and only1 and not left and ok,
-              'requester killed while the second CPU of its group finishes '
-              '(the first exited): the close waits for it, no kbench thread '
-              'left, both CPUs free',
-              f'hit {hit} only cpu1 {only1} left {left}\n{diag}')
+    check_freed(tap, ynl, h, hit and only1 and not left,
+                'requester killed while the second CPU of its group '
+                'finishes (the first exited): the close waits for it, no '
+                'kbench thread left, both CPUs free',
+                f'hit {hit} only cpu1 {only1} left {left}')
 
 
 def port_reused(tap, ynl, h):
@@ -297,12 +312,10 @@ def port_reused(tap, ynl, h):
     if b:
         b.close()
     setp('fault_point', 0)
-    ok, diag = h.cpus_free(ynl)
-    tap.check(hit and b is not None and got == [] and ok,
-              "a socket bound to a closed requester's port while its "
-              'answer is pending: gets nothing',
-              f'hit {hit} bound {b is not None} got {got} (seq {seq})\n'
-              f'{diag}')
+    check_freed(tap, ynl, h, hit and b is not None and got == [],
+                "a socket bound to a closed requester's port while its "
+                'answer is pending: gets nothing',
+                f'hit {hit} bound {b is not None} got {got} (seq {seq})')
 
 
 def budget_refusal_keeps(tap, ynl, h):
@@ -352,15 +365,11 @@ def budget_after_kill(tap, ynl, h):
     os.waitpid(pid, 0)
     seq = nl.send(fam, KBENCH_CMD_RUN, run_req(1, 300000))
     # refused at once, or started: then closing the socket ends it
-    got = answers(nl, fam, [seq], 3)[seq]
-    nl.close()
-    wait_no_thread(h, '1')
-    refused = [m for k, e, m in got if k == NLMSG_ERROR and e]
-    ok, diag = h.cpus_free(ynl)
-    tap.check(started and not refused and ok,
-              'a RUN as large as the budget allows, sent as soon as the '
-              'killed process of another was reaped: not refused',
-              f'started {started} got {got}\n{diag}')
+    got, refused = answer_closed(nl, fam, seq, h, '1')
+    check_freed(tap, ynl, h, started and not refused,
+                'a RUN as large as the budget allows, sent as soon as the '
+                'killed process of another was reaped: not refused',
+                f'started {started} got {got}')
     h.reload()
 
 
@@ -379,19 +388,15 @@ def budget_waits_for_dying(tap, ynl, h):
     h.online(1, False)
     hit = wait_hits(before, 60)
     sb = b.send(fam, KBENCH_CMD_RUN, run_req(0, 300000))
-    got = answers(b, fam, [sb], 3)[sb]
-    b.close()
-    wait_no_thread(h, '0')
+    got, refused = answer_closed(b, fam, sb, h, '0')
     h.online(1, True)
     setp('fault_point', 0)
     ga = answers(a, fam, [sa], 30)[sa]
     a.close()
-    refused = [m for k, e, m in got if k == NLMSG_ERROR and e]
-    ok, diag = h.cpus_free(ynl)
-    tap.check(hit and not refused and ok,
-              'a RUN that needs the memory of a run that is ending (its '
-              'CPU offline, its answer pending): waits, not refused',
-              f'hit {hit} got {got}\nfirst {ga}\n{diag}')
+    check_freed(tap, ynl, h, hit and not refused,
+                'a RUN that needs the memory of a run that is ending (its '
+                'CPU offline, its answer pending): waits, not refused',
+                f'hit {hit} got {got}\nfirst {ga}')
     h.reload()
 
 
