@@ -547,6 +547,15 @@ static void test_results_cli(void)
 		expect("run add_n:64 --user --between true", 2,
 		       "kbenchctl run: --between 'true' runs between replicated runs: give --runs 2 or more");
 		expect("run add_n:64 --user --runs 0", 2, "--runs 0");
+		expect("run add_n:64 --user --spacing 0.5", 2,
+		       "kbenchctl run: --spacing 0.5 pauses between replicated runs: give --runs 2 or more");
+		expect("run add_n:64 --user --runs 2 --spacing -1", 2, "--spacing");
+		json_check("run add_n:64 --user --runs 3 --samples 50 --spacing 0.2 --json",
+			   "assert d[\"spacing_s\"]==0.2 and len(d[\"runs\"])==3, d[\"spacing_s\"]\n"
+			   "assert d[\"runs_wall_s\"]>=0.4, d[\"runs_wall_s\"]",
+			   "run --runs 3 --spacing 0.2 --json: the spacing, and a wall time that holds the two pauses (at least 0.4 s)");
+		expect("run add_n:64 --user --runs 2 --samples 50 --spacing 0", 0,
+		       "each with its own probe and warm-up, 0 s apart: ");
 		/* compare --runs: A and B interleaved in each run, paired by run */
 		valgrind("compare add_n:64 add_n:65 --user --runs 3 --samples 50 --save unit-cruns.json", 0);
 		json_check("compare add_n:64 add_n:65 --user --runs 3 --samples 50 --json",
@@ -811,7 +820,7 @@ static const struct cli_case {
 	{ "run add_chain --sampels 3", 2,
 	  "kbenchctl run: unknown option '--sampels' (did you mean --samples?)", true },
 	{ "run add_chain --s 3", 2,
-	  "kbenchctl run: ambiguous option '--s': --samples, --skew-ns, --svg, --save, --seed", true },
+	  "kbenchctl run: ambiguous option '--s': --samples, --skew-ns, --spacing, --svg, --save, --seed", true },
 	{ "run add_chain --user=1", 2, "kbenchctl run: --user takes no value", true },
 	{ "run a b c d e", 2,
 	  "kbenchctl run: at most 4 routines per run; 'e' is one too many", true },

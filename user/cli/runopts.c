@@ -419,6 +419,12 @@ const struct kb_opt kb_run_table[] = {
 	  .in = KB_IN_RUN | KB_IN_COMPARE,
 	  KB_OPT_FIELD(struct kb_run_opts, between),
 	  .help = "with --runs: run the shell command CMD before each run after the first (e.g. reload the module under test); a failing CMD stops the runs" },
+	{ .name = "spacing", .kind = KB_OPT_DOUBLE, .metavar = "S",
+	  .in = KB_IN_RUN | KB_IN_COMPARE, .min = 0, .max = 3600,
+	  KB_OPT_FIELD(struct kb_run_opts, spacing),
+	  KB_OPT_GIVEN(struct kb_run_opts, has_spacing),
+	  .help = "with --runs: a pause of S seconds before each run after the first (after --between), so that the runs sample the host's state as separate invocations do (runs back to back share it); 0: none",
+	  .def = KB_STR(KB_RUNS_DEFAULT_SPACING) },
 	{ .name = "user", .kind = KB_OPT_FLAG, .in = KB_IN_MEASURE,
 	  KB_OPT_FIELD(struct kb_run_opts, user),
 	  .help = "time the userspace twins instead (no module needed)" },
@@ -632,6 +638,11 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 	if (o->between && o->runs < 2)
 		return kb_arg_error(sub, "--between '%s' runs between replicated runs: give --runs 2 or more",
 				    o->between);
+	if (o->has_spacing && o->runs < 2)
+		return kb_arg_error(sub, "--spacing %g pauses between replicated runs: give --runs 2 or more",
+				    o->spacing);
+	if (!o->has_spacing)
+		o->spacing = KB_RUNS_DEFAULT_SPACING;
 	if (o->runs > 1 && (o->has_sweep || o->cpus.spec || o->cpus.each ||
 			    o->csv || o->svg || o->hist || o->raw))
 		return kb_arg_error(sub, "--runs %u: not with --arg sweeps, --cpus, --each-cpu, --csv, --svg, --hist or --raw (one run does those; --json gives every run's figures)",

@@ -75,6 +75,8 @@ struct kb_run_opts {
 	uint32_t runs;			/* run --runs R: replicated runs */
 	bool has_runs;
 	const char *between;		/* run --between CMD: before runs 2..R */
+	double spacing;			/* --spacing S: a pause before runs 2..R */
+	bool has_spacing;
 };
 
 /*

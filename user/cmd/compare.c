@@ -214,14 +214,17 @@ static int compare_replicated(struct kb_run_opts *o, int argc, char *argv[],
 	struct kb_compare c;
 	char la[KBENCH_NAME_MAX + 24], lb[KBENCH_NAME_MAX + 24], text[512];
 	struct kb_run *rs;
+	double t0, wall;
 	int ret;
 
 	rs = calloc(n, sizeof(*rs));
 	if (!rs)
 		return -ENOMEM;
+	t0 = (double)kb_mono_ns() * 1e-9;
 	ret = kb_runs_measure(o, argc, orig, rs, &done);
 	if (ret)
 		goto out_free;
+	wall = (double)kb_mono_ns() * 1e-9 - t0;
 	for (i = 0; i < n; i++) {
 		ma[i] = rs[i].res[0].st.median;
 		mb[i] = rs[i].res[1].st.median;
@@ -251,14 +254,17 @@ static int compare_replicated(struct kb_run_opts *o, int argc, char *argv[],
 
 	out_open_object(NULL);
 	if (opt_json) {
+		out_double("spacing_s", NULL, o->spacing);
+		out_double("runs_wall_s", NULL, wall);
 		out_open_array("runs");
 		for (i = 0; i < n; i++)
 			kb_run_print_object(NULL, &rs[i], 0);
 		out_close_array();
 	} else {
 		kb_env_print(&rs[0].env, KB_ENV_VIEW_WARNINGS);
-		out_text("%u runs of %s and %s interleaved, each with its own probe and warm-up%s\n",
-			 n, la, lb, o->user ? " and process" : "");
+		out_text("%u runs of %s and %s interleaved, each with its own probe and warm-up%s, %g s apart: %.2f s in all\n",
+			 n, la, lb, o->user ? " and process" : "", o->spacing,
+			 wall);
 		out_text("%4s %16s %16s %9s\n", "run", la, lb, "change");
 		for (i = 0; i < n; i++)
 			out_text("%4u %12.3f cyc %12.3f cyc %+8.2f%%\n", i + 1,

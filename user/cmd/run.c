@@ -54,16 +54,18 @@ static int report_baseline(const struct kb_run_opts *o, const struct kb_run *r,
  * samples, stability), then per routine the runs' geometric mean and the
  * spread between them.
  */
-static void report_runs(const struct kb_run *rs, unsigned int n)
+static void report_runs(const struct kb_run *rs, unsigned int n,
+			double spacing, double wall)
 {
 	double m[KB_RUNS_MAX], gm, sp;
 	struct kb_stability v;
 	unsigned int i, k;
 
 	kb_env_print(&rs[0].env, KB_ENV_VIEW_WARNINGS);
-	out_text("%u runs of %u routine%s%s, each with its own probe and warm-up\n",
+	out_text("%u runs of %u routine%s%s, each with its own probe and warm-up, %g s apart: %.2f s in all\n",
 		 n, rs[0].nres, rs[0].nres == 1 ? "" : "s",
-		 rs[0].user ? " (userspace twins, each run a process of its own)" : "");
+		 rs[0].user ? " (userspace twins, each run a process of its own)" : "",
+		 spacing, wall);
 	out_text("%-24s %4s %14s  %-24s %8s  %s\n", "routine", "run",
 		 "median/iter", "95% CI of the median", "valid", "stability");
 	for (k = 0; k < rs[0].nres; k++)
@@ -101,11 +103,13 @@ static void report_runs(const struct kb_run *rs, unsigned int n)
 
 /* The same in JSON: {"runs": [run objects], "between_runs": [...]}. */
 static void report_runs_json(const struct kb_run *rs, unsigned int n,
-			     unsigned int pflags)
+			     unsigned int pflags, double spacing, double wall)
 {
 	double m[KB_RUNS_MAX], gm, sp;
 	unsigned int i, k;
 
+	out_double("spacing_s", NULL, spacing);
+	out_double("runs_wall_s", NULL, wall);
 	out_open_array("runs");
 	for (i = 0; i < n; i++)
 		kb_run_print_object(NULL, &rs[i], pflags);
@@ -144,6 +148,7 @@ static int run_replicated(struct kb_run_opts *o,
 	unsigned int n = o->runs, done = 0;
 	struct kb_results now = { 0 };
 	bool regressed = false;
+	double t0, wall;
 	int ret, err;
 	struct kb_run *rs;
 
@@ -152,9 +157,11 @@ static int run_replicated(struct kb_run_opts *o,
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_FAIL;
 	}
+	t0 = (double)kb_mono_ns() * 1e-9;
 	ret = kb_runs_measure(o, argc, orig, rs, &done);
 	if (ret)
 		goto out_free;
+	wall = (double)kb_mono_ns() * 1e-9 - t0;
 	if (kb_results_build_runs(&now, rs, n, &o->q, argc, argv)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		ret = EXIT_FAIL;
@@ -162,9 +169,9 @@ static int run_replicated(struct kb_run_opts *o,
 	}
 	out_open_object(NULL);
 	if (opt_json)
-		report_runs_json(rs, n, 0);
+		report_runs_json(rs, n, 0, o->spacing, wall);
 	else
-		report_runs(rs, n);
+		report_runs(rs, n, o->spacing, wall);
 	if (o->baseline) {
 		out_text("\ndiff against the baseline %s:\n", o->baseline);
 		err = kb_diff_print("diff", o->baseline, base, "these runs",

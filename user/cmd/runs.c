@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "diff.h"
@@ -250,6 +251,16 @@ static int run_in_process(unsigned int i, unsigned int n, int argc,
 	return 0;
 }
 
+/* --spacing: sleep @s seconds, whatever signals come meanwhile. */
+static void pause_s(double s)
+{
+	struct timespec t = { .tv_sec = (time_t)s,
+			      .tv_nsec = (long)((s - (double)(time_t)s) * 1e9) };
+
+	while (nanosleep(&t, &t) && errno == EINTR)
+		;
+}
+
 int kb_runs_measure(const struct kb_run_opts *o, int argc, char *orig[],
 		    struct kb_run *rs, unsigned int *done)
 {
@@ -265,6 +276,8 @@ int kb_runs_measure(const struct kb_run_opts *o, int argc, char *orig[],
 		if (i && o->between && run_between(o->between, i + 1, n)) {
 			return EXIT_FAIL;
 		}
+		if (i && o->spacing > 0)
+			pause_s(o->spacing);
 		/* --user: a process each; kernel: a RUN request each */
 		if (o->user)
 			err = run_in_process(i + 1, n, argc, orig, &rs[i]);
