@@ -165,6 +165,50 @@ void kbench_unregister_routines(struct kbench_routine *r, unsigned int n);
 #define kbench_register_routines(r, n) \
 	__kbench_register_routines((r), (n), THIS_MODULE)
 
+#ifdef KBENCH_VARIANT
+#include <linux/slab.h>
+
+/*
+ * A module built by the kit as a variant (make KBENCH_VARIANT=old,
+ * kbench.mk): module_kbench_routines() registers each routine as
+ * NAME_old, so that the variant loads beside the module built from the
+ * changed code and one run compares them.  Its routines are not const.
+ */
+static inline void kbench_variant_names_free(struct kbench_routine *r,
+					     unsigned int n)
+{
+	while (n--) {
+		kfree(r[n].name);
+		r[n].name = NULL;
+	}
+}
+
+static inline int kbench_variant_names(struct kbench_routine *r,
+				       unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		r[i].name = kasprintf(GFP_KERNEL, "%s_" KBENCH_VARIANT,
+				      r[i].name);
+	for (i = 0; i < n; i++)
+		if (!r[i].name)
+			return -ENOMEM;
+	return 0;
+}
+#else
+static inline void kbench_variant_names_free(struct kbench_routine *r,
+					     unsigned int n)
+{
+}
+
+static inline int kbench_variant_names(struct kbench_routine *r,
+				       unsigned int n)
+{
+	return 0;
+}
+#endif
+
 /**
  * module_kbench_routines() - a module that only registers routines
  * @__routines: a static array of struct kbench_routine
@@ -178,14 +222,24 @@ void kbench_unregister_routines(struct kbench_routine *r, unsigned int n);
 static typeof(__routines) *const __routines##_kbench = &(__routines);	\
 static int __init __routines##_kbench_init(void)			\
 {									\
-	return kbench_register_routines(*__routines##_kbench,		\
-					ARRAY_SIZE(*__routines##_kbench)); \
+	int err = kbench_variant_names(*__routines##_kbench,		\
+				       ARRAY_SIZE(*__routines##_kbench)); \
+									\
+	if (!err)							\
+		err = kbench_register_routines(*__routines##_kbench,	\
+					       ARRAY_SIZE(*__routines##_kbench)); \
+	if (err)							\
+		kbench_variant_names_free(*__routines##_kbench,		\
+					  ARRAY_SIZE(*__routines##_kbench)); \
+	return err;							\
 }									\
 module_init(__routines##_kbench_init);					\
 static void __exit __routines##_kbench_exit(void)			\
 {									\
 	kbench_unregister_routines(*__routines##_kbench,		\
 				   ARRAY_SIZE(*__routines##_kbench));	\
+	kbench_variant_names_free(*__routines##_kbench,			\
+				  ARRAY_SIZE(*__routines##_kbench));	\
 }									\
 module_exit(__routines##_kbench_exit)
 

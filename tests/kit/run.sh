@@ -16,7 +16,10 @@
 #           Makefile's `make load`; `kbenchctl list` shows mybench and its
 #           argument; `make run` sweeps it, and a sweep is exactly linear
 #           in the argument (one instruction = one tick); `make unload`,
-#           rmmod kbench, clean log (~40 s)
+#           rmmod kbench, clean log (~40 s); the variant (make
+#           KBENCH_VARIANT=old: mybench_old.ko, routine mybench_old) of a
+#           7-instruction body beside the usual build of an 8-instruction
+#           one, compared in one run: exactly +14.29%
 #
 # Usage: tests/kit/run.sh [--no-vm] [--kernels "6.1 6.12 6.12-rt"]
 # The staged install and the modules go to build/kit/ (~2 min on 2 cores:
@@ -233,6 +236,57 @@ if [ -n "$first_kver" ]; then
 	tap $? "kit: without kbench.pc the generated Makefile says how to point at it" "$b/nopc.log"
 fi
 
+# ---- the variant: the code before a change as mybench_old.ko ----------------
+# variant-old: the generated module with a body of known length (5 adds, a
+# dec and a jnz: 7 instructions an iteration) built with KBENCH_VARIANT=old;
+# variant-new: the same with one add more (8), built as usual.  The VM
+# loads both and compares them in one run (x86_64: the body is x86 asm).
+# body N FILE: mybench_run() in FILE as a loop of N adds, a dec and a jnz
+body() {
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+n, path = int(sys.argv[1]), sys.argv[2]
+src = open(path).read()
+adds = ''.join('\t\t     "\\tadd %%rdx, %%rax\\n"\n' for _ in range(n))
+fn = ('static noinline void mybench_run(unsigned int iterations, void *data)\n'
+      '{\n\tif (!iterations)\n\t\treturn;\n\tasm volatile("1:\\n"\n' + adds +
+      '\t\t     "\\tdec %0\\n"\n\t\t     "\\tjnz 1b\\n"\n'
+      '\t\t     : "+r" (iterations) : : "rax", "rdx", "cc");\n'
+      '\tWRITE_ONCE(mybench_sink, iterations);\n}\n')
+out, k = re.subn(r'static noinline void mybench_run\(unsigned int iterations, void \*data\)\n\{\n.*?\n\}\n',
+                 lambda m: fn, src, count=1, flags=re.S)
+if k != 1:
+	sys.exit('no mybench_run() in ' + path)
+open(path, 'w').write(out)
+PY
+}
+if [ -n "$first_kver" ]; then
+	vo=$b/variant-old
+	vn=$b/variant-new
+	mkdir -p "$vo" "$vn"
+	cp "$b/mod-$first_k/mybench/Makefile" "$b/mod-$first_k/mybench/mybench.c" "$vo/"
+	cp "$b/mod-$first_k/mybench/Makefile" "$b/mod-$first_k/mybench/mybench.c" "$vn/"
+	body 5 "$vo/mybench.c"
+	body 6 "$vn/mybench.c"
+	sed -n '/^static noinline void mybench_run/,/^}/p' "$vn/mybench.c" | sed 's/^/# new: /'
+	staged make -C "$vo" KDIR="$first_kdir" KBENCH_VARIANT=old W=1 >"$b/variant-old.log" 2>&1 &&
+		! grep -i -E 'warning|error' "$b/variant-old.log" &&
+		[ -f "$vo/mybench_old.ko" ] && [ ! -e "$vo/mybench.ko" ] &&
+		[ "$(modinfo -F name "$vo/mybench_old.ko")" = mybench_old ] &&
+		grep -q -a -F '%s_old' "$vo/mybench_old.ko"
+	tap $? "$first_k: make KBENCH_VARIANT=old: mybench_old.ko (module mybench_old, routines named NAME_old), no warning" "$b/variant-old.log"
+	[ "$(grep -c 'add %%rdx, %%rax' "$vo/mybench.c")" = 5 ] &&
+		[ "$(grep -c 'add %%rdx, %%rax' "$vn/mybench.c")" = 6 ] &&
+		staged make -C "$vn" KDIR="$first_kdir" W=1 >"$b/variant-new.log" 2>&1 &&
+		! grep -i -E 'warning|error' "$b/variant-new.log" &&
+		[ "$(modinfo -F name "$vn/mybench.ko")" = mybench ] &&
+		! grep -q -a -F '%s_old' "$vn/mybench.ko"
+	tap $? "$first_k: the changed code (one add more an iteration) built as usual: mybench.ko, routine names as written" "$b/variant-new.log"
+	staged make -C "$vo" KDIR="$first_kdir" KBENCH_VARIANT=Old-1 >"$b/variant-bad.log" 2>&1
+	[ $? = 2 ] && grep -q "KBENCH_VARIANT=Old-1: use a-z, 0-9 and _, at most 15 characters" "$b/variant-bad.log"
+	tap $? "kit: a KBENCH_VARIANT that cannot end a routine's name is an error naming it" "$b/variant-bad.log"
+fi
+
 # ---- in the VM: the generated module loads, lists, sweeps, unloads ----------
 if [ "$vm" = 0 ]; then
 	skip "VM: mybench" "--no-vm"
@@ -251,7 +305,17 @@ echo "@@list"; kbenchctl list; echo "@@rc $?"
 echo "@@list-json"; kbenchctl --json list; echo "@@rc $?"
 echo "@@sweep"; make run "$mk" RUN_ARGS="--arg 64,256,1024 --samples 20"; echo "@@rc $?"
 echo "@@sweep-json"; kbenchctl --json run mybench --arg 64,256,1024 --samples 20; echo "@@rc $?"
-echo "@@rmmod"; make unload "$mk" && rmmod kbench; echo "@@rc $?"
+echo "@@variant-unload"; make unload "$mk"; echo "@@rc $?"
+# the variant beside the changed code, compared in one interleaved run
+if [ -f /extra/variant-old/mybench_old.ko ]; then
+	echo "@@variant-load"; (cd /extra/variant-old && make load "$mk" KBENCH_VARIANT=old) &&
+		(cd /extra/variant-new && make load "$mk"); echo "@@rc $?"
+	echo "@@variant-list"; kbenchctl list; echo "@@rc $?"
+	echo "@@variant-compare"; kbenchctl --json compare mybench_old:64 mybench:64 --samples 20; echo "@@rc $?"
+	echo "@@variant-text"; kbenchctl compare mybench_old:64 mybench:64 --samples 20; echo "@@rc $?"
+	(cd /extra/variant-old && make unload "$mk" KBENCH_VARIANT=old)
+fi
+echo "@@rmmod"; (cd /extra/variant-new 2>/dev/null && make unload "$mk"); rmmod kbench; echo "@@rc $?"
 grep -q -E '^(kbench|mybench) ' /proc/modules; echo "@@loaded-after $?"
 pattern='WARNING|BUG:|kernel BUG|Oops|lockup|RCU stall|rcu: INFO|scheduling while atomic|sleeping function called from invalid context|Call Trace'
 echo "@@dmesg"; dmesg | grep -v -i 'command line' | grep -E "$pattern"; echo "@@rc $?"
@@ -270,6 +334,7 @@ EOF
 	tests/vm/run --kernel "$first_k" --icount --no-load --no-build \
 		--kmod-dir "$vk" \
 		--add "$b/mod-$first_k/mybench" --add "$stage$prefix/share/kbench/kbench.mk" \
+		--add "$b/variant-old" --add "$b/variant-new" \
 		--add "$(command -v make)" --add "$b/guest.sh" \
 		-- sh /extra/guest.sh >"$b/vm.log" 2>"$b/vm.err"
 	echo "# VM exit status $?"
@@ -323,6 +388,28 @@ except Exception as e:
 	ok = False
 t(rc('sweep-json') == 0 and ok,
   'under icount the sweep is exact: every sample equal, cycles/iter = k x bytes + c with integer k (bytes_per_iter = arg)')
+t(rc('variant-unload') == 0, 'make unload: mybench')
+t(rc('variant-load') == 0 and re.search(r'^mybench_old\s+mybench_old\s', parts.get('variant-list', (None, ''))[1], re.M)
+  is not None and re.search(r'^mybench\s+mybench\s', parts.get('variant-list', (None, ''))[1], re.M) is not None,
+  'the variant and the changed code loaded side by side: kbenchctl list shows routine mybench_old of module mybench_old and mybench of mybench')
+try:
+	j = json.loads(parts['variant-compare'][1])
+	c = j['comparison']
+	ra, rb = j['routines'][0], j['routines'][1]
+	ma, mb = ra['net_cycles_per_iter']['median'], rb['net_cycles_per_iter']['median']
+	print('# variant compare: mybench_old:64 %s, mybench:64 %s cycles/iter, %+.4f%%, %s' %
+	      (ma, mb, c['median_rel_diff_pct'], c['verdict']))
+	ok = (c['a'] == 'mybench_old' and c['b'] == 'mybench' and ma == 7 and mb == 8 and
+	      abs(c['median_rel_diff_pct'] - 100.0 / 7) < 1e-9 and
+	      c['rel_diff_ci95_lo_pct'] == c['rel_diff_ci95_hi_pct'] == c['median_rel_diff_pct'] and
+	      c['verdict'] == 'slower')
+except Exception as e:
+	print('# variant compare json:', e)
+	ok = False
+t(rc('variant-compare') == 0 and ok,
+  'under icount compare mybench_old:64 mybench:64 in one interleaved run is exact: 7 vs 8 instructions, +14.29% with a CI of width 0, slower')
+t(rc('variant-text') == 0 and 'mybench is 14.3% slower than mybench_old (95% CI 14.3\u201314.3%)' in parts.get('variant-text', (None, ''))[1],
+  "the same compare as text: 'mybench is 14.3% slower than mybench_old (95% CI 14.3-14.3%)'")
 t(rc('rmmod') == 0 and parts.get('loaded-after', ('0',))[0] == '1', 'make unload, rmmod kbench: neither left')
 t(rc('dmesg') == 1, 'dmesg clean (no warning, BUG, Oops, stall, Call Trace)')
 for ok, what in res:
