@@ -15,9 +15,9 @@
 #   aa      compare add_n:64 add_n:64 --user: "no significant difference"
 #   foo     compare foo foobar --user: the same, two addresses
 #   step    compare add_n:64 add_n:65 --user: "slower", and the wall time
-#   small   compare add_n:256 add_n:257 --user --precision 0.1: "slower"
+#   small   compare add_n:256 add_n:257 --user --until-resolved --threshold 0.1: "slower"
 #           and the wall time
-#   aaseq   compare add_n:64 add_n:64 --user --precision 0.2 --max-time 3:
+#   aaseq   compare add_n:64 add_n:64 --user --until-resolved --threshold 0.2 --max-time 3:
 #           the false-alarm rate of sampling until answered (A/A)
 # RUNS (default 10; aa, foo and step run 2 x RUNS) for each.  Prints the
 # load average first: an "idle" figure means little on a busy machine.
@@ -131,11 +131,11 @@ for s in $sections; do
 		echo "step: compare add_n:64 add_n:65 --user (one more add)"
 		compares $((2 * n)) add_n:64 add_n:65 --user ;;
 	small)
-		echo "small: compare add_n:256 add_n:257 --user --precision 0.1"
-		compares "$n" add_n:256 add_n:257 --user --precision 0.1 ;;
+		echo "small: compare add_n:256 add_n:257 --user --until-resolved --threshold 0.1"
+		compares "$n" add_n:256 add_n:257 --user --until-resolved --threshold 0.1 ;;
 	aaseq)
-		echo "aaseq: compare add_n:64 add_n:64 --user --precision 0.2 --max-time 3 (A/A)"
-		compares $((2 * n)) add_n:64 add_n:64 --user --precision 0.2 --max-time 3 ;;
+		echo "aaseq: compare add_n:64 add_n:64 --user --until-resolved --threshold 0.2 --max-time 3 (A/A)"
+		compares $((2 * n)) add_n:64 add_n:64 --user --until-resolved --threshold 0.2 --max-time 3 ;;
 	*)
 		echo "$0: unknown section '$s'" >&2
 		exit 2 ;;

@@ -680,10 +680,10 @@ static void test_sweep_cli(void)
 	   "run --precision 50: answered at the first look");
 	free(out);
 	/*
-	 * An A/A comparison cannot reach a precision of 0.001% in 0.3 s, but
-	 * its anytime CI may exclude 0 by chance (at most 5% of runs, more
-	 * under load): then it is answered early, and this tests nothing.
-	 * Up to three tries, each independent (3 false alarms: < 1 in 8000).
+	 * An A/A comparison cannot reach a half-width of 0.001% in 0.3 s,
+	 * unless the two medians are equal at every resampling (a counter
+	 * whose steps are coarse against the routine): then it is answered
+	 * early, and this tests nothing.  Up to three tries.
 	 */
 	for (i = 0, out = NULL; i < 3; i++) {
 		free(out);
@@ -700,7 +700,35 @@ static void test_sweep_cli(void)
 		diag("%s", out);
 	free(out);
 	expect_line("compare add_n:16 add_n:17 --user --precision 1 --events instructions", 2,
-		    "kbenchctl compare: --precision and --max-time sample one run until answered: not with --events, --metric, --kernel-vs-user, --arg sweeps or --baseline");
+		    "kbenchctl compare: --precision, --until-resolved and --max-time sample one run until answered: not with --events, --metric, --kernel-vs-user, --arg sweeps or --baseline");
+	expect_line("compare add_n:16 add_n:17 --user --until-resolved --runs 3", 2,
+		    "kbenchctl compare: --runs 3: not with --kernel-vs-user, --metric, --precision, --until-resolved or --max-time (compare --runs compares the runs' medians)");
+	expect("run add_n:16 --user --until-resolved", 2,
+		    "kbenchctl run: unknown option '--until-resolved'");
+	/*
+	 * compare --precision P stops on the half-width of the difference's
+	 * anytime CI alone, at the default threshold; --until-resolved on
+	 * the verdict; both: the first.  What the output says is checked,
+	 * not what the CPU gives.
+	 */
+	json_check("compare add_n:64 add_n:65 --user --precision 0.5 --max-time 5 --json",
+		   "u=d[\"until\"]; c=d[\"comparison\"]\n"
+		   "assert u[\"stop_rule\"]==\"precise\" and u[\"precision_pct\"]==0.5 and c[\"threshold_pct\"]==1, (u, c[\"threshold_pct\"])\n"
+		   "hw=(c[\"rel_diff_ci95_hi_pct\"]-c[\"rel_diff_ci95_lo_pct\"])/2\n"
+		   "assert (not u[\"answered\"]) or hw<=0.5, (u, hw)",
+		   "compare --precision 0.5: stops when the anytime CI's half-width is at most 0.5% (stop_rule precise), the threshold stays 1%");
+	json_check("compare add_n:64 add_n:65 --user --until-resolved --max-time 5 --json",
+		   "u=d[\"until\"]; c=d[\"comparison\"]; t=c[\"threshold_pct\"]\n"
+		   "assert u[\"stop_rule\"]==\"resolved\" and \"precision_pct\" not in u, u\n"
+		   "lo, hi=c[\"rel_diff_ci95_lo_pct\"], c[\"rel_diff_ci95_hi_pct\"]\n"
+		   "assert (not u[\"answered\"]) or lo>t or hi<-t or (lo>=-t and hi<=t) or (c[\"verdict\"]!=\"equal\"), (u, lo, hi)",
+		   "compare --until-resolved: stops when the verdict is resolved at the threshold (stop_rule resolved)");
+	json_check("compare add_n:64 add_n:65 --user --until-resolved --precision 0.2 --max-time 5 --json",
+		   "assert d[\"until\"][\"stop_rule\"]==\"resolved or precise\", d[\"until\"]",
+		   "compare --until-resolved --precision 0.2: whichever comes first (stop_rule 'resolved or precise')");
+	json_check("compare add_n:64 add_n:65 --user --max-time 0.5 --json",
+		   "assert d[\"until\"][\"stop_rule\"]==\"resolved\", d[\"until\"]",
+		   "compare --max-time alone: until resolved, as before");
 	expect_line("compare add_n:64 empty --user", 2,
 		    "kbenchctl compare: give every routine its argument (NAME:ARG), or none");
 	expect_line("compare add_n:64 add_n:x --user", 2,

@@ -435,18 +435,21 @@ const struct kb_opt kb_run_table[] = {
 	  .in = KB_IN_COMPARE, .min = 0,
 	  KB_OPT_FIELD(struct kb_run_opts, threshold),
 	  KB_OPT_GIVEN(struct kb_run_opts, has_threshold),
-	  .help = "differences below PCT percent count as equal (significant or not: the verdict says which); with --precision P it is P unless given",
+	  .help = "differences below PCT percent count as equal (significant or not: the verdict says which)",
 	  .def = KB_STR(KB_COMPARE_DEFAULT_THRESHOLD) },
 	{ .name = "precision", .kind = KB_OPT_DOUBLE, .metavar = "PCT",
 	  .in = KB_IN_MEASURE, .min = 0.001, .max = 100,
 	  KB_OPT_FIELD(struct kb_run_opts, precision),
 	  KB_OPT_GIVEN(struct kb_run_opts, has_precision),
-	  .help = "sample until answered: run, until each median's 95% CI half-width is at most PCT% of it; compare, until the anytime-valid CI of the difference excludes 0 beyond the threshold or lies within +-threshold (or --max-time)" },
+	  .help = "sample until precise: run, until each median's 95% CI half-width is at most PCT% of it; compare, until the anytime-valid CI of the difference has a half-width of at most PCT% (or --max-time)" },
+	{ .name = "until-resolved", .kind = KB_OPT_FLAG, .in = KB_IN_COMPARE,
+	  KB_OPT_FIELD(struct kb_run_opts, until_resolved),
+	  .help = "sample until the question is answered: the anytime-valid CI of the difference excludes 0 beyond the threshold (slower, faster) or lies within +-threshold (equal), or --max-time runs out; with --precision, whichever comes first" },
 	{ .name = "max-time", .kind = KB_OPT_DOUBLE, .metavar = "S",
 	  .in = KB_IN_MEASURE, .min = 0.01, .max = 86400,
 	  KB_OPT_FIELD(struct kb_run_opts, max_time),
 	  KB_OPT_GIVEN(struct kb_run_opts, has_max_time),
-	  .help = "sample until answered for at most S seconds (alone: compare until resolved at the threshold)",
+	  .help = "sample until answered for at most S seconds (compare with --max-time alone: --until-resolved)",
 	  .def = KB_STR(KB_UNTIL_DEFAULT_MAX_TIME) },
 	{ .name = "verbose", .short_name = 'v', .kind = KB_OPT_FLAG,
 	  .in = KB_IN_ALL, KB_OPT_FIELD(struct kb_run_opts, verbose),
@@ -648,8 +651,9 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		return kb_arg_error(sub, "--runs %u: not with --arg sweeps, --cpus, --each-cpu, --csv, --svg, --hist or --raw (one run does those; --json gives every run's figures)",
 				    o->runs);
 	if (!run && o->runs > 1 && (o->kvu || o->diff.metric ||
-				    o->has_precision || o->has_max_time))
-		return kb_arg_error(sub, "--runs %u: not with --kernel-vs-user, --metric, --precision or --max-time (compare --runs compares the runs' medians)",
+				    o->has_precision || o->has_max_time ||
+				    o->until_resolved))
+		return kb_arg_error(sub, "--runs %u: not with --kernel-vs-user, --metric, --precision, --until-resolved or --max-time (compare --runs compares the runs' medians)",
 				    o->runs);
 	if (o->csv && (opt_json || o->verbose || o->hist || o->raw || o->baseline))
 		return kb_arg_error(sub, "--csv replaces the summary: not with --json, --verbose, --hist, --raw or --baseline");
@@ -676,9 +680,9 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		return kb_arg_error(sub, "--skew-ns 0: at least 1");
 	if (o->q.has_skew_ns && !o->cpus.spec && !o->cpus.each)
 		return kb_arg_error(sub, "--skew-ns bounds a concurrent run: it goes with --cpus");
-	if ((o->has_precision || o->has_max_time) &&
+	if ((o->has_precision || o->has_max_time || o->until_resolved) &&
 	    (o->q.nevents || o->kvu || o->has_sweep || o->baseline))
-		return kb_arg_error(sub, "--precision and --max-time sample one run until answered: not with --events, --metric, --kernel-vs-user, --arg sweeps or --baseline");
+		return kb_arg_error(sub, "--precision, --until-resolved and --max-time sample one run until answered: not with --events, --metric, --kernel-vs-user, --arg sweeps or --baseline");
 	if (o->cpus.spec || o->cpus.each) {
 		const char *what = o->cpus.each ? "--each-cpu" : "--cpus";
 
@@ -711,8 +715,7 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		return kb_arg_error(sub, "--commit is recorded in a saved result: add --save FILE|NAME");
 	/* rows with a given flag get no default from the table */
 	if (!o->has_threshold)
-		o->threshold = o->has_precision ? o->precision :
-			       KB_COMPARE_DEFAULT_THRESHOLD;
+		o->threshold = KB_COMPARE_DEFAULT_THRESHOLD;
 	if (!o->has_max_time)
 		o->max_time = KB_UNTIL_DEFAULT_MAX_TIME;
 	return check_args(sub, run, o, with_arg);

@@ -63,6 +63,7 @@ struct kb_run_opts {
 	bool has_threshold;
 	double precision;		/* --precision PCT (0: none) */
 	bool has_precision;
+	bool until_resolved;		/* compare --until-resolved */
 	double max_time;		/* --max-time S */
 	bool has_max_time;
 	bool kvu;			/* compare --kernel-vs-user */

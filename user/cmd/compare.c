@@ -56,10 +56,13 @@ static void use_metric(const struct kb_run_opts *o, struct kb_run *const *runs,
 
 static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 {
-	bool until = o->has_precision || o->has_max_time;
+	bool until = o->has_precision || o->has_max_time || o->until_resolved;
 	bool full = opt_json || o->verbose;
+	/* --max-time alone: until resolved, as before --until-resolved */
 	struct kb_until u = {
-		.compare = true, .precision_pct = o->precision,
+		.compare = true,
+		.precision_pct = o->has_precision ? o->precision : 0,
+		.resolve = o->until_resolved || !o->has_precision,
 		.threshold_pct = o->threshold, .max_time_s = o->max_time,
 	};
 	struct kb_run r = { 0 };

@@ -76,6 +76,7 @@ bool kb_until_compare_look(const double *a, size_t na, const double *b,
 		c->verdict = KB_VERDICT_EQUAL;
 		c->below_threshold = false;
 		c->inconclusive = true;
+		c->ci_lo_pct = c->ci_hi_pct = NAN;
 		return false;
 	}
 	return c->verdict != KB_VERDICT_EQUAL ||
@@ -99,9 +100,17 @@ static bool look_compare(struct kb_until *u, const struct kb_run *r)
 static bool answered(struct kb_until *u, const struct kb_run *r)
 {
 	unsigned int i;
+	bool resolved;
+	double hw;
 
-	if (u->compare)
-		return look_compare(u, r);
+	if (u->compare) {
+		resolved = look_compare(u, r);
+		/* half the width of this look's anytime CI of the difference */
+		hw = (u->c.ci_hi_pct - u->c.ci_lo_pct) / 2;
+		return (u->resolve && resolved) ||
+		       (u->precision_pct > 0 && isfinite(hw) &&
+			hw <= u->precision_pct);
+	}
 	for (i = 0; i < r->nres; i++)
 		if (!(kb_median_precision(&r->res[i].st) * 100 <=
 		      u->precision_pct))
@@ -187,6 +196,14 @@ void kb_until_print(const struct kb_until *u, const struct kb_run *r)
 	out_double("elapsed_s", ", %.2f s", u->elapsed_s);
 	out_double("max_time_s", " (at most %g s", u->max_time_s);
 	if (u->compare) {
+		out_string("stop_rule", "; until %s",
+			   u->resolve && u->precision_pct > 0 ?
+			   "resolved or precise" :
+			   u->resolve ? "resolved" : "precise");
+		if (u->precision_pct > 0)
+			out_double("precision_pct",
+				   ", CI half-width %g%% asked",
+				   u->precision_pct);
 		out_double("alpha", "; false alarms at most %g over all looks",
 			   KB_UNTIL_ALPHA);
 		out_double("last_look_alpha", ", %.2g at the last",

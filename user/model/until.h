@@ -20,7 +20,12 @@
 struct kb_until {
 	/* the question */
 	bool compare;		/* res[1] against res[0]; else each median */
-	double precision_pct;	/* run: the CI half-width asked for; 0: none */
+	/*
+	 * the CI half-width asked for, in % (run: of each median; compare:
+	 * of the difference's anytime CI); 0: none
+	 */
+	double precision_pct;
+	bool resolve;		/* compare: until resolved at the threshold */
 	double threshold_pct;	/* compare */
 	double max_time_s;
 	/* the answer */
