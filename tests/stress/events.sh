@@ -45,11 +45,20 @@ fi
 # only under -icount), then raw codes the PMU need not even count (each
 # takes a programmable counter)
 all="cycles raw:0x1 raw:0x2 raw:0x3 raw:0x4 raw:0x5 raw:0x6 raw:0x7"
+# events_run CPU SAMPLES EVENTS: a run that counted every event.  On a
+# loaded plain-TCG host the figures of a short fixed-N run can all fail
+# the reasonableness test ("none of 10 samples valid (reference 10)": the
+# emulated PMU's reads make the spans vary): the events were opened and
+# counted all the same, which is what is tested here.
+events_run() {
+	kbenchctl run add_chain --cpu "$1" --samples "$2" --iterations 1000 \
+		--events "$3" >/dev/null 2>/tmp/ev.err && return 0
+	grep -q "samples valid" /tmp/ev.err && ! grep -q "PMU" /tmp/ev.err
+}
 full=""
 for e in $all; do
 	try=${full:+$full,}$e
-	kbenchctl run add_chain --cpu 1 --samples 10 --iterations 1000 \
-		--events "$try" >/dev/null 2>/tmp/ev.err || break
+	events_run 1 10 "$try" || break
 	full=$try
 done
 k=$(echo "$full" | tr ',' '\n' | grep -c .)
@@ -58,10 +67,9 @@ tap $? "the PMU of cpu 1 takes $k events; one more: $(cat /tmp/ev.err)"
 
 # full_run CPU WHAT: a run with every counter of the PMU, after WHAT
 full_run() {
-	kbenchctl run add_chain --cpu "$1" --samples 20 --iterations 1000 \
-		--events "$full" >/dev/null 2>/tmp/full.err
+	events_run "$1" 20 "$full"
 	r=$?
-	[ $r = 0 ] || sed 's/^/# /' /tmp/full.err
+	sed 's/^/# /' /tmp/ev.err
 	tap $r "after $2: a run with all $k events on cpu $1 (no counter leaked)"
 }
 
