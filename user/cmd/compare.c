@@ -217,17 +217,15 @@ static int compare_replicated(struct kb_run_opts *o, int argc, char *argv[],
 	struct kb_compare c;
 	char la[KBENCH_NAME_MAX + 24], lb[KBENCH_NAME_MAX + 24], text[512];
 	struct kb_run *rs;
-	double t0, wall;
+	double wall;
 	int ret;
 
 	rs = calloc(n, sizeof(*rs));
 	if (!rs)
 		return -ENOMEM;
-	t0 = (double)kb_mono_ns() * 1e-9;
-	ret = kb_runs_measure(o, argc, orig, rs, &done);
+	ret = kb_runs_measure(o, argc, orig, rs, &done, &wall);
 	if (ret)
 		goto out_free;
-	wall = (double)kb_mono_ns() * 1e-9 - t0;
 	for (i = 0; i < n; i++) {
 		ma[i] = rs[i].res[0].st.median;
 		mb[i] = rs[i].res[1].st.median;

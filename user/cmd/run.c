@@ -148,7 +148,7 @@ static int run_replicated(struct kb_run_opts *o,
 	unsigned int n = o->runs, done = 0;
 	struct kb_results now = { 0 };
 	bool regressed = false;
-	double t0, wall;
+	double wall;
 	int ret, err;
 	struct kb_run *rs;
 
@@ -157,11 +157,9 @@ static int run_replicated(struct kb_run_opts *o,
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_FAIL;
 	}
-	t0 = (double)kb_mono_ns() * 1e-9;
-	ret = kb_runs_measure(o, argc, orig, rs, &done);
+	ret = kb_runs_measure(o, argc, orig, rs, &done, &wall);
 	if (ret)
 		goto out_free;
-	wall = (double)kb_mono_ns() * 1e-9 - t0;
 	if (kb_results_build_runs(&now, rs, n, &o->q, argc, argv)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		ret = EXIT_FAIL;

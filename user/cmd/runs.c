@@ -261,8 +261,8 @@ static void pause_s(double s)
 		;
 }
 
-int kb_runs_measure(const struct kb_run_opts *o, int argc, char *orig[],
-		    struct kb_run *rs, unsigned int *done)
+static int runs_measure(const struct kb_run_opts *o, int argc, char *orig[],
+			struct kb_run *rs, unsigned int *done)
 {
 	bool until = o->has_precision || o->has_max_time;
 	unsigned int n = o->runs, i;
@@ -308,4 +308,14 @@ int kb_runs_measure(const struct kb_run_opts *o, int argc, char *orig[],
 		}
 	}
 	return EXIT_OK;
+}
+
+int kb_runs_measure(const struct kb_run_opts *o, int argc, char *orig[],
+		    struct kb_run *rs, unsigned int *done, double *wall_s)
+{
+	uint64_t t0 = kb_mono_ns();
+	int ret = runs_measure(o, argc, orig, rs, done);
+
+	*wall_s = (double)(kb_mono_ns() - t0) / 1e9;
+	return ret;
 }

@@ -45,12 +45,13 @@ int kb_runs_worker(const struct kb_run_opts *o, const char *path, int argc,
 
 /*
  * The o->runs runs into @rs (zeroed, o->runs of them), each analyzed and
- * with valid samples; --between before each but the first; with --user
- * each a worker process given @orig (the arguments as typed).  *@done:
- * the runs to free with kb_run_free().  0, or an exit status after a
- * message saying which run failed (nothing is saved then).
+ * with valid samples; --between and --spacing before each but the first;
+ * with --user each a worker process given @orig (the arguments as
+ * typed).  *@done: the runs to free with kb_run_free(); *@wall_s: the
+ * seconds all of it took.  0, or an exit status after a message saying
+ * which run failed (nothing is saved then).
  */
 int kb_runs_measure(const struct kb_run_opts *o, int argc, char *orig[],
-		    struct kb_run *rs, unsigned int *done);
+		    struct kb_run *rs, unsigned int *done, double *wall_s);
 
 #endif /* KBENCHCTL_RUNS_H */
