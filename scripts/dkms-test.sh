@@ -194,7 +194,7 @@ echo "# completions: '' -> $c1; run --s -> $c2; compare add_chain m -> $c3; help
 man8=$dest$prefix/share/man/man8/kbenchctl.8
 x1=$(sed -n 's/^\.SS \([a-z][a-z-]*\)$/\1/p' "$man8" | sort | tr '\n' ' ')
 x2=$(sed -n '/^\.B kbenchctl run$/,/^\.\(br\|PP\)$/p' "$man8" |
-	sed 's/\\//g' | grep -o -- '--s[a-z-]*' | sort -u | tr '\n' ' ')
+	sed 's/\\f[BIRP]//g; s/\\//g' | grep -o -- '--s[a-z-]*' | sort -u | tr '\n' ' ')
 echo "# expected from kbenchctl.8: subcommands $x1; run --s -> $x2"
 [ -n "$x1" ] && [ -n "$x2" ] &&
 	[ "$(printf '%s\n' $c1 | sort | tr '\n' ' ')" = "$x1" ] &&
