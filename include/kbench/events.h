@@ -130,4 +130,22 @@ static inline int kbench_event_parse(const char *name, unsigned int *type,
 	return 0;
 }
 
+#ifndef __KERNEL__
+/*
+ * Userspace: @attr for generic hardware event @config counting the
+ * caller's own user mode, every other field zero (kbenchctl's probe of a
+ * PMU, the selftests' probe of theirs: one attr, one answer).
+ */
+static inline void kbench_event_user_attr(struct perf_event_attr *attr,
+					  unsigned long long config)
+{
+	__builtin_memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_HARDWARE;
+	attr->config = config;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+}
+#endif
+
 #endif /* _KBENCH_EVENTS_H */

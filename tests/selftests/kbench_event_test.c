@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <kbench/bodies.h>
+#include <kbench/events.h>
 
 #include "kbench_fixture.h"
 
@@ -34,12 +35,7 @@ static bool kb_pmu_counts(unsigned long long config)
 	struct perf_event_attr attr;
 	long fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = config;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
+	kbench_event_user_attr(&attr, config);
 	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	if (fd < 0)
 		return false;

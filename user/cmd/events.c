@@ -145,12 +145,7 @@ static int probe_generic(const struct kb_pmu *pmu, unsigned long long config)
 	struct perf_event_attr attr;
 	long fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = config;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
+	kbench_event_user_attr(&attr, config);
 	attr.disabled = 1;
 	fd = syscall(SYS_perf_event_open, &attr, 0, pmu->first_cpu, -1,
 		     PERF_FLAG_FD_CLOEXEC);
