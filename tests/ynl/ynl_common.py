@@ -7,6 +7,7 @@ plain import finds it.
 import json
 import subprocess
 import sys
+import time
 
 
 class Tap:
@@ -17,11 +18,16 @@ class Tap:
         self.n = 0
         self.failed = 0
         self.diag_lines = diag_lines
+        self.t = time.monotonic()
         print(f'1..{planned}', flush=True)
 
     def check(self, ok, desc, diag=''):
         self.n += 1
+        now = time.monotonic()
         print(f'{"ok" if ok else "not ok"} {self.n} - {desc}', flush=True)
+        # where a suite's time goes: the seconds since the previous result
+        print(f'# {self.n}: {now - self.t:.1f} s', flush=True)
+        self.t = now
         if not ok:
             self.failed += 1
             for line in str(diag).splitlines()[:self.diag_lines]:
