@@ -7,17 +7,24 @@
 # test's TAP lines as they come (not nested, so scripts/check.sh counts
 # every subtest); exits non-zero if anything failed.
 #
-#   run.sh [--quick]      --quick: a shorter fuzz (the selftests are the same)
+#   run.sh [--quick] [--skip T,T...]
+#     --quick  a shorter fuzz (the selftests are the same)
+#     --skip   leave out these tests of the list (a "# SKIP" line each), e.g.
+#              those another run of the same code already ran
 #
 # Env: KBENCH_FUZZ_COUNT overrides the fuzz message count.
 
 dir=$(cd "$(dirname "$0")" && pwd)
-for arg in "$@"; do
-	case "$arg" in
+skip=,
+while [ $# -gt 0 ]; do
+	case "$1" in
 	--quick) [ -n "$KBENCH_FUZZ_COUNT" ] || KBENCH_FUZZ_COUNT=2000 ;;
-	-h|--help) sed -n '3,12p' "$0"; exit 0 ;;
-	*) echo "run.sh: unknown argument $arg" >&2; exit 2 ;;
+	--skip) [ $# -ge 2 ] || { echo "run.sh: --skip wants a list of tests" >&2; exit 2; }
+		skip="$skip$2,"; shift ;;
+	-h|--help) sed -n '3,15p' "$0"; exit 0 ;;
+	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
+	shift
 done
 export KBENCH_FUZZ_COUNT
 
@@ -30,6 +37,10 @@ if [ ! -r "$dir/kbench-tests.list" ]; then
 fi
 for t in $(cat "$dir/kbench-tests.list"); do
 	echo "# ---- $t"
+	case "$skip" in *",$t,"*)
+		echo "ok 1 $t # SKIP left out (run.sh --skip)"
+		continue ;;
+	esac
 	if [ ! -x "$dir/$t" ]; then
 		echo "not ok 1 $t # missing"
 		failed=1

@@ -16,7 +16,8 @@
 #   --wrap CMD        run the package under CMD in the guest (the debug
 #                     kernel: --add tests/vm/debug-check.sh
 #                     --wrap /extra/debug-check.sh)
-# Env: KBENCH_MODULE_ARGS (kbench.ko's parameters), KBENCH_FUZZ_COUNT.
+# Env: KBENCH_MODULE_ARGS (kbench.ko's parameters), KBENCH_FUZZ_COUNT,
+#      KBENCH_KSFT_SKIP (tests left out: tests/vm/ksft-guest.sh).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -69,4 +70,5 @@ exec "$top/tests/vm/run" "${boot[@]}" --no-load "${vm_args[@]}" \
 	--add "$pkg" --add "$(command -v timeout)" --add "$top/tests/vm/ksft-guest.sh" \
 	-- "${KBENCH_MODULE_ARGS:+KBENCH_MODULE_ARGS='$KBENCH_MODULE_ARGS'}" \
 	"${KBENCH_FUZZ_COUNT:+KBENCH_FUZZ_COUNT=$KBENCH_FUZZ_COUNT}" \
+	"${KBENCH_KSFT_SKIP:+KBENCH_KSFT_SKIP='$KBENCH_KSFT_SKIP'}" \
 	$wrap /extra/ksft-guest.sh "/extra/$kver"

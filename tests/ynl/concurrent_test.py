@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Concurrent RUNs (the request's cpus) through the kernel's ynl CLI.
 
-Usage: concurrent_test.py CLI SPEC [--faults]
+Usage: concurrent_test.py CLI SPEC [--faults [--rmmod-rounds=N]]
 
 Inside a VM of 2 or more vCPUs (tests/ynl/concurrent.sh boots it): a run of
 add_chain on CPUs 0 and 1 at once gives one cpu-run per CPU with its own
@@ -10,7 +10,8 @@ run id, samples and N, the start skew, every CPU's samples in samples-get;
 a fixed N is honoured on every CPU; an adaptive N is the same on every
 CPU; bad requests are refused with their extack message and attribute.
 With --faults: a killed requester, rmmod and a CPU going offline during a
-concurrent run end it cleanly (the CPUs free again, kbench reloads).
+concurrent run end it cleanly (the CPUs free again, kbench reloads);
+--rmmod-rounds: how many rmmods the last race test makes (default 30).
 Prints TAP; exits 1 if a test failed.
 """
 import os
@@ -116,6 +117,8 @@ def reload(extra=''):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith('--')]
     faults = '--faults' in sys.argv
+    rounds = [int(a.split('=', 1)[1]) for a in sys.argv[1:]
+              if a.startswith('--rmmod-rounds=')]
     if len(args) != 2:
         sys.exit(__doc__.split('\n\n')[1])
     ynl = Ynl(*args, wrapper=NTF_WRAPPER, timeout=600)
@@ -301,7 +304,8 @@ def main():
         ok, diag = cpus_free(ynl)
         tap.check(ok, 'CPU 1 back online: both CPUs run again', diag)
         # the races around an answered-later RUN, widened (races_test.py)
-        races_test.run_all(tap, ynl, sys.modules[__name__])
+        races_test.run_all(tap, ynl, sys.modules[__name__],
+                           *rounds[-1:])
         ok, diag = dmesg_clean()
         tap.check(ok, 'kernel log clean (no BUG, WARNING, KASAN, lockdep)',
                   diag)

@@ -480,7 +480,7 @@ def rmmod_rounds(tap, ynl, h, rounds=30):
               'left, log clean', '\n'.join(bad) + '\n' + diag)
 
 
-def run_all(tap, ynl, h):
+def run_all(tap, ynl, h, rounds=30):
     try:
         rmmod_during_start(tap, ynl, h, [0])
         rmmod_during_start(tap, ynl, h, [0, 1])
@@ -492,7 +492,7 @@ def run_all(tap, ynl, h):
         budget_after_kill(tap, ynl, h)
         budget_waits_for_dying(tap, ynl, h)
         batched_eight(tap, ynl, h)
-        rmmod_rounds(tap, ynl, h)
+        rmmod_rounds(tap, ynl, h, rounds)
     finally:
         if os.path.exists(PARAMS + 'fault_point'):
             setp('fault_point', 0)
