@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blockboot.h"
 #include "seqtest.h"
 #include "stats.h"
 #include "until.h"
@@ -51,14 +52,14 @@ static void test_spending(void)
 	double sum = 0;
 	unsigned int k;
 
-	ok(kb_seq_alpha(0.05, 1) == 0.025 && kb_seq_alpha(0.05, 2) == 0.05 / 6 &&
-	   kb_seq_alpha(0.05, 0) == 0.025,
-	   "alpha_k = alpha / (k (k + 1)): 0.025, 0.05/6");
+	ok(kb_seq_alpha(0.05, 1) == 0.05 / 8 && kb_seq_alpha(0.05, 8) == 0.05 / 8 &&
+	   kb_seq_alpha(0.05, 0) == 0.05 / 8 && kb_seq_alpha(0.05, 9) == 0,
+	   "alpha_k = alpha / 8 for looks 1..8, nothing left for a 9th");
 	for (k = 1; k <= 1000; k++)
 		sum += kb_seq_alpha(0.05, k);
-	ok(fabs(sum - 0.05 * (1 - 1.0 / 1001)) < 1e-12,
-	   "1000 looks spend %.12f = 0.05 (1 - 1/1001)", sum);
+	ok(fabs(sum - 0.05) < 1e-15, "any number of looks spends at most %.15f = 0.05", sum);
 }
+
 
 /* A sample of cycles per iteration: integer ticks / N, a noisy tail. */
 static double draw(struct kb_rng *rng, double shift)
@@ -72,34 +73,80 @@ static double draw(struct kb_rng *rng, double shift)
 	return floor(ticks) / 1000;
 }
 
-#define SIM_TRIALS	400
+/*
+ * The price of looking, on the interval itself: at the same samples the
+ * look's interval (alpha / 8) is at most sqrt(2) times as wide as the
+ * fixed 95% one, so it takes at most twice the samples to be as narrow
+ * (the width goes as 1 / sqrt(n)).  Paired AR(1) samples, phi 0.5.
+ */
+static void test_look_price(void)
+{
+	static double a[4000], b[4000];
+	struct kb_compare fixed = { .threshold_pct = 1 };
+	struct kb_compare look = { .threshold_pct = 1 };
+	double ea = 0, eb = 0, ratio, worst = 0;
+	struct kb_rng rng;
+	unsigned int i, k;
+	bool good = true;
+
+	kb_rng_seed(&rng, 8);
+	for (k = 0; k < 4; k++) {
+		for (i = 0; i < 4000; i++) {
+			ea = 0.5 * ea + (draw(&rng, 0) - 100.3);
+			eb = 0.5 * eb + (draw(&rng, 0) - 100.3);
+			a[i] = 100 + ea;
+			b[i] = 100 * (1 + 0.002 * k) + eb;
+		}
+		kb_until_compare_look(a, 4000, b, 4000, k + 1, &look);
+		if (kb_compare_series_alpha(a, 4000, b, 4000, true, k + 1, 0.05, &fixed) ||
+		    !isfinite(look.ci_lo_pct) || !isfinite(look.ci_hi_pct)) {
+			good = false;
+			break;
+		}
+		ratio = (look.ci_hi_pct - look.ci_lo_pct) /
+			(fixed.ci_hi_pct - fixed.ci_lo_pct);
+		if (!(ratio > 1 && ratio * ratio <= 2))
+			good = false;
+		if (ratio > worst)
+			worst = ratio;
+	}
+	ok(good, "a look's interval is at most sqrt(2) as wide as the fixed 95%% one on the same samples "
+	   "(widest %.3f: at most %.2f times the samples for the same width)", worst, worst * worst);
+}
+
+#define SIM_TRIALS	100
 #define SIM_FIRST	50
-#define SIM_LOOKS	7	/* 50, 100, ..., 3200 samples per side */
+#define SIM_LOOKS	5	/* 50, 100, ..., 800 rounds */
 
 /*
- * One trial: batches doubling the samples, a look after each.  Returns
- * the look at which the CI excluded 0 (a "difference"), or 0.  @naive:
- * the fixed 95% CI (alpha 0.05 at every look) instead of the spending.
+ * One trial of compare's anytime mode on paired AR(1) samples (phi 0.5:
+ * what one run's samples look like): batches doubling the rounds, a look
+ * after each with the interval compare uses.  Returns the look at which
+ * the CI excluded 0 (a "difference"), or 0.  @naive: the fixed 95%
+ * interval at every look instead of the spending.
  */
 static unsigned int trial(struct kb_rng *rng, double shift, bool naive,
 			  double *a, double *b)
 {
+	struct kb_compare c = { .threshold_pct = 0 };
 	size_t n = 0, want = SIM_FIRST;
+	double ea = 0, eb = 0;
 	unsigned int look;
 
 	for (look = 1; look <= SIM_LOOKS; look++, want *= 2) {
-		double lo, hi, alpha;
-
 		for (; n < want; n++) {
-			a[n] = draw(rng, 0);
-			b[n] = draw(rng, shift);
+			ea = 0.5 * ea + (draw(rng, 0) - 100.3);
+			eb = 0.5 * eb + (draw(rng, 0) - 100.3);
+			a[n] = 100 + ea;
+			b[n] = 100 * (1 + shift) + eb;
 		}
-		qsort(a, n, sizeof(*a), kb_cmp_double);
-		qsort(b, n, sizeof(*b), kb_cmp_double);
-		alpha = naive ? 0.05 : kb_seq_alpha(KB_UNTIL_ALPHA, look);
-		if (kb_seq_rel_ci(a, n, b, n, alpha, &lo, &hi))
-			continue;
-		if (lo > 0 || hi < 0)
+		if (naive) {
+			if (kb_compare_series_alpha(a, n, b, n, true, look, 0.05, &c))
+				continue;
+		} else {
+			kb_until_compare_look(a, n, b, n, look, &c);
+		}
+		if (c.ci_lo_pct > 0 || c.ci_hi_pct < 0)
 			return look;
 	}
 	return 0;
@@ -127,16 +174,16 @@ static void test_simulation(void)
 		looks += l;
 	}
 	/*
-	 * Under the null at most 5% may err over all 7 looks: with 400
-	 * trials a true 5% gives at most 30 alarms 95.6% of the time; the
-	 * union bound keeps the true rate far below (seen: see the diag).
+	 * Under the null at most 5% may err over all 5 looks: 100 trials of
+	 * a true 5% give at most 9 alarms 96% of the time.
 	 */
-	ok(alarms <= 20, "null, 7 looks, alpha spending: %u of %d trials a false alarm (<= 20)",
+	ok(alarms <= 9, "A/A, 5 looks, alpha spending: %u of %d trials a false alarm (<= 9)",
 	   alarms, SIM_TRIALS);
-	ok(naive >= alarms, "the same interval at a fixed 95%%, looked at 7 times, errs at least as often: %u of %d",
+	ok(naive > 9 && naive > 2 * alarms,
+	   "the fixed 95%% interval looked at 5 times errs more than 5%% allows: %u of %d",
 	   naive, SIM_TRIALS);
-	ok(found >= SIM_TRIALS * 95 / 100,
-	   "+0.3%% found in %u of %d trials (>= 95%%), at look %.1f on average",
+	ok(found >= SIM_TRIALS * 90 / 100,
+	   "+0.3%% found in %u of %d trials (>= 90%%), at look %.1f on average",
 	   found, SIM_TRIALS, found ? (double)looks / found : 0);
 	free(a);
 	free(b);
@@ -177,6 +224,7 @@ void test_seqtest(void)
 {
 	test_ranks();
 	test_spending();
+	test_look_price();
 	test_look();
 	test_simulation();
 }

@@ -9,9 +9,9 @@
 
 double kb_seq_alpha(double alpha, unsigned int look)
 {
-	double k = look ? look : 1;
-
-	return alpha / (k * (k + 1));
+	if (look > KB_SEQ_LOOKS)
+		return 0;
+	return alpha / KB_SEQ_LOOKS;
 }
 
 void kb_median_ci_ranks_alpha(size_t n, double alpha, size_t *r, size_t *s,

@@ -65,13 +65,13 @@ bool kb_until_compare_look(const double *a, size_t na, const double *b,
 	int err;
 
 	/*
-	 * look k spends alpha / (k (k + 1)) (seqtest.h): the paired block
+	 * look k spends alpha / KB_SEQ_LOOKS (seqtest.h): the paired block
 	 * bootstrap's normal interval at that level, rounds kept together
 	 */
 	err = kb_compare_series_alpha(a, na, b, nb, true, look,
 				      kb_seq_alpha(KB_UNTIL_ALPHA, look), c);
 	c->sequential = true;
-	c->basis = "paired block bootstrap over rounds, anytime (alpha / (k (k + 1)) at look k)";
+	c->basis = "paired block bootstrap over rounds, anytime (alpha / 8 at each of at most 8 looks)";
 	if (err) {
 		c->verdict = KB_VERDICT_EQUAL;
 		c->below_threshold = false;
@@ -130,6 +130,7 @@ int kb_measure_until(const struct kb_run_req *q, bool user,
 
 	u->looks = 0;
 	u->answered = false;
+	u->last_look = false;
 	err = kb_run_measure(q, user, r);
 	if (err)
 		return err;
@@ -148,6 +149,11 @@ int kb_measure_until(const struct kb_run_req *q, bool user,
 		u->elapsed_s = (double)(kb_mono_ns() - t0) / 1e9;
 		if (answered(u, r)) {
 			u->answered = true;
+			break;
+		}
+		/* the false-alarm budget is spent: the last look was final */
+		if (u->compare && u->looks >= KB_SEQ_LOOKS) {
+			u->last_look = true;
 			break;
 		}
 		if (r->status == KBENCH_RUN_TIMEOUT || !r->nres ||
@@ -189,6 +195,7 @@ void kb_until_print(const struct kb_until *u, const struct kb_run *r)
 	out_open_object("until");
 	out_bool("answered", NULL, u->answered);
 	out_text("sampled %s", u->answered ? "until answered" :
+		 u->last_look ? "until the last look, unanswered" :
 		 "until --max-time, unanswered");
 	out_uint("looks", ": %llu looks", u->looks);
 	out_uint("samples_per_routine", ", %llu samples per routine",
@@ -206,6 +213,7 @@ void kb_until_print(const struct kb_until *u, const struct kb_run *r)
 				   u->precision_pct);
 		out_double("alpha", "; false alarms at most %g over all looks",
 			   KB_UNTIL_ALPHA);
+		out_uint("looks_max", " (%llu at most)", KB_SEQ_LOOKS);
 		out_double("last_look_alpha", ", %.2g at the last",
 			   kb_seq_alpha(KB_UNTIL_ALPHA, u->looks));
 	} else {

@@ -31,7 +31,8 @@ struct kb_until {
 	/* the answer */
 	unsigned int looks;	/* batches, each followed by a look */
 	double elapsed_s;	/* wall time of the whole */
-	bool answered;		/* else max_time ran out */
+	bool answered;		/* else max_time or the looks ran out */
+	bool last_look;		/* compare: KB_SEQ_LOOKS looks, unanswered */
 	struct kb_compare c;	/* compare: the last look's (sequential) */
 };
 
@@ -45,7 +46,7 @@ int kb_measure_until(const struct kb_run_req *q, bool user,
 /*
  * The look of compare over the samples in time order (a[i], b[i] of round
  * i; NAN: flagged): the anytime CI at look @look (the paired block
- * bootstrap's normal interval at level 1 - alpha / (k (k + 1))), the
+ * bootstrap's normal interval at level 1 - alpha / KB_SEQ_LOOKS), the
  * decision by @c->threshold_pct; true when resolved (a difference beyond
  * the threshold, or a CI within +-threshold).
  */
