@@ -35,10 +35,11 @@
 # at a time on every CPU.  Then suites run in chains (those that share
 # build outputs, in order), up to
 # --jobs chains at once (default: one per CPU); each suite's log is printed
-# whole when it ends, and a table of every suite's wall time ends the run
+# whole when it ends, and a table of every suite's times ends the run
 # (build/check/times).  On the first kernel the kselftest package runs
 # with --host-load busy loops on the host beside the other chains (default
-# 2; 0 or --skip load: an unloaded run instead).
+# 1; 0 or --skip load: an unloaded run instead).  The table gives each
+# suite's wall and CPU seconds.
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
 #                         [--modes "icount plain"] [--jobs N] [--host-load N]
