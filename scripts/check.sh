@@ -76,9 +76,14 @@ host_load=${KBENCH_CHECK_HOST_LOAD:-1}
 # kernels that differ most rather than on all: the concurrent runs and
 # their races (conc: the debug kernel, 6.1 with KASAN and lockdep, and
 # 6.12-rt, sleeping spinlocks and forced-threaded irqs) and the stress
-# suite (6.1, 6.12-rt, debug).  The package, ynl and icount run on all.
+# suite (6.1, 6.12-rt, debug); the kselftest package and the kernel's
+# ynl CLI on 6.1 (its genetlink core), 6.12-rt (6.12's) and debug, and on
+# 6.12 the package runs against kbench built in (builtin-6.12).  The exact
+# assertions (icount) run on all three Debian kernels.
 conc_kernels=${KBENCH_CHECK_CONC_KERNELS:-6.12-rt debug}
 stress_kernels=${KBENCH_CHECK_STRESS_KERNELS:-6.1 6.12-rt debug}
+ksft_kernels=${KBENCH_CHECK_KSFT_KERNELS:-6.1 6.12-rt debug}
+ynl_kernels=${KBENCH_CHECK_YNL_KERNELS:-6.1 6.12-rt debug}
 # Tests of userspace that no second kernel changes: kbenchctl's options and
 # output (kbench_cli_test.sh: 128 s of the debug kernel's 420) run in the
 # package on the first kernel (loaded host) and the built-in kernel (which
@@ -272,6 +277,7 @@ chain_debug() {
 	phase "debug kernel ready after $(( $(date +%s) - t0 )) s"
 	# the kselftest package, run by run_kselftest.sh under debug-check.sh
 	# (which loads kbench.ko first: the package's kbench_load.sh finds it)
+	on_kernel "$ksft_kernels" debug &&
 	KBENCH_FUZZ_COUNT=2000 KBENCH_KSFT_SKIP=$ksft_skip_more \
 		run_suite ksft-debug tests/vm/ksft.sh \
 		--kernel debug --timeout "$debug_timeout" \
@@ -293,7 +299,7 @@ chain_debugb() {
 			--timeout "$debug_timeout" \
 			-- /selftests/kbench_atomic_test.sh
 	# the kernel's ynl CLI: KASAN/UBSAN reports and warnings panic the VM
-	skipped ynl ||
+	skipped ynl || ! on_kernel "$ynl_kernels" debug ||
 		run_suite ynl-debug tests/ynl/run.sh --kernel debug \
 			--timeout "$debug_timeout"
 }
@@ -323,7 +329,7 @@ chain_kernel() {
 	# shorter fuzz.  On the first kernel the package runs once, with the
 	# host loaded by $host_load more busy loops: a pass there implies one
 	# on a quieter host, and nothing is measured twice.
-	if [[ " $modes " == *" plain "* ]]; then
+	if [[ " $modes " == *" plain "* ]] && on_kernel "$ksft_kernels" "$k"; then
 		fuzz=
 		[[ " $selftest_args " == *" --quick "* ]] && fuzz=2000
 		if [ "$k" = "$first_kernel" ] && [ "$host_load" != 0 ] &&
@@ -340,7 +346,7 @@ chain_kernel() {
 				--kernel "$k" --timeout "$vm_timeout"
 		fi
 	fi
-	skipped ynl ||
+	skipped ynl || ! on_kernel "$ynl_kernels" "$k" ||
 		run_suite "ynl-$k" tests/ynl/run.sh --kernel "$k" \
 			--timeout "$vm_timeout"
 	skipped conc || ! on_kernel "$conc_kernels" "$k" ||
