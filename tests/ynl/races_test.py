@@ -176,13 +176,14 @@ def answers(nl, fam, seqs, timeout):
     return got
 
 
-def answer_closed(nl, fam, seq, h, cpu):
-    """What @nl got for RUN @seq within 3 s, then @nl closed (which ends
-    the run if it started) and @cpu's thread gone: (what it got, the
-    extack messages of its refusals)."""
+def sent_closed(nl, fam, h, cpu):
+    """A RUN of 300000 samples on @cpu sent on @nl; what it got within
+    3 s, then @nl closed (which ends the run if it started) and @cpu's
+    thread gone: (what it got, the extack messages of its refusals)."""
+    seq = nl.send(fam, KBENCH_CMD_RUN, run_req(cpu, 300000))
     got = answers(nl, fam, [seq], 3)[seq]
     nl.close()
-    wait_no_thread(h, cpu)
+    wait_no_thread(h, str(cpu))
     return got, [m for k, e, m in got if k == NLMSG_ERROR and e]
 
 
@@ -363,9 +364,8 @@ def budget_after_kill(tap, ynl, h):
     started = wait_threads(h, {'1'})
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
-    seq = nl.send(fam, KBENCH_CMD_RUN, run_req(1, 300000))
     # refused at once, or started: then closing the socket ends it
-    got, refused = answer_closed(nl, fam, seq, h, '1')
+    got, refused = sent_closed(nl, fam, h, 1)
     check_freed(tap, ynl, h, started and not refused,
                 'a RUN as large as the budget allows, sent as soon as the '
                 'killed process of another was reaped: not refused',
@@ -387,8 +387,7 @@ def budget_waits_for_dying(tap, ynl, h):
     before = getp('fault_hits')
     h.online(1, False)
     hit = wait_hits(before, 60)
-    sb = b.send(fam, KBENCH_CMD_RUN, run_req(0, 300000))
-    got, refused = answer_closed(b, fam, sb, h, '0')
+    got, refused = sent_closed(b, fam, h, 0)
     h.online(1, True)
     setp('fault_point', 0)
     ga = answers(a, fam, [sa], 30)[sa]
