@@ -115,7 +115,16 @@ while [ $# -gt 0 ]; do
 	esac
 done
 skipped() { [[ ",$skip," == *",$1,"* ]]; }
-on_kernel() { [[ " $1 " == *" $2 "* ]]; }	# LIST K: K in LIST
+# on_kernel LIST K: K in LIST, or (a run of other kernels, such as
+# --kernels 6.12) no kernel of LIST in the run: then every kernel
+on_kernel() {
+	local x
+	[[ " $1 " == *" $2 "* ]] && return 0
+	for x in $1; do
+		[[ " $kernels " == *" $x "* ]] && return 1
+	done
+	return 0
+}
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "check.sh: --jobs wants a number, 1 or more" >&2; exit 2; }
 # the VMs that suites boot themselves (results, kit, ...) get the same
 # bound as those given --timeout here (results-tcg went over the default
