@@ -336,7 +336,7 @@ chain_debugc() {
 # time: plain mode only).  The exact assertions under icount
 # (tests/selftests/run.sh): chain_icount.
 chain_kernel() {
-	local k=$1 tk fuzz
+	local k=$1 tk fuzz ksft_skip
 	tk=$(date +%s)
 	# The package's plain runs give the module the hard limit (20 ms): the
 	# suites assert what a run answers, not how long a host takes; the
@@ -356,7 +356,9 @@ chain_kernel() {
 				tests/vm/ksft.sh --kernel "$k" \
 				--timeout "$vm_timeout" --host-load "$host_load"
 		else
-			KBENCH_FUZZ_COUNT=$fuzz KBENCH_KSFT_SKIP=$ksft_skip_more \
+			ksft_skip=$ksft_skip_more
+			[ "$k" = "$first_kernel" ] && ksft_skip=
+			KBENCH_FUZZ_COUNT=$fuzz KBENCH_KSFT_SKIP=$ksft_skip \
 			KBENCH_MODULE_ARGS=max_window_us=20000 \
 				run_suite "ksft-$k" tests/vm/ksft.sh \
 				--kernel "$k" --timeout "$vm_timeout"
