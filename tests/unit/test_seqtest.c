@@ -60,7 +60,6 @@ static void test_spending(void)
 	ok(fabs(sum - 0.05) < 1e-15, "any number of looks spends at most %.15f = 0.05", sum);
 }
 
-
 /* A sample of cycles per iteration: integer ticks / N, a noisy tail. */
 static double draw(struct kb_rng *rng, double shift)
 {

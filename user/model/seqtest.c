@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The anytime-valid comparison of two medians (seqtest.h for the method).
+ * The anytime comparison's alpha spending and a median's order-statistic
+ * ranks at any level (seqtest.h).
  */
-#include <errno.h>
 #include <math.h>
 
 #include "seqtest.h"
@@ -38,23 +38,4 @@ void kb_median_ci_ranks_alpha(size_t n, double alpha, size_t *r, size_t *s,
 	*r = rank;
 	*s = n - rank + 1;
 	*coverage = 1 - 2 * tail;
-}
-
-int kb_seq_rel_ci(const double *a, size_t na, const double *b, size_t nb,
-		  double alpha, double *lo_pct, double *hi_pct)
-{
-	size_t ra, sa, rb, sb;
-	double cov;
-
-	*lo_pct = *hi_pct = NAN;
-	if (!na || !nb)
-		return -EINVAL;
-	/* each median's interval at 1 - alpha/2: both hold with >= 1 - alpha */
-	kb_median_ci_ranks_alpha(na, alpha / 2, &ra, &sa, &cov);
-	kb_median_ci_ranks_alpha(nb, alpha / 2, &rb, &sb, &cov);
-	if (!(a[ra - 1] > 0) || !(b[rb - 1] >= 0))
-		return -EINVAL;
-	*lo_pct = (b[rb - 1] / a[sa - 1] - 1) * 100;
-	*hi_pct = (b[sb - 1] / a[ra - 1] - 1) * 100;
-	return 0;
 }

@@ -14,11 +14,10 @@
  * the same samples, so it needs at most 1.95 times the samples of the
  * fixed interval to be as narrow.  (A spending that never runs out, such
  * as alpha / (k (k + 1)), pays more at each later look: 2.4 times the
- * samples at look 4, 3 times at look 8.)  At each look the CI of each median is the
- * distribution-free order-statistic interval at level 1 - alpha_k / 2
- * (exact binomial ranks), and the CI of the relative difference
- * median_b / median_a - 1 is [b_lo / a_hi - 1, b_hi / a_lo - 1]: it holds
- * the true value at every look at once with probability >= 1 - alpha.
+ * samples at look 4, 3 times at look 8.)  At each look the interval is
+ * the paired block bootstrap's at level 1 - alpha_k (until.c,
+ * kb_until_compare_look(); blockboot.h).  Below: the exact ranks of a
+ * median's order-statistic interval at any level (stats.c's at 95%).
  */
 #ifndef KBENCHCTL_SEQTEST_H
 #define KBENCHCTL_SEQTEST_H
@@ -39,13 +38,5 @@ double kb_seq_alpha(double alpha, unsigned int look);
  */
 void kb_median_ci_ranks_alpha(size_t n, double alpha, size_t *r, size_t *s,
 			      double *coverage);
-
-/*
- * The CI, in percent, of median(b) / median(a) - 1 at level 1 - @alpha
- * from sorted positive samples: 0, or -EINVAL (no samples, or a
- * non-positive bound of a's median, where the ratio has no bound).
- */
-int kb_seq_rel_ci(const double *a, size_t na, const double *b, size_t nb,
-		  double alpha, double *lo_pct, double *hi_pct);
 
 #endif /* KBENCHCTL_SEQTEST_H */

@@ -71,6 +71,7 @@ bool kb_until_compare_look(const double *a, size_t na, const double *b,
 	err = kb_compare_series_alpha(a, na, b, nb, true, look,
 				      kb_seq_alpha(KB_UNTIL_ALPHA, look), c);
 	c->sequential = true;
+	_Static_assert(KB_SEQ_LOOKS == 8, "the basis names 8 looks");
 	c->basis = "paired block bootstrap over rounds, anytime (alpha / 8 at each of at most 8 looks)";
 	if (err) {
 		c->verdict = KB_VERDICT_EQUAL;
