@@ -28,14 +28,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kcache_init builtin-kernel.sh 3,20 builtin-kernel.config \
 	"${KBENCH_LINUX_SOURCE_612:-/usr/src/linux-source-6.12.tar.xz}"
 tap=0
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--tap) tap=1; shift ;;
-	*) kcache_option "$@"; shift "$kcache_took" ;;
-	esac
-done
-[ -r "$tarball" ] || kcache_die "$tarball missing (scripts/deps.sh installs linux-source-6.12)" 2
-kcache_need_tools flex bison bc gcc make xz git
+kcache_options "--tap=tap" "$@"
+kcache_ready git
 
 # What the kernel image is built from: the series' kernel part (the
 # selftests and documentation in DIR/patches do not change the kernel).
@@ -95,7 +89,7 @@ build_steps() {
 			{ echo "MISSING: $line"; missing=1; } ;;
 		esac
 	done <"$fragment"
-	[ $missing = 0 ]
+	[ "$missing" = 0 ]
 	make ARCH=x86_64 -j"$jobs" bzImage modules
 	make -s ARCH=x86_64 kernelrelease >"$dir/release"
 	cp arch/x86/boot/bzImage "$dir/bzImage"

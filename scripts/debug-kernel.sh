@@ -39,17 +39,9 @@ kcache_init debug-kernel.sh 3,26 debug-kernel.config \
 
 check=0
 print_key=0
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--check) check=1; shift ;;
-	--print-key) print_key=1; shift ;;
-	*) kcache_option "$@"; shift "$kcache_took" ;;
-	esac
-done
+kcache_options "--check=check --print-key=print_key" "$@"
 
-[ -r "$tarball" ] || kcache_die "$tarball missing (scripts/deps.sh installs linux-source-6.1)" 2
-kcache_need_tools flex bison bc gcc make xz
-[ -e /usr/include/libelf.h ] || kcache_die "libelf-dev missing (run scripts/deps.sh)" 2
+kcache_ready
 
 src_version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null ||
 	stat -L -c '%s %Y' "$tarball")

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# prog, help, key, base and dir are the sourcing builder's; it reads kcache_took
+# prog, help, key, base and dir are the sourcing builder's; it reads the
+# flags kcache_options sets
 # shellcheck disable=SC2034,SC2154
 #
 # Sourced by the scripts that build and cache a kernel (debug-kernel.sh,
@@ -20,7 +21,7 @@ kbench_cache_dir() {
 
 # The rest is shared by the two builders.  They set prog (for messages)
 # and help (the lines of their header that --help prints) before
-# kcache_option, and key, base (the cache's directory for this kind of
+# kcache_options, and key, base (the cache's directory for this kind of
 # kernel) and dir ($base/$key) before kcache_ensure.
 quiet=0
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -36,22 +37,34 @@ kcache_init() {
 	recipe=1
 }
 
-# kcache_option "$@": the options both builders take (--quiet, --jobs N,
-# --help); sets kcache_took to the words used; exits 2 for any other.
-kcache_option() {
-	kcache_took=1
-	case "$1" in
-	--quiet|-q) quiet=1 ;;
-	--jobs) jobs=${2?}; kcache_took=2 ;;
-	--jobs=*) jobs=${1#*=} ;;
-	-h|--help) sed -n "${help}p" "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "$prog: unknown option '$1' (see --help)" >&2; exit 2 ;;
-	esac
+# kcache_options "FLAG=VAR ..." "$@": the builder's own flags (each sets
+# its variable to 1) and the options both builders take (--quiet, --jobs
+# N, --help); exits 2 for any other.
+kcache_options() {
+	local own=$1 f
+	shift
+	while [ $# -gt 0 ]; do
+		for f in $own; do
+			if [ "$1" = "${f%%=*}" ]; then
+				printf -v "${f#*=}" 1
+				shift
+				continue 2
+			fi
+		done
+		case "$1" in
+		--quiet|-q) quiet=1 ;;
+		--jobs) jobs=${2?}; shift ;;
+		--jobs=*) jobs=${1#*=} ;;
+		-h|--help) sed -n "${help}p" "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+		*) echo "$prog: unknown option '$1' (see --help)" >&2; exit 2 ;;
+		esac
+		shift
+	done
 	[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "$prog: --jobs wants a number" >&2; exit 2; }
 }
 
 kcache_say() { [ "$quiet" = 1 ] || echo "$prog: $*" >&2; }
-kcache_die() { echo "$prog: $*" >&2; exit "${2:-1}"; }
+kcache_die() { echo "$prog: $1" >&2; exit "${2:-1}"; }
 
 # kcache_need_tools TOOL...: each on PATH, else exit 2.
 kcache_need_tools() {
@@ -59,6 +72,15 @@ kcache_need_tools() {
 	for t in "$@"; do
 		command -v "$t" >/dev/null || kcache_die "$t missing (run scripts/deps.sh)" 2
 	done
+}
+
+# kcache_ready [TOOL...]: the source tarball, the tools every kernel build
+# needs, libelf's header and the builder's own TOOLs are there, else exit 2.
+# shellcheck disable=SC2120
+kcache_ready() {
+	[ -r "$tarball" ] || kcache_die "$tarball missing (scripts/deps.sh installs Debian's linux-source packages)" 2
+	kcache_need_tools flex bison bc gcc make xz "$@"
+	[ -e /usr/include/libelf.h ] || kcache_die "libelf-dev missing (run scripts/deps.sh)" 2
 }
 
 # kcache_build WHAT STEPS ERRORS [TAP_FAIL]: run function STEPS under
