@@ -12,6 +12,7 @@ budget allows started right after a killed one's process was reaped, eight
 RUNs in one sendmsg() each answered, and 30 rmmods during starting and
 running RUNs and groups.
 """
+import functools
 import os
 import signal
 import socket
@@ -319,10 +320,24 @@ def port_reused(tap, ynl, h):
                 f'hit {hit} bound {b is not None} got {got} (seq {seq})')
 
 
+def budget_limited(test):
+    """@test with kbench loaded under store_bytes_max=16000000 (two runs of
+    add_chain at 300000 samples, about 9.6 MB each, do not fit), and
+    loaded plain again after it, whatever it did."""
+    @functools.wraps(test)
+    def run(tap, ynl, h):
+        h.reload('store_bytes_max=16000000')
+        try:
+            test(tap, ynl, h)
+        finally:
+            h.reload()
+    return run
+
+
+@budget_limited
 def budget_refusal_keeps(tap, ynl, h):
     """A RUN over the budget even after every kept run went is refused
     before a kept run is evicted."""
-    h.reload('store_bytes_max=16000000')
     kept, diag = ynl.json('--do', 'run', request={
         'routine': ['add_chain'], 'cpu': 0, 'samples': 5,
         'iterations': 10, 'warmup': 0})
@@ -343,15 +358,14 @@ def budget_refusal_keeps(tap, ynl, h):
               'a RUN over store_bytes_max next to a run in flight: refused, '
               'the kept run still has its samples',
               f'run {rc} {out}{err}\nkept {rid}: {count} {d2}')
-    h.reload()
 
 
+@budget_limited
 def budget_after_kill(tap, ynl, h):
     """A run that takes most of the budget, its process killed and reaped:
     its memory is back by then (the socket's release waited for its
     thread to exit), so a run as large started at once is not refused."""
     # add_chain, 300000 samples: about 9.6 MB charged; two do not fit
-    h.reload('store_bytes_max=16000000')
     nl = Nl()
     fam = nl.family()
     pid = os.fork()
@@ -370,14 +384,13 @@ def budget_after_kill(tap, ynl, h):
                 'a RUN as large as the budget allows, sent as soon as the '
                 'killed process of another was reaped: not refused',
                 f'started {started} got {got}')
-    h.reload()
 
 
+@budget_limited
 def budget_waits_for_dying(tap, ynl, h):
     """A run that ended (its CPU went offline) but whose thread still
     holds its memory, held at its answer: a run that needs that memory
     waits for the thread instead of being refused."""
-    h.reload('store_bytes_max=16000000')
     setp('fault_point', ANSWER)
     setp('fault_delay_ms', 3000)
     a, b = Nl(), Nl()
@@ -396,7 +409,6 @@ def budget_waits_for_dying(tap, ynl, h):
                 'a RUN that needs the memory of a run that is ending (its '
                 'CPU offline, its answer pending): waits, not refused',
                 f'hit {hit} got {got}\nfirst {ga}')
-    h.reload()
 
 
 def batched_eight(tap, ynl, h):
