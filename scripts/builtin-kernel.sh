@@ -8,7 +8,10 @@
 # W=1, built in (=y) in that tree and as a module (=m, a second tinyconfig
 # tree, objects only); any compiler warning fails the build.  Cached like
 # scripts/debug-kernel.sh, keyed by the series, the fragment, the source
-# package, the compiler and this recipe.
+# package, the compiler and this recipe.  A key whose only change is
+# kbench's own sources starts from the newest built tree of the same
+# source, fragment and compiler (DIR/seed-base): a few minutes, not a
+# whole kernel.
 #
 # Usage: scripts/builtin-kernel.sh [--jobs N] [--quiet] [--tap]
 #   prints the cache directory: DIR/bzImage, DIR/release, DIR/linux (the
@@ -25,7 +28,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/kcache.sh
 . "$top/scripts/kcache.sh"
-kcache_init builtin-kernel.sh 3,20 builtin-kernel.config \
+kcache_init builtin-kernel.sh 3,24 builtin-kernel.config \
 	"${KBENCH_LINUX_SOURCE_612:-/usr/src/linux-source-6.12.tar.xz}"
 tap=0
 kcache_options "--tap=tap" "$@"
@@ -39,6 +42,10 @@ sources=()
 for f in "$top"/kmod/*.[ch]; do
 	case "$f" in *.mod.c) ;; *) sources+=("$f") ;; esac	# kbuild output
 done
+# What a tree of another key can seed this one with (kcache_seed): the
+# same source, compiler, fragment and recipe; only kbench differs.
+seed_base=$( { echo "recipe $recipe"; echo "source $src_version";
+	 gcc --version | head -n1; cat "$fragment"; } | sha256sum | cut -c1-16)
 key=$( { echo "recipe $recipe"; echo "source $src_version";
 	 gcc --version | head -n1; cat "$fragment";
 	 cd "$top" && cat scripts/intree.sh scripts/intree/Kconfig \
@@ -65,7 +72,21 @@ w1() {
 # the build, in a fresh $dir (kcache_build calls it)
 # shellcheck disable=SC2317
 build_steps() {
-	tar -xJf "$tarball" -C "$dir/linux" --strip-components=1
+	local seed
+	seed=$(kcache_seed "$seed_base")
+	if [ -n "$seed" ]; then
+		# The tree of an earlier kbench, built: back to the source as
+		# extracted (intree.sh's first commit; build outputs stay), the
+		# series applied again, and make rebuilds only what changed
+		# (kbench, what includes its headers, the link).
+		echo "== seeded from $seed"
+		cp -a "$seed/linux/." "$dir/linux/"
+		git -C "$dir/linux" reset -q --hard \
+			"$(git -C "$dir/linux" rev-list --max-parents=0 HEAD)"
+	else
+		tar -xJf "$tarball" -C "$dir/linux" --strip-components=1
+	fi
+	echo "$seed_base" >"$dir/seed-base"
 	"$top/scripts/intree.sh" "$dir/linux" "$dir/patches"
 	cd "$dir/linux"
 	# =m first, in a second tree (O=; objects only: no kernel is

@@ -83,6 +83,24 @@ kcache_ready() {
 	[ -e /usr/include/libelf.h ] || kcache_die "libelf-dev missing (run scripts/deps.sh)" 2
 }
 
+# kcache_seed SEED_BASE: the newest complete tree under $base whose
+# seed-base stamp is SEED_BASE (built from the same source, fragment and
+# compiler), or nothing.
+kcache_seed() {
+	local d best=
+	for d in "$base"/*/; do
+		d=${d%/}
+		if [ ! -f "$d/complete" ] || [ ! -d "$d/linux/.git" ] ||
+			[ "$(cat "$d/seed-base" 2>/dev/null)" != "$1" ]; then
+			continue
+		fi
+		if [ -z "$best" ] || [ "$d/complete" -nt "$best/complete" ]; then
+			best=$d
+		fi
+	done
+	echo "$best"
+}
+
 # kcache_build WHAT STEPS ERRORS [TAP_FAIL]: run function STEPS under
 # set -e in a fresh $dir, its output in $base/$key.log; stamp $dir/complete
 # when it succeeds.  A failed or interrupted build leaves no tree behind:
