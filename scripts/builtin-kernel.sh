@@ -83,11 +83,14 @@ build_steps() {
 		cp -a "$seed/linux/." "$dir/linux/"
 		git -C "$dir/linux" reset -q --hard \
 			"$(git -C "$dir/linux" rev-list --max-parents=0 HEAD)"
+		rm -rf "$dir/linux/kernel/kbench"	# its objects only
+		echo "$seed_base" >"$dir/seed-base"
+		"$top/scripts/intree.sh" --built "$dir/linux" "$dir/patches"
 	else
 		tar -xJf "$tarball" -C "$dir/linux" --strip-components=1
+		echo "$seed_base" >"$dir/seed-base"
+		"$top/scripts/intree.sh" "$dir/linux" "$dir/patches"
 	fi
-	echo "$seed_base" >"$dir/seed-base"
-	"$top/scripts/intree.sh" "$dir/linux" "$dir/patches"
 	cd "$dir/linux"
 	# =m first, in a second tree (O=; objects only: no kernel is
 	# linked): O= wants a source tree that was never configured

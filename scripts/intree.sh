@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/intree.sh KSRC [OUTDIR]: apply kbench to a kernel source tree as
-# CONFIG_KBENCH and write the change as a `git format-patch` series.
+# scripts/intree.sh [--built] KSRC [OUTDIR]: apply kbench to a kernel source
+# tree as CONFIG_KBENCH and write the change as a `git format-patch` series.
+# --built: KSRC holds a build's outputs (scripts/builtin-kernel.sh reusing
+# a built tree): the series takes only the files this script writes.
 #
 #   1/4 uapi: the netlink family's header and YNL spec
 #       include/uapi/linux/kbench.h, Documentation/netlink/specs/kbench.yaml,
@@ -29,9 +31,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 prog=intree.sh
 die() { echo "$prog: $*" >&2; exit "${2:-1}"; }
 
+built=0
+if [ "${1:-}" = --built ]; then
+	built=1
+	shift
+fi
 ksrc=${1:-}
 [ -n "$ksrc" ] && [ -f "$ksrc/Makefile" ] && [ -f "$ksrc/lib/Kconfig.debug" ] ||
-	die "usage: scripts/intree.sh KSRC [OUTDIR] (KSRC: a kernel source tree)" 2
+	die "usage: scripts/intree.sh [--built] KSRC [OUTDIR] (KSRC: a kernel source tree)" 2
 ksrc=$(cd "$ksrc" && pwd)
 out=${2:-$top/build/intree-patches}
 signoff=${KBENCH_SIGNOFF:-"REPLACE ME <replace.me@example.org>"}
@@ -59,7 +66,16 @@ g() { git -C "$ksrc" "$@"; }
 # The author is the Signed-off-by identity: checkpatch wants the author's
 # own sign-off.  Replace both before sending.
 gcommit() { # subject body-file
-	g add -A -f
+	if [ "$built" = 1 ]; then
+		# what this script wrote since it started, not the build's
+		# outputs (which Debian's .gitignore hides as well)
+		(cd "$ksrc" && find . -path ./.git -prune -o -type f \
+			-newer "$msgs/stamp" -print0) |
+			g add -f --pathspec-from-file=- --pathspec-file-nul
+		g add -u
+	else
+		g add -A -f
+	fi
 	g -c user.name="${signoff% <*}" -c user.email="$(echo "$signoff" | sed 's/.*<\(.*\)>.*/\1/')" \
 		commit -q -F - <<-MSG
 	$1
@@ -76,11 +92,18 @@ if [ ! -d "$ksrc/.git" ]; then
 	g -c user.name="kbench intree.sh" -c user.email="kbench@localhost" \
 		commit -q -m "base: $(make -s -C "$ksrc" kernelversion 2>/dev/null || echo source)"
 fi
-[ -z "$(g status --porcelain --ignored)" ] || die "$ksrc has uncommitted or build files (they would enter the series)"
+if [ "$built" = 1 ]; then
+	[ -z "$(g status --porcelain)" ] || die "$ksrc has uncommitted changes"
+else
+	[ -z "$(g status --porcelain --ignored)" ] || die "$ksrc has uncommitted or build files (they would enter the series; --built takes only what this script writes)"
+fi
 [ ! -e "$ksrc/kernel/kbench" ] || die "$ksrc already has kernel/kbench"
 base=$(g rev-parse HEAD)
 msgs=$(mktemp -d)
 trap 'rm -rf "$msgs"' EXIT
+# --built: the files written from here on are the series'
+touch "$msgs/stamp"
+sleep 1
 
 # ---- 1: uapi and spec ---------------------------------------------------------
 install -D -m 644 "$top/include/uapi/linux/kbench.h" "$ksrc/include/uapi/linux/kbench.h"
