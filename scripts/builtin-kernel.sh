@@ -5,8 +5,8 @@
 # linux-source-6.12, the in-tree series (scripts/intree.sh) applied,
 # `make tinyconfig` with tests/vm/builtin-kernel.config merged over it
 # (CONFIG_KBENCH=y).  After the kernel, the kbench objects are rebuilt with
-# W=1, built in (=y) in that tree and as a module (=m, a second tinyconfig
-# tree, objects only); any compiler warning fails the build.  Cached like
+# W=1, built in (=y) and as a module (=m, objects only), in that tree;
+# any compiler warning fails the build.  Cached like
 # scripts/debug-kernel.sh, keyed by the series, the fragment, the source
 # package, the compiler and this recipe.  A key whose only change is
 # kbench's own sources starts from the newest built tree of the same
@@ -92,17 +92,6 @@ build_steps() {
 		"$top/scripts/intree.sh" "$dir/linux" "$dir/patches"
 	fi
 	cd "$dir/linux"
-	# =m first, in a second tree (O=; objects only: no kernel is
-	# linked): O= wants a source tree that was never configured
-	mkdir -p "$dir/build-m"
-	make ARCH=x86_64 O="$dir/build-m" tinyconfig
-	sed -e 's/^CONFIG_KBENCH=y/CONFIG_KBENCH=m/' "$fragment" >"$dir/build-m/m.config"
-	scripts/kconfig/merge_config.sh -m -O "$dir/build-m" "$dir/build-m/.config" "$dir/build-m/m.config"
-	make ARCH=x86_64 O="$dir/build-m" olddefconfig
-	grep -qx CONFIG_KBENCH=m "$dir/build-m/.config"
-	make ARCH=x86_64 O="$dir/build-m" -j"$jobs" prepare
-	w1 m "$dir/build-m"
-	rm -rf "$dir/build-m"
 	make ARCH=x86_64 tinyconfig
 	scripts/kconfig/merge_config.sh -m .config "$fragment"
 	make ARCH=x86_64 olddefconfig
@@ -119,6 +108,16 @@ build_steps() {
 	cp arch/x86/boot/bzImage "$dir/bzImage"
 	cp .config "$dir/config"
 	w1 y "$dir/linux"
+	# =m in the same tree (objects only: nothing is linked), then the
+	# tree back at =y, the configuration its kernel was built with (it
+	# is the example modules' KDIR); kbench's objects are the =m ones
+	scripts/config --file .config --module KBENCH
+	make ARCH=x86_64 olddefconfig
+	grep -qx CONFIG_KBENCH=m .config
+	w1 m "$dir/linux"
+	cp "$dir/config" .config
+	make ARCH=x86_64 -j"$jobs" prepare
+	cmp -s .config "$dir/config"
 }
 
 # shellcheck disable=SC2317
