@@ -57,41 +57,52 @@ base=$cache/builtin-kernel
 dir=$base/$key
 mkdir -p "$base"
 
-# w1 y|m TREE: rebuild kernel/kbench/ with W=1 into DIR/w1-y|m.log; fail
-# on any compiler warning
+# w1 y|m: rebuild kernel/kbench/ with W=1 into DIR/w1-y|m.log; fail on
+# any compiler warning
 # shellcheck disable=SC2317
 w1() {
 	local log=$dir/w1-$1.log
 	echo "== CONFIG_KBENCH=$1: make W=1 kernel/kbench/" >"$log"
-	touch "$dir"/linux/kernel/kbench/*.c
-	make -C "$2" ARCH=x86_64 W=1 -j"$jobs" kernel/kbench/ >>"$log" 2>&1 || return 1
+	touch "$tree"/kernel/kbench/*.c
+	make -C "$tree" ARCH=x86_64 W=1 -j"$jobs" kernel/kbench/ >>"$log" 2>&1 || return 1
 	! grep -E 'warning:|error:' "$log" || return 1
 	grep -q 'kernel/kbench/kbench_main.o' "$log" || { echo "== nothing rebuilt" >>"$log"; return 1; }
 }
+
+# The tree is built at one path, $base/tree, and moved to DIR/linux when
+# done: the build records its own path (objtool, which every object
+# depends on, is built with it), so a tree moved back there for the next
+# key rebuilds only what changed.  One build at a time of any key.
+tree=$base/tree
 
 # the build, in a fresh $dir (kcache_build calls it)
 # shellcheck disable=SC2317
 build_steps() {
 	local seed
+	exec 8>"$base/tree.lock"
+	flock 8
+	rm -rf "$tree"
 	seed=$(kcache_seed "$seed_base")
 	if [ -n "$seed" ]; then
-		# The tree of an earlier kbench, built: back to the source as
-		# extracted (intree.sh's first commit; build outputs stay), the
-		# series applied again, and make rebuilds only what changed
-		# (kbench, what includes its headers, the link).
+		# The newest tree, built: no longer its key's (it is moved
+		# here), back to the source as extracted (intree.sh's first
+		# commit; build outputs stay), the series applied again; make
+		# rebuilds what changed (kbench, what includes its headers,
+		# the link).
 		echo "== seeded from $seed"
-		cp -a "$seed/linux/." "$dir/linux/"
-		git -C "$dir/linux" reset -q --hard \
-			"$(git -C "$dir/linux" rev-list --max-parents=0 HEAD)"
-		rm -rf "$dir/linux/kernel/kbench"	# its objects only
-		echo "$seed_base" >"$dir/seed-base"
-		"$top/scripts/intree.sh" --built "$dir/linux" "$dir/patches"
+		rm -f "$seed/complete"
+		mv "$seed/linux" "$tree"
+		git -C "$tree" reset -q --hard \
+			"$(git -C "$tree" rev-list --max-parents=0 HEAD)"
+		rm -rf "$tree/kernel/kbench"	# its objects only
+		"$top/scripts/intree.sh" --built "$tree" "$dir/patches"
 	else
-		tar -xJf "$tarball" -C "$dir/linux" --strip-components=1
-		echo "$seed_base" >"$dir/seed-base"
-		"$top/scripts/intree.sh" "$dir/linux" "$dir/patches"
+		mkdir -p "$tree"
+		tar -xJf "$tarball" -C "$tree" --strip-components=1
+		"$top/scripts/intree.sh" "$tree" "$dir/patches"
 	fi
-	cd "$dir/linux"
+	echo "$seed_base" >"$dir/seed-base"
+	cd "$tree"
 	make ARCH=x86_64 tinyconfig
 	scripts/kconfig/merge_config.sh -m .config "$fragment"
 	make ARCH=x86_64 olddefconfig
@@ -107,17 +118,20 @@ build_steps() {
 	make -s ARCH=x86_64 kernelrelease >"$dir/release"
 	cp arch/x86/boot/bzImage "$dir/bzImage"
 	cp .config "$dir/config"
-	w1 y "$dir/linux"
+	w1 y
 	# =m in the same tree (objects only: nothing is linked), then the
 	# tree back at =y, the configuration its kernel was built with (it
 	# is the example modules' KDIR); kbench's objects are the =m ones
 	scripts/config --file .config --module KBENCH
 	make ARCH=x86_64 olddefconfig
 	grep -qx CONFIG_KBENCH=m .config
-	w1 m "$dir/linux"
+	w1 m
 	cp "$dir/config" .config
 	make ARCH=x86_64 -j"$jobs" prepare
 	cmp -s .config "$dir/config"
+	cd /
+	rmdir "$dir/linux"
+	mv "$tree" "$dir/linux"
 }
 
 # shellcheck disable=SC2317
