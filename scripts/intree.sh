@@ -4,7 +4,8 @@
 # scripts/intree.sh [--built] KSRC [OUTDIR]: apply kbench to a kernel source
 # tree as CONFIG_KBENCH and write the change as a `git format-patch` series.
 # --built: KSRC holds a build's outputs (scripts/builtin-kernel.sh reusing
-# a built tree): the series takes only the files this script writes.
+# a built tree): the series takes only the files this script adds or
+# changes.
 #
 #   1/4 uapi: the netlink family's header and YNL spec
 #       include/uapi/linux/kbench.h, Documentation/netlink/specs/kbench.yaml,
@@ -67,11 +68,11 @@ g() { git -C "$ksrc" "$@"; }
 # own sign-off.  Replace both before sending.
 gcommit() { # subject body-file
 	if [ "$built" = 1 ]; then
-		# what this script wrote since it started, not the build's
-		# outputs (which Debian's .gitignore hides as well)
-		(cd "$ksrc" && find . -path ./.git -prune -o -type f \
-			-newer "$msgs/stamp" -print0) |
-			g add -f --pathspec-from-file=- --pathspec-file-nul
+		# the files that were not there when it started (not the
+		# build's outputs, which Debian's .gitignore hides as well),
+		# and the tracked ones it changed
+		tree_files | LC_ALL=C comm -13 "$msgs/before" - |
+			g add -f --pathspec-from-file=-
 		g add -u
 	else
 		g add -A -f
@@ -95,15 +96,15 @@ fi
 if [ "$built" = 1 ]; then
 	[ -z "$(g status --porcelain)" ] || die "$ksrc has uncommitted changes"
 else
-	[ -z "$(g status --porcelain --ignored)" ] || die "$ksrc has uncommitted or build files (they would enter the series; --built takes only what this script writes)"
+	[ -z "$(g status --porcelain --ignored)" ] || die "$ksrc has uncommitted or build files (they would enter the series; --built takes only what this script adds or changes)"
 fi
 [ ! -e "$ksrc/kernel/kbench" ] || die "$ksrc already has kernel/kbench"
 base=$(g rev-parse HEAD)
 msgs=$(mktemp -d)
 trap 'rm -rf "$msgs"' EXIT
-# --built: the files written from here on are the series'
-touch "$msgs/stamp"
-sleep 1
+# --built: what the tree holds before the series (gcommit adds the rest)
+tree_files() { (cd "$ksrc" && find . -path ./.git -prune -o -type f -print | LC_ALL=C sort); }
+[ "$built" = 0 ] || tree_files >"$msgs/before"
 
 # ---- 1: uapi and spec ---------------------------------------------------------
 install -D -m 644 "$top/include/uapi/linux/kbench.h" "$ksrc/include/uapi/linux/kbench.h"
