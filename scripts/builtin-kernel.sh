@@ -46,8 +46,7 @@ done
 # same source, compiler, fragment and recipe; only kbench differs.
 seed_base=$( { echo "recipe $recipe"; echo "source $src_version";
 	 gcc --version | head -n1; cat "$fragment"; } | sha256sum | cut -c1-16)
-key=$( { echo "recipe $recipe"; echo "source $src_version";
-	 gcc --version | head -n1; cat "$fragment";
+key=$( { echo "seed-base $seed_base";
 	 cd "$top" && cat scripts/intree.sh scripts/intree/Kconfig \
 		"${sources[@]}" \
 		kmod/Kbuild include/linux/kbench.h include/uapi/linux/kbench.h \
