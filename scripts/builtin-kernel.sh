@@ -93,7 +93,9 @@ build_steps() {
 		mv "$seed/linux" "$tree"
 		git -C "$tree" reset -q --hard \
 			"$(git -C "$tree" rev-list --max-parents=0 HEAD)"
-		rm -rf "$tree/kernel/kbench"	# its objects only
+		# kbench's own directories: kernel/kbench holds only its
+		# objects now, the selftests nothing the kernel build made
+		rm -rf "$tree/kernel/kbench" "$tree/tools/testing/selftests/kbench"
 		"$top/scripts/intree.sh" --built "$tree" "$dir/patches"
 	else
 		mkdir -p "$tree"
