@@ -176,6 +176,12 @@ struct kbench_run {
 	/* a concurrent run: its group (a reference) and its place in it */
 	struct kbench_group *group;
 	u32 group_index;
+	/*
+	 * its side of the group's rendezvous, written inside its windows:
+	 * here, in memory of this CPU's run, not in an array of the group's
+	 * whose cache lines the other CPUs write just before their t0
+	 */
+	struct kbench_sync sync;
 };
 
 /*
@@ -192,15 +198,21 @@ struct kbench_group {
 	struct kbench_run *run[KBENCH_CPUS_MAX];
 	const struct nlattr *nla_cpus[KBENCH_CPUS_MAX];	/* in the request copy */
 	struct kbench_rendezvous rv;	/* rv.slot: [nr], freed at the end */
-	struct kbench_sync sync[KBENCH_CPUS_MAX];	/* each CPU's side */
+	/* ktime_get_ns() limit of every run, from the group's start */
+	u64 deadline_ns;
 	u64 scratch_bytes;		/* the skew's, charged until it is done */
 	atomic_t err;			/* the first error of any run, or 0 */
 	u32 cause;			/* the run that set err */
-	/* agree(): every CPU's probed N, and how many have reported */
+	/*
+	 * agree(), in rounds: the smallest N reported in this round, how many
+	 * CPUs have reported, the round, and the last round's smallest N
+	 */
 	spinlock_t lock;
 	wait_queue_head_t wq;
 	u32 arrived;
 	u32 min_n;
+	u32 round;
+	u32 agreed_n;
 	bool shared_ready;		/* run[0] has set up the shared data */
 	atomic_t remaining;		/* threads not yet done */
 	struct completion finished;	/* the reply has been sent */
@@ -244,6 +256,8 @@ enum kbench_fault_point {
 	KBENCH_FAULT_START,	/* a start: its CPUs claimed, no thread yet */
 	KBENCH_FAULT_GROUP_END,	/* a group's later CPU, done measuring */
 	KBENCH_FAULT_ANSWER,	/* the answer checked its requester, unsent */
+	KBENCH_FAULT_TEARDOWN,	/* a run's teardown: slow, whatever ends it */
+	KBENCH_FAULT_GROUP_LATE,	/* a group's later CPU, before its setup */
 };
 
 #ifdef KBENCH_FAULT_INJECT

@@ -128,8 +128,16 @@ static int kbench_check(struct kbench_engine *e)
 	if (err)
 		return err;
 	now = ktime_get_ns();
-	if (now >= run->deadline_ns)
+	if (now >= run->deadline_ns) {
+		/*
+		 * The other CPUs of a group see the same deadline at their
+		 * next check, at most a round later: until then none waits
+		 * at the rendezvous for this one, which takes no more windows.
+		 */
+		if (run->group)
+			WRITE_ONCE(run->group->rv.abort, 1);
 		return -ETIME;
+	}
 	if (run->portid && e->done && e->done < e->total &&
 	    now >= world->next_progress) {
 		kbench_progress_notify(run, e->done, e->total,
@@ -144,29 +152,41 @@ static const struct kbench_engine_ops kbench_engine_ops = {
 	.check = kbench_check,
 };
 
-/* Every CPU of @run's group has reported its N, or the group ends. */
-static bool kbench_agreed(struct kbench_run *run)
+/* The round @round of agree() is over, or the group ends. */
+static bool kbench_agreed(struct kbench_run *run, u32 round)
 {
-	return READ_ONCE(run->group->arrived) == run->group->nr ||
+	return READ_ONCE(run->group->round) != round ||
 	       kbench_run_aborted(run);
 }
 
 /*
- * A concurrent run after its probe: report this CPU's N and wait, asleep
- * with interrupts on, for every CPU of the group to report; then all take
- * the smallest.  Any run's error or abort wakes every waiter and ends the
- * group (kbench_group_abort()): no thread waits for one that will not come.
+ * A concurrent run after its probe, and at each step of its fit with the
+ * CPUs together (kbench_engine_sync_fit()): report this CPU's N and wait,
+ * asleep with interrupts on, for every CPU of the group to report; then
+ * all take the smallest.  Each call is one round: the last CPU to report
+ * closes it (the smallest N kept, the next round open), and no CPU can
+ * report in the next before every CPU has left this one's wait, so the
+ * round's N stays until all have read it.  Any run's error or abort wakes
+ * every waiter and ends the group (kbench_group_abort()): no thread
+ * waits for one that will not come.
  */
 static int kbench_agree(struct kbench_engine *e)
 {
 	struct kbench_world *world = e->ctx;
 	struct kbench_run *run = world->run;
 	struct kbench_group *g = run->group;
+	u32 round;
 	int err;
 
 	spin_lock(&g->lock);
+	round = g->round;
 	g->min_n = min(g->min_n, e->iterations);
-	g->arrived++;
+	if (++g->arrived == g->nr) {
+		g->agreed_n = g->min_n;
+		g->min_n = U32_MAX;
+		g->arrived = 0;
+		WRITE_ONCE(g->round, round + 1);
+	}
 	spin_unlock(&g->lock);
 	wake_up_all(&g->wq);
 	/* a kthread takes no signal: only the freezer interrupts the wait */
@@ -174,13 +194,13 @@ static int kbench_agree(struct kbench_engine *e)
 		err = kbench_run_aborted(run);
 		if (err)
 			return err;
-		wait_event_freezable(g->wq, kbench_agreed(run));
-	} while (READ_ONCE(g->arrived) != g->nr);
+		wait_event_freezable(g->wq, kbench_agreed(run, round));
+	} while (READ_ONCE(g->round) == round);
 	err = kbench_run_aborted(run);
 	if (err)
 		return err;
 	spin_lock(&g->lock);
-	e->iterations = g->min_n;
+	e->iterations = g->agreed_n;
 	spin_unlock(&g->lock);
 	return 0;
 }
@@ -300,7 +320,9 @@ static int kbench_run_measure(struct kbench_run *run)
 		/* the rendezvous' wait and the window share max_window_us */
 		e.ops = &kbench_group_ops;
 		e.max_window -= run->group->rv.spin_limit;
-		e.extra.sync = &run->group->sync[run->group_index];
+		run->sync.rv = &run->group->rv;
+		run->sync.slot = run->group_index;
+		e.extra.sync = &run->sync;
 	}
 	for (i = 0; i < run->nr_series; i++) {
 		s = &run->series[i];
@@ -317,8 +339,9 @@ static int kbench_run_measure(struct kbench_run *run)
 	}
 	world.t_start = ktime_get_ns();
 	world.next_progress = world.t_start + KBENCH_PROGRESS_NS;
-	run->deadline_ns = world.t_start +
-			   (u64)kbench_max_run_ms * NSEC_PER_MSEC;
+	/* a group's CPUs stop together: one deadline, from its start */
+	run->deadline_ns = run->group ? run->group->deadline_ns :
+			   world.t_start + (u64)kbench_max_run_ms * NSEC_PER_MSEC;
 
 	err = kbench_engine_run(&e);
 	run->window_probe = e.window_probe;
@@ -752,7 +775,6 @@ static void kbench_group_done(struct kbench_group *g)
 struct kbench_group *kbench_group_alloc(u32 nr)
 {
 	struct kbench_group *g;
-	u32 i;
 
 	g = kzalloc(sizeof(*g), GFP_KERNEL);
 	if (!g)
@@ -765,10 +787,6 @@ struct kbench_group *kbench_group_alloc(u32 nr)
 	kref_init(&g->ref);
 	g->nr = nr;
 	g->rv.nr = nr;
-	for (i = 0; i < nr; i++) {
-		g->sync[i].rv = &g->rv;
-		g->sync[i].slot = i;
-	}
 	atomic_set(&g->err, 0);
 	spin_lock_init(&g->lock);
 	init_waitqueue_head(&g->wq);
@@ -801,7 +819,6 @@ struct kbench_thread {
 	/* the requester whose socket's release ends the run: its port */
 	const struct net *net;
 	u32 portid;
-	bool waited;			/* by that release already */
 };
 
 /*
@@ -869,6 +886,8 @@ static int kbench_run_thread(void *arg)
 
 	/* the freezer stops the thread between windows (kbench_gap()) */
 	set_freezable();
+	if (run->group && run->group_index)
+		kbench_fault_delay(KBENCH_FAULT_GROUP_LATE, run);
 	err = kbench_run_setup(run);
 	if (!err) {
 		kbench_steal_start(run->cpu);
@@ -876,6 +895,7 @@ static int kbench_run_thread(void *arg)
 		kbench_steal_stop(run->cpu);
 	}
 	kbench_run_teardown(run);
+	kbench_fault_delay(KBENCH_FAULT_TEARDOWN, NULL);
 	if (run->group) {
 		/* the group's last thread summarizes, after the skew */
 		if (err)
@@ -944,6 +964,50 @@ static void kbench_reap(void)
 }
 
 /*
+ * Wait, killably and with no lock held, until the run on @cpu, if it is
+ * ending (aborted: its requester's socket released, rmmod, the CPU going
+ * offline, a group's error), has exited.  The socket release does not
+ * wait for its runs (kbench_abort_requester()), so a request for the CPU
+ * does: a process that closed its socket, or was killed, and asks again
+ * gets the CPU, not -EBUSY.  A run that is not ending is left to the
+ * claim, which refuses with -EBUSY.  Called before cpus_read_lock(): the
+ * ending thread's teardown may take it.
+ *
+ * Return: 0, or -EINTR when a fatal signal ended the wait.
+ */
+static int kbench_cpu_wait_ending(unsigned int cpu)
+{
+	struct kbench_thread *t, *found;
+	struct kbench_run *run;
+	int err = 0;
+
+	do {
+		found = NULL;
+		spin_lock(&kbench_cpu_lock);
+		run = per_cpu(kbench_cpu_run, cpu);
+		if (run && kbench_run_aborted(run)) {
+			list_for_each_entry(t, &kbench_inflight, node) {
+				if (t->run == run) {
+					refcount_inc(&t->ref);
+					found = t;
+					break;
+				}
+			}
+		}
+		spin_unlock(&kbench_cpu_lock);
+		if (!found)
+			break;
+		/* its complete() is consumed by one wait: leave it done */
+		if (wait_for_completion_killable(&found->done))
+			err = -EINTR;
+		else
+			complete_all(&found->done);
+		kbench_thread_put(found);
+	} while (!err);
+	return err;
+}
+
+/*
  * Claim @run's CPU and own its thread entry @t, unless kbench is being
  * unloaded or the CPU is busy: one section under kbench_cpu_lock.
  */
@@ -968,8 +1032,9 @@ static int kbench_run_claim(struct kbench_run *run, struct kbench_thread *t)
  * kbench_run_start() - start a prepared run on its CPU
  * @run: from kbench_run_alloc(), with routines and parameters set
  *
- * Returns once the run's thread exists: the run goes on without the
- * caller, ends with run->err set, calls run->complete (if any) and
+ * First waits, killably, for a run that is ending on the CPU to exit
+ * (kbench_cpu_wait_ending()).  Returns once the run's thread exists: the
+ * run goes on without the caller, ends with run->err set, calls run->complete (if any) and
  * completes run->finished.  The caller's reference stays the caller's.
  *
  * Return: 0 or -errno (-ENODEV: CPU offline, -EBUSY: a run already uses
@@ -983,6 +1048,9 @@ int kbench_run_start(struct kbench_run *run)
 	int err;
 
 	kbench_reap();
+	err = kbench_cpu_wait_ending(run->cpu);
+	if (err)
+		return err;
 	t = kbench_thread_alloc(run, run);
 	if (!t)
 		return -ENOMEM;
@@ -1015,8 +1083,9 @@ out_free_thread:
  * @g: from kbench_group_alloc(), its runs prepared
  * @bad: out, on -ENODEV or -EBUSY: the index of the CPU at fault
  *
- * All or nothing: every CPU is checked and claimed, and every thread
- * created, before any thread runs; on failure nothing has started and
+ * All or nothing: after waiting, killably, for the runs that are ending
+ * on its CPUs (kbench_cpu_wait_ending()), every CPU is checked and
+ * claimed, and every thread created, before any thread runs; on failure nothing has started and
  * the caller still owns the group.  On success the group's threads own
  * it: the last one calls g->complete and drops the group's reference.
  *
@@ -1032,6 +1101,10 @@ int kbench_group_start(struct kbench_group *g, u32 *bad)
 	int err = 0;
 
 	kbench_reap();
+	for (i = 0; i < g->nr && !err; i++)
+		err = kbench_cpu_wait_ending(g->run[i]->cpu);
+	if (err)
+		return err;
 	for (i = 0; i < g->nr; i++) {
 		t[i] = kbench_thread_alloc(g->run[i], g->run[0]);
 		if (!t[i]) {
@@ -1075,6 +1148,7 @@ int kbench_group_start(struct kbench_group *g, u32 *bad)
 		}
 	}
 	atomic_set(&g->remaining, g->nr);
+	g->deadline_ns = ktime_get_ns() + (u64)kbench_max_run_ms * NSEC_PER_MSEC;
 	for (i = 0; i < g->nr; i++)
 		wake_up_process(task[i]);
 	cpus_read_unlock();
@@ -1150,39 +1224,27 @@ static int kbench_cpu_offline(unsigned int cpu)
  * The socket of @portid was released (its process closed it or died):
  * every run it requested, every CPU's run of a group, ends within one
  * window and sends it nothing more (kbench_answer() cannot reach a
- * released socket).  Waits until each of their threads has exited, in a
- * wait the freezer passes, as the RUN request did when it waited for its
- * run: once its process is gone, so are its runs, and the CPUs are free.
- * The threads are found through kbench_inflight, which holds them until
- * they exit, not through the CPU slots, which they free before the end.
+ * released socket).  Called from the NETLINK_URELEASE notifier, inside
+ * the read side of netlink's notifier chain: waits for nothing, so that a
+ * routine's teardown never holds up the release of other sockets or the
+ * registration of a notifier.  The next request for one of their CPUs
+ * waits for the run to end instead (kbench_cpu_wait_ending()).  The
+ * threads are found through kbench_inflight, which holds them until they
+ * exit, not through the CPU slots, which they free before the end.
  */
 void kbench_abort_requester(const struct net *net, u32 portid)
 {
-	struct kbench_thread *t, *found;
+	struct kbench_thread *t;
 
-	do {
-		found = NULL;
-		spin_lock(&kbench_cpu_lock);
-		list_for_each_entry(t, &kbench_inflight, node) {
-			if (t->waited || !t->portid || t->portid != portid ||
-			    !net_eq(t->net, net) || completion_done(&t->done))
-				continue;
-			t->waited = true;
-			if (t->run) {
-				WRITE_ONCE(t->run->requester_gone, true);
-				kbench_run_abort(t->run, -ECONNRESET);
-			}
-			refcount_inc(&t->ref);
-			found = t;
-			break;
-		}
-		spin_unlock(&kbench_cpu_lock);
-		if (found) {
-			kbench_thread_wait(found, TASK_UNINTERRUPTIBLE |
-					   TASK_FREEZABLE);
-			kbench_thread_put(found);
-		}
-	} while (found);
+	spin_lock(&kbench_cpu_lock);
+	list_for_each_entry(t, &kbench_inflight, node) {
+		if (!t->run || !t->portid || t->portid != portid ||
+		    !net_eq(t->net, net))
+			continue;
+		WRITE_ONCE(t->run->requester_gone, true);
+		kbench_run_abort(t->run, -ECONNRESET);
+	}
+	spin_unlock(&kbench_cpu_lock);
 }
 
 /**
@@ -1502,7 +1564,9 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
 	if (kbench_run_charge(1, 0, samples) > kbench_store_bytes_max)
 		return -E2BIG;
 	cpu = raw_smp_processor_id();
-	err = kbench_cpu_slot_check(cpu);
+	err = kbench_cpu_wait_ending(cpu);
+	if (!err)
+		err = kbench_cpu_slot_check(cpu);
 	if (err)
 		return err;
 	r = kbench_run_alloc(1, 0, samples);
