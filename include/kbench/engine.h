@@ -61,6 +61,12 @@
  */
 #define KBENCH_ADAPT_TARGET_PCT		50
 /*
+ * Steps at most of a concurrent run's fit of N with its CPUs together
+ * (kbench_engine_sync_fit()): from N = 1, each step grows N by up to the
+ * ratio of the aim to the window just taken.
+ */
+#define KBENCH_SYNC_FIT_STEPS		8
+/*
  * The changes of N after the probe a run records (struct kbench_div_change,
  * the world's array): N grows back only while the log holds fewer than
  * KBENCH_DIV_LOG_GROW, and each shortening at least halves N (at most 24
@@ -531,9 +537,10 @@ struct kbench_engine_ops {
 	/*
 	 * a concurrent run, after the probe (its windows do not wait at the
 	 * rendezvous, each CPU probes on its own): agree with the other CPUs
-	 * on e->iterations, the same N everywhere, so that every CPU takes
-	 * the same windows in the same order; 0, or -errno to stop.  NULL:
-	 * a run on one CPU.
+	 * on e->iterations, the smallest every CPU proposes, so that every
+	 * CPU takes the same windows in the same order; 0, or -errno to
+	 * stop.  Called again at each step of kbench_engine_sync_fit(): each
+	 * call is one round that every CPU joins.  NULL: a run on one CPU.
 	 */
 	int (*agree)(struct kbench_engine *e);
 };
@@ -1134,6 +1141,72 @@ static inline int kbench_engine_round_take(struct kbench_engine *e,
 }
 
 /*
+ * A concurrent run after agree(): each CPU probed alone, but a routine
+ * the CPUs contend on (a shared cache line, a lock) costs more when they
+ * run together - k CPUs on one line, about k times more - so windows of
+ * the agreed N started together could all pass max_window.  N is fitted
+ * again with the windows started together (at the rendezvous): from
+ * N = 1, KBENCH_PROBE_REPEAT windows per series at n on every CPU (the
+ * first may start alone: a CPU still waking from agree()'s sleep is late
+ * to it, and the others' waits give up; from the second the CPUs meet);
+ * each CPU proposes the largest N whose window, scaled from the longest
+ * it just took (len x to / n, the fixed part scaled too: an
+ * overestimate), stays within the aim (fixed N: within max_window), at
+ * most the probe's N; agree() takes the smallest proposal, which every
+ * CPU then uses.  Every CPU decides
+ * from agreed values only, so all take the same windows in the same
+ * order.  It stops when N no longer grows, reaches the probe's N, or
+ * after KBENCH_SYNC_FIT_STEPS steps.  -ERANGE where a window at N = 1 is
+ * over max_window (KBENCH_RANGE_SLOW: the routine's cost with its CPUs
+ * together), or where a fixed N would not fit (KBENCH_RANGE_FIXED).
+ */
+static inline int kbench_engine_sync_fit(struct kbench_engine *e)
+{
+	unsigned int cap = e->iterations, n = 1, to, i, k, at = 0, step;
+	unsigned long long len, want, aim;
+	struct kbench_window w;
+	long long net = 0;
+	int err;
+
+	aim = e->adaptive ? kbench_engine_aim(e) : e->max_window;
+	for (step = 0; step < KBENCH_SYNC_FIT_STEPS; step++) {
+		len = 0;
+		for (k = 0; k < KBENCH_PROBE_REPEAT * e->nr_series; k++) {
+			i = k % e->nr_series;
+			kbench_engine_take(e, e->series[i], n, &w);
+			if (w.len > len) {
+				len = w.len;
+				net = w.net;
+				at = i;
+			}
+		}
+		err = e->ops->check(e);
+		if (err)
+			return err;
+		if (len > e->max_window && n == 1)
+			return kbench_engine_refuse(e, KBENCH_RANGE_SLOW, at, 1,
+						    len, net);
+		if (!len)
+			len = 1;
+		/* n x aim / len without overflow: n < 2^32 */
+		want = aim / len * n + aim % len * n / len;
+		to = want >= cap ? cap : want ? (unsigned int)want : 1;
+		e->iterations = to;
+		err = e->ops->agree(e);
+		if (err)
+			return err;
+		to = e->iterations;
+		if (to >= cap || to <= n)
+			break;
+		n = to;
+	}
+	if (!e->adaptive && e->iterations < cap)
+		return kbench_engine_refuse_fixed(e, at, n, len,
+						  (long long)len, cap);
+	return 0;
+}
+
+/*
  * Run @e: measure the counter's step, probe, warm-up, then @e->samples
  * rounds of one window per series in the balanced order of
  * kbench_engine_order(), so that no series always follows the gap or the
@@ -1192,6 +1265,9 @@ static inline int kbench_engine_run(struct kbench_engine *e)
 	e->extra.sync = sync;
 	if (!err && e->ops->agree)
 		err = e->ops->agree(e);
+	/* and with the windows started together, where they are */
+	if (!err && e->ops->agree && e->extra.sync && e->max_window)
+		err = kbench_engine_sync_fit(e);
 	if (err)
 		return err;
 	/*

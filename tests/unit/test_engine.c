@@ -291,7 +291,12 @@ struct fake {
 	unsigned int host_from, host_to; /* those windows: len + 2500 */
 	unsigned int neg_below;		/* windows at a smaller N: net -50 */
 	unsigned int loop_stall_every;	/* every k-th: loop + 2^20, clean */
+	unsigned int together;		/* windows at the rendezvous: cost x */
 };
+
+/* the longest window taken at the rendezvous, and how many were taken */
+static unsigned long long sync_len_max;
+static unsigned int sync_windows;
 
 static unsigned int trace[64], ntrace;
 static unsigned int checks, fail_after, long_after;
@@ -311,7 +316,6 @@ static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
 
 	(void)run;
 	(void)cpu;
-	(void)x;
 	f->calls++;
 	if (n > f->max_n)
 		f->max_n = n;
@@ -322,6 +326,9 @@ static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
 	if (f->stall_every && f->calls % f->stall_every == 0)
 		w->ref += 500;
 	cost = f->per_iter * n;
+	/* a routine the CPUs contend on: dearer when they run together */
+	if (x && x->sync && f->together)
+		cost *= f->together;
 	if (f->rise && f->calls >= f->rise_from && f->calls < f->rise_to) {
 		cost *= f->rise;
 		/* the reference span's two iterations cost as much more */
@@ -358,6 +365,11 @@ static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
 	w->flags = f->flag_all;
 	if (f->long_from && f->calls > f->long_from)
 		w->flags |= f->long_flags;
+	if (x && x->sync) {
+		sync_windows++;
+		if (w->len > sync_len_max)
+			sync_len_max = w->len;
+	}
 }
 
 static void fake_gap(struct kbench_engine *e, const struct kbench_window *w)
@@ -917,6 +929,96 @@ static void test_rendezvous(void)
  * windows stretched from outside (NMI) change nothing; fixed N is still
  * refused by windows that N cannot shorten.
  */
+/* One CPU's agree(): its own N is the smallest; counts the rounds. */
+static int one_agree(struct kbench_engine *e)
+{
+	(void)e;
+	agree_calls++;
+	return 0;
+}
+
+/*
+ * The fit of a concurrent run's N with its windows started together
+ * (kbench_engine_sync_fit()): a routine whose windows cost 8 times more
+ * at the rendezvous than in the probe, where each CPU ran alone.
+ */
+static void test_sync_fit(void)
+{
+	static const struct kbench_engine_ops ops = {
+		.gap = fake_gap, .check = fake_check, .agree = one_agree,
+	};
+	static struct kbench_rendezvous_slot slot[1];
+	struct kbench_rendezvous rv = { .nr = 1, .slot = slot };
+	struct kbench_sync sync = { .rv = &rv };
+	static struct fake_run r;
+	unsigned int i, probe_n;
+	int err;
+
+	/* alone N = 256 (6 x 256 ticks >= the target 1000), windows ~1600 */
+	fake_setup(&r);
+	fake_adaptive(&r);
+	r.e.ops = &fake_ops;
+	err = fake_run_bounded(&r, 4000);
+	probe_n = r.e.iterations;
+	ok(!err && probe_n == 256, "sync fit: alone, the probe's N is 256 (%u)",
+	   probe_n);
+
+	/* no contention: the fit keeps the probe's N */
+	fake_setup(&r);
+	fake_adaptive(&r);
+	r.e.ops = &ops;
+	r.e.extra.sync = &sync;
+	sync_len_max = 0;
+	sync_windows = 0;
+	agree_calls = 0;
+	err = fake_run_bounded(&r, 4000);
+	ok(!err && r.e.iterations == probe_n && agree_calls >= 2 &&
+	   r.s[0].taken == 16 && sync_len_max <= 4000,
+	   "sync fit: windows as dear together as alone keep the probe's N (%u, %u rounds of agree, longest window together %llu)",
+	   r.e.iterations, agree_calls, sync_len_max);
+
+	/* 8 times dearer together: every window of N 256 would be ~12300 */
+	fake_setup(&r);
+	fake_adaptive(&r);
+	r.e.ops = &ops;
+	r.e.extra.sync = &sync;
+	for (i = 0; i < 3; i++)
+		r.f[i].together = 8;
+	sync_len_max = 0;
+	sync_windows = 0;
+	err = fake_run_bounded(&r, 4000);
+	ok(!err && r.e.iterations < probe_n && r.s[0].taken == 16 &&
+	   r.s[0].valid == 16 && sync_len_max <= 2000,
+	   "sync fit: 8x dearer together: N cut to %u, no window together over the aim (longest %llu of 2000; the bound 4000), 16 valid samples",
+	   r.e.iterations, sync_len_max);
+
+	/* fixed N 256, 8 times dearer together: refused before its windows */
+	fake_setup(&r);
+	r.e.ops = &ops;
+	r.e.extra.sync = &sync;
+	r.e.iterations = 256;
+	for (i = 0; i < 3; i++)
+		r.f[i].together = 8;
+	sync_len_max = 0;
+	err = fake_run_bounded(&r, 4000);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_FIXED &&
+	   r.e.range_want_n == 256 && !r.s[0].taken && sync_len_max <= 4000,
+	   "sync fit: a fixed N whose windows together would pass max_window is refused (fixed, N %u, predicted %llu ticks), no window over the bound (%llu)",
+	   r.e.range_want_n, r.e.range_want_len, sync_len_max);
+
+	/* dearer together than the bound at N = 1: refused as slow */
+	fake_setup(&r);
+	fake_adaptive(&r);
+	r.e.ops = &ops;
+	r.e.extra.sync = &sync;
+	r.f[0].together = 1000;
+	err = fake_run_bounded(&r, 4000);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_SLOW &&
+	   r.e.range_n == 1 && r.e.range_series == 0,
+	   "sync fit: over max_window together at N = 1: refused as slow (series %u, window %llu)",
+	   r.e.range_series, r.e.range_len);
+}
+
 static void test_engine_adapt(void)
 {
 	static struct fake_run r;
@@ -1159,4 +1261,5 @@ void test_engine(void)
 	test_probe_again();
 	test_window_extra();
 	test_rendezvous();
+	test_sync_fit();
 }

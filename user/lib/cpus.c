@@ -3,10 +3,11 @@
  * libkbench: kbench_measure_cpus() - one request measured at the same time
  * on several CPUs, a pinned thread and an engine each, their windows
  * started together at the engine's rendezvous (engine.h).  Each thread
- * probes on its own; agree() is a barrier where all take the smallest N.
- * An error on any thread sets the rendezvous' abort: nobody waits for it
- * any more (the barrier is passed once by every thread, whatever happens
- * to it).  After the run each sample's start skew (the latest start minus
+ * probes on its own; agree() is a round where all take the smallest N,
+ * after the probe and at each step of the fit with the windows started
+ * together (kbench_engine_sync_fit()).  An error on any thread sets the
+ * rendezvous' abort: nobody waits for it any more, at the rendezvous or
+ * in agree().  After the run each sample's start skew (the latest start minus
  * the earliest, on the counter, which must be synchronized across CPUs:
  * KBENCH_COUNTER_F_CONSTANT) is computed and the samples over the bound
  * flagged skew on every CPU, before the summaries.
@@ -31,13 +32,18 @@ struct kb_thread {
 	struct kbench_request req;	/* its own data */
 	struct kb_cpus *all;
 	pthread_t th;
-	int cpu, err, agreed, started;
+	int cpu, err, started;
 };
 
+/*
+ * The threads of one request.  agree() in rounds (as the module's): the
+ * smallest N reported in the round, how many have reported, the round,
+ * the last round's smallest; @rv.abort, under @lock too, ends every wait.
+ */
 struct kb_cpus {
 	struct kbench_rendezvous rv;
-	pthread_barrier_t barrier;
-	unsigned int nr, min_n;
+	pthread_cond_t cond;
+	unsigned int nr, min_n, arrived, round, agreed_n;
 	pthread_mutex_t lock;
 };
 
@@ -58,22 +64,45 @@ static int kb_cpus_check(struct kbench_engine *e)
 	return kbench_load_once(&kb_thread_of(e)->all->rv.abort) ? -ECANCELED : 0;
 }
 
-/* every thread passes the barrier once: here, or after it failed */
+/* Stop every thread: the rendezvous and every agree() wait. */
+static void kb_cpus_abort(struct kb_cpus *a)
+{
+	pthread_mutex_lock(&a->lock);
+	__atomic_store_n(&a->rv.abort, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+}
+
+/*
+ * One round: every thread reports its N and all take the smallest.  The
+ * last to report closes the round; no thread reports in the next before
+ * every one has left this one's wait, so its N stays until all read it.
+ */
 static int kb_cpus_agree(struct kbench_engine *e)
 {
-	struct kb_thread *t = kb_thread_of(e);
-	struct kb_cpus *a = t->all;
+	struct kb_cpus *a = kb_thread_of(e)->all;
+	unsigned int round;
+	int err = 0;
 
 	pthread_mutex_lock(&a->lock);
+	round = a->round;
 	if (e->iterations < a->min_n)
 		a->min_n = e->iterations;
+	if (++a->arrived == a->nr) {
+		a->agreed_n = a->min_n;
+		a->min_n = ~0U;
+		a->arrived = 0;
+		a->round++;
+		pthread_cond_broadcast(&a->cond);
+	}
+	while (a->round == round && !a->rv.abort)
+		pthread_cond_wait(&a->cond, &a->lock);
+	if (a->rv.abort)
+		err = -ECANCELED;
+	else
+		e->iterations = a->agreed_n;
 	pthread_mutex_unlock(&a->lock);
-	t->agreed = 1;
-	pthread_barrier_wait(&a->barrier);
-	if (kbench_load_once(&a->rv.abort))
-		return -ECANCELED;
-	e->iterations = a->min_n;	/* no one writes it after the barrier */
-	return 0;
+	return err;
 }
 
 static const struct kbench_engine_ops kb_cpus_ops = {
@@ -93,11 +122,8 @@ static void *kb_cpus_main(void *p)
 		t->err = errno;
 	else if ((err = kb_job_run(&t->job, pinned)))
 		t->err = err == -ECANCELED ? ECANCELED : EIO;
-	if (t->err) {
-		__atomic_store_n(&t->all->rv.abort, 1, __ATOMIC_RELEASE);
-		if (!t->agreed)
-			pthread_barrier_wait(&t->all->barrier);
-	}
+	if (t->err)
+		kb_cpus_abort(t->all);
 	return NULL;
 }
 
@@ -195,7 +221,7 @@ KB_EXPORT int kbench_measure_cpus(const struct kbench_request *req,
 	all.rv.nr = nr;
 	all.rv.slot = slot;
 	pthread_mutex_init(&all.lock, NULL);
-	pthread_barrier_init(&all.barrier, NULL, nr);
+	pthread_cond_init(&all.cond, NULL);
 	for (c = 0; c < nr && !err; c++) {
 		t[c].req = *req;
 		t[c].req.cpu = cr->cpus[c];
@@ -215,11 +241,9 @@ KB_EXPORT int kbench_measure_cpus(const struct kbench_request *req,
 			    t[0].job.ctr.hz / 1000;
 	for (c = 0; c < nr; c++) {
 		if (pthread_create(&t[c].th, NULL, kb_cpus_main, &t[c])) {
-			/* the ones to come never reach the barrier: stand in */
-			all.rv.abort = 1;
+			/* the ones to come never report: nobody waits for them */
+			kb_cpus_abort(&all);
 			err = EAGAIN;
-			for (i = c; i < nr; i++)
-				pthread_barrier_wait(&all.barrier);
 			break;
 		}
 		started++;
@@ -238,7 +262,7 @@ KB_EXPORT int kbench_measure_cpus(const struct kbench_request *req,
 			kb_job_fill(&t[c].job, &res->cpu[c], NULL, NULL, 0);
 	}
 out_sync:
-	pthread_barrier_destroy(&all.barrier);
+	pthread_cond_destroy(&all.cond);
 	pthread_mutex_destroy(&all.lock);
 out:
 	for (c = 0; t && c < nr; c++)
