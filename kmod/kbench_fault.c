@@ -31,6 +31,24 @@ MODULE_PARM_DESC(fault_delay_ms, "test bed: how long to wait there, ms");
 module_param_named(fault_hits, kbench_fault_hits, uint, 0444);
 MODULE_PARM_DESC(fault_hits, "test bed: arrivals at the fault point");
 
+/*
+ * The room progress notifications leave free in the requester's receive
+ * queue, instead of KBENCH_PROGRESS_ROOM: made small, a reply larger than
+ * it (a 2-CPU group's, on the test bed) stands for a 32-CPU group's
+ * against the 32 KiB.
+ */
+static unsigned int kbench_fault_room_bytes;
+module_param_named(fault_room, kbench_fault_room_bytes, uint, 0644);
+MODULE_PARM_DESC(fault_room,
+		 "test bed: bytes progress leaves free for the reply (0: default)");
+
+u32 kbench_fault_room(u32 room)
+{
+	u32 bytes = READ_ONCE(kbench_fault_room_bytes);
+
+	return bytes ? bytes : room;
+}
+
 void kbench_fault_delay(enum kbench_fault_point point, struct kbench_run *run)
 {
 	unsigned int ms;

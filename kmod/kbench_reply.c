@@ -246,7 +246,7 @@ static int kbench_progress_room(const struct kbench_run *run)
 			SKB_DATA_ALIGN(sizeof(struct skb_shared_info))) +
 		       SKB_DATA_ALIGN(sizeof(struct sk_buff));
 
-	return max_t(size_t, KBENCH_PROGRESS_ROOM,
+	return max_t(size_t, kbench_fault_room(KBENCH_PROGRESS_ROOM),
 		     reply + SKB_TRUESIZE(NLMSG_GOODSIZE));
 }
 

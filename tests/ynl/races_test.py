@@ -8,7 +8,8 @@ starts, a requester killed (a fatal signal) while its RUN starts, the
 requester closed while a group's later CPU is still finishing, the
 requester closed while its run's teardown is slow (close() does not wait
 for it, the next RUN for the CPU does), a group whose later CPU starts
-late stopping at one deadline, a socket
+late stopping at one deadline, a group's reply larger than the room
+progress leaves free (made small) to a requester that reads nothing, a socket
 that binds the port of a closed requester before the answer is sent, a
 request over the memory budget next to a kept run, a run as large as the
 budget allows started right after a killed one's process was reaped, eight
@@ -27,7 +28,7 @@ PARAMS = '/sys/module/kbench/parameters/'
 # kmod/kbench_internal.h: enum kbench_fault_point, as bits of fault_point
 START, GROUP_END, ANSWER, TEARDOWN, GROUP_LATE = \
     1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5
-TESTS = 13
+TESTS = 14
 
 NETLINK_GENERIC = 16
 NLM_F_REQUEST, NLM_F_ACK = 1, 4
@@ -367,6 +368,44 @@ def group_one_deadline(tap, ynl, h):
     print(f'# samples per CPU {taken}', flush=True)
 
 
+def group_answer_room(tap, ynl, h):
+    """A requester that reads nothing during a group's run, its receive
+    queue small (SO_RCVBUF 8192: 16 KiB charged), progress notifications
+    told to leave only 512 bytes free (fault_room: as the 32 KiB kept free
+    stand to a 32-CPU group's reply of about 100 KB): the reply and its
+    ack still arrive, since progress leaves room for the reply it will
+    send, however large; with a fixed room the notifications filled the
+    queue to within 512 bytes, the reply went in over it and the ack was
+    dropped (ENOBUFS)."""
+    h.reload('max_run_ms=12000')
+    try:
+        setp('fault_room', 512)
+        nl = Nl()
+        nl.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)
+        fam = nl.family()
+        seq = nl.send(fam, KBENCH_CMD_RUN, group_req([0, 1], 300000))
+        started = wait_threads(h, {'0', '1'})
+        # the run times out at 12 s: progress every 250 ms until then
+        wait_no_thread(h, '0', 60)
+        wait_no_thread(h, '1', 60)
+        try:
+            got = answers(nl, fam, [seq], 30)[seq]
+        except OSError as e:
+            got = [('recv', e.errno, str(e))]
+        nl.close()
+        setp('fault_room', 0)
+    finally:
+        h.reload()
+    acks = [(e, m) for k, e, m in got if k == NLMSG_ERROR]
+    replies = [k for k, _, _ in got if k == fam]
+    check_freed(tap, ynl, h, started and replies == [fam] and
+                acks == [(0, '')],
+                "a group's requester that reads nothing, its queue 16 KiB, "
+                'progress told to leave 512 bytes: the reply and its ack '
+                'arrive, no ENOBUFS',
+                f'started {started} got {got}')
+
+
 def port_reused(tap, ynl, h):
     """A socket that binds the port of a closed requester before the
     answer is sent gets nothing of that requester's."""
@@ -577,6 +616,7 @@ def run_all(tap, ynl, h, rounds=30):
         closed_while_group_ends(tap, ynl, h)
         close_does_not_wait(tap, ynl, h)
         group_one_deadline(tap, ynl, h)
+        group_answer_room(tap, ynl, h)
         port_reused(tap, ynl, h)
         budget_refusal_keeps(tap, ynl, h)
         budget_after_kill(tap, ynl, h)
