@@ -205,6 +205,25 @@ def ext_msg(body):
     return attrs(body[4 + 16:]).get(1, b'').rstrip(b'\0').decode()
 
 
+def loaded_with(args):
+    """@test with kbench loaded with the module arguments @args, and
+    loaded plain again after it, whatever it did."""
+    def wrap(test):
+        @functools.wraps(test)
+        def run(tap, ynl, h):
+            h.reload(args)
+            try:
+                test(tap, ynl, h)
+            finally:
+                h.reload()
+        return run
+    return wrap
+
+
+# two runs of add_chain at 300000 samples, about 9.6 MB each, do not fit
+budget_limited = loaded_with('store_bytes_max=16000000')
+
+
 def rmmod_during_start(tap, ynl, h, cpus):
     """rmmod while a RUN starts (its CPUs claimed, no thread yet), the
     thread then waiting at its answer after the routine references are
@@ -335,6 +354,7 @@ def close_does_not_wait(tap, ynl, h):
     print(f'# close() took {took:.2f} s', flush=True)
 
 
+@loaded_with('max_run_ms=15000')
 def group_one_deadline(tap, ynl, h):
     """A group of two CPUs whose second starts 5 s late (injected, before
     its setup), run until max_run_ms (15 s): both stop at the group's one
@@ -342,16 +362,12 @@ def group_one_deadline(tap, ynl, h):
     its own start, the first stopped 5 s before the second, which went on
     alone, every window waiting out the rendezvous limit with interrupts
     off for a CPU that would not come."""
-    h.reload('max_run_ms=15000')
-    try:
-        setp('fault_point', GROUP_LATE)
-        setp('fault_delay_ms', 5000)
-        run, diag = ynl.json('--do', 'run', request={
-            'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 300000,
-            'target-ns': 1000000, 'warmup': 0, 'skew-ns': 20000000})
-        setp('fault_point', 0)
-    finally:
-        h.reload()
+    setp('fault_point', GROUP_LATE)
+    setp('fault_delay_ms', 5000)
+    run, diag = ynl.json('--do', 'run', request={
+        'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 300000,
+        'target-ns': 1000000, 'warmup': 0, 'skew-ns': 20000000})
+    setp('fault_point', 0)
     cr = run.get('cpu-run', []) if run else []
     taken = [[r.get('samples') for r in c.get('result', [])] for c in cr]
     # the lockstep holds the CPUs within a window; the one deadline,
@@ -368,6 +384,7 @@ def group_one_deadline(tap, ynl, h):
     print(f'# samples per CPU {taken}', flush=True)
 
 
+@loaded_with('max_run_ms=12000')
 def group_answer_room(tap, ynl, h):
     """A requester that reads nothing during a group's run, its receive
     queue small (SO_RCVBUF 8192: 16 KiB charged), progress notifications
@@ -377,25 +394,21 @@ def group_answer_room(tap, ynl, h):
     send, however large; with a fixed room the notifications filled the
     queue to within 512 bytes, the reply went in over it and the ack was
     dropped (ENOBUFS)."""
-    h.reload('max_run_ms=12000')
+    setp('fault_room', 512)
+    nl = Nl()
+    nl.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)
+    fam = nl.family()
+    seq = nl.send(fam, KBENCH_CMD_RUN, group_req([0, 1], 300000))
+    started = wait_threads(h, {'0', '1'})
+    # the run times out at 12 s: progress every 250 ms until then
+    wait_no_thread(h, '0', 60)
+    wait_no_thread(h, '1', 60)
     try:
-        setp('fault_room', 512)
-        nl = Nl()
-        nl.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)
-        fam = nl.family()
-        seq = nl.send(fam, KBENCH_CMD_RUN, group_req([0, 1], 300000))
-        started = wait_threads(h, {'0', '1'})
-        # the run times out at 12 s: progress every 250 ms until then
-        wait_no_thread(h, '0', 60)
-        wait_no_thread(h, '1', 60)
-        try:
-            got = answers(nl, fam, [seq], 30)[seq]
-        except OSError as e:
-            got = [('recv', e.errno, str(e))]
-        nl.close()
-        setp('fault_room', 0)
-    finally:
-        h.reload()
+        got = answers(nl, fam, [seq], 30)[seq]
+    except OSError as e:
+        got = [('recv', e.errno, str(e))]
+    nl.close()
+    setp('fault_room', 0)
     acks = [(e, m) for k, e, m in got if k == NLMSG_ERROR]
     replies = [k for k, _, _ in got if k == fam]
     check_freed(tap, ynl, h, started and replies == [fam] and
@@ -434,20 +447,6 @@ def port_reused(tap, ynl, h):
                 "a socket bound to a closed requester's port while its "
                 'answer is pending: gets nothing',
                 f'hit {hit} bound {b is not None} got {got} (seq {seq})')
-
-
-def budget_limited(test):
-    """@test with kbench loaded under store_bytes_max=16000000 (two runs of
-    add_chain at 300000 samples, about 9.6 MB each, do not fit), and
-    loaded plain again after it, whatever it did."""
-    @functools.wraps(test)
-    def run(tap, ynl, h):
-        h.reload('store_bytes_max=16000000')
-        try:
-            test(tap, ynl, h)
-        finally:
-            h.reload()
-    return run
 
 
 @budget_limited
