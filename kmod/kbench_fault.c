@@ -10,9 +10,7 @@
  * fault_point's bits name points (BIT(enum kbench_fault_point)), fault_delay_ms
  * how long a thread waits there, and fault_hits counts the arrivals, so
  * that a test knows a thread is inside the window before it acts.  The
- * wait is slept in slices and ends early once the run is aborted, except
- * where the point has no run to look at (a teardown, as slow as a
- * routine's own may be however the run ended).
+ * wait is slept in slices and ends early once the run is aborted.
  */
 #include <linux/delay.h>
 #include <linux/moduleparam.h>
@@ -25,7 +23,7 @@ static unsigned int kbench_fault_hits;
 
 module_param_named(fault_point, kbench_fault_point_param, uint, 0644);
 MODULE_PARM_DESC(fault_point,
-		 "test bed: where to wait, bits: 1 start, 2 group end, 3 answer, 4 teardown, 5 group late");
+		 "test bed: where to wait, bits: 1 start, 2 group end, 3 answer, 4 group late");
 module_param_named(fault_delay_ms, kbench_fault_delay_ms, uint, 0644);
 MODULE_PARM_DESC(fault_delay_ms, "test bed: how long to wait there, ms");
 module_param_named(fault_hits, kbench_fault_hits, uint, 0444);

@@ -256,7 +256,6 @@ enum kbench_fault_point {
 	KBENCH_FAULT_START,	/* a start: its CPUs claimed, no thread yet */
 	KBENCH_FAULT_GROUP_END,	/* a group's later CPU, done measuring */
 	KBENCH_FAULT_ANSWER,	/* the answer checked its requester, unsent */
-	KBENCH_FAULT_TEARDOWN,	/* a run's teardown: slow, whatever ends it */
 	KBENCH_FAULT_GROUP_LATE,	/* a group's later CPU, before its setup */
 };
 

@@ -131,8 +131,9 @@ static int kbench_check(struct kbench_engine *e)
 	if (now >= run->deadline_ns) {
 		/*
 		 * The other CPUs of a group see the same deadline at their
-		 * next check, at most a round later: until then none waits
-		 * at the rendezvous for this one, which takes no more windows.
+		 * next check (after the round, or the probe's or fit's step,
+		 * they are in): until then none waits at the rendezvous for
+		 * this one, which takes no more windows.
 		 */
 		if (run->group)
 			WRITE_ONCE(run->group->rv.abort, 1);
@@ -164,9 +165,9 @@ static bool kbench_agreed(struct kbench_run *run, u32 round)
  * CPUs together (kbench_engine_sync_fit()): report this CPU's N and wait,
  * asleep with interrupts on, for every CPU of the group to report; then
  * all take the smallest.  Each call is one round: the last CPU to report
- * closes it (the smallest N kept, the next round open), and no CPU can
- * report in the next before every CPU has left this one's wait, so the
- * round's N stays until all have read it.  Any run's error or abort wakes
+ * closes it (the smallest N kept, the next round open).  The next round
+ * cannot close, and so cannot overwrite the kept N, before every CPU has
+ * reported in it, after reading this one's.  Any run's error or abort wakes
  * every waiter and ends the group (kbench_group_abort()): no thread
  * waits for one that will not come.
  */
@@ -819,6 +820,7 @@ struct kbench_thread {
 	/* the requester whose socket's release ends the run: its port */
 	const struct net *net;
 	u32 portid;
+	bool waited;			/* by that release already */
 };
 
 /*
@@ -894,15 +896,13 @@ static int kbench_run_thread(void *arg)
 		err = kbench_run_measure(run);
 		kbench_steal_stop(run->cpu);
 	}
+	/* the other CPUs stop now, not after this one's teardown */
+	if (run->group && err)
+		kbench_group_abort(run->group, run->group_index, err);
 	kbench_run_teardown(run);
-	kbench_fault_delay(KBENCH_FAULT_TEARDOWN, NULL);
-	if (run->group) {
-		/* the group's last thread summarizes, after the skew */
-		if (err)
-			kbench_group_abort(run->group, run->group_index, err);
-	} else if (!err) {
+	/* a group's last thread summarizes, after the skew */
+	if (!run->group && !err)
 		err = kbench_finish(run);
-	}
 	run->err = err;
 	if (run->group && run->group_index)
 		kbench_fault_delay(KBENCH_FAULT_GROUP_END, run);
@@ -964,50 +964,6 @@ static void kbench_reap(void)
 }
 
 /*
- * Wait, killably and with no lock held, until the run on @cpu, if it is
- * ending (aborted: its requester's socket released, rmmod, the CPU going
- * offline, a group's error), has exited.  The socket release does not
- * wait for its runs (kbench_abort_requester()), so a request for the CPU
- * does: a process that closed its socket, or was killed, and asks again
- * gets the CPU, not -EBUSY.  A run that is not ending is left to the
- * claim, which refuses with -EBUSY.  Called before cpus_read_lock(): the
- * ending thread's teardown may take it.
- *
- * Return: 0, or -EINTR when a fatal signal ended the wait.
- */
-static int kbench_cpu_wait_ending(unsigned int cpu)
-{
-	struct kbench_thread *t, *found;
-	struct kbench_run *run;
-	int err = 0;
-
-	do {
-		found = NULL;
-		spin_lock(&kbench_cpu_lock);
-		run = per_cpu(kbench_cpu_run, cpu);
-		if (run && kbench_run_aborted(run)) {
-			list_for_each_entry(t, &kbench_inflight, node) {
-				if (t->run == run) {
-					refcount_inc(&t->ref);
-					found = t;
-					break;
-				}
-			}
-		}
-		spin_unlock(&kbench_cpu_lock);
-		if (!found)
-			break;
-		/* its complete() is consumed by one wait: leave it done */
-		if (wait_for_completion_killable(&found->done))
-			err = -EINTR;
-		else
-			complete_all(&found->done);
-		kbench_thread_put(found);
-	} while (!err);
-	return err;
-}
-
-/*
  * Claim @run's CPU and own its thread entry @t, unless kbench is being
  * unloaded or the CPU is busy: one section under kbench_cpu_lock.
  */
@@ -1032,9 +988,8 @@ static int kbench_run_claim(struct kbench_run *run, struct kbench_thread *t)
  * kbench_run_start() - start a prepared run on its CPU
  * @run: from kbench_run_alloc(), with routines and parameters set
  *
- * First waits, killably, for a run that is ending on the CPU to exit
- * (kbench_cpu_wait_ending()).  Returns once the run's thread exists: the
- * run goes on without the caller, ends with run->err set, calls run->complete (if any) and
+ * Returns once the run's thread exists: the run goes on without the
+ * caller, ends with run->err set, calls run->complete (if any) and
  * completes run->finished.  The caller's reference stays the caller's.
  *
  * Return: 0 or -errno (-ENODEV: CPU offline, -EBUSY: a run already uses
@@ -1048,9 +1003,6 @@ int kbench_run_start(struct kbench_run *run)
 	int err;
 
 	kbench_reap();
-	err = kbench_cpu_wait_ending(run->cpu);
-	if (err)
-		return err;
 	t = kbench_thread_alloc(run, run);
 	if (!t)
 		return -ENOMEM;
@@ -1083,9 +1035,8 @@ out_free_thread:
  * @g: from kbench_group_alloc(), its runs prepared
  * @bad: out, on -ENODEV or -EBUSY: the index of the CPU at fault
  *
- * All or nothing: after waiting, killably, for the runs that are ending
- * on its CPUs (kbench_cpu_wait_ending()), every CPU is checked and
- * claimed, and every thread created, before any thread runs; on failure nothing has started and
+ * All or nothing: every CPU is checked and claimed, and every thread
+ * created, before any thread runs; on failure nothing has started and
  * the caller still owns the group.  On success the group's threads own
  * it: the last one calls g->complete and drops the group's reference.
  *
@@ -1101,10 +1052,6 @@ int kbench_group_start(struct kbench_group *g, u32 *bad)
 	int err = 0;
 
 	kbench_reap();
-	for (i = 0; i < g->nr && !err; i++)
-		err = kbench_cpu_wait_ending(g->run[i]->cpu);
-	if (err)
-		return err;
 	for (i = 0; i < g->nr; i++) {
 		t[i] = kbench_thread_alloc(g->run[i], g->run[0]);
 		if (!t[i]) {
@@ -1224,27 +1171,39 @@ static int kbench_cpu_offline(unsigned int cpu)
  * The socket of @portid was released (its process closed it or died):
  * every run it requested, every CPU's run of a group, ends within one
  * window and sends it nothing more (kbench_answer() cannot reach a
- * released socket).  Called from the NETLINK_URELEASE notifier, inside
- * the read side of netlink's notifier chain: waits for nothing, so that a
- * routine's teardown never holds up the release of other sockets or the
- * registration of a notifier.  The next request for one of their CPUs
- * waits for the run to end instead (kbench_cpu_wait_ending()).  The
- * threads are found through kbench_inflight, which holds them until they
- * exit, not through the CPU slots, which they free before the end.
+ * released socket).  Waits until each of their threads has exited, in a
+ * wait the freezer passes, as the RUN request did when it waited for its
+ * run: once its process is gone, so are its runs, and the CPUs are free.
+ * The threads are found through kbench_inflight, which holds them until
+ * they exit, not through the CPU slots, which they free before the end.
  */
 void kbench_abort_requester(const struct net *net, u32 portid)
 {
-	struct kbench_thread *t;
+	struct kbench_thread *t, *found;
 
-	spin_lock(&kbench_cpu_lock);
-	list_for_each_entry(t, &kbench_inflight, node) {
-		if (!t->run || !t->portid || t->portid != portid ||
-		    !net_eq(t->net, net))
-			continue;
-		WRITE_ONCE(t->run->requester_gone, true);
-		kbench_run_abort(t->run, -ECONNRESET);
-	}
-	spin_unlock(&kbench_cpu_lock);
+	do {
+		found = NULL;
+		spin_lock(&kbench_cpu_lock);
+		list_for_each_entry(t, &kbench_inflight, node) {
+			if (t->waited || !t->portid || t->portid != portid ||
+			    !net_eq(t->net, net) || completion_done(&t->done))
+				continue;
+			t->waited = true;
+			if (t->run) {
+				WRITE_ONCE(t->run->requester_gone, true);
+				kbench_run_abort(t->run, -ECONNRESET);
+			}
+			refcount_inc(&t->ref);
+			found = t;
+			break;
+		}
+		spin_unlock(&kbench_cpu_lock);
+		if (found) {
+			kbench_thread_wait(found, TASK_UNINTERRUPTIBLE |
+					   TASK_FREEZABLE);
+			kbench_thread_put(found);
+		}
+	} while (found);
 }
 
 /**
@@ -1564,9 +1523,7 @@ int __kbench_measure(void (*run)(unsigned int iterations, void *data),
 	if (kbench_run_charge(1, 0, samples) > kbench_store_bytes_max)
 		return -E2BIG;
 	cpu = raw_smp_processor_id();
-	err = kbench_cpu_wait_ending(cpu);
-	if (!err)
-		err = kbench_cpu_slot_check(cpu);
+	err = kbench_cpu_slot_check(cpu);
 	if (err)
 		return err;
 	r = kbench_run_alloc(1, 0, samples);

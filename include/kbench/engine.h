@@ -1146,49 +1146,66 @@ static inline int kbench_engine_round_take(struct kbench_engine *e,
  * run together - k CPUs on one line, about k times more - so windows of
  * the agreed N started together could all pass max_window.  N is fitted
  * again with the windows started together (at the rendezvous): from
- * N = 1, KBENCH_PROBE_REPEAT windows per series at n on every CPU (the
- * first may start alone: a CPU still waking from agree()'s sleep is late
- * to it, and the others' waits give up; from the second the CPUs meet);
- * each CPU proposes the largest N whose window, scaled from the longest
- * it just took (len x to / n, the fixed part scaled too: an
- * overestimate), stays within the aim (fixed N: within max_window), at
- * most the probe's N; agree() takes the smallest proposal, which every
- * CPU then uses.  Every CPU decides
- * from agreed values only, so all take the same windows in the same
- * order.  It stops when N no longer grows, reaches the probe's N, or
- * after KBENCH_SYNC_FIT_STEPS steps.  -ERANGE where a window at N = 1 is
- * over max_window (KBENCH_RANGE_SLOW: the routine's cost with its CPUs
- * together), or where a fixed N would not fit (KBENCH_RANGE_FIXED).
+ * N = 1, KBENCH_PROBE_REPEAT windows per series at n on every CPU.  Per
+ * series the shortest window where the CPUs met counts (one whose wait
+ * gave up, flagged skew, may have run alone: a CPU still waking from
+ * agree()'s sleep is late to the first), as in the probe, so that a
+ * window the host stretched never decides; the longest series decides.
+ * Each CPU proposes the largest N whose window, scaled from that one
+ * (len x to / n, the fixed part scaled too: an overestimate), stays
+ * within kbench_engine_aim(), at most the probe's N; agree() takes the
+ * smallest proposal, which every CPU then uses, so all take the same
+ * windows in the same order.  It stops when N no longer grows, reaches
+ * the probe's N, or after KBENCH_SYNC_FIT_STEPS steps.  A fixed N is kept
+ * where every CPU predicts its window within max_window, and refused
+ * (-ERANGE, KBENCH_RANGE_FIXED) where one does not; a routine whose
+ * window at N = 1 is over max_window with its CPUs together is refused
+ * as too slow (KBENCH_RANGE_SLOW), before any window of its samples.
  */
 static inline int kbench_engine_sync_fit(struct kbench_engine *e)
 {
-	unsigned int cap = e->iterations, n = 1, to, i, k, at = 0, step;
-	unsigned long long len, want, aim;
+	unsigned long long met[KBENCH_ENGINE_SERIES_MAX];
+	unsigned long long any[KBENCH_ENGINE_SERIES_MAX];
+	unsigned int cap = e->iterations, n = 1, mn = 1, to, i, k, at = 0;
+	unsigned long long len = 0, one, want, aim = kbench_engine_aim(e);
 	struct kbench_window w;
-	long long net = 0;
+	unsigned int step;
 	int err;
 
-	aim = e->adaptive ? kbench_engine_aim(e) : e->max_window;
 	for (step = 0; step < KBENCH_SYNC_FIT_STEPS; step++) {
-		len = 0;
+		for (i = 0; i < e->nr_series; i++) {
+			met[i] = KBENCH_U64_MAX;
+			any[i] = KBENCH_U64_MAX;
+		}
 		for (k = 0; k < KBENCH_PROBE_REPEAT * e->nr_series; k++) {
 			i = k % e->nr_series;
 			kbench_engine_take(e, e->series[i], n, &w);
-			if (w.len > len) {
-				len = w.len;
-				net = w.net;
-				at = i;
-			}
+			if (!(w.flags & KBENCH_SAMPLE_F_SKEW) && w.len < met[i])
+				met[i] = w.len;
+			if (w.len < any[i])
+				any[i] = w.len;
 		}
 		err = e->ops->check(e);
 		if (err)
 			return err;
+		len = 0;
+		for (i = 0; i < e->nr_series; i++) {
+			one = met[i] != KBENCH_U64_MAX ? met[i] : any[i];
+			if (one > len) {
+				len = one;
+				at = i;
+			}
+		}
+		mn = n;
 		if (len > e->max_window && n == 1)
 			return kbench_engine_refuse(e, KBENCH_RANGE_SLOW, at, 1,
-						    len, net);
+						    len, (long long)len);
 		if (!len)
 			len = 1;
-		/* n x aim / len without overflow: n < 2^32 */
+		/*
+		 * n x aim / len without overflow: aim is half the module's
+		 * window limit in ticks (< 2^32), n < 2^32
+		 */
 		want = aim / len * n + aim % len * n / len;
 		to = want >= cap ? cap : want ? (unsigned int)want : 1;
 		e->iterations = to;
@@ -1200,9 +1217,17 @@ static inline int kbench_engine_sync_fit(struct kbench_engine *e)
 			break;
 		n = to;
 	}
-	if (!e->adaptive && e->iterations < cap)
-		return kbench_engine_refuse_fixed(e, at, n, len,
-						  (long long)len, cap);
+	if (e->adaptive || e->iterations >= cap)
+		return 0;
+	/* a fixed N: kept where every CPU predicts it within the bound */
+	want = kbench_window_at(0, len, mn, cap);
+	e->iterations = want <= e->max_window ? cap : 0;
+	err = e->ops->agree(e);
+	if (err)
+		return err;
+	if (e->iterations < cap)
+		return kbench_engine_refuse_fixed(e, at, mn, len, (long long)len,
+						  cap);
 	return 0;
 }
 

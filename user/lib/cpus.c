@@ -3,9 +3,10 @@
  * libkbench: kbench_measure_cpus() - one request measured at the same time
  * on several CPUs, a pinned thread and an engine each, their windows
  * started together at the engine's rendezvous (engine.h).  Each thread
- * probes on its own; agree() is a round where all take the smallest N,
- * after the probe and at each step of the fit with the windows started
- * together (kbench_engine_sync_fit()).  An error on any thread sets the
+ * probes on its own; agree() is a round where all take the smallest N
+ * (the engine's fit with the windows started together, which calls it
+ * again, runs only with a window bound, which libkbench does not set).
+ * An error on any thread sets the
  * rendezvous' abort: nobody waits for it any more, at the rendezvous or
  * in agree().  After the run each sample's start skew (the latest start minus
  * the earliest, on the counter, which must be synchronized across CPUs:
@@ -75,8 +76,9 @@ static void kb_cpus_abort(struct kb_cpus *a)
 
 /*
  * One round: every thread reports its N and all take the smallest.  The
- * last to report closes the round; no thread reports in the next before
- * every one has left this one's wait, so its N stays until all read it.
+ * last to report closes the round; the next cannot close, and so cannot
+ * overwrite the kept N, before every thread has reported in it, after
+ * reading this one's.
  */
 static int kb_cpus_agree(struct kbench_engine *e)
 {
