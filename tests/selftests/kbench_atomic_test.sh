@@ -64,8 +64,17 @@ done
 # interrupts off is visible to every kernel
 [ $bad = 0 ] && [ "$(cat $p/irq)" = -22 ] && [ $tried -ge 1 ]
 tap $? "kbench_measure() from atomic context: -EINVAL each ($tried contexts tried, 1 = invisible without CONFIG_PREEMPT_COUNT:$r)"
-[ "$(cat $p/process)" = 0 ]
-tap $? "kbench_measure() from process context afterwards: 0 ($(cat $p/process))"
+# It measures again (not -EINVAL).  Under icount it must succeed; in
+# plain TCG a busy host can leave its 200 fixed-N samples all flagged
+# (ppc64le, beside other VMs: -ENODATA, "no valid sample"), which is
+# the engine's answer about the host, not the call's state.
+v=$(cat $p/process)
+if kb_icount; then
+	[ "$v" = 0 ]
+else
+	[ "$v" = 0 ] || [ "$v" = -61 ]
+fi
+tap $? "kbench_measure() from process context afterwards: 0, or in plain TCG -ENODATA (all samples flagged by the host) ($v)"
 
 log=$(dmesg | tail -n +$((n0 + 1)))
 warns=$(echo "$log" | grep -c 'WARNING:')
