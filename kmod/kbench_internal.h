@@ -203,16 +203,10 @@ struct kbench_group {
 	u64 scratch_bytes;		/* the skew's, charged until it is done */
 	atomic_t err;			/* the first error of any run, or 0 */
 	u32 cause;			/* the run that set err */
-	/*
-	 * agree(), in rounds: the smallest N reported in this round, how many
-	 * CPUs have reported, the round, and the last round's smallest N
-	 */
+	/* agree(): its rounds (include/kbench/engine.h), under lock */
 	spinlock_t lock;
 	wait_queue_head_t wq;
-	u32 arrived;
-	u32 min_n;
-	u32 round;
-	u32 agreed_n;
+	struct kbench_rounds agree;
 	bool shared_ready;		/* run[0] has set up the shared data */
 	atomic_t remaining;		/* threads not yet done */
 	struct completion finished;	/* the reply has been sent */

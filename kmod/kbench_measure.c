@@ -156,7 +156,7 @@ static const struct kbench_engine_ops kbench_engine_ops = {
 /* The round @round of agree() is over, or the group ends. */
 static bool kbench_agreed(struct kbench_run *run, u32 round)
 {
-	return READ_ONCE(run->group->round) != round ||
+	return kbench_rounds_over(&run->group->agree, round) ||
 	       kbench_run_aborted(run);
 }
 
@@ -164,10 +164,8 @@ static bool kbench_agreed(struct kbench_run *run, u32 round)
  * A concurrent run after its probe, and at each step of its fit with the
  * CPUs together (kbench_engine_sync_fit()): report this CPU's N and wait,
  * asleep with interrupts on, for every CPU of the group to report; then
- * all take the smallest.  Each call is one round: the last CPU to report
- * closes it (the smallest N kept, the next round open).  The next round
- * cannot close, and so cannot overwrite the kept N, before every CPU has
- * reported in it, after reading this one's.  Any run's error or abort wakes
+ * all take the smallest.  Each call is one round (kbench_rounds_report()).
+ * Any run's error or abort wakes
  * every waiter and ends the group (kbench_group_abort()): no thread
  * waits for one that will not come.
  */
@@ -180,14 +178,7 @@ static int kbench_agree(struct kbench_engine *e)
 	int err;
 
 	spin_lock(&g->lock);
-	round = g->round;
-	g->min_n = min(g->min_n, e->iterations);
-	if (++g->arrived == g->nr) {
-		g->agreed_n = g->min_n;
-		g->min_n = U32_MAX;
-		g->arrived = 0;
-		WRITE_ONCE(g->round, round + 1);
-	}
+	round = kbench_rounds_report(&g->agree, e->iterations, g->nr);
 	spin_unlock(&g->lock);
 	wake_up_all(&g->wq);
 	/* a kthread takes no signal: only the freezer interrupts the wait */
@@ -196,12 +187,12 @@ static int kbench_agree(struct kbench_engine *e)
 		if (err)
 			return err;
 		wait_event_freezable(g->wq, kbench_agreed(run, round));
-	} while (READ_ONCE(g->round) == round);
+	} while (!kbench_rounds_over(&g->agree, round));
 	err = kbench_run_aborted(run);
 	if (err)
 		return err;
 	spin_lock(&g->lock);
-	e->iterations = g->agreed_n;
+	e->iterations = g->agree.agreed_n;
 	spin_unlock(&g->lock);
 	return 0;
 }
@@ -791,7 +782,7 @@ struct kbench_group *kbench_group_alloc(u32 nr)
 	atomic_set(&g->err, 0);
 	spin_lock_init(&g->lock);
 	init_waitqueue_head(&g->wq);
-	g->min_n = U32_MAX;
+	g->agree.min_n = KBENCH_ROUNDS_NONE;
 	init_completion(&g->finished);
 	return g;
 }

@@ -1141,6 +1141,48 @@ static inline int kbench_engine_round_take(struct kbench_engine *e,
 }
 
 /*
+ * agree() in rounds: the part every world shares (each adds its own lock
+ * and wait).  Every CPU reports its N in the open round; the last of @nr
+ * to report closes it, keeping the smallest as the round's N and opening
+ * the next.  The next cannot close, and so cannot overwrite the kept N,
+ * before every CPU has reported in it, after reading this one's.  Zeroed,
+ * with min_n at KBENCH_ROUNDS_NONE, before the first round.
+ */
+#define KBENCH_ROUNDS_NONE		(~0U)
+
+struct kbench_rounds {
+	unsigned int arrived;		/* reported in the open round */
+	unsigned int min_n;		/* their smallest N */
+	unsigned int round;		/* the open round, read without the lock */
+	unsigned int agreed_n;		/* the last closed round's N */
+};
+
+/* Report @n, under the world's lock: the round it went into. */
+static inline unsigned int kbench_rounds_report(struct kbench_rounds *r,
+						unsigned int n,
+						unsigned int nr)
+{
+	unsigned int round = r->round;
+
+	if (n < r->min_n)
+		r->min_n = n;
+	if (++r->arrived == nr) {
+		r->agreed_n = r->min_n;
+		r->min_n = KBENCH_ROUNDS_NONE;
+		r->arrived = 0;
+		kbench_store_once(&r->round, round + 1);
+	}
+	return round;
+}
+
+/* Is @round over?  Without the world's lock. */
+static inline int kbench_rounds_over(const struct kbench_rounds *r,
+				     unsigned int round)
+{
+	return kbench_load_once(&r->round) != round;
+}
+
+/*
  * A concurrent run after agree(): each CPU probed alone, but a routine
  * the CPUs contend on (a shared cache line, a lock) costs more when they
  * run together - k CPUs on one line, about k times more - so windows of

@@ -6,10 +6,10 @@
  * probes on its own; agree() is a round where all take the smallest N
  * (the engine's fit with the windows started together, which calls it
  * again, runs only with a window bound, which libkbench does not set).
- * An error on any thread sets the
- * rendezvous' abort: nobody waits for it any more, at the rendezvous or
- * in agree().  After the run each sample's start skew (the latest start minus
- * the earliest, on the counter, which must be synchronized across CPUs:
+ * An error on any thread sets the rendezvous' abort: nobody waits for
+ * it any more, at the rendezvous or in agree().  After the run each
+ * sample's start skew (the latest start minus the earliest, on the
+ * counter, which must be synchronized across CPUs:
  * KBENCH_COUNTER_F_CONSTANT) is computed and the samples over the bound
  * flagged skew on every CPU, before the summaries.
  */
@@ -37,14 +37,14 @@ struct kb_thread {
 };
 
 /*
- * The threads of one request.  agree() in rounds (as the module's): the
- * smallest N reported in the round, how many have reported, the round,
- * the last round's smallest; @rv.abort, under @lock too, ends every wait.
+ * The threads of one request: agree()'s rounds (include/kbench/engine.h),
+ * under @lock; @rv.abort, set under @lock too, ends every wait.
  */
 struct kb_cpus {
 	struct kbench_rendezvous rv;
+	struct kbench_rounds agree;
 	pthread_cond_t cond;
-	unsigned int nr, min_n, arrived, round, agreed_n;
+	unsigned int nr;
 	pthread_mutex_t lock;
 };
 
@@ -74,12 +74,7 @@ static void kb_cpus_abort(struct kb_cpus *a)
 	pthread_mutex_unlock(&a->lock);
 }
 
-/*
- * One round: every thread reports its N and all take the smallest.  The
- * last to report closes the round; the next cannot close, and so cannot
- * overwrite the kept N, before every thread has reported in it, after
- * reading this one's.
- */
+/* One round of agree(): every thread reports its N, all take the smallest. */
 static int kb_cpus_agree(struct kbench_engine *e)
 {
 	struct kb_cpus *a = kb_thread_of(e)->all;
@@ -87,22 +82,15 @@ static int kb_cpus_agree(struct kbench_engine *e)
 	int err = 0;
 
 	pthread_mutex_lock(&a->lock);
-	round = a->round;
-	if (e->iterations < a->min_n)
-		a->min_n = e->iterations;
-	if (++a->arrived == a->nr) {
-		a->agreed_n = a->min_n;
-		a->min_n = ~0U;
-		a->arrived = 0;
-		a->round++;
+	round = kbench_rounds_report(&a->agree, e->iterations, a->nr);
+	if (kbench_rounds_over(&a->agree, round))
 		pthread_cond_broadcast(&a->cond);
-	}
-	while (a->round == round && !a->rv.abort)
+	while (!kbench_rounds_over(&a->agree, round) && !a->rv.abort)
 		pthread_cond_wait(&a->cond, &a->lock);
 	if (a->rv.abort)
 		err = -ECANCELED;
 	else
-		e->iterations = a->agreed_n;
+		e->iterations = a->agree.agreed_n;
 	pthread_mutex_unlock(&a->lock);
 	return err;
 }
@@ -219,7 +207,7 @@ KB_EXPORT int kbench_measure_cpus(const struct kbench_request *req,
 	}
 	memset(slot, 0, nr * sizeof(*slot));
 	all.nr = nr;
-	all.min_n = ~0U;
+	all.agree.min_n = KBENCH_ROUNDS_NONE;
 	all.rv.nr = nr;
 	all.rv.slot = slot;
 	pthread_mutex_init(&all.lock, NULL);
