@@ -294,9 +294,8 @@ struct fake {
 	unsigned int together;		/* windows at the rendezvous: cost x */
 };
 
-/* the longest window taken at the rendezvous, and how many were taken */
+/* the longest window taken at the rendezvous */
 static unsigned long long sync_len_max;
-static unsigned int sync_windows;
 
 static unsigned int trace[64], ntrace;
 static unsigned int checks, fail_after, long_after;
@@ -365,11 +364,8 @@ static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
 	w->flags = f->flag_all;
 	if (f->long_from && f->calls > f->long_from)
 		w->flags |= f->long_flags;
-	if (x && x->sync) {
-		sync_windows++;
-		if (w->len > sync_len_max)
-			sync_len_max = w->len;
-	}
+	if (x && x->sync && w->len > sync_len_max)
+		sync_len_max = w->len;
 }
 
 static void fake_gap(struct kbench_engine *e, const struct kbench_window *w)
@@ -921,14 +917,6 @@ static void test_rendezvous(void)
 	   skews);
 }
 
-/* Adaptive N toward 1000 ticks, windows of at most 3000 (N 256 here). */
-/*
- * Adaptive N after the probe: a routine whose cost rises 100-fold for a
- * while shortens N at once (one window over the limit), its samples stay
- * per-iteration values at the probe's N, and N comes back afterwards;
- * windows stretched from outside (NMI) change nothing; fixed N is still
- * refused by windows that N cannot shorten.
- */
 /* One CPU's agree(): its own N is the smallest; counts the rounds. */
 static int one_agree(struct kbench_engine *e)
 {
@@ -969,7 +957,6 @@ static void test_sync_fit(void)
 	r.e.ops = &ops;
 	r.e.extra.sync = &sync;
 	sync_len_max = 0;
-	sync_windows = 0;
 	agree_calls = 0;
 	err = fake_run_bounded(&r, 4000);
 	ok(!err && r.e.iterations == probe_n && agree_calls >= 2 &&
@@ -985,7 +972,6 @@ static void test_sync_fit(void)
 	for (i = 0; i < 3; i++)
 		r.f[i].together = 8;
 	sync_len_max = 0;
-	sync_windows = 0;
 	err = fake_run_bounded(&r, 4000);
 	ok(!err && r.e.iterations < probe_n && r.s[0].taken == 16 &&
 	   r.s[0].valid == 16 && sync_len_max <= 2000,
@@ -1019,6 +1005,14 @@ static void test_sync_fit(void)
 	   r.e.range_series, r.e.range_len);
 }
 
+/* Adaptive N toward 1000 ticks, windows of at most 3000 (N 256 here). */
+/*
+ * Adaptive N after the probe: a routine whose cost rises 100-fold for a
+ * while shortens N at once (one window over the limit), its samples stay
+ * per-iteration values at the probe's N, and N comes back afterwards;
+ * windows stretched from outside (NMI) change nothing; fixed N is still
+ * refused by windows that N cannot shorten.
+ */
 static void test_engine_adapt(void)
 {
 	static struct fake_run r;
