@@ -11,9 +11,11 @@
  * locks or prints.  RUN requests (kbench_netlink.c) and kbench_measure()
  * (below) both come here.
  */
+#include <linux/anon_inodes.h>
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/delay.h>
+#include <linux/file.h>
 #include <linux/freezer.h>
 #include <linux/kthread.h>
 #include <linux/minmax.h>
@@ -812,6 +814,7 @@ struct kbench_thread {
 	const struct net *net;
 	u32 portid;
 	bool waited;			/* by that release already */
+	struct list_head wait_node;	/* in that release's kbench_release */
 };
 
 /*
@@ -1159,42 +1162,104 @@ static int kbench_cpu_offline(unsigned int cpu)
 }
 
 /*
+ * The threads of a released socket's runs, each with a reference, waited
+ * for after the release (kbench_release_fops) by the releasing task.
+ */
+struct kbench_release {
+	struct list_head threads;	/* kbench_thread.wait_node */
+};
+
+/* Until every thread of @threads has exited; their references dropped. */
+static void kbench_release_wait(struct list_head *threads)
+{
+	struct kbench_thread *t, *tmp;
+
+	list_for_each_entry_safe(t, tmp, threads, wait_node) {
+		kbench_thread_wait(t, TASK_UNINTERRUPTIBLE | TASK_FREEZABLE);
+		list_del(&t->wait_node);
+		kbench_thread_put(t);
+	}
+}
+
+/*
+ * The last reference to the release's file gone: __fput() calls this in
+ * the releasing task's task_work, with no lock held, and drops the
+ * module reference the file holds (fops owner) after it returns, in the
+ * kernel's text.
+ */
+static int kbench_release_file_release(struct inode *inode, struct file *file)
+{
+	struct kbench_release *r = file->private_data;
+
+	kbench_release_wait(&r->threads);
+	kfree(r);
+	return 0;
+}
+
+static const struct file_operations kbench_release_fops = {
+	.owner = THIS_MODULE,
+	.release = kbench_release_file_release,
+};
+
+/*
  * The socket of @portid was released (its process closed it or died):
  * every run it requested, every CPU's run of a group, ends within one
  * window and sends it nothing more (kbench_answer() cannot reach a
- * released socket).  Waits until each of their threads has exited, in a
- * wait the freezer passes, as the RUN request did when it waited for its
- * run: once its process is gone, so are its runs, and the CPUs are free.
- * The threads are found through kbench_inflight, which holds them until
- * they exit, not through the CPU slots, which they free before the end.
+ * released socket).  The threads are found through kbench_inflight,
+ * which holds them until they exit, not through the CPU slots, which
+ * they free before the end.
+ *
+ * Called by the NETLINK_URELEASE notifier, inside the read side of
+ * netlink's notifier chain: it must not wait there for a routine's setup
+ * or teardown.  The wait goes to the releasing task, after the socket's
+ * release: a file that only this function holds, whose release waits for
+ * the threads, is put with fput(), which in a task queues its __fput()
+ * as task_work -- run after the socket's own __fput() returns, before
+ * close() returns or the exiting process is reaped, so that once its
+ * process is gone so are its runs, and the CPUs are free, as before;
+ * from a kernel thread, __fput() runs later in a worker.  The file holds
+ * a reference to the module until then (rmmod meanwhile: "in use").
+ * When the file cannot be made (no memory; kbench being unloaded, whose
+ * exit aborts and waits for every run), the wait happens here.
  */
 void kbench_abort_requester(const struct net *net, u32 portid)
 {
-	struct kbench_thread *t, *found;
+	struct kbench_release *r;
+	struct kbench_thread *t;
+	struct file *file;
+	LIST_HEAD(threads);
 
-	do {
-		found = NULL;
-		spin_lock(&kbench_cpu_lock);
-		list_for_each_entry(t, &kbench_inflight, node) {
-			if (t->waited || !t->portid || t->portid != portid ||
-			    !net_eq(t->net, net) || completion_done(&t->done))
-				continue;
-			t->waited = true;
-			if (t->run) {
-				WRITE_ONCE(t->run->requester_gone, true);
-				kbench_run_abort(t->run, -ECONNRESET);
-			}
-			refcount_inc(&t->ref);
-			found = t;
-			break;
+	spin_lock(&kbench_cpu_lock);
+	list_for_each_entry(t, &kbench_inflight, node) {
+		if (t->waited || !t->portid || t->portid != portid ||
+		    !net_eq(t->net, net) || completion_done(&t->done))
+			continue;
+		t->waited = true;
+		if (t->run) {
+			WRITE_ONCE(t->run->requester_gone, true);
+			kbench_run_abort(t->run, -ECONNRESET);
 		}
-		spin_unlock(&kbench_cpu_lock);
-		if (found) {
-			kbench_thread_wait(found, TASK_UNINTERRUPTIBLE |
-					   TASK_FREEZABLE);
-			kbench_thread_put(found);
+		refcount_inc(&t->ref);
+		list_add_tail(&t->wait_node, &threads);
+	}
+	spin_unlock(&kbench_cpu_lock);
+	if (list_empty(&threads))
+		return;
+
+	r = kmalloc(sizeof(*r), GFP_KERNEL);
+	if (r) {
+		INIT_LIST_HEAD(&r->threads);
+		list_splice_init(&threads, &r->threads);
+		file = anon_inode_getfile("[kbench-release]",
+					  &kbench_release_fops, r, O_RDONLY);
+		if (!IS_ERR(file)) {
+			fput(file);
+			return;
 		}
-	} while (found);
+		list_splice_init(&r->threads, &threads);
+		kfree(r);
+	}
+	kbench_release_wait(&threads);
 }
 
 /**

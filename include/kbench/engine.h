@@ -177,6 +177,10 @@ struct kbench_rendezvous_slot {
 	unsigned long long pad[15];	/* 128 bytes apart: lines not shared */
 };
 
+/* what the CPUs read of each other, never on a line (or line pair) shared */
+static_assert(sizeof(struct kbench_rendezvous_slot) == 128,
+	      "rendezvous slots 128 bytes apart");
+
 struct kbench_rendezvous {
 	unsigned int nr;		/* CPUs of the run: slots */
 	int abort;			/* set by any: nobody waits any more */

@@ -20,6 +20,7 @@
 #ifdef __KERNEL__
 #include <asm/barrier.h>
 #include <linux/atomic.h>
+#include <linux/build_bug.h>	/* static_assert() */
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/processor.h>
@@ -45,6 +46,7 @@
 /* pingpong: the store must reach the cache (own the line) before the next */
 #define kbench_mb()			smp_mb()
 #else
+#include <assert.h>		/* static_assert() */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stddef.h>		/* NULL */

@@ -49,6 +49,8 @@
  * cost.
  * Writing `reregister` registers setup_test a second time (-EEXIST in
  * reregister_err); an rmmod afterwards must complete.
+ * While `hold` is set, every setup waits before it starts (`holding`
+ * counts them): a setup as long as a test wants.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -120,6 +122,18 @@ static unsigned int kbst_alloc_bytes = 4096;
 module_param_named(alloc_bytes, kbst_alloc_bytes, uint, 0644);
 MODULE_PARM_DESC(alloc_bytes, "setup allocates this much (<= 16 MiB)");
 
+/*
+ * hold: while set, every setup waits (in 10 ms sleeps) before it does
+ * anything, counted in holding: a routine's setup as long as a test
+ * wants, ended by the test, not by a clock.
+ */
+static bool kbst_hold;
+module_param_named(hold, kbst_hold, bool, 0644);
+MODULE_PARM_DESC(hold, "setups wait while this is set");
+static atomic_t kbst_holding = ATOMIC_INIT(0);
+module_param_cb(holding, &kbst_counter_ops, &kbst_holding, 0444);
+MODULE_PARM_DESC(holding, "setups waiting at hold now");
+
 #define KBST_MAGIC	0x6b627374
 
 struct kbst_data {
@@ -144,6 +158,12 @@ static int kbst_setup(struct kbench_setup *s)
 			scnprintf(s->msg, sizeof(s->msg),
 				  "failing on purpose (fail_errno=%d)", fail);
 		return -fail;
+	}
+	if (READ_ONCE(kbst_hold)) {
+		atomic_inc(&kbst_holding);
+		while (READ_ONCE(kbst_hold))
+			msleep(10);
+		atomic_dec(&kbst_holding);
 	}
 	if (READ_ONCE(kbst_sleep_ms))
 		msleep(READ_ONCE(kbst_sleep_ms));

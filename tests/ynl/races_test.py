@@ -12,8 +12,9 @@ that reads nothing, a socket
 that binds the port of a closed requester before the answer is sent, a
 request over the memory budget next to a kept run, a run as large as the
 budget allows started right after a killed one's process was reaped, eight
-RUNs in one sendmsg() each answered, and 30 rmmods during starting and
-running RUNs and groups.
+RUNs in one sendmsg() each answered, a requester closed while its run is
+in a routine's setup holding netlink's notifier chain, and 30 rmmods
+during starting and running RUNs and groups.
 """
 import functools
 import os
@@ -21,12 +22,13 @@ import signal
 import socket
 import struct
 import subprocess
+import threading
 import time
 
 PARAMS = '/sys/module/kbench/parameters/'
 # kmod/kbench_internal.h: enum kbench_fault_point, as bits of fault_point
 START, GROUP_END, ANSWER, GROUP_LATE = 1 << 1, 1 << 2, 1 << 3, 1 << 4
-TESTS = 13
+TESTS = 14
 
 NETLINK_GENERIC = 16
 NLM_F_REQUEST, NLM_F_ACK = 1, 4
@@ -35,6 +37,9 @@ SOL_NETLINK, NETLINK_CAP_ACK, NETLINK_EXT_ACK = 270, 10, 11
 GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 16, 3
 CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
 KBENCH_CMD_RUN = 4
+SETUP_TEST = '/lib/kbench/kbench_setup_test.ko'
+GENL_TEST = '/lib/kbench/kbench_genl_test.ko'
+ST_PARAMS = '/sys/module/kbench_setup_test/parameters/'
 A_ROUTINE, A_CPU, A_SAMPLES, A_ITERATIONS, A_TARGET_NS, A_WARMUP = \
     1, 2, 3, 4, 5, 6
 A_CPUS = 24
@@ -522,6 +527,85 @@ def batched_eight(tap, ynl, h):
               f'{bad}\n{got}')
 
 
+def task_state(tid):
+    """The state letter of thread @tid of this process ('' when gone)."""
+    try:
+        with open(f'/proc/self/task/{tid}/stat') as f:
+            return f.read().rsplit(')', 1)[1].split()[0]
+    except (OSError, IndexError):
+        return ''
+
+
+def stp(name, value):
+    with open(ST_PARAMS + name, 'w') as f:
+        f.write(str(value))
+
+
+def stg(name):
+    with open(ST_PARAMS + name) as f:
+        return int(f.read())
+
+
+def release_outside_chain(tap, ynl, h):
+    """A requester closed while its run is in a routine's setup (held by
+    kbench_setup_test's hold until the test lets it go): close() waits
+    for the run, as it must, but not inside netlink's notifier chain
+    (NETLINK_URELEASE holds its read side): a module that registers a
+    netlink notifier (kbench_genl_test notifier=1) loads while the close
+    still waits.  Waiting in the notifier, the load waited for the
+    setup.  Once close() returns the run is torn down and its CPU free."""
+    ins = subprocess.run(['insmod', SETUP_TEST], capture_output=True,
+                         text=True)
+    if ins.returncode:
+        tap.check(False, 'release_outside_chain: kbench_setup_test loads',
+                  ins.stderr)
+        return
+    stp('hold', 1)
+    nl = Nl()
+    fam = nl.family()
+    nl.send(fam, KBENCH_CMD_RUN,
+            attr(A_ROUTINE, b'setup_test\0') +
+            attr(A_CPU, struct.pack('I', 0)) +
+            attr(A_SAMPLES, struct.pack('I', 5)) +
+            attr(A_ITERATIONS, struct.pack('I', 10)) +
+            attr(A_WARMUP, struct.pack('I', 0)))
+    end = time.time() + 60
+    while time.time() < end and stg('holding') < 1:
+        time.sleep(0.05)
+    held = stg('holding') == 1
+    closer = threading.Thread(target=nl.close)
+    closer.start()
+    # the close waits for the held run, uninterruptibly
+    end = time.time() + 60
+    while time.time() < end and task_state(closer.native_id) != 'D':
+        time.sleep(0.05)
+    waiting = task_state(closer.native_id) == 'D'
+    load = subprocess.Popen(['insmod', GENL_TEST, 'notifier=1'],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    try:
+        load.wait(60)
+    except subprocess.TimeoutExpired:
+        pass
+    loaded = load.returncode == 0
+    still = closer.is_alive()
+    stp('hold', 0)
+    closer.join(120)
+    out = load.communicate(timeout=120)[0]
+    closed = not closer.is_alive()
+    counts = [stg('setups'), stg('teardowns')]
+    subprocess.run(['rmmod', 'kbench_genl_test'])
+    subprocess.run(['rmmod', 'kbench_setup_test'])
+    check_freed(tap, ynl, h, held and waiting and loaded and still and
+                closed and counts[0] == counts[1],
+                "a requester closed while its run's setup is held: close() "
+                'waits for the run, and a module registering a netlink '
+                'notifier loads meanwhile (the wait holds no netlink lock); '
+                'once close() returned, the run torn down, the CPU free',
+                f'held {held} close waiting {waiting} loaded {loaded} '
+                f'(insmod {load.returncode} {out.strip()}) close still '
+                f'waiting {still} closed {closed} setups/teardowns {counts}')
+
 def rmmod_rounds(tap, ynl, h, rounds=30):
     """rmmod during a RUN that starts (its CPU claimed, no thread yet), a
     RUN that runs and a 2-CPU group that runs, in turn, @rounds times:
@@ -578,7 +662,10 @@ def run_all(tap, ynl, h, rounds=30):
         budget_after_kill(tap, ynl, h)
         budget_waits_for_dying(tap, ynl, h)
         batched_eight(tap, ynl, h)
+        release_outside_chain(tap, ynl, h)
         rmmod_rounds(tap, ynl, h, rounds)
     finally:
         if os.path.exists(PARAMS + 'fault_point'):
             setp('fault_point', 0)
+        if os.path.exists(ST_PARAMS + 'hold'):
+            stp('hold', 0)
