@@ -51,7 +51,16 @@ int kbench_run_aborted(struct kbench_run *run)
 
 static void kbench_group_abort(struct kbench_group *g, u32 index, int err)
 {
-	if (!atomic_cmpxchg(&g->err, 0, err))
+	int old = atomic_cmpxchg(&g->err, 0, err);
+
+	/*
+	 * The first error is the group's, but -ECANCELED (a CPU that stopped
+	 * for another, kbench_engine_sync_fit()) gives way to that other's.
+	 */
+	if (old == -ECANCELED && err != -ECANCELED &&
+	    atomic_cmpxchg(&g->err, old, err) == old)
+		old = 0;
+	if (!old)
 		g->cause = index;
 	/* no CPU waits at the rendezvous or in agree() any more */
 	WRITE_ONCE(g->rv.abort, 1);

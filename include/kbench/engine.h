@@ -1204,7 +1204,10 @@ static inline int kbench_rounds_over(const struct kbench_rounds *r,
  * windows in the same order.  It stops when N no longer grows, reaches
  * the probe's N, or after KBENCH_SYNC_FIT_STEPS steps.  A fixed N is kept
  * where every CPU predicts its window within max_window, and refused
- * (-ERANGE, KBENCH_RANGE_FIXED) where one does not; a routine whose
+ * (-ERANGE, KBENCH_RANGE_FIXED, with its prediction) by each CPU that
+ * does not; the others stop with -ECANCELED, which a group's answer ranks
+ * below any other error, so that the refusal names the CPU that made it
+ * and its numbers; a routine whose
  * window at N = 1 is over max_window with its CPUs together is refused
  * as too slow (KBENCH_RANGE_SLOW), before any window of its samples.
  */
@@ -1271,10 +1274,12 @@ static inline int kbench_engine_sync_fit(struct kbench_engine *e)
 	err = e->ops->agree(e);
 	if (err)
 		return err;
-	if (e->iterations < cap)
-		return kbench_engine_refuse_fixed(e, at, mn, len, (long long)len,
-						  cap);
-	return 0;
+	if (e->iterations >= cap)
+		return 0;
+	/* a CPU that predicted it within the bound stops for the one that did not */
+	if (want <= e->max_window)
+		return -ECANCELED;
+	return kbench_engine_refuse_fixed(e, at, mn, len, (long long)len, cap);
 }
 
 /*

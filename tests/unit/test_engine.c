@@ -926,6 +926,17 @@ static int one_agree(struct kbench_engine *e)
 }
 
 /*
+ * agree() where another CPU proposes 0 for the fixed N 256 in the fit
+ * (the rounds after the first, which follows the probe)
+ */
+static int fixed_refused_agree(struct kbench_engine *e)
+{
+	if (agree_calls++ && e->iterations == 256)
+		e->iterations = 0;
+	return 0;
+}
+
+/*
  * The fit of a concurrent run's N with its windows started together
  * (kbench_engine_sync_fit()): a routine whose windows cost 8 times more
  * at the rendezvous than in the probe, where each CPU ran alone.
@@ -934,6 +945,10 @@ static void test_sync_fit(void)
 {
 	static const struct kbench_engine_ops ops = {
 		.gap = fake_gap, .check = fake_check, .agree = one_agree,
+	};
+	static const struct kbench_engine_ops refused_ops = {
+		.gap = fake_gap, .check = fake_check,
+		.agree = fixed_refused_agree,
 	};
 	static struct kbench_rendezvous_slot slot[1];
 	struct kbench_rendezvous rv = { .nr = 1, .slot = slot };
@@ -991,6 +1006,22 @@ static void test_sync_fit(void)
 	   r.e.range_want_n == 256 && !r.s[0].taken && sync_len_max <= 4000,
 	   "sync fit: a fixed N whose windows together would pass max_window is refused (fixed, N %u, predicted %llu ticks), no window over the bound (%llu)",
 	   r.e.range_want_n, r.e.range_want_len, sync_len_max);
+
+	/*
+	 * fixed N 256, as dear together as alone here, another CPU over the
+	 * bound (agree() takes its 0): this one stops without a refusal of
+	 * its own, -ECANCELED, which the group ranks below the other's
+	 */
+	fake_setup(&r);
+	r.e.ops = &refused_ops;
+	r.e.extra.sync = &sync;
+	r.e.iterations = 256;
+	agree_calls = 0;
+	err = fake_run_bounded(&r, 4000);
+	ok(err == -ECANCELED && r.e.range == KBENCH_RANGE_NONE &&
+	   !r.s[0].taken,
+	   "sync fit: a fixed N this CPU predicts within the bound, another CPU not: stops with -ECANCELED (%d), no refusal of its own (range %d)",
+	   err, r.e.range);
 
 	/* dearer together than the bound at N = 1: refused as slow */
 	fake_setup(&r);
