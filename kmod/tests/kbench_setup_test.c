@@ -123,7 +123,7 @@ module_param_named(alloc_bytes, kbst_alloc_bytes, uint, 0644);
 MODULE_PARM_DESC(alloc_bytes, "setup allocates this much (<= 16 MiB)");
 
 /*
- * hold: while set, every setup waits (in 10 ms sleeps) before it does
+ * hold: while set, every setup waits (in 20 ms sleeps) before it does
  * anything, counted in holding: a routine's setup as long as a test
  * wants, ended by the test, not by a clock.
  */
@@ -162,7 +162,7 @@ static int kbst_setup(struct kbench_setup *s)
 	if (READ_ONCE(kbst_hold)) {
 		atomic_inc(&kbst_holding);
 		while (READ_ONCE(kbst_hold))
-			msleep(10);
+			msleep(20);
 		atomic_dec(&kbst_holding);
 	}
 	if (READ_ONCE(kbst_sleep_ms))

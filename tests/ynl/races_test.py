@@ -45,13 +45,14 @@ A_ROUTINE, A_CPU, A_SAMPLES, A_ITERATIONS, A_TARGET_NS, A_WARMUP = \
 A_CPUS = 24
 
 
-def setp(name, value):
-    with open(PARAMS + name, 'w') as f:
+def setp(name, value, params=PARAMS):
+    """Module parameter @name of kbench (or of @params' module) := @value."""
+    with open(params + name, 'w') as f:
         f.write(str(value))
 
 
-def getp(name):
-    with open(PARAMS + name) as f:
+def getp(name, params=PARAMS):
+    with open(params + name) as f:
         return int(f.read())
 
 
@@ -536,16 +537,6 @@ def task_state(tid):
         return ''
 
 
-def stp(name, value):
-    with open(ST_PARAMS + name, 'w') as f:
-        f.write(str(value))
-
-
-def stg(name):
-    with open(ST_PARAMS + name) as f:
-        return int(f.read())
-
-
 def release_outside_chain(tap, ynl, h):
     """A requester closed while its run is in a routine's setup (held by
     kbench_setup_test's hold until the test lets it go): close() waits
@@ -560,7 +551,7 @@ def release_outside_chain(tap, ynl, h):
         tap.check(False, 'release_outside_chain: kbench_setup_test loads',
                   ins.stderr)
         return
-    stp('hold', 1)
+    setp('hold', 1, ST_PARAMS)
     nl = Nl()
     fam = nl.family()
     nl.send(fam, KBENCH_CMD_RUN,
@@ -570,9 +561,9 @@ def release_outside_chain(tap, ynl, h):
             attr(A_ITERATIONS, struct.pack('I', 10)) +
             attr(A_WARMUP, struct.pack('I', 0)))
     end = time.time() + 60
-    while time.time() < end and stg('holding') < 1:
+    while time.time() < end and getp('holding', ST_PARAMS) < 1:
         time.sleep(0.05)
-    held = stg('holding') == 1
+    held = getp('holding', ST_PARAMS) == 1
     closer = threading.Thread(target=nl.close)
     closer.start()
     # the close waits for the held run, uninterruptibly
@@ -589,11 +580,11 @@ def release_outside_chain(tap, ynl, h):
         pass
     loaded = load.returncode == 0
     still = closer.is_alive()
-    stp('hold', 0)
+    setp('hold', 0, ST_PARAMS)
     closer.join(120)
     out = load.communicate(timeout=120)[0]
     closed = not closer.is_alive()
-    counts = [stg('setups'), stg('teardowns')]
+    counts = [getp('setups', ST_PARAMS), getp('teardowns', ST_PARAMS)]
     subprocess.run(['rmmod', 'kbench_genl_test'])
     subprocess.run(['rmmod', 'kbench_setup_test'])
     check_freed(tap, ynl, h, held and waiting and loaded and still and
@@ -668,4 +659,4 @@ def run_all(tap, ynl, h, rounds=30):
         if os.path.exists(PARAMS + 'fault_point'):
             setp('fault_point', 0)
         if os.path.exists(ST_PARAMS + 'hold'):
-            stp('hold', 0)
+            setp('hold', 0, ST_PARAMS)
