@@ -51,16 +51,7 @@ int kbench_run_aborted(struct kbench_run *run)
 
 static void kbench_group_abort(struct kbench_group *g, u32 index, int err)
 {
-	int old = atomic_cmpxchg(&g->err, 0, err);
-
-	/*
-	 * The first error is the group's, but -ECANCELED (a CPU that stopped
-	 * for another, kbench_engine_sync_fit()) gives way to that other's.
-	 */
-	if (old == -ECANCELED && err != -ECANCELED &&
-	    atomic_cmpxchg(&g->err, old, err) == old)
-		old = 0;
-	if (!old)
+	if (!atomic_cmpxchg(&g->err, 0, err))
 		g->cause = index;
 	/* no CPU waits at the rendezvous or in agree() any more */
 	WRITE_ONCE(g->rv.abort, 1);
@@ -734,6 +725,12 @@ static void kbench_group_done(struct kbench_group *g)
 	/* every CPU has torn its own setups down */
 	kbench_run_teardown_shared(g->run[0]);
 	err = atomic_read(&g->err);
+	/* a CPU's own error that did not end the group (-ECANCELED) still fails it */
+	for (i = 0; i < g->nr && !err; i++)
+		if (g->run[i]->err) {
+			kbench_group_abort(g, i, g->run[i]->err);
+			err = atomic_read(&g->err);
+		}
 	if (!err)
 		err = kbench_group_skew(g);
 	for (i = 0; i < g->nr && !err; i++)
@@ -823,7 +820,7 @@ struct kbench_thread {
 	const struct net *net;
 	u32 portid;
 	bool waited;			/* by that release already */
-	struct list_head wait_node;	/* in that release's kbench_release */
+	struct list_head wait_node;	/* in that release's kbench_closed */
 };
 
 /*
@@ -899,8 +896,12 @@ static int kbench_run_thread(void *arg)
 		err = kbench_run_measure(run);
 		kbench_steal_stop(run->cpu);
 	}
-	/* the other CPUs stop now, not after this one's teardown */
-	if (run->group && err)
+	/*
+	 * The other CPUs stop now, not after this one's teardown; but a CPU
+	 * that stopped for another (-ECANCELED: kbench_engine_sync_fit())
+	 * leaves the group's error, and its explanation, to that other.
+	 */
+	if (run->group && err && err != -ECANCELED)
 		kbench_group_abort(run->group, run->group_index, err);
 	kbench_run_teardown(run);
 	/* a group's last thread summarizes, after the skew */
@@ -1171,43 +1172,49 @@ static int kbench_cpu_offline(unsigned int cpu)
 }
 
 /*
- * The threads of a released socket's runs, each with a reference, waited
- * for after the release (kbench_release_fops) by the releasing task.
+ * The threads of a closed socket's runs, each with a reference, waited
+ * for after the socket's release (kbench_closed_fops) by the task that
+ * released it.
  */
-struct kbench_release {
+struct kbench_closed {
 	struct list_head threads;	/* kbench_thread.wait_node */
 };
 
-/* Until every thread of @threads has exited; their references dropped. */
-static void kbench_release_wait(struct list_head *threads)
+/*
+ * Drop the references to @threads, waiting first (@wait) until each
+ * thread has exited.
+ */
+static void kbench_closed_put(struct list_head *threads, bool wait)
 {
 	struct kbench_thread *t, *tmp;
 
 	list_for_each_entry_safe(t, tmp, threads, wait_node) {
-		kbench_thread_wait(t, TASK_UNINTERRUPTIBLE | TASK_FREEZABLE);
+		if (wait)
+			kbench_thread_wait(t, TASK_UNINTERRUPTIBLE |
+					   TASK_FREEZABLE);
 		list_del(&t->wait_node);
 		kbench_thread_put(t);
 	}
 }
 
 /*
- * The last reference to the release's file gone: __fput() calls this in
- * the releasing task's task_work, with no lock held, and drops the
- * module reference the file holds (fops owner) after it returns, in the
+ * The last reference to the file gone: __fput() calls this in the
+ * releasing task's task_work, with no lock held, and drops the module
+ * reference the file holds (fops owner) after it returns, in the
  * kernel's text.
  */
-static int kbench_release_file_release(struct inode *inode, struct file *file)
+static int kbench_closed_fop_release(struct inode *inode, struct file *file)
 {
-	struct kbench_release *r = file->private_data;
+	struct kbench_closed *c = file->private_data;
 
-	kbench_release_wait(&r->threads);
-	kfree(r);
+	kbench_closed_put(&c->threads, true);
+	kfree(c);
 	return 0;
 }
 
-static const struct file_operations kbench_release_fops = {
+static const struct file_operations kbench_closed_fops = {
 	.owner = THIS_MODULE,
-	.release = kbench_release_file_release,
+	.release = kbench_closed_fop_release,
 };
 
 /*
@@ -1225,15 +1232,17 @@ static const struct file_operations kbench_release_fops = {
  * the threads, is put with fput(), which in a task queues its __fput()
  * as task_work -- run after the socket's own __fput() returns, before
  * close() returns or the exiting process is reaped, so that once its
- * process is gone so are its runs, and the CPUs are free, as before;
- * from a kernel thread, __fput() runs later in a worker.  The file holds
- * a reference to the module until then (rmmod meanwhile: "in use").
- * When the file cannot be made (no memory; kbench being unloaded, whose
- * exit aborts and waits for every run), the wait happens here.
+ * process is gone so are its runs, and the CPUs are free.  The file
+ * holds a reference to the module until then (rmmod meanwhile: "in
+ * use").  Nobody waits when a kernel thread released the socket (a
+ * worker's delayed __fput(): kbench's own thread held the file when its
+ * process closed it) or when the file cannot be made (no memory, the
+ * file limit; kbench being unloaded, whose exit waits for every run):
+ * the runs end on their own, within one window and their teardown.
  */
 void kbench_abort_requester(const struct net *net, u32 portid)
 {
-	struct kbench_release *r;
+	struct kbench_closed *c;
 	struct kbench_thread *t;
 	struct file *file;
 	LIST_HEAD(threads);
@@ -1255,20 +1264,21 @@ void kbench_abort_requester(const struct net *net, u32 portid)
 	if (list_empty(&threads))
 		return;
 
-	r = kmalloc(sizeof(*r), GFP_KERNEL);
-	if (r) {
-		INIT_LIST_HEAD(&r->threads);
-		list_splice_init(&threads, &r->threads);
-		file = anon_inode_getfile("[kbench-release]",
-					  &kbench_release_fops, r, O_RDONLY);
+	c = current->flags & PF_KTHREAD ? NULL :
+	    kmalloc(sizeof(*c), GFP_KERNEL);
+	if (c) {
+		INIT_LIST_HEAD(&c->threads);
+		list_splice_init(&threads, &c->threads);
+		file = anon_inode_getfile("[kbench-closed]",
+					  &kbench_closed_fops, c, O_RDONLY);
 		if (!IS_ERR(file)) {
 			fput(file);
 			return;
 		}
-		list_splice_init(&r->threads, &threads);
-		kfree(r);
+		list_splice_init(&c->threads, &threads);
+		kfree(c);
 	}
-	kbench_release_wait(&threads);
+	kbench_closed_put(&threads, false);
 }
 
 /**

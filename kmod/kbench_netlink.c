@@ -719,6 +719,10 @@ static void kbench_run_explain(struct netlink_ext_ack *extack,
 	case -ESHUTDOWN:
 		NL_SET_ERR_MSG(extack, "kbench is being unloaded");
 		break;
+	case -ECANCELED:
+		NL_SET_ERR_MSG_ATTR(extack, iterations,
+				    "another CPU of the run could not take this N");
+		break;
 	case -ENOMEM:
 		NL_SET_ERR_MSG(extack, "out of memory");
 		break;

@@ -1205,9 +1205,9 @@ static inline int kbench_rounds_over(const struct kbench_rounds *r,
  * the probe's N, or after KBENCH_SYNC_FIT_STEPS steps.  A fixed N is kept
  * where every CPU predicts its window within max_window, and refused
  * (-ERANGE, KBENCH_RANGE_FIXED, with its prediction) by each CPU that
- * does not; the others stop with -ECANCELED, which a group's answer ranks
- * below any other error, so that the refusal names the CPU that made it
- * and its numbers; a routine whose
+ * does not; the others stop with -ECANCELED, which does not end the
+ * group (the refusing CPU ends it), so that the answer names the CPU
+ * that refused and its numbers; a routine whose
  * window at N = 1 is over max_window with its CPUs together is refused
  * as too slow (KBENCH_RANGE_SLOW), before any window of its samples.
  */

@@ -123,11 +123,13 @@ module_param_named(alloc_bytes, kbst_alloc_bytes, uint, 0644);
 MODULE_PARM_DESC(alloc_bytes, "setup allocates this much (<= 16 MiB)");
 
 /*
- * hold: while set, every setup waits (in 20 ms sleeps) before it does
- * anything, counted in holding: a routine's setup as long as a test
- * wants, ended by the test, not by a clock.
+ * hold: while set, every setup waits (in 20 ms sleeps, 90 s at most)
+ * before it does anything, counted in holding: a routine's setup as long
+ * as a test wants, ended by the test, not by a clock.
  */
 static bool kbst_hold;
+/* a test that failed to let go: under the hung-task detector's 120 s */
+#define KBST_HOLD_MAX_MS	90000
 module_param_named(hold, kbst_hold, bool, 0644);
 MODULE_PARM_DESC(hold, "setups wait while this is set");
 static atomic_t kbst_holding = ATOMIC_INIT(0);
@@ -150,6 +152,7 @@ static int kbst_setup(struct kbench_setup *s)
 	int fail = READ_ONCE(kbst_fail_errno);
 	long fail_arg = READ_ONCE(kbst_fail_arg);
 	struct kbst_data *d;
+	unsigned int i;
 
 	if (fail > 0 && fail < MAX_ERRNO &&
 	    (fail_arg < 0 || (u64)fail_arg == s->arg)) {
@@ -161,7 +164,7 @@ static int kbst_setup(struct kbench_setup *s)
 	}
 	if (READ_ONCE(kbst_hold)) {
 		atomic_inc(&kbst_holding);
-		while (READ_ONCE(kbst_hold))
+		for (i = 0; READ_ONCE(kbst_hold) && i < KBST_HOLD_MAX_MS / 20; i++)
 			msleep(20);
 		atomic_dec(&kbst_holding);
 	}
