@@ -1010,7 +1010,8 @@ static void test_sync_fit(void)
 	/*
 	 * fixed N 256, as dear together as alone here, another CPU over the
 	 * bound (agree() takes its 0): this one stops without a refusal of
-	 * its own, -ECANCELED, which the group ranks below the other's
+	 * its own, -ECANCELED, which does not end the group: the other's
+	 * refusal does
 	 */
 	fake_setup(&r);
 	r.e.ops = &refused_ops;

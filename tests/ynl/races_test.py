@@ -156,9 +156,9 @@ def n_attrs(samples):
     return attr(A_TARGET_NS, struct.pack('I', 1000000))
 
 
-def run_req(cpu, samples=5):
-    """A RUN on @cpu (n_attrs() says how long)."""
-    return (attr(A_ROUTINE, b'add_chain\0') +
+def run_req(cpu, samples=5, routine=b'add_chain'):
+    """A RUN of @routine on @cpu (n_attrs() says how long)."""
+    return (attr(A_ROUTINE, routine + b'\0') +
             attr(A_CPU, struct.pack('I', cpu)) +
             attr(A_SAMPLES, struct.pack('I', samples)) + n_attrs(samples) +
             attr(A_WARMUP, struct.pack('I', 0)))
@@ -554,12 +554,7 @@ def release_outside_chain(tap, ynl, h):
     setp('hold', 1, ST_PARAMS)
     nl = Nl()
     fam = nl.family()
-    nl.send(fam, KBENCH_CMD_RUN,
-            attr(A_ROUTINE, b'setup_test\0') +
-            attr(A_CPU, struct.pack('I', 0)) +
-            attr(A_SAMPLES, struct.pack('I', 5)) +
-            attr(A_ITERATIONS, struct.pack('I', 10)) +
-            attr(A_WARMUP, struct.pack('I', 0)))
+    nl.send(fam, KBENCH_CMD_RUN, run_req(0, routine=b'setup_test'))
     end = time.time() + 60
     while time.time() < end and getp('holding', ST_PARAMS) < 1:
         time.sleep(0.05)
@@ -596,6 +591,7 @@ def release_outside_chain(tap, ynl, h):
                 f'held {held} close waiting {waiting} loaded {loaded} '
                 f'(insmod {load.returncode} {out.strip()}) close still '
                 f'waiting {still} closed {closed} setups/teardowns {counts}')
+
 
 def rmmod_rounds(tap, ynl, h, rounds=30):
     """rmmod during a RUN that starts (its CPU claimed, no thread yet), a
