@@ -37,9 +37,9 @@ kbenchctl diff /tmp/v7.json v8 >/tmp/d 2>&1
 rc=$?
 sed 's/^/# /' /tmp/d
 cp /tmp/d /tmp/d.short
-[ $rc = 1 ] && has "7.000 cyc      8.000 cyc   +14.29%  +14.29% .. +14.29%" /tmp/d &&
+[ $rc = 1 ] && has "7.000 ticks    8.000 ticks   +14.29%  +14.29% .. +14.29%" /tmp/d &&
 	has "regressed" /tmp/d
-t $? "diff v7 v8: 7.000 -> 8.000 cycles/iter, +14.29 % (CI +14.29..+14.29), regressed, exit 1 (got $rc)"
+t $? "diff v7 v8: 7.000 -> 8.000 ticks/iter, +14.29 % (CI +14.29..+14.29), regressed, exit 1 (got $rc)"
 
 kbenchctl diff /tmp/v7.json v8 -v >/tmp/d 2>&1
 rc=$?

@@ -97,9 +97,9 @@ lines=$(echo "$out" | grep -v -c '^warning: ')
 [ $rc = 0 ] && [ "$lines" -le 12 ] && echo "$out" | grep -q '^  verdict    '
 tap_out $? "run add_chain: the default report has $lines lines (at most 12) after the warnings"
 if kb_icount && [ "$(uname -m)" = x86_64 ]; then
-	echo "$out" | grep -qx '  median         6.000 cycles/iter     6.000 ns/iter   95% CI \[6.000, 6.000\]' &&
-	echo "$out" | grep -qx '  min            6.000 cycles/iter     6.000 ns/iter' &&
-	echo "$out" | grep -qx '  corrected      4.000 cycles/iter     4.000 ns/iter   (the median minus the empty loop)' &&
+	echo "$out" | grep -qx '  median         6.000 ticks/iter     6.000 ns/iter   95% CI \[6.000, 6.000\]' &&
+	echo "$out" | grep -qx '  min            6.000 ticks/iter     6.000 ns/iter' &&
+	echo "$out" | grep -qx '  corrected      4.000 ticks/iter     4.000 ns/iter   (the median minus the empty loop)' &&
 	echo "$out" | grep -qx '  samples    200 valid, 0 excluded' &&
 	echo "$out" | grep -qx '  verdict    stable'
 	tap $? "run add_chain under icount: median = min = 6.000, corrected 4.000, stable"
@@ -126,7 +126,7 @@ if grep -q kbench_icount=1 /proc/cmdline && [ "$(uname -m)" = x86_64 ]; then
 	# interval is exactly [0, 0], so the first look answers
 	[ "$looks" = 1 ] && echo "$out" | grep -q '^sampled until answered: 1 looks' &&
 	echo "$out" | tail -n 1 | grep -qx 'no significant difference between add_chain and mul_chain (+0.00%, 95% anytime CI +0.00% to +0.00%)' &&
-	echo "$out" | grep -qx '  median         6.000 cycles/iter     6.000 ns/iter   95% CI \[6.000, 6.000\]' &&
+	echo "$out" | grep -qx '  median         6.000 ticks/iter     6.000 ns/iter   95% CI \[6.000, 6.000\]' &&
 	echo "$out" | grep -q "^  samples    $total valid, 0 excluded"
 	tap $? "the merged samples under icount: still exactly 6.000, all $total valid"
 	out=$(kbenchctl run add_chain --iterations 1000 --samples 100 --precision 0.1 2>&1)
@@ -186,7 +186,7 @@ if [ "$x86_icount" = 1 ]; then
 	tap $r "run add_n --arg 1..64:x2 --json: min = median = arg + 2, fit O(n) with coefficient 1 and RMS 0"
 
 	out=$(kbenchctl run add_n --arg 1..64:x2 --samples 50 2>&1)
-	echo "$out" | grep -qx 'fit of add_n (its corrected median, 7 values): O(n), 1.000 x n cycles/iter, RMS 0.00% (the best of O(1) .. O(n^3))' &&
+	echo "$out" | grep -qx 'fit of add_n (its corrected median, 7 values): O(n), 1.000 x n ticks/iter, RMS 0.00% (the best of O(1) .. O(n^3))' &&
 		echo "$out" | awk '$1 == 64 && $2 == "66.000" && $3 == "66.000" &&
 			$6 == "64.000" { found = 1 } END { exit !found }'
 	tap_out $? "run add_n --arg 1..64:x2: a row per value, the fit O(n), 1.000 x n"
@@ -282,7 +282,7 @@ fi
 if reload add_n_endbr=1; then
 	if [ "$x86_icount" = 1 ]; then
 		out=$(kbenchctl run add_n --arg 8 --iterations 1000 --samples 100 2>&1)
-		echo "$out" | grep -q '^  median        18.000 cycles/iter' &&
+		echo "$out" | grep -q '^  median        18.000 ticks/iter' &&
 			kbenchctl list | grep -q '^add_n .* ENDBR64'
 		tap_out $? "add_n_endbr=1: add_n --arg 8 is 2 x 8 + 2 = 18 instructions per iteration"
 	else

@@ -959,7 +959,7 @@ void test_cli(void)
 	expect("run add_chain --user --samples 300 --iterations 1000 --hist", 0, "\u25c0");
 	expect("run add_chain --user --samples 300 --iterations 1000 --hist --log", 0, "log scale");
 	expect("run mul_chain --user --samples 20 --iterations 100 --raw", 0,
-	       "samples (index, routine, net cycles, flags)");
+	       "samples (index, routine, net ticks, flags)");
 	rc = run("run empty --user --samples 30 --iterations 100 --csv", "2>/dev/null", &out);
 	ok(rc == 0 && !strncmp(out, "index,routine,net_cycles,flags\n0,empty,", 39),
 	   "run --csv prints the CSV header and samples");

@@ -214,7 +214,8 @@ static void test_svg(void)
 	int64_t net[52];
 	uint32_t flags[52] = { 0 };
 	struct kb_stats st;
-	struct kb_svg_series s = { "add_chain", sorted, &st, net, flags, 52, 1000 };
+	struct kb_svg_series s = { "add_chain", sorted, &st, net, flags, 52, 1000,
+				   "tsc ticks" };
 	char *out;
 	int i;
 
@@ -238,6 +239,8 @@ static void test_svg(void)
 	ok(strstr(out, "class=\"min\"") && strstr(out, "class=\"median\"") &&
 	   strstr(out, "class=\"mode\""), "SVG marks min, median and mode");
 	ok(strstr(out, "class=\"flagged\"") != NULL, "SVG shows flagged samples");
+	ok(strstr(out, "tsc ticks per iteration") && !strstr(out, "cycles"),
+	   "SVG axes say the counter's ticks, never cycles");
 	ok(strstr(out, "add_chain &lt;cpu 0&gt; &amp; more") != NULL,
 	   "SVG title is XML-escaped");
 	{

@@ -269,7 +269,7 @@ static void print_series(const struct kb_export *x, const struct series *s,
 
 	out_open_object(NULL);
 	out_string("routine", "\n%s", p0->name);
-	out_string("unit", " (%s", kb_export_unit(p0->run, false));
+	out_string("unit", " (%s", kb_export_unit_text(p0->run));
 	out_text(" per iteration, median and its 95%% CI)\n");
 	out_text("  %4s  %-28s %12s  %s\n", "#", "file", "median", "95% CI");
 	out_open_array("series");

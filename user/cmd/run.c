@@ -96,8 +96,8 @@ static void report_runs(const struct kb_run *rs, unsigned int n,
 			out_text("%s:%llu", x->routine, (unsigned long long)x->arg);
 		else
 			out_text("%s", x->routine);
-		out_text(": geometric mean of the runs' medians %.3f cycles/iter, between-run spread %.2f%% (standard deviation of ln(median) x 100)\n",
-			 gm, sp);
+		out_text(": geometric mean of the runs' medians %.3f %s/iter, between-run spread %.2f%% (standard deviation of ln(median) x 100)\n",
+			 gm, kb_run_unit(&rs[0]), sp);
 	}
 }
 

@@ -253,23 +253,26 @@ static void fit_text(const struct sweep *w, const char *name,
 		char why[256];
 
 		fit_why_not(f, why, sizeof(why));
-		out_text("fit of %s (its corrected median, %zu values): %scannot tell%s: %s; closest %s, %s cycles/iter (--fit CLASS fits one class)\n",
+		out_text("fit of %s (its corrected median, %zu values): %scannot tell%s: %s; closest %s, %s %s/iter (--fit CLASS fits one class)\n",
 			 name, f->points, kb_color(out_file(), KB_WARN),
 			 kb_color_end(out_file()), why,
-			 kb_big_o_text(f->best.complexity), curve);
+			 kb_big_o_text(f->best.complexity), curve,
+			 kb_run_unit(&w->runs[0]));
 	} else {
-		out_text("fit of %s (its corrected median, %zu values): %s%s%s, %s cycles/iter, RMS %.2f%%%s\n",
+		out_text("fit of %s (its corrected median, %zu values): %s%s%s, %s %s/iter, RMS %.2f%%%s\n",
 			 name, f->points, kb_color(out_file(), KB_GOOD),
 			 kb_big_o_text(f->best.complexity),
-			 kb_color_end(out_file()), curve, f->best.rms * 100,
+			 kb_color_end(out_file()), curve,
+			 kb_run_unit(&w->runs[0]), f->best.rms * 100,
 			 w->o->fit ? "" : " (the best of O(1) .. O(n^3))");
 	}
 	if (!w->o->verbose)
 		return;
 	for (c = 0; c < KB_O_COUNT; c++) {
 		fit_curve_text(&f->all[c], curve, sizeof(curve));
-		out_text("  %-11s %s cycles/iter, RMS %.2f%%\n",
-			 kb_big_o_text(c), curve, f->all[c].rms * 100);
+		out_text("  %-11s %s %s/iter, RMS %.2f%%\n",
+			 kb_big_o_text(c), curve, kb_run_unit(&w->runs[0]),
+			 f->all[c].rms * 100);
 	}
 }
 
@@ -565,6 +568,7 @@ static int write_svg(const struct sweep *w)
 			.median = md, .ci_lo = lo, .ci_hi = hi,
 			.note = notes[k],
 		};
+		kb_run_unit_text(&w->runs[0], c[k].unit, sizeof(c[k].unit));
 	}
 	kb_svg_sweep_title(title, sizeof(title), &w->runs[0], w->o->q.names,
 			   w->o->q.n, w->compare, w->o->sweep.spec);

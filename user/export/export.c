@@ -36,6 +36,13 @@ const char *kb_export_unit(const struct kb_saved_run *s, bool key)
 	return buf;
 }
 
+const char *kb_export_unit_text(const struct kb_saved_run *s)
+{
+	static char buf[KBENCH_NAME_MAX + 48];
+
+	return kb_run_unit_text(&s->run, buf, sizeof(buf));
+}
+
 void kb_export_commit(const char *release, char *buf, size_t len)
 {
 	const char *p = release, *g = NULL;

@@ -69,12 +69,15 @@ int kb_export_load(const char *sub, char *const *paths, size_t n,
 void kb_export_free(struct kb_export *x);
 
 /*
- * What a run's per-iteration figures count: "cycles" for the TSC (core
- * cycles on a constant-rate TSC, as everywhere in kbench), else the
- * counter's ticks ("cntvct ticks").  @key is the same for key names:
- * "cycles" or "ticks".
+ * The word in the names of keys and measures that carry a run's
+ * per-iteration figures, kept as it always was so that series continue:
+ * "cycles" for the TSC, else "ticks" (@key) or "cntvct ticks" (a measure
+ * name).  Not a unit: where a format has a unit field, it gets
+ * kb_export_unit_text().
  */
 const char *kb_export_unit(const struct kb_saved_run *s, bool key);
+/* What the figures count, for a unit field: "tsc ticks" (kb_run_unit_text()) */
+const char *kb_export_unit_text(const struct kb_saved_run *s);
 
 /*
  * A git commit the kernel release names: the "-gHASH" suffix

@@ -20,7 +20,7 @@ static void add_bench(struct json_object *doc, const struct kb_export_point *p,
 	char unit[64], buf[256];
 
 	json_object_object_add(e, "name", json_object_new_string(p->name));
-	snprintf(unit, sizeof(unit), "%s/iter", kb_export_unit(p->run, false));
+	snprintf(unit, sizeof(unit), "%s/iter", kb_export_unit_text(p->run));
 	json_object_object_add(e, "unit", json_object_new_string(unit));
 	json_object_object_add(e, "value", kb_json_num(p->median));
 	snprintf(buf, sizeof(buf), "\u00b1 %.4g", (p->ci_hi - p->ci_lo) / 2);

@@ -93,6 +93,9 @@ static struct json_object *iteration(const struct kb_export *x,
 	/* user counters: numbers beside the times */
 	snprintf(key, sizeof(key), "%s_per_iter", kb_export_unit(s, true));
 	json_object_object_add(b, key, kb_json_num(p->median));
+	/* the key's word is kept as it was; the unit says what it counts */
+	json_object_object_add(b, "unit",
+			       json_object_new_string(kb_export_unit_text(s)));
 	json_object_object_add(b, "ci_lower_ns", kb_json_num(p->ns_lo));
 	json_object_object_add(b, "ci_upper_ns", kb_json_num(p->ns_hi));
 	json_object_object_add(b, "samples", json_object_new_uint64(p->valid));

@@ -171,7 +171,7 @@ static struct json_object *test(const struct kb_export *x,
 	num = json_object_new_object();
 	json_object_object_add(num, "value", kb_json_num(p->median));
 	json_object_object_add(num, "unit",
-			       json_object_new_string(kb_export_unit(p->run, false)));
+			       json_object_new_string(kb_export_unit_text(p->run)));
 	json_object_object_add(t, "number", num);
 
 	env = json_object_new_object();
@@ -187,7 +187,7 @@ static struct json_object *test(const struct kb_export *x,
 	json_object_object_add(misc, "side",
 			       json_object_new_string(r->user ? "user" : "kernel"));
 	json_object_object_add(misc, "unit",
-			       json_object_new_string(kb_export_unit(p->run, false)));
+			       json_object_new_string(kb_export_unit_text(p->run)));
 	json_object_object_add(misc, "median_per_iter", kb_json_num(p->median));
 	json_object_object_add(misc, "ci_lower", kb_json_num(p->ci_lo));
 	json_object_object_add(misc, "ci_upper", kb_json_num(p->ci_hi));

@@ -89,9 +89,26 @@ double kb_run_ns(const struct kb_run *r, double cycles)
 	return r->counter_hz ? cycles * 1e9 / (double)r->counter_hz : NAN;
 }
 
+/*
+ * The one place that names what a run's per-iteration figures count.
+ * The counter (TSC, CNTVCT, timebase) ticks at a fixed rate, not with the
+ * core, so its figures are "ticks" (the header names the counter and its
+ * rate); "cycles" only where a core-cycle event took the counter's place.
+ */
 const char *kb_run_unit(const struct kb_run *r)
 {
-	return r->metric[0] ? r->metric : "cycles";
+	return r->metric[0] ? r->metric : "ticks";
+}
+
+const char *kb_run_unit_text(const struct kb_run *r, char *buf, size_t len)
+{
+	const char *u = kb_run_unit(r);
+
+	if (r->metric[0] || !r->counter[0])
+		snprintf(buf, len, "%s", u);
+	else
+		snprintf(buf, len, "%s %s", r->counter, u);
+	return buf;
 }
 
 int kb_run_event_index(const struct kb_run *r, const char *name)

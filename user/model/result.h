@@ -195,8 +195,15 @@ void kb_run_env(struct kb_run *r);
 
 /* @cycles of the run's counter in ns; NAN for an event's counts. */
 double kb_run_ns(const struct kb_run *r, double cycles);
-/* What the run's per-iteration figures count: "cycles" or the event. */
+/*
+ * What the run's per-iteration figures count, in one word for a label
+ * ("ticks/iter"): "ticks" of the run's counter, or the event whose counts
+ * took the counter's place ("cycles": core cycles).  Every printer asks
+ * here; nothing else decides the word.
+ */
 const char *kb_run_unit(const struct kb_run *r);
+/* The same with the counter named ("tsc ticks"), in @buf; returns @buf. */
+const char *kb_run_unit_text(const struct kb_run *r, char *buf, size_t len);
 /* The index of event @name in @r, or -1. */
 int kb_run_event_index(const struct kb_run *r, const char *name);
 /*

@@ -33,7 +33,7 @@
 	X(counter, STR, KBENCH_A_RUN_COUNTER, "  counter %s")		\
 	X(counter_hz, U64, KBENCH_A_RUN_COUNTER_HZ, " @ %llu Hz")	\
 	X(elapsed_ns, U64, KBENCH_A_RUN_ELAPSED_NS, ", elapsed %llu ns") \
-	X(span_cycles, U64, KBENCH_A_RUN_SPAN_CYCLES, ", span %llu cycles") \
+	X(span_cycles, U64, KBENCH_A_RUN_SPAN_CYCLES, ", span %llu ticks") \
 	X(routine_cycles, U64, KBENCH_A_RUN_ROUTINE_CYCLES,		\
 	  " (in the routines %llu")					\
 	X(window_cycles, U64, KBENCH_A_RUN_WINDOW_CYCLES,		\

@@ -35,7 +35,7 @@ static void format_med(const struct kb_diff_row *w, const char *metric, double v
 {
 	if (isfinite(v))
 		snprintf(buf, len, "%.3f %s", v, metric ? "" :
-			 w->ns_unit ? "ns" : "cyc");
+			 w->ns_unit ? "ns" : kb_run_unit(&w->os->run));
 	else
 		snprintf(buf, len, "-");
 }
@@ -169,6 +169,7 @@ static void print_rows_json(const struct kb_diff_row *rows, size_t nrows,
 	for (i = 0; i < nrows; i++) {
 		const struct kb_diff_row *w = &rows[i];
 		bool na = w->verdict == KB_ROW_NA;
+		char unit[KBENCH_NAME_MAX + 48];
 		uint64_t a = 0;
 
 		out_open_object(NULL);
@@ -180,8 +181,11 @@ static void print_rows_json(const struct kb_diff_row *rows, size_t nrows,
 			out_uint("arg", NULL, a);
 		else
 			out_null("arg");
+		/* "compared_in" keeps its old words; "unit" says what they count */
 		out_string("compared_in", NULL, metric ? metric :
 				     w->ns_unit ? "ns" : "cycles");
+		out_string("unit", NULL, metric ? metric : w->ns_unit ? "ns" :
+			   kb_run_unit_text(&w->os->run, unit, sizeof(unit)));
 		out_double("old_median_cycles", NULL, w->old_med_cyc);
 		out_double("new_median_cycles", NULL, w->new_med_cyc);
 		out_double("old_median_ns", NULL, w->old_med_ns);

@@ -45,22 +45,24 @@ void kb_report_header(const struct kb_run *r, const char *what)
 		out_text("userspace twins");
 	else
 		out_text("run %u", r->run_id);
-	out_text(" on cpu %u: %u samples x %u iterations%s, %s at %s\n",
+	/* the counter and its rate once: the figures below are its ticks */
+	out_text(" on cpu %u: %u samples x %u iterations%s, %s%s at %s\n",
 		 r->cpu, r->samples, r->iterations,
-		 r->adaptive ? " (adaptive)" : "", r->counter, rate);
+		 r->adaptive ? " (adaptive)" : "",
+		 r->metric[0] ? "" : "ticks of ", r->counter, rate);
 	kb_report_n_adapted(r);
 	if (r->until)
 		kb_until_print(r->until, r);
 }
 
-/* "cycles/iter" and ns/iter of one figure, aligned (an event: no ns) */
-static void figure(const struct kb_run *r, const char *label, double cycles)
+/* "ticks/iter" and ns/iter of one figure, aligned (an event: no ns) */
+static void figure(const struct kb_run *r, const char *label, double v)
 {
 	if (r->metric[0])
-		out_text(LABEL "%9.3f %s/iter", label, cycles, r->metric);
+		out_text(LABEL "%9.3f %s/iter", label, v, kb_run_unit(r));
 	else
-		out_text(LABEL "%9.3f cycles/iter %9.3f ns/iter", label, cycles,
-			 kb_run_ns(r, cycles));
+		out_text(LABEL "%9.3f %s/iter %9.3f ns/iter", label, v,
+			 kb_run_unit(r), kb_run_ns(r, v));
 }
 
 /*
@@ -316,10 +318,10 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 		d = sb->median - sa->median;
 		if (r->metric[0])
 			out_text("%s - %s: %+.3f %s/iter (medians)\n",
-				 lb, la, d, r->metric);
+				 lb, la, d, kb_run_unit(r));
 		else
-			out_text("%s - %s: %+.3f cycles/iter = %+.3f ns/iter (medians)\n",
-				 lb, la, d, kb_run_ns(r, d));
+			out_text("%s - %s: %+.3f %s/iter = %+.3f ns/iter (medians)\n",
+				 lb, la, d, kb_run_unit(r), kb_run_ns(r, d));
 		out_text("%s%s%s\n", verdict_color(&c), text,
 			 kb_color_end(out_file()));
 		return 0;

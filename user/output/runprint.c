@@ -195,6 +195,7 @@ void kb_report_n_adapted(const struct kb_run *r)
 
 void kb_run_print_header(const struct kb_run *r)
 {
+	char unit[KBENCH_NAME_MAX + 16];
 	const struct kb_field *f;
 
 	/*
@@ -235,9 +236,12 @@ void kb_run_print_header(const struct kb_run *r)
 		out_string("date", r->kernel[0] ? ", %s" : "  %s", r->date);
 	if (r->kernel[0] || r->date[0])
 		out_text("\n");
-	out_string("metric", NULL, kb_run_unit(r));
+	/* "metric" keeps its old value; "unit" names the figures' unit */
+	out_string("metric", NULL, r->metric[0] ? r->metric : "cycles");
+	kb_run_unit_text(r, unit, sizeof(unit));
+	out_string("unit", NULL, unit);
 	if (r->metric[0])
-		out_text("  every cycles figure below counts %s%s\n", r->metric,
+		out_text("  every figure below counts %s%s\n", r->metric,
 			 r->metric_missing ? " (not counted in this run)" : "");
 	if (r->wall_ns && r->cpu_ns)
 		out_double("cpu_share", "  the run had its CPU %.3f of the time\n",
@@ -327,7 +331,6 @@ static void print_hist(const struct kb_run *r, const struct kb_result *res,
 	struct kb_hist h;
 	size_t i;
 
-	(void)r;
 	if (!res->st.count || kb_hist_build(&h, res->sorted, res->st.count, 24, false))
 		return;
 	if (out_json()) {
@@ -341,10 +344,13 @@ static void print_hist(const struct kb_run *r, const struct kb_result *res,
 		out_uint("beyond", NULL, h.over);
 		out_close_object();
 	} else {
-		out_text("  histogram (cycles/iter):\n");
+		char unit[KBENCH_NAME_MAX + 8];
+
+		snprintf(unit, sizeof(unit), "%s/iter", kb_run_unit(r));
+		out_text("  histogram (%s):\n", unit);
 		kb_hist_print(out_file(), &h, 50, flags & KB_PRINT_LOG,
 			      res->st.min, res->st.median, res->st.mode.mode,
-			      "cycles/iter");
+			      unit);
 	}
 	kb_hist_free(&h);
 }
@@ -423,7 +429,8 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 	kb_flags_json("flags", kb_result_flag_names, res->flags);
 	out_uint("bytes_per_iter", "; %llu bytes/iter\n", res->bytes_per_iter);
 
-	out_text("  kernel summary%s:\n", r->user ? " (computed in userspace)" : "");
+	out_text("  %s:\n", r->user ? "integer summary (the kernel's method, computed in userspace)" :
+		 "kernel summary");
 	out_text("    net %s/sample:", kb_run_unit(r));
 	snprintf(label, sizeof(label), "    %s/iter:", kb_run_unit(r));
 	print_summary("net_cycles", "net_cycles_per_iter", label, "\n",

@@ -59,6 +59,12 @@ static void xml_text(FILE *f, const char *s)
 	xml_text_n(f, s, (size_t)-1);
 }
 
+/* An axis's unit: the series' own, set from kb_run_unit_text() */
+static const char *unit_of(const char *unit)
+{
+	return unit && unit[0] ? unit : "value";
+}
+
 struct axis {
 	double lo, hi;
 	bool log;
@@ -344,7 +350,7 @@ int kb_svg_write(FILE *f, const struct kb_svg_series *s, unsigned int n,
 	int nt, dec, top1, top2, height, j;
 	struct axis ax, cax, sax;
 	unsigned int k, b;
-	char buf[64];
+	char buf[96];
 
 	if (n > MAXSERIES)
 		n = MAXSERIES;
@@ -438,7 +444,8 @@ int kb_svg_write(FILE *f, const struct kb_svg_series *s, unsigned int n,
 		}
 	line(f, "axis", ML, top1 + H1, W - MR, top1 + H1);
 	line(f, "axis", ML, top1, ML, top1 + H1);
-	snprintf(buf, sizeof(buf), "cycles per iteration%s", ax.log ? " (log scale)" : "");
+	snprintf(buf, sizeof(buf), "%s per iteration%s", unit_of(s[0].unit),
+		 ax.log ? " (log scale)" : "");
 	fprintf(f, "<text class=\"caption\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
 		ML + PW / 2, top1 + H1 + 50, buf);
 	if (nflagged)
@@ -447,8 +454,11 @@ int kb_svg_write(FILE *f, const struct kb_svg_series *s, unsigned int n,
 	fputs("</g>\n", f);
 
 	/* panel 2: samples in time order (drift shows) */
-	fprintf(f, "<g id=\"timeline\">\n<text class=\"caption\" x=\"%d\" y=\"%d\">samples in time order (cycles per iteration%s; flagged in red)</text>\n",
-		ML, top2 - 12, ax.log ? ", log scale" : "");
+	fprintf(f, "<g id=\"timeline\">\n<text class=\"caption\" x=\"%d\" y=\"%d\">samples in time order (",
+		ML, top2 - 12);
+	xml_text(f, unit_of(s[0].unit));
+	fprintf(f, " per iteration%s; flagged in red)</text>\n",
+		ax.log ? ", log scale" : "");
 	sax.lo = 0;
 	sax.hi = (double)(maxn > 1 ? maxn - 1 : 1);
 	sax.log = false;
@@ -505,6 +515,7 @@ static void series_of(struct kb_svg_series *s, const struct kb_run *r,
 	s->flags = res->sflags;
 	s->n = res->n;
 	s->iterations = r->iterations ? r->iterations : 1;
+	kb_run_unit_text(r, s->unit, sizeof(s->unit));
 }
 
 /* The file @path for writing, or NULL (said). */
@@ -587,7 +598,7 @@ int kb_svg_write_runs(const char *path, const struct kb_run *const *runs,
 	return write_path(path, s, n, title, log_x);
 }
 
-/* --- sweeps: cycles per iteration against the argument ------------------- */
+/* --- sweeps: the figure per iteration against the argument -------------- */
 
 #define SH		420	/* the sweep plot's height */
 #define SWEEP_XTICKS	12	/* at most this many labels on a log2 axis */
@@ -675,7 +686,8 @@ static void sweep_xlabel(const struct sweep_axes *a, double v, int dec,
 		snprintf(buf, len, "%.*f", dec, v);
 }
 
-static void sweep_axes(FILE *f, const struct sweep_axes *a, const char *xlabel)
+static void sweep_axes(FILE *f, const struct sweep_axes *a, const char *xlabel,
+		       const char *unit)
 {
 	double t[MAXTICKS];
 	char buf[48];
@@ -697,8 +709,10 @@ static void sweep_axes(FILE *f, const struct sweep_axes *a, const char *xlabel)
 		ML + PW / 2, a->top + SH + 40);
 	xml_text(f, xlabel);
 	fprintf(f, "%s</text>\n", a->x.log ? " (log2 scale)" : "");
-	fprintf(f, "<text class=\"caption\" transform=\"translate(%d %d) rotate(-90)\" text-anchor=\"middle\">cycles per iteration</text>\n",
+	fprintf(f, "<text class=\"caption\" transform=\"translate(%d %d) rotate(-90)\" text-anchor=\"middle\">",
 		ML - 52, a->top + SH / 2);
+	xml_text(f, unit_of(unit));
+	fputs(" per iteration</text>\n", f);
 }
 
 /* @c's points in ascending order of the argument (a list may be in any) */
@@ -788,7 +802,9 @@ static void sweep_curve(FILE *f, const struct sweep_axes *a,
 			fmt_val(buf, sizeof(buf), c->min[o[i]]);
 			fprintf(f, ", min %s", buf);
 		}
-		fputs(" cycles/iter</title></circle>\n", f);
+		fputc(' ', f);
+		xml_text(f, unit_of(c->unit));
+		fputs("/iter</title></circle>\n", f);
 	}
 	fputs("</g>\n", f);
 	free(o);
@@ -839,7 +855,7 @@ static int kb_svg_write_sweep(FILE *f, const struct kb_svg_curve *c,
 		n && !c[0].min ? "step" : "min",
 		ML + 200, key - 10, ML + 230, key);
 	fputs("<g id=\"sweep\">\n", f);
-	sweep_axes(f, &a, xlabel ? xlabel : "argument");
+	sweep_axes(f, &a, xlabel ? xlabel : "argument", c[0].unit);
 	for (k = 0; k < n; k++)
 		sweep_curve(f, &a, &c[k], k);
 	fputs("</g>\n</svg>\n", f);

@@ -22,7 +22,8 @@ struct kb_svg_series {
 	const int64_t *net;		/* all samples in time order */
 	const uint32_t *flags;
 	size_t n;
-	double iterations;		/* net / iterations = cycles/iter */
+	double iterations;		/* net / iterations = ticks/iter */
+	char unit[48];			/* kb_run_unit_text(): "tsc ticks" */
 };
 
 int kb_svg_write(FILE *f, const struct kb_svg_series *s, unsigned int n,
@@ -38,16 +39,17 @@ struct kb_svg_curve {
 	const char *name;
 	size_t n;
 	const double *x;		/* the argument */
-	const double *min, *median;	/* cycles per iteration (min: or NULL) */
+	const double *min, *median;	/* per iteration, in unit (min: or NULL) */
 	const double *ci_lo, *ci_hi;	/* the median's 95% CI */
 	const char *note;		/* after the name in the legend, or "" */
 	/* steps found in the series (history): a vertical mark before x[i] */
 	const size_t *steps;
 	size_t nsteps;
+	char unit[48];			/* kb_run_unit_text(): "tsc ticks" */
 };
 
 /*
- * A sweep's line plot: cycles per iteration against the argument, per
+ * A sweep's line plot: the figure per iteration (the first curve's unit) against the argument, per
  * routine the median (solid, with points), the minimum (dashed) and the
  * median's CI as a band; @log_x: a log2 axis (geometric sweeps).
  */
