@@ -158,7 +158,7 @@ static void test_diff(void)
 	o.markdown = true;
 	rc = unit_diff_text(&a, &b, &o, false, &t);
 	ok(strstr(t, "| routine | old/iter | new/iter | change | 95% CI | p | verdict |") &&
-	   strstr(t, "| `kbench_diff_test` | 7.000 cyc | 6.000 cyc | -14.29% | -14.29% .. -14.29% | < 0.001 | improved |"),
+	   strstr(t, "| `kbench_diff_test` | 7.000 ticks | 6.000 ticks | -14.29% | -14.29% .. -14.29% | < 0.001 | improved |"),
 	   "--markdown: a table to paste");
 	free(t);
 	o.markdown = false;
