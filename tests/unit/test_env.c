@@ -22,6 +22,7 @@
 #include "diff.h"
 #include "diffprint.h"
 #include "env.h"
+#include "meta.h"
 #include "output.h"
 #include "resfile.h"
 #include "sysfs.h"
@@ -140,7 +141,7 @@ static void test_laptop(void)
 	};
 	static const char warnings[] =
 		"warning: NMI watchdog on: its NMIs hit windows every few seconds: those samples are excluded (nmi) (kbenchctl tune --cpu 2)\n"
-		"warning: CPU 2 governor powersave: the clock speed follows the load, the counter's rate does not: cycles per iteration drift (kbenchctl tune --cpu 2)\n"
+		"warning: CPU 2 governor powersave: the clock speed follows the load, the counter's rate does not: ticks per iteration drift (kbenchctl tune --cpu 2)\n"
 		"warning: CPU 2 boost on (intel_pstate no_turbo=0): turbo clocks depend on heat and power: figures drift within a run (kbenchctl tune --cpu 2)\n"
 		"warning: CPU 2 SMT sibling cpu 6 online: an online sibling thread shares the core: its work slows this one (kbenchctl tune --cpu 2)\n"
 		"warning: CPU 2 device interrupts 3 aimed at this CPU, 1 moving away at its next interrupt: they run on the CPU between windows and evict its caches (kbenchctl tune --cpu 2)\n";
@@ -221,7 +222,8 @@ static void test_vm(void)
 		/* no module: the kernel's facts are unknown ... */
 		{ KB_ENV_DEBUG, NULL, false },
 		{ KB_ENV_PREEMPT_RT, NULL, false },
-		{ KB_ENV_HYPERVISOR, NULL, false },
+		/* ... but DMI names the machine a virtual one (qemu) */
+		{ KB_ENV_HYPERVISOR, "other (QEMU)", true },
 		/* ... but /proc/cmdline tells slub_debug */
 		{ KB_ENV_SLUB, "on (slub_debug=FZ)", true },
 		{ KB_ENV_NMI_WATCHDOG, "off", false },
@@ -283,6 +285,48 @@ static void test_odd(void)
 	   !e.item[KB_ENV_SLUB].known && kb_env_problems(&e) == 0 &&
 	   !strcmp(e.item[KB_ENV_NMI_WATCHDOG].value, "none (no hard lockup detector)"),
 	   "an empty tree: no cpufreq, no NMI watchdog, SMT, interrupts and slub unknown, no problem");
+}
+
+/* The hypervisor seen from userspace, from each source alone and in order. */
+static void test_hypervisor_classify(void)
+{
+	static const struct {
+		const char *cpuid, *sys, *dv, *dp;
+		uint32_t type;
+		const char *vendor;
+	} c[] = {
+		{ "KVMKVMKVM", "", "", "", KBENCH_HYPERVISOR_KVM, "KVMKVMKVM" },
+		{ "Microsoft Hv", "", "Microsoft Corporation", "Virtual Machine",
+		  KBENCH_HYPERVISOR_HYPERV, "Microsoft Hv" },
+		{ "VMwareVMware", "", "", "", KBENCH_HYPERVISOR_VMWARE, "VMwareVMware" },
+		{ "XenVMMXenVMM", "xen", "", "", KBENCH_HYPERVISOR_XEN, "XenVMMXenVMM" },
+		{ "TCGTCGTCGTCG", "", "QEMU", "Standard PC (Q35 + ICH9, 2009)",
+		  KBENCH_HYPERVISOR_OTHER, "TCGTCGTCGTCG" },
+		{ "", "xen", "", "", KBENCH_HYPERVISOR_XEN, "xen" },
+		{ "", "", "QEMU", "KVM Virtual Machine", KBENCH_HYPERVISOR_KVM,
+		  "KVM Virtual Machine" },
+		{ "", "", "Microsoft Corporation", "Virtual Machine",
+		  KBENCH_HYPERVISOR_HYPERV, "Virtual Machine" },
+		{ "", "", "VMware, Inc.", "VMware7,1", KBENCH_HYPERVISOR_VMWARE,
+		  "VMware7,1" },
+		{ "", "", "QEMU", "Standard PC (i440FX + PIIX, 1996)",
+		  KBENCH_HYPERVISOR_OTHER, "QEMU" },
+		{ "", "", "Dell Inc.", "PowerEdge R650", KBENCH_HYPERVISOR_NONE, "" },
+		{ "", "", "", "", KBENCH_HYPERVISOR_NONE, "" },
+	};
+	char v[48];
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		uint32_t t = kb_hypervisor_classify(c[i].cpuid, c[i].sys, c[i].dv,
+						    c[i].dp, v, sizeof(v));
+
+		if (!ok(t == c[i].type && !strcmp(v, c[i].vendor),
+			"hypervisor from userspace: cpuid '%s', /sys/hypervisor '%s', DMI '%s' / '%s': type %u (%s)",
+			c[i].cpuid, c[i].sys, c[i].dv, c[i].dp, c[i].type,
+			c[i].vendor))
+			diag("got type %u vendor '%s'", t, v);
+	}
 }
 
 /* ---- the environment in saved results, and diff's warnings ---------------- */
@@ -537,6 +581,7 @@ void test_env(void)
 	test_server();
 	test_vm();
 	test_odd();
+	test_hypervisor_classify();
 	test_saved();
 	test_tune();
 	unsetenv("KBENCH_SYSFS_ROOT");

@@ -15,6 +15,7 @@
 
 #include "color.h"
 #include "env.h"
+#include "meta.h"
 #include "names.h"
 #include "nl.h"
 #include "output.h"
@@ -45,7 +46,7 @@ static const struct {
 	[KB_ENV_CPUFREQ] = { "cpufreq_driver", "cpufreq driver", true,
 		"sets the clock speed; without one, firmware or the host does" },
 	[KB_ENV_GOVERNOR] = { "governor", "governor", true,
-		"the clock speed follows the load, the counter's rate does not: cycles per iteration drift" },
+		"the clock speed follows the load, the counter's rate does not: ticks per iteration drift" },
 	[KB_ENV_BOOST] = { "boost", "boost", true,
 		"turbo clocks depend on heat and power: figures drift within a run" },
 	[KB_ENV_FREQUENCY] = { "frequency", "frequency", true,
@@ -315,13 +316,18 @@ static void env_nmi(struct kb_env_item *it, int cpu)
 
 static void env_hypervisor(struct kb_env_item *it, const struct kb_kernel_env *k)
 {
+	struct kb_kernel_env user = { 0 };
 	const char *name;
 
 	it->effect = k && (k->detectors & KBENCH_SAMPLE_F_STEAL) ?
 		     hyper_effect_steal : hyper_effect_blind;
 	set_fix(it, "measure on bare metal, or on an idle host with pinned vCPUs");
-	if (!k)
-		return;
+	if (!k) {
+		/* no module (--user): the same judgement from userspace */
+		user.hypervisor = kb_hypervisor_detect(user.vendor,
+						       sizeof(user.vendor));
+		k = &user;
+	}
 	name = k->hypervisor < ARRAY_LEN(hypervisor_names) ?
 	       hypervisor_names[k->hypervisor] : "other";
 	if (k->vendor[0])

@@ -32,6 +32,11 @@ void kb_sys_root_reset(void)
 	sys_root = NULL;
 }
 
+bool kb_sys_root_moved(void)
+{
+	return kb_sys_root()[0] != '\0';
+}
+
 int kb_sys_path(char *buf, size_t len, const char *path)
 {
 	int n = snprintf(buf, len, "%s%s", kb_sys_root(), path);

@@ -16,6 +16,11 @@
 
 /* Forget the root read before (tests that change KBENCH_SYSFS_ROOT). */
 void kb_sys_root_reset(void);
+/*
+ * Whether the root is moved: the files then describe another machine, so
+ * what only this CPU can say (CPUID) must not be mixed in.
+ */
+bool kb_sys_root_moved(void);
 
 /* @path under the root into @buf; -ENAMETOOLONG when it does not fit. */
 int kb_sys_path(char *buf, size_t len, const char *path);
