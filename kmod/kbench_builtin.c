@@ -9,6 +9,8 @@
  *   load_l1    6   4 dependent loads through a 512-byte ring + loop
  *   ktime_get  -   one ktime_get_ns() per iteration (clocksource dependent)
  *   rdtsc      -   one ordered counter read per iteration (compiler loop)
+ *   core_cal   add_n's body at KBENCH_CORE_LO_ADDS adds: the short chain of
+ *              the core-cycle calibration (kbenchctl --unit core)
  * and those that take an argument:
  *   add_n      arg + 2 (arm64: arg + 3)  arg dependent adds + loop
  *   memcpy     -   one memcpy() of arg bytes (the kernel's memcpy)
@@ -453,11 +455,19 @@ static struct kbench_routine kbench_builtins[] = {
 		.run = kbench_run_rdtsc,
 	},
 	{
+		.name = "core_cal",
+		.desc = KBENCH_STR(KBENCH_CORE_LO_ADDS)
+			" dependent adds in add_n's loop (core-cycle calibration)",
+		.run = kbench_run_add_n,
+		.data = (void *)KBENCH_CORE_LO_ADDS,
+		.flags = KBENCH_ROUTINE_F_USER_TWIN,
+	},
+	{
 		.name = "add_n",
 		.desc = KBENCH_ADD_N_DESC,
 		.run = kbench_run_add_n,
 		.arg = { .name = "adds", .min = 1, .max = KBENCH_ADD_N_MAX,
-			 .def = 64 },
+			 .def = KBENCH_CORE_HI_ADDS },
 		.setup = kbench_add_n_setup,
 		.flags = KBENCH_ROUTINE_F_USER_TWIN,
 	},
@@ -543,7 +553,8 @@ static void kbench_add_n_select(struct kbench_routine *r)
 		kbench_add_n_endbr = true;
 	if (kbench_add_n_endbr) {
 		r->run = kbench_run_add_n_endbr;
-		r->desc = "arg adds, each after an ENDBR64: 2 x arg + 2 instructions";
+		if (r->arg.name)
+			r->desc = "arg adds, each after an ENDBR64: 2 x arg + 2 instructions";
 		r->flags &= ~KBENCH_ROUTINE_F_USER_TWIN;
 	}
 #endif

@@ -59,6 +59,20 @@
  * every add (2 x @adds + 2 instructions).
  */
 #define KBENCH_ADD_N_MAX	1024
+
+/*
+ * The core-cycle calibration (kbenchctl --unit core): add_n at two
+ * lengths, KBENCH_CORE_LO_ADDS adds (the built-in core_cal, or add_n with
+ * that argument) and KBENCH_CORE_HI_ADDS (add_n's default), interleaved
+ * with the routines measured.  Both run the same loop, so the difference
+ * of their costs is the cost of HI - LO dependent adds alone: on a core
+ * whose register add has a latency of one cycle, counter ticks per core
+ * cycle = (T(HI) - T(LO)) / (HI - LO).  Under -icount shift=0 that
+ * difference is exactly HI - LO instructions, on every architecture (the
+ * loop's share, 2 or 3, cancels).
+ */
+#define KBENCH_CORE_LO_ADDS	32
+#define KBENCH_CORE_HI_ADDS	64
 #if defined(__aarch64__)
 #define KBENCH_INSNS_ADD_N(adds)	((adds) + 3)
 #else

@@ -890,7 +890,7 @@ static const struct cli_case {
 	{ "clocks x", 2,
 	  "kbenchctl clocks: unexpected argument 'x' (clocks takes only options)", true },
 	{ "compare nosuch --kernel-vs-user", 2,
-	  "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1, add_n, foo, foobar, atomic_shared, atomic_percpu, spin_shared, spin_percpu, pingpong)", true },
+	  "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1, add_n, core_cal, foo, foobar, atomic_shared, atomic_percpu, spin_shared, spin_percpu, pingpong)", true },
 	{ "samples 1 --routine 5", 2, "kbenchctl samples: --routine 5: at most 4", true },
 	{ "clocks --user --all", 2,
 	  "kbenchctl clocks: --user and --all exclude each other (--all includes the userspace clocks)", true },

@@ -61,6 +61,11 @@ int main(int argc, char *argv[])
 		test_runs();
 		return tap_done();
 	}
+	/* KBENCH_UNIT_ONLY=core: the --unit core tests alone */
+	if (getenv("KBENCH_UNIT_ONLY") && !strcmp(getenv("KBENCH_UNIT_ONLY"), "core")) {
+		test_core();
+		return tap_done();
+	}
 	/* KBENCH_UNIT_ONLY=export: the export and history tests alone */
 	if (getenv("KBENCH_UNIT_ONLY") && !strcmp(getenv("KBENCH_UNIT_ONLY"), "export")) {
 		test_export();
@@ -78,6 +83,7 @@ int main(int argc, char *argv[])
 	test_seqtest();
 	test_blockboot();
 	test_runs();
+	test_core();
 	test_cli();
 	test_export();
 	test_engine();

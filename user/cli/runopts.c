@@ -16,6 +16,7 @@
 #include "opts.h"
 #include "replic.h"
 #include "resfile.h"
+#include "core.h"
 #include "runopts.h"
 #include "sysfs.h"
 #include "twin.h"
@@ -329,6 +330,8 @@ static int parse_metric(const struct kb_opt *o, const char *arg, void *field)
  * except --samples, whose 10000000 is the twins' bound; in the kernel the
  * module's own limits (INFO) apply on top.
  */
+const char *const kb_unit_choices[] = { "ticks", "core", NULL };
+
 const struct kb_opt kb_run_table[] = {
 	{ .name = "cpu", .kind = KB_OPT_U32, .metavar = "N", .in = KB_IN_MEASURE,
 	  .parse = kb_opt_parse_cpu,
@@ -425,6 +428,11 @@ const struct kb_opt kb_run_table[] = {
 	  KB_OPT_GIVEN(struct kb_run_opts, has_spacing),
 	  .help = "with --runs: a pause of S seconds before each run after the first (after --between), so that the runs sample the host's state as separate invocations do (runs back to back share it); 0: none",
 	  .def = KB_STR(KB_RUNS_DEFAULT_SPACING) },
+	{ .name = "unit", .kind = KB_OPT_CHOICE, .metavar = "UNIT",
+	  .in = KB_IN_MEASURE, .choices = kb_unit_choices,
+	  KB_OPT_FIELD(struct kb_run_opts, unit),
+	  .help = "what the figures count: the counter's ticks, or core cycles calibrated in the run by two chains of dependent adds (1 cycle each: no PMU needed)",
+	  .def = "ticks" },
 	{ .name = "user", .kind = KB_OPT_FLAG, .in = KB_IN_MEASURE,
 	  KB_OPT_FIELD(struct kb_run_opts, user),
 	  .help = "time the userspace twins instead (no module needed)" },
@@ -595,6 +603,27 @@ static int check_args(const char *sub, bool run, struct kb_run_opts *o,
 	return 0;
 }
 
+/*
+ * --unit core: the calibration fits in the run beside the routines (a
+ * sweep's value is an argument for all), and the run is one the
+ * calibration can be interleaved with.
+ */
+static int check_unit_core(const char *sub, struct kb_run_opts *o)
+{
+	struct kb_run_req q = o->q, cq;
+	unsigned int slot[2];
+
+	if (o->kvu || o->cpus.spec || o->cpus.each || o->has_precision ||
+	    o->has_max_time || o->until_resolved || o->diff.metric)
+		return kb_arg_error(sub, "--unit core calibrates within one run on one CPU: not with --kernel-vs-user, --cpus, --each-cpu, --precision, --max-time, --until-resolved or --metric");
+	if (o->has_sweep && !q.nargs) {
+		q.nargs = 1;
+		q.args[0] = o->sweep.v[0];
+	}
+	o->q.unit_core = true;
+	return kb_core_request(sub, &q, &cq, slot);
+}
+
 int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		      struct kb_run_opts *o)
 {
@@ -718,7 +747,10 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 		o->threshold = KB_COMPARE_DEFAULT_THRESHOLD;
 	if (!o->has_max_time)
 		o->max_time = KB_UNTIL_DEFAULT_MAX_TIME;
-	return check_args(sub, run, o, with_arg);
+	err = check_args(sub, run, o, with_arg);
+	if (!err && o->unit == KB_UNIT_CORE)
+		err = check_unit_core(sub, o);
+	return err;
 }
 
 int kb_run_req_add_event(struct kb_run_req *q, const char *name)

@@ -47,6 +47,10 @@ struct kb_cpus_sel {
 	unsigned int lo, hi;	/* --cpus A..K: CPU counts (hi 0: a list) */
 };
 
+/* --unit: what the figures count (kb_unit_choices) */
+enum { KB_UNIT_TICKS, KB_UNIT_CORE };
+extern const char *const kb_unit_choices[];
+
 struct kb_run_opts {
 	struct kb_run_req q;	/* routines, cpu, samples, iterations, ... */
 	struct kb_sweep sweep;	/* --arg */
@@ -56,6 +60,7 @@ struct kb_run_opts {
 	bool routine_args;	/* NAME:ARG given: q.args are per routine */
 	struct kb_routine_info info[KBENCH_RUN_ROUTINES_MAX];
 	bool user, verbose;
+	int unit;			/* --unit: KB_UNIT_* */
 	bool hist, log, raw, csv;	/* run */
 	const char *svg;
 	bool log_x;

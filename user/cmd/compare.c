@@ -82,6 +82,7 @@ static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 		kb_run_free(&r);
 		return -ENOMEM;
 	}
+	kb_core_apply(&r);
 	/* the run as run reports it, then the comparison */
 	if (full) {
 		out_open_object(NULL);

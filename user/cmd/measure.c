@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "core.h"
 #include "measure.h"
 #include "nl.h"
 #include "runreq.h"
@@ -15,7 +16,39 @@
  * defaults as the kernel's).  0 with @r filled, or -errno (printed): the
  * module missing or no such twin is -ENOENT.
  */
+static int run_measure(const struct kb_run_req *q, bool user,
+		       struct kb_run *r);
+
+/*
+ * --unit core: the calibration's chains measured with the routines, in
+ * the same run (core.h), then taken out of it into r->core.
+ */
 int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
+{
+	struct kb_run_req cq;
+	unsigned int slot[2];
+	int err;
+
+	if (!q->unit_core)
+		return run_measure(q, user, r);
+	err = kb_core_request("--unit core", q, &cq, slot);
+	if (!err)
+		err = run_measure(&cq, user, r);
+	if (err)
+		return err;
+	err = kb_core_extract(r, slot, q->n);
+	if (err) {
+		kb_run_free(r);
+		return err;
+	}
+	/* a run's own argument: the user's, not the calibration's */
+	r->has_arg = q->nargs == 1;
+	r->arg = q->nargs == 1 ? q->args[0] : 0;
+	return 0;
+}
+
+static int run_measure(const struct kb_run_req *q, bool user,
+		       struct kb_run *r)
 {
 	struct kb_nl nl;
 	int err;

@@ -260,6 +260,8 @@ static int run_cmd(const struct subcommand *sc, int argc, char *argv[],
 		kb_results_build(&now, &(const struct kb_run *){ &r },
 				 &(const struct kb_run_req *){ &o.q }, 1, argc,
 				 argv);
+	/* after the build: the saved file keeps the counter's ticks */
+	kb_core_apply(&r);
 	if (o.csv) {
 		/* the CSV stays clean: the warnings go to stderr */
 		out_init(stderr, false);

@@ -86,6 +86,8 @@ double kb_run_ns(const struct kb_run *r, double cycles)
 {
 	if (r->metric[0])
 		return NAN;
+	if (r->core.on)
+		cycles *= r->core.ratio;
 	return r->counter_hz ? cycles * 1e9 / (double)r->counter_hz : NAN;
 }
 
@@ -93,18 +95,22 @@ double kb_run_ns(const struct kb_run *r, double cycles)
  * The one place that names what a run's per-iteration figures count.
  * The counter (TSC, CNTVCT, timebase) ticks at a fixed rate, not with the
  * core, so its figures are "ticks" (the header names the counter and its
- * rate); "cycles" only where a core-cycle event took the counter's place.
+ * rate); "cycles" only where a core-cycle event took the counter's place,
+ * "core cycles" where --unit core's calibration divided them (core.h).
  */
 const char *kb_run_unit(const struct kb_run *r)
 {
-	return r->metric[0] ? r->metric : "ticks";
+	if (r->metric[0])
+		return r->metric;
+	/* --unit core: the counter's ticks divided by the calibration */
+	return r->core.on ? "core cycles" : "ticks";
 }
 
 const char *kb_run_unit_text(const struct kb_run *r, char *buf, size_t len)
 {
 	const char *u = kb_run_unit(r);
 
-	if (r->metric[0] || !r->counter[0])
+	if (r->metric[0] || r->core.on || !r->counter[0])
 		snprintf(buf, len, "%s", u);
 	else
 		snprintf(buf, len, "%s %s", r->counter, u);
@@ -273,7 +279,7 @@ void kb_run_use_metric(struct kb_run *r, const char *name)
 	r->nevents = 0;
 }
 
-static void result_free(struct kb_result *res)
+void kb_result_free(struct kb_result *res)
 {
 	unsigned int x;
 
@@ -283,6 +289,7 @@ static void result_free(struct kb_result *res)
 	free(res->sorted);
 	for (x = 0; x < KBENCH_EVENTS_MAX; x++)
 		ev_free(&res->ev[x]);
+	memset(res, 0, sizeof(*res));
 }
 
 void kb_run_free(struct kb_run *r)
@@ -290,8 +297,8 @@ void kb_run_free(struct kb_run *r)
 	unsigned int i;
 
 	for (i = 0; i < KBENCH_RUN_ROUTINES_MAX; i++)
-		result_free(&r->res[i]);
-	result_free(&r->overhead);
+		kb_result_free(&r->res[i]);
+	kb_result_free(&r->overhead);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -13,6 +13,7 @@
 
 #include <linux/kbench.h>
 
+#include "core.h"
 #include "env.h"
 #include "schema.h"
 #include "stats.h"
@@ -135,6 +136,8 @@ struct kb_run {
 	struct kb_kernel_env kenv;
 	struct kb_env env;
 	bool has_env;
+	/* --unit core: the calibration, and whether the figures use it */
+	struct kb_core core;
 };
 
 /*
@@ -160,6 +163,7 @@ struct kb_run_req {
 	const char *events[KBENCH_EVENTS_MAX];	/* hardware events to count */
 	unsigned int nevents;
 	char events_buf[KBENCH_EVENTS_MAX][KBENCH_NAME_MAX + 1];
+	bool unit_core;		/* --unit core: the calibration too (core.h) */
 };
 
 /* Defaults of a run, as the kernel's (kmod/kbench_internal.h). */
@@ -193,7 +197,10 @@ void kb_run_stamp(struct kb_run *r);
 /* The environment report of the run's CPU (after the run: r->cpu). */
 void kb_run_env(struct kb_run *r);
 
-/* @cycles of the run's counter in ns; NAN for an event's counts. */
+/*
+ * @cycles of the run's counter (or core cycles: core.h) in ns; NAN for an
+ * event's counts.
+ */
 double kb_run_ns(const struct kb_run *r, double cycles);
 /*
  * What the run's per-iteration figures count, in one word for a label
@@ -232,5 +239,7 @@ void kb_result_derived(const struct kb_run *r, const struct kb_result *res,
 
 
 void kb_run_free(struct kb_run *r);
+/* One result's samples and statistics (then zeroed). */
+void kb_result_free(struct kb_result *res);
 
 #endif /* KBENCHCTL_RESULT_H */

@@ -48,6 +48,13 @@ static void twin_add_n(unsigned int n, void *data)
 	kbench_body_add_n(n, (unsigned int)(uintptr_t)data);
 }
 
+/* add_n's body at the calibration's short length (bodies.h) */
+static void twin_core_cal(unsigned int n, void *data)
+{
+	(void)data;
+	kbench_body_add_n(n, KBENCH_CORE_LO_ADDS);
+}
+
 /*
  * foo and foobar: kbench_example's null experiment, the same jhash of 64
  * bytes in two functions at two addresses (noinline, as the module's).
@@ -135,7 +142,10 @@ const struct kb_twin kb_twins[] = {
 	  .run = twin_load_l1, .insns = KBENCH_INSNS_LOAD_L1 },
 	{ .name = "add_n", .desc = "arg dependent adds", .run = twin_add_n,
 	  .insns = KBENCH_INSNS_ADD_N(0), .arg_name = "adds", .arg_min = 1,
-	  .arg_max = KBENCH_ADD_N_MAX, .arg_def = 64 },
+	  .arg_max = KBENCH_ADD_N_MAX, .arg_def = KBENCH_CORE_HI_ADDS },
+	{ .name = "core_cal", .desc = KBENCH_STR(KBENCH_CORE_LO_ADDS) " dependent adds in add_n's loop (core-cycle calibration)",
+	  .run = twin_core_cal,
+	  .insns = KBENCH_INSNS_ADD_N(KBENCH_CORE_LO_ADDS) },
 	{ .name = "foo", .desc = "jhash of 64 bytes (identical to foobar)",
 	  .run = twin_foo },
 	{ .name = "foobar", .desc = "jhash of 64 bytes (identical to foo)",

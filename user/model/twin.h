@@ -29,7 +29,7 @@ struct kb_twin {
 
 extern const struct kb_twin kb_twins[];
 /* their names, for messages */
-#define KB_TWIN_NAMES	"empty, add_chain, mul_chain, load_l1, add_n, foo, foobar, atomic_shared, atomic_percpu, spin_shared, spin_percpu, pingpong"
+#define KB_TWIN_NAMES	"empty, add_chain, mul_chain, load_l1, add_n, core_cal, foo, foobar, atomic_shared, atomic_percpu, spin_shared, spin_percpu, pingpong"
 const struct kb_twin *kb_twin_find(const char *name);
 
 struct kb_twin_req {

@@ -17,6 +17,7 @@
 #include "base.h"
 #include "names.h"
 #include "output.h"
+#include "coreprint.h"
 #include "report.h"
 #include "runprint.h"
 #include "until.h"
@@ -53,6 +54,7 @@ void kb_report_header(const struct kb_run *r, const char *what)
 	kb_report_n_adapted(r);
 	if (r->until)
 		kb_until_print(r->until, r);
+	kb_core_print(r);
 }
 
 /* "ticks/iter" and ns/iter of one figure, aligned (an event: no ns) */

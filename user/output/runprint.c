@@ -14,6 +14,7 @@
 #include "hist.h"
 #include "names.h"
 #include "output.h"
+#include "coreprint.h"
 #include "runprint.h"
 #include "schema.h"
 #include "until.h"
@@ -248,6 +249,7 @@ void kb_run_print_header(const struct kb_run *r)
 			   (double)r->cpu_ns / (double)r->wall_ns);
 	if (r->until)
 		kb_until_print(r->until, r);
+	kb_core_print(r);
 	print_event_descs(r);
 }
 

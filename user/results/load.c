@@ -17,11 +17,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <kbench/bodies.h>
 
 #include "b64.h"
 #include "base.h"
@@ -760,6 +763,52 @@ static void result_free(struct kb_result *res)
 		free(res->ev[e].net);
 }
 
+/*
+ * A run's "core" object (--unit core; absent before it): the calibration,
+ * a ratio above 0 and chains of LO < HI adds.
+ */
+static bool load_core(struct jp *j, const JO *o, struct kb_core *c)
+{
+	const struct kb_core_key *k;
+	int64_t n[3];
+	unsigned int i;
+	size_t at;
+	JO *v;
+
+	memset(c, 0, sizeof(*c));
+	c->lag1 = NAN;
+	for (k = kb_core_doubles; k->key; k++) {
+		if (!json_object_object_get_ex(o, k->key, &v) || !v)
+			continue;
+		at = jp_push(j, k->key, 0);
+		if (!json_object_is_type(v, json_type_double) &&
+		    !want(j, v, json_type_int, "a number"))
+			return false;
+		*(double *)((char *)c + k->offset) = json_object_get_double(v);
+		jp_pop(j, at);
+	}
+	for (k = kb_core_ints, i = 0; k->key; k++, i++) {
+		if (!json_object_object_get_ex(o, k->key, &v)) {
+			jp_error(j, "no \"%s\"", k->key);
+			return false;
+		}
+		at = jp_push(j, k->key, 0);
+		if (!get_int(j, v, 1, i ? KBENCH_ADD_N_MAX : INT64_MAX, &n[i]))
+			return false;
+		jp_pop(j, at);
+	}
+	c->rounds = (uint64_t)n[0];
+	c->lo_adds = (uint32_t)n[1];
+	c->hi_adds = (uint32_t)n[2];
+	if (!(c->ratio > 0) || !isfinite(c->ratio) || c->lo_adds >= c->hi_adds) {
+		jp_error(j, "not a calibration: \"ticks_per_cycle\" %g (above 0), \"lo_adds\" %u below \"hi_adds\" %u",
+			 c->ratio, c->lo_adds, c->hi_adds);
+		return false;
+	}
+	c->have = true;
+	return true;
+}
+
 static bool load_run(struct jp *j, const JO *o, struct kb_saved_run *s)
 {
 	struct run_extra x = { "kernel", "complete" };
@@ -804,6 +853,10 @@ static bool load_run(struct jp *j, const JO *o, struct kb_saved_run *s)
 		}
 		jp_pop(j, at2);
 	}
+	jp_pop(j, at);
+	v = member(j, o, "core", json_type_object, &at);
+	if (j->failed || (v && !load_core(j, v, &r->core)))
+		return false;
 	jp_pop(j, at);
 	kb_run_correct_events(r);
 	if (!strcmp(x.side, "user"))

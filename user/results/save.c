@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <json.h>
 #include <stdlib.h>
 #include <string.h>
@@ -496,6 +497,24 @@ static JO *request(struct wr *w, const struct kb_run_req *q)
 	return o;
 }
 
+/* --unit core: the calibration measured with the run (model/core.h). */
+static JO *core(struct wr *w, const struct kb_core *c)
+{
+	const struct kb_core_key *k;
+	JO *o = new_obj(w);
+	double v;
+
+	for (k = kb_core_doubles; k->key; k++) {
+		v = *(const double *)((const char *)c + k->offset);
+		put(w, o, k->key, isfinite(v) ?
+		    chk(w, json_object_new_double(v)) : NULL);
+	}
+	put_u64(w, o, "rounds", c->rounds);
+	put_u64(w, o, "lo_adds", c->lo_adds);
+	put_u64(w, o, "hi_adds", c->hi_adds);
+	return o;
+}
+
 static JO *run(struct wr *w, const struct kb_saved_run *s)
 {
 	const struct kb_run *r = &s->run;
@@ -515,6 +534,8 @@ static JO *run(struct wr *w, const struct kb_saved_run *s)
 	if (r->has_overhead)
 		push(w, rs, routine(w, r, &r->overhead, true));
 	put(w, o, "routines", rs);
+	if (r->core.have)
+		put(w, o, "core", core(w, &r->core));
 	return o;
 }
 
