@@ -15,7 +15,7 @@
 . "$(dirname "$0")/kbench_lib.sh"
 
 echo "TAP version 13"
-echo "1..37"
+echo "1..38"
 
 info=$(kbenchctl --json info)
 routines=$(kbenchctl --json list | grep -c '"name"')
@@ -133,6 +133,26 @@ else
 	skip "exact core cycles need --icount on x86_64"
 	skip "exact core cycles need --icount on x86_64"
 	skip "exact core cycles need --icount on x86_64"
+fi
+# --asm --user: a snippet of K = 3 instructions, 10 copies an iteration,
+# built on the host (tests/selftests/Makefile: the VM has no compiler) and
+# loaded from its --keep directory.  Under icount an iteration is
+# 3 x 10 + 2 (the loop) instructions: exactly 3.2 per copy, the loop's
+# share 0.2, corrected 3; in core cycles (ratio exactly 1) the same.
+asm_dir=$(dirname "$0")/asm-icount
+if kb_icount && [ "$(uname -m)" = x86_64 ] && [ -f "$asm_dir/kbench_asm.so" ]; then
+	out=$(kbenchctl --json run --asm 'add %rax, %rbx; imul %rcx, %rdx; nop' \
+		--unroll 10 --user --unit core --keep "$asm_dir" \
+		--iterations 1000 --samples 200 2>&1)
+	corr=$(echo "$out" | tr -d '\n' | grep -o '"corrected_cycles_per_iter": {[^}]*}')
+	num_is "$(echo "$out" | json_num median_cycles)" 3.2 &&
+	num_is "$(echo "$corr" | json_num median)" 3 &&
+	num_is "$(echo "$out" | json_num loop_per_copy)" 0.2 &&
+	num_is "$(echo "$out" | json_num unroll)" 10 &&
+	num_is "$(echo "$out" | json_num ticks_per_cycle)" 1
+	tap_out $? "run --asm (3 instructions) --unroll 10 --user --unit core under icount: exactly 3.2 per copy, the loop's 0.2, corrected 3"
+else
+	skip "the exact --asm run needs --icount on x86_64 and the snippet built on the host ($asm_dir)"
 fi
 
 # sampling until answered in the kernel: repeated RUN requests merged.

@@ -64,6 +64,7 @@ int main(int argc, char *argv[])
 	/* KBENCH_UNIT_ONLY=core: the --unit core tests alone */
 	if (getenv("KBENCH_UNIT_ONLY") && !strcmp(getenv("KBENCH_UNIT_ONLY"), "core")) {
 		test_core();
+		test_asm();
 		return tap_done();
 	}
 	/* KBENCH_UNIT_ONLY=export: the export and history tests alone */
@@ -84,6 +85,7 @@ int main(int argc, char *argv[])
 	test_blockboot();
 	test_runs();
 	test_core();
+	test_asm();
 	test_cli();
 	test_export();
 	test_engine();

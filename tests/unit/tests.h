@@ -44,6 +44,8 @@ void test_blockboot(void);
 void test_runs(void);
 /* kbenchctl export and history (test_export.c) */
 void test_export(void);
+/* --asm: the source, the assembler's messages, the CLI (test_asm.c) */
+void test_asm(void);
 /* --unit core: the calibration (test_core.c) */
 void test_core(void);
 /* libkbench's concurrent runs on this machine's CPUs */

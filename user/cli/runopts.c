@@ -16,6 +16,7 @@
 #include "opts.h"
 #include "replic.h"
 #include "resfile.h"
+#include "asm.h"
 #include "core.h"
 #include "runopts.h"
 #include "sysfs.h"
@@ -330,6 +331,20 @@ static int parse_metric(const struct kb_opt *o, const char *arg, void *field)
  * except --samples, whose 10000000 is the twins' bound; in the kernel the
  * module's own limits (INFO) apply on top.
  */
+/* --asm CODE, repeatable: the snippets in order */
+static int parse_asm(const struct kb_opt *o, const char *arg, void *field)
+{
+	struct kb_asm *a = field;
+
+	if (a->n == KB_ASM_MAX)
+		return kb_opt_error(o, arg, "at most %d snippets (compare --asm A --asm B)",
+				    KB_ASM_MAX);
+	if (!arg[strspn(arg, " \t\n;")])
+		return kb_opt_error(o, arg, "an empty snippet (instructions separated by ';' or newlines)");
+	a->code[a->n++] = arg;
+	return 0;
+}
+
 const char *const kb_unit_choices[] = { "ticks", "core", NULL };
 
 const struct kb_opt kb_run_table[] = {
@@ -428,6 +443,19 @@ const struct kb_opt kb_run_table[] = {
 	  KB_OPT_GIVEN(struct kb_run_opts, has_spacing),
 	  .help = "with --runs: a pause of S seconds before each run after the first (after --between), so that the runs sample the host's state as separate invocations do (runs back to back share it); 0: none",
 	  .def = KB_STR(KB_RUNS_DEFAULT_SPACING) },
+	{ .name = "asm", .kind = KB_OPT_STRING, .metavar = "CODE",
+	  .in = KB_IN_MEASURE, .parse = parse_asm,
+	  KB_OPT_FIELD(struct kb_run_opts, asm_),
+	  .help = "measure a snippet of assembly (the target's syntax; ';' or newlines between instructions) instead of routines: repeated --unroll times in a loop, built with cc; figures per copy; compare takes two (--asm A --asm B); needs --user for now" },
+	{ .name = "unroll", .kind = KB_OPT_U32, .metavar = "U",
+	  .in = KB_IN_MEASURE, .min = 1, .max = KB_ASM_UNROLL_MAX,
+	  KB_OPT_FIELD(struct kb_run_opts, asm_.unroll),
+	  KB_OPT_GIVEN(struct kb_run_opts, has_unroll),
+	  .help = "with --asm: copies of the snippet in one iteration of the loop (its 2 instructions then cost 2/U per copy)",
+	  .def = KB_STR(KB_ASM_UNROLL_DEFAULT) },
+	{ .name = "keep", .kind = KB_OPT_STRING, .metavar = "DIR",
+	  .in = KB_IN_MEASURE, KB_OPT_FIELD(struct kb_run_opts, asm_.keep),
+	  .help = "with --asm: build in DIR and keep the source and the shared object there (a later run with the same snippet reuses them)" },
 	{ .name = "unit", .kind = KB_OPT_CHOICE, .metavar = "UNIT",
 	  .in = KB_IN_MEASURE, .choices = kb_unit_choices,
 	  KB_OPT_FIELD(struct kb_run_opts, unit),
@@ -644,6 +672,19 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 			return kb_arg_error(sub, "--%s is a bound of the module's runs, which have interrupts off: not with --user",
 					    opt->name);
 	o->diff.full = o->verbose;
+	if (o->asm_.n && first < argc)
+		return kb_arg_error(sub, "--asm measures its snippet%s instead of routines: not with '%s'",
+				    o->asm_.n > 1 ? "s" : "", argv[first]);
+	if ((o->has_unroll || o->asm_.keep) && !o->asm_.n)
+		return kb_arg_error(sub, "%s goes with --asm CODE",
+				    o->has_unroll ? "--unroll" : "--keep");
+	if (o->asm_.n && !o->user)
+		return kb_arg_error(sub, "--asm in the kernel (a module built from the snippet) is not there yet: add --user to measure it in userspace");
+	if (!o->has_unroll)
+		o->asm_.unroll = KB_ASM_UNROLL_DEFAULT;
+	for (i = 0; i < (int)o->asm_.n; i++)
+		o->q.names[o->q.n++] = kb_asm_name((unsigned int)i);
+	o->q.unroll = o->asm_.n ? o->asm_.unroll : 0;
 	for (i = first; i < argc; i++) {
 		if (run && o->q.n == KBENCH_RUN_ROUTINES_MAX)
 			return kb_arg_error(sub, "at most %d routines per run; '%s' is one too many",

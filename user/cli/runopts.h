@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "asm.h"
 #include "diff.h"
 #include "result.h"
 #include "sweep.h"
@@ -61,6 +62,8 @@ struct kb_run_opts {
 	struct kb_routine_info info[KBENCH_RUN_ROUTINES_MAX];
 	bool user, verbose;
 	int unit;			/* --unit: KB_UNIT_* */
+	struct kb_asm asm_;		/* --asm, --unroll, --keep */
+	bool has_unroll;
 	bool hist, log, raw, csv;	/* run */
 	const char *svg;
 	bool log_x;

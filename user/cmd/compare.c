@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm.h"
 #include "color.h"
 #include "diff.h"
 #include "events.h"
@@ -83,6 +84,7 @@ static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 		return -ENOMEM;
 	}
 	kb_core_apply(&r);
+	kb_run_per_copy(&r);
 	/* the run as run reports it, then the comparison */
 	if (full) {
 		out_open_object(NULL);
@@ -321,6 +323,8 @@ out_free:
 
 static int compare_cmd(const struct subcommand *sc, int argc, char *argv[],
 		       char *orig[]);
+static int compare_opts(const struct subcommand *sc, struct kb_run_opts *o,
+			int argc, char *argv[], char *orig[]);
 
 int compare_main(const struct subcommand *sc, int argc, char *argv[])
 {
@@ -334,27 +338,39 @@ static int compare_cmd(const struct subcommand *sc, int argc, char *argv[],
 	int err;
 
 	err = kb_run_opts_parse(sc, argc, argv, &o);
+	if (!err && o.asm_.n)
+		err = kb_asm_prepare(sc->name, &o.asm_);
 	if (err)
 		return kb_exit_status(err);
-	if (o.kvu && !kb_twin_find(o.q.names[0]))
+	err = compare_opts(sc, &o, argc, argv, orig);
+	kb_asm_free(&o.asm_);
+	return err;
+}
+
+static int compare_opts(const struct subcommand *sc, struct kb_run_opts *o,
+			int argc, char *argv[], char *orig[])
+{
+	int err;
+
+	if (o->kvu && !kb_twin_find(o->q.names[0]))
 		return kb_exit_status(kb_arg_error(sc->name, "no userspace twin for '%s' (twins: " KB_TWIN_NAMES ")",
-						   o.q.names[0]));
-	err = kb_pmu_check_events(sc->name, o.q.events, o.q.nevents);
+						   o->q.names[0]));
+	err = kb_pmu_check_events(sc->name, o->q.events, o->q.nevents);
 	if (!err)
-		err = o.user ? kb_run_opts_check_twins(&o, sc->name) :
-			       kb_run_opts_check_module(&o, sc);
-	if (!err && o.kvu)
-		err = kb_run_opts_check_twins(&o, sc->name);
+		err = o->user ? kb_run_opts_check_twins(o, sc->name) :
+			       kb_run_opts_check_module(o, sc);
+	if (!err && o->kvu)
+		err = kb_run_opts_check_twins(o, sc->name);
 	if (err)
 		return kb_exit_status(err);
 	if (kb_runs_worker_path())
-		return kb_runs_worker(&o, kb_runs_worker_path(), argc, argv);
-	if (kb_sweep_is_sweep(&o.sweep))
-		return kb_sweep_main(sc, &o, argc, argv, true);
-	if (o.runs > 1) {
-		err = compare_replicated(&o, argc, argv, orig);
+		return kb_runs_worker(o, kb_runs_worker_path(), argc, argv);
+	if (kb_sweep_is_sweep(&o->sweep))
+		return kb_sweep_main(sc, o, argc, argv, true);
+	if (o->runs > 1) {
+		err = compare_replicated(o, argc, argv, orig);
 		return err < 0 ? kb_exit_status(err) : err;
 	}
-	err = o.kvu ? compare_kvu(&o, argc, argv) : compare_two(&o, argc, argv);
+	err = o->kvu ? compare_kvu(o, argc, argv) : compare_two(o, argc, argv);
 	return kb_exit_status(err);
 }

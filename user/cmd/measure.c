@@ -29,8 +29,11 @@ int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 	unsigned int slot[2];
 	int err;
 
-	if (!q->unit_core)
-		return run_measure(q, user, r);
+	if (!q->unit_core) {
+		err = run_measure(q, user, r);
+		r->unroll = err ? 0 : q->unroll;
+		return err;
+	}
 	err = kb_core_request("--unit core", q, &cq, slot);
 	if (!err)
 		err = run_measure(&cq, user, r);
@@ -41,6 +44,7 @@ int kb_run_measure(const struct kb_run_req *q, bool user, struct kb_run *r)
 		kb_run_free(r);
 		return err;
 	}
+	r->unroll = q->unroll;
 	/* a run's own argument: the user's, not the calibration's */
 	r->has_arg = q->nargs == 1;
 	r->arg = q->nargs == 1 ? q->args[0] : 0;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm.h"
 #include "color.h"
 #include "diff.h"
 #include "diffprint.h"
@@ -194,11 +195,10 @@ int run_main(const struct subcommand *sc, int argc, char *argv[])
 	return kb_with_argv(run_cmd, sc, argc, argv);
 }
 
-static int run_cmd(const struct subcommand *sc, int argc, char *argv[],
-		   char *orig[])
+static int run_opts(const struct subcommand *sc, struct kb_run_opts *o,
+		    int argc, char *argv[], char *orig[])
 {
 	struct kb_resfile base = { 0 };
-	struct kb_run_opts o;
 	struct kb_results now;
 	unsigned int pflags = 0;
 	bool regressed = false;
@@ -207,42 +207,39 @@ static int run_cmd(const struct subcommand *sc, int argc, char *argv[],
 	struct kb_until u = { 0 };
 	bool until;
 
-	err = kb_run_opts_parse(sc, argc, argv, &o);
-	if (err)
-		return kb_exit_status(err);
-	until = o.has_precision || o.has_max_time;
-	u.precision_pct = o.precision;
-	u.max_time_s = o.max_time;
-	if (o.hist)
+	until = o->has_precision || o->has_max_time;
+	u.precision_pct = o->precision;
+	u.max_time_s = o->max_time;
+	if (o->hist)
 		pflags |= KB_PRINT_HIST;
-	if (o.log)
+	if (o->log)
 		pflags |= KB_PRINT_LOG;
-	if (o.raw)
+	if (o->raw)
 		pflags |= KB_PRINT_RAW;
-	err = kb_pmu_check_events(sc->name, o.q.events, o.q.nevents);
+	err = kb_pmu_check_events(sc->name, o->q.events, o->q.nevents);
 	if (!err)
-		err = o.user ? kb_run_opts_check_twins(&o, sc->name) :
-			       kb_run_opts_check_module(&o, sc);
+		err = o->user ? kb_run_opts_check_twins(o, sc->name) :
+			       kb_run_opts_check_module(o, sc);
 	if (err)
 		return kb_exit_status(err);
 	if (kb_runs_worker_path())
-		return kb_runs_worker(&o, kb_runs_worker_path(), argc, argv);
-	if ((o.cpus.spec && !o.cpus.hi) || o.cpus.each)
-		return kb_cpus_main(&o);
-	if (kb_sweep_is_sweep(&o.sweep))
-		return kb_sweep_main(sc, &o, argc, argv, false);
+		return kb_runs_worker(o, kb_runs_worker_path(), argc, argv);
+	if ((o->cpus.spec && !o->cpus.hi) || o->cpus.each)
+		return kb_cpus_main(o);
+	if (kb_sweep_is_sweep(&o->sweep))
+		return kb_sweep_main(sc, o, argc, argv, false);
 	/* a bad baseline fails before the measurement, not after it */
-	if (o.baseline) {
-		err = kb_baseline_load(sc->name, o.baseline, &base);
+	if (o->baseline) {
+		err = kb_baseline_load(sc->name, o->baseline, &base);
 		if (err)
 			return kb_diff_exit_status(err, false);
 	}
-	if (o.runs > 1) {
-		ret = run_replicated(&o, &base, argc, argv, orig);
+	if (o->runs > 1) {
+		ret = run_replicated(o, &base, argc, argv, orig);
 		goto out_free;
 	}
-	err = until ? kb_measure_until(&o.q, o.user, &u, &r) :
-		      kb_run_measure(&o.q, o.user, &r);
+	err = until ? kb_measure_until(&o->q, o->user, &u, &r) :
+		      kb_run_measure(&o->q, o->user, &r);
 	if (err) {
 		ret = kb_exit_status(err);
 		goto out_free;
@@ -256,30 +253,31 @@ static int run_cmd(const struct subcommand *sc, int argc, char *argv[],
 		ret = EXIT_FAIL;
 		goto out_free;
 	}
-	if (o.save || o.baseline)
+	if (o->save || o->baseline)
 		kb_results_build(&now, &(const struct kb_run *){ &r },
-				 &(const struct kb_run_req *){ &o.q }, 1, argc,
+				 &(const struct kb_run_req *){ &o->q }, 1, argc,
 				 argv);
 	/* after the build: the saved file keeps the counter's ticks */
 	kb_core_apply(&r);
-	if (o.csv) {
+	kb_run_per_copy(&r);
+	if (o->csv) {
 		/* the CSV stays clean: the warnings go to stderr */
 		out_init(stderr, false);
 		kb_env_print(&r.env, KB_ENV_VIEW_WARNINGS);
 		out_init(stdout, false);
 		kb_run_print_csv(&r, stdout);
-	} else if (o.baseline) {
-		err = report_baseline(&o, &r, pflags, &base, &now.rf, &regressed);
-	} else if (opt_json || o.verbose) {
+	} else if (o->baseline) {
+		err = report_baseline(o, &r, pflags, &base, &now.rf, &regressed);
+	} else if (opt_json || o->verbose) {
 		kb_run_print(&r, pflags);
 	} else {
 		kb_report_run(&r, pflags);
 	}
-	if (o.baseline)
+	if (o->baseline)
 		ret = kb_diff_exit_status(err, regressed);
-	if (o.save && kb_results_save(o.save, &now) && ret == EXIT_OK)
+	if (o->save && kb_results_save(o->save, &now) && ret == EXIT_OK)
 		ret = EXIT_FAIL;
-	if (o.svg && kb_svg_write_file(o.svg, &r, o.log_x) && ret == EXIT_OK)
+	if (o->svg && kb_svg_write_file(o->svg, &r, o->log_x) && ret == EXIT_OK)
 		ret = EXIT_FAIL;
 	if (r.status == KBENCH_RUN_TIMEOUT) {
 		/* the result above is partial: say so and fail */
@@ -292,5 +290,21 @@ static int run_cmd(const struct subcommand *sc, int argc, char *argv[],
 out_free:
 	kb_resfile_free(&base);
 	kb_run_free(&r);
+	return ret;
+}
+
+static int run_cmd(const struct subcommand *sc, int argc, char *argv[],
+		   char *orig[])
+{
+	struct kb_run_opts o;
+	int err, ret;
+
+	err = kb_run_opts_parse(sc, argc, argv, &o);
+	if (!err && o.asm_.n)
+		err = kb_asm_prepare(sc->name, &o.asm_);
+	if (err)
+		return kb_exit_status(err);
+	ret = run_opts(sc, &o, argc, argv, orig);
+	kb_asm_free(&o.asm_);
 	return ret;
 }

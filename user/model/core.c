@@ -186,46 +186,6 @@ out_free:
 	return err;
 }
 
-/* Per-iteration figures of @st divided by @k (ratios stay). */
-static void scale_stats(struct kb_stats *st, double k)
-{
-	st->min /= k;
-	st->max /= k;
-	st->mean /= k;
-	st->stddev /= k;
-	st->median /= k;
-	st->mad /= k;
-	st->p1 /= k;
-	st->p5 /= k;
-	st->p25 /= k;
-	st->p75 /= k;
-	st->p95 /= k;
-	st->p99 /= k;
-	st->ci_lo /= k;
-	st->ci_hi /= k;
-	st->mode.mode /= k;
-}
-
-static int64_t scale_milli(int64_t v, double k)
-{
-	return (int64_t)llround((double)v / k);
-}
-
-static void scale_result(struct kb_result *res, double k)
-{
-	size_t i;
-
-	if (res->have_stats) {
-		for (i = 0; i < res->st.count; i++)
-			res->sorted[i] /= k;
-		scale_stats(&res->st, k);
-	}
-	res->per_iter_min_milli = scale_milli(res->per_iter_min_milli, k);
-	res->per_iter_median_milli = scale_milli(res->per_iter_median_milli, k);
-	res->corr_min_milli = scale_milli(res->corr_min_milli, k);
-	res->corr_median_milli = scale_milli(res->corr_median_milli, k);
-}
-
 void kb_core_apply(struct kb_run *r)
 {
 	unsigned int i;
@@ -233,8 +193,8 @@ void kb_core_apply(struct kb_run *r)
 	if (!r->core.have || r->core.on || r->metric[0])
 		return;
 	for (i = 0; i < r->nres; i++)
-		scale_result(&r->res[i], r->core.ratio);
+		kb_result_scale(&r->res[i], r->core.ratio);
 	if (r->has_overhead)
-		scale_result(&r->overhead, r->core.ratio);
+		kb_result_scale(&r->overhead, r->core.ratio);
 	r->core.on = true;
 }

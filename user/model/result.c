@@ -279,6 +279,57 @@ void kb_run_use_metric(struct kb_run *r, const char *name)
 	r->nevents = 0;
 }
 
+/* Per-iteration figures of @st divided by @k (ratios stay). */
+static void scale_stats(struct kb_stats *st, double k)
+{
+	st->min /= k;
+	st->max /= k;
+	st->mean /= k;
+	st->stddev /= k;
+	st->median /= k;
+	st->mad /= k;
+	st->p1 /= k;
+	st->p5 /= k;
+	st->p25 /= k;
+	st->p75 /= k;
+	st->p95 /= k;
+	st->p99 /= k;
+	st->ci_lo /= k;
+	st->ci_hi /= k;
+	st->mode.mode /= k;
+}
+
+static int64_t scale_milli(int64_t v, double k)
+{
+	return (int64_t)llround((double)v / k);
+}
+
+void kb_result_scale(struct kb_result *res, double k)
+{
+	size_t i;
+
+	if (res->have_stats) {
+		for (i = 0; i < res->st.count; i++)
+			res->sorted[i] /= k;
+		scale_stats(&res->st, k);
+	}
+	res->per_iter_min_milli = scale_milli(res->per_iter_min_milli, k);
+	res->per_iter_median_milli = scale_milli(res->per_iter_median_milli, k);
+	res->corr_min_milli = scale_milli(res->corr_min_milli, k);
+	res->corr_median_milli = scale_milli(res->corr_median_milli, k);
+}
+
+void kb_run_per_copy(struct kb_run *r)
+{
+	unsigned int i;
+
+	if (r->unroll <= 1 || r->per_copy)
+		return;
+	for (i = 0; i < r->nres; i++)
+		kb_result_scale(&r->res[i], r->unroll);
+	r->per_copy = true;
+}
+
 void kb_result_free(struct kb_result *res)
 {
 	unsigned int x;

@@ -138,6 +138,12 @@ struct kb_run {
 	bool has_env;
 	/* --unit core: the calibration, and whether the figures use it */
 	struct kb_core core;
+	/*
+	 * --asm: the snippets' copies an iteration (0: routines), and
+	 * whether the routines' figures are per copy (kb_run_per_copy())
+	 */
+	uint32_t unroll;
+	bool per_copy;
 };
 
 /*
@@ -164,6 +170,7 @@ struct kb_run_req {
 	unsigned int nevents;
 	char events_buf[KBENCH_EVENTS_MAX][KBENCH_NAME_MAX + 1];
 	bool unit_core;		/* --unit core: the calibration too (core.h) */
+	uint32_t unroll;	/* --asm: copies of the snippet an iteration */
 };
 
 /* Defaults of a run, as the kernel's (kmod/kbench_internal.h). */
@@ -239,6 +246,16 @@ void kb_result_derived(const struct kb_run *r, const struct kb_result *res,
 
 
 void kb_run_free(struct kb_run *r);
+/*
+ * Divide @res's per-iteration figures (statistics, sorted samples, the
+ * integer summary's per-iteration ones) by @k: another unit.
+ */
+void kb_result_scale(struct kb_result *res, double k);
+/*
+ * --asm: the routines' analyzed figures per copy of the snippet (divided
+ * by r->unroll; the overhead, the loop alone, stays per iteration).  Once.
+ */
+void kb_run_per_copy(struct kb_run *r);
 /* One result's samples and statistics (then zeroed). */
 void kb_result_free(struct kb_result *res);
 

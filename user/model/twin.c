@@ -163,11 +163,28 @@ const struct kb_twin kb_twins[] = {
 	{ .name = NULL }
 };
 
+static struct kb_twin twin_extra[KB_TWIN_EXTRA_MAX + 1];
+
+int kb_twin_register(const struct kb_twin *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < KB_TWIN_EXTRA_MAX; i++)
+		if (!twin_extra[i].name) {
+			twin_extra[i] = *t;
+			return 0;
+		}
+	return -ENOSPC;
+}
+
 const struct kb_twin *kb_twin_find(const char *name)
 {
 	const struct kb_twin *t;
 
 	for (t = kb_twins; t->name; t++)
+		if (!strcmp(t->name, name))
+			return t;
+	for (t = twin_extra; t->name; t++)
 		if (!strcmp(t->name, name))
 			return t;
 	return NULL;
@@ -320,7 +337,8 @@ static int twin_request(const struct kb_twin_req *q, struct kbench_request *req,
 		}
 		req->routine[i].name = tw->name;
 		req->routine[i].run = tw->run;
-		req->routine[i].data = tw->data ? tw->data(0) : ring;
+		req->routine[i].data = tw->data ? tw->data(0) :
+				       tw->ptr ? tw->ptr : ring;
 		if (!tw->arg_name)
 			continue;
 		/* the checks of kb_run_opts_check_twins(): in range */

@@ -22,6 +22,7 @@ struct kb_twin {
 	uint64_t arg_min, arg_max, arg_def;
 	/* a contention routine's data on the c-th CPU of a run (NULL: none) */
 	void *(*data)(unsigned int c);
+	void *ptr;		/* else its data, when not NULL */
 };
 
 /* the CPUs a concurrent run of the twins may have */
@@ -31,6 +32,12 @@ extern const struct kb_twin kb_twins[];
 /* their names, for messages */
 #define KB_TWIN_NAMES	"empty, add_chain, mul_chain, load_l1, add_n, core_cal, foo, foobar, atomic_shared, atomic_percpu, spin_shared, spin_percpu, pingpong"
 const struct kb_twin *kb_twin_find(const char *name);
+/*
+ * Add a routine of this process (--asm's snippets) to those kb_twin_find()
+ * knows, @t copied; at most KB_TWIN_EXTRA_MAX.  0 or -ENOSPC.
+ */
+#define KB_TWIN_EXTRA_MAX	4
+int kb_twin_register(const struct kb_twin *t);
 
 struct kb_twin_req {
 	const char *names[4];

@@ -17,6 +17,7 @@
 #include "base.h"
 #include "names.h"
 #include "output.h"
+#include "asmprint.h"
 #include "coreprint.h"
 #include "report.h"
 #include "runprint.h"
@@ -55,16 +56,19 @@ void kb_report_header(const struct kb_run *r, const char *what)
 	if (r->until)
 		kb_until_print(r->until, r);
 	kb_core_print(r);
+	kb_asm_print(r);
 }
 
 /* "ticks/iter" and ns/iter of one figure, aligned (an event: no ns) */
 static void figure(const struct kb_run *r, const char *label, double v)
 {
+	const char *per = r->per_copy ? "copy" : "iter";
+
 	if (r->metric[0])
-		out_text(LABEL "%9.3f %s/iter", label, v, kb_run_unit(r));
+		out_text(LABEL "%9.3f %s/%s", label, v, kb_run_unit(r), per);
 	else
-		out_text(LABEL "%9.3f %s/iter %9.3f ns/iter", label, v,
-			 kb_run_unit(r), kb_run_ns(r, v));
+		out_text(LABEL "%9.3f %s/%s %9.3f ns/%s", label, v,
+			 kb_run_unit(r), per, kb_run_ns(r, v), per);
 }
 
 /*
@@ -297,6 +301,7 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 {
 	const struct kb_stats *sa = &a->st, *sb = &b->st;
 	char text[512], la[KB_LABEL_MAX], lb[KB_LABEL_MAX];
+	const char *per = r->per_copy ? "copy" : "iter";
 	struct kb_compare c;
 	double u, d;
 	int err;
@@ -319,11 +324,11 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 	if (!full) {
 		d = sb->median - sa->median;
 		if (r->metric[0])
-			out_text("%s - %s: %+.3f %s/iter (medians)\n",
-				 lb, la, d, kb_run_unit(r));
+			out_text("%s - %s: %+.3f %s/%s (medians)\n",
+				 lb, la, d, kb_run_unit(r), per);
 		else
-			out_text("%s - %s: %+.3f %s/iter = %+.3f ns/iter (medians)\n",
-				 lb, la, d, kb_run_unit(r), kb_run_ns(r, d));
+			out_text("%s - %s: %+.3f %s/%s = %+.3f ns/%s (medians)\n",
+				 lb, la, d, kb_run_unit(r), per, kb_run_ns(r, d), per);
 		out_text("%s%s%s\n", verdict_color(&c), text,
 			 kb_color_end(out_file()));
 		return 0;

@@ -14,6 +14,7 @@
 #include "hist.h"
 #include "names.h"
 #include "output.h"
+#include "asmprint.h"
 #include "coreprint.h"
 #include "runprint.h"
 #include "schema.h"
@@ -250,6 +251,7 @@ void kb_run_print_header(const struct kb_run *r)
 	if (r->until)
 		kb_until_print(r->until, r);
 	kb_core_print(r);
+	kb_asm_print(r);
 	print_event_descs(r);
 }
 

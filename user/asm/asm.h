@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * --asm CODE: a snippet of the target's assembly, repeated U times in the
+ * body of a loop, assembled with the C compiler into a shared object and
+ * loaded as a userspace routine (asm.c).  The loop is the empty routine's
+ * (include/kbench/bodies.h: dec; jnz on x86_64, subs; b.ne on arm64,
+ * addic.; bne on powerpc64), so its own cost is what `empty`, measured in
+ * every run, costs.  What a snippet may use:
+ *
+ *   x86_64     every register but %rsp and %r15 (the loop's counter);
+ *              %r14 points to a 4096-byte scratch buffer (64-byte aligned)
+ *   arm64      every register but sp and x28 (the counter); x27 the buffer
+ *   powerpc64  every register but r1, r2, r13 and r30 (the counter); r31
+ *              the buffer
+ *
+ * Callee-saved registers are saved and restored around the loop.  Labels
+ * must be local numeric ones (1:, 1b): the snippet is repeated.
+ */
+#ifndef KBENCHCTL_ASM_H
+#define KBENCHCTL_ASM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* --asm given at most this often (compare: two) */
+#define KB_ASM_MAX		2
+/* --unroll: the default and the largest */
+#define KB_ASM_UNROLL_DEFAULT	100
+#define KB_ASM_UNROLL_MAX	10000
+/* the scratch buffer a snippet gets */
+#define KB_ASM_SCRATCH_BYTES	4096
+
+struct kb_asm {
+	unsigned int n;			/* snippets */
+	const char *code[KB_ASM_MAX];
+	uint32_t unroll;		/* copies an iteration */
+	const char *keep;		/* --keep DIR: build there and keep it */
+	/* built: */
+	char dir[4096];			/* where the source and object are */
+	bool tmp;			/* dir is ours to remove */
+	void *so;			/* dlopen() handle */
+	void (*run[KB_ASM_MAX])(unsigned int iterations, void *data);
+	void *scratch[KB_ASM_MAX];
+};
+
+/* The routine name of snippet @i ("asm1", "asm2"). */
+const char *kb_asm_name(unsigned int i);
+
+/*
+ * Write the snippets' source, assemble it with $CC (cc) into a shared
+ * object (reused from --keep DIR when the source there is the same) and
+ * load it.  0, or -EINVAL after the assembler's message in the snippet's
+ * line and column, -ENOENT when there is no compiler (what to install),
+ * -EIO.  @sub names the subcommand in messages.
+ */
+int kb_asm_build(const char *sub, struct kb_asm *a);
+
+/*
+ * kb_asm_build(), then the snippets as userspace routines (twin.h) named
+ * kb_asm_name(i).  0 or -errno (printed).
+ */
+int kb_asm_prepare(const char *sub, struct kb_asm *a);
+
+/* Unload and (without --keep) remove the build. */
+void kb_asm_free(struct kb_asm *a);
+
+/*
+ * The source for @a's snippets into @buf (@len bytes); the first line of
+ * each snippet's first copy in @line (1-based).  The length written, or
+ * -E2BIG.  (The builder's; the unit tests check it.)
+ */
+int kb_asm_source(const struct kb_asm *a, char *buf, size_t len,
+		  unsigned int line[KB_ASM_MAX]);
+
+/*
+ * The assembler's stderr @msgs mapped onto the snippets (@line: their
+ * first lines in the source, as kb_asm_source() gave): each message once,
+ * "--asm 'CODE': line L, column C: MESSAGE" and the line with a caret,
+ * into @out.  The number of messages that fell in a snippet.
+ */
+unsigned int kb_asm_map_errors(const struct kb_asm *a, const char *msgs,
+			       const unsigned int line[KB_ASM_MAX], char *out,
+			       size_t len);
+
+#endif /* KBENCHCTL_ASM_H */
