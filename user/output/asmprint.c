@@ -4,6 +4,8 @@
  * the loop's own cost, measured in the same run (the overhead routine
  * runs the very loop: asm/asm.h).
  */
+#include <string.h>
+
 #include "asmprint.h"
 #include "output.h"
 #include "result.h"
@@ -12,7 +14,9 @@
 void kb_asm_print(const struct kb_run *r)
 {
 	const struct kb_twin *t;
+	const char *c;
 	double loop;
+	size_t n;
 	unsigned int i;
 
 	if (!r->unroll)
@@ -27,7 +31,15 @@ void kb_asm_print(const struct kb_run *r)
 		t = kb_twin_find(r->res[i].routine);
 		out_open_object(NULL);
 		out_string("routine", "  %s:", r->res[i].routine);
-		out_string("code", " %s\n", t ? t->desc : "");
+		out_string("code", NULL, t ? t->desc : "");
+		/* in the text, a snippet's lines on one line, as ';' does */
+		for (c = t ? t->desc : ""; !out_json() && *c; c += n) {
+			n = strcspn(c, "\n");
+			out_text("%s%.*s", c == t->desc ? " " : "; ", (int)n, c);
+			if (c[n])
+				n++;
+		}
+		out_text("\n");
 		out_close_object();
 	}
 	out_close_array();
