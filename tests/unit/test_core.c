@@ -153,7 +153,7 @@ static void expect_cli(const char *args, int code, const char *needle)
 
 static void test_core_cli(void)
 {
-	char path[] = "/tmp/kbench-core-XXXXXX.json", cmd[1024], *out = NULL;
+	char path[] = "/tmp/kbench-core-XXXXXX.json", cmd[2048], *out = NULL;
 	int fd, rc;
 
 	expect_cli("run add_chain mul_chain load_l1 --user --unit core", 2,
@@ -183,6 +183,19 @@ static void test_core_cli(void)
 	rc = unit_cmd_out(cmd, &out);
 	ok(rc == 0 && atoi(out) == 3 && strstr(out, ": ok, 1 run"),
 	   "core: the saved result carries \"core\" (ratio, chains) and loads");
+	free(out);
+	/* diff: both with a calibration compare core cycles; one: ticks */
+	snprintf(cmd, sizeof(cmd),
+		 "%s run add_chain --user --unit core --samples 100 --save %s.b >/dev/null 2>&1 && %s run add_chain --user --samples 100 --save %s.t >/dev/null 2>&1 && %s diff %s %s.b -v 2>&1 | grep -c 'both results carry a core-cycle calibration (--unit core): comparing core cycles' && %s diff %s.t %s -v 2>&1 | grep -c 'only the new result carries a core-cycle calibration: comparing counter ticks'",
+		 kbenchctl_bin, path, kbenchctl_bin, path, kbenchctl_bin, path,
+		 path, kbenchctl_bin, path, path);
+	rc = unit_cmd_out(cmd, &out);
+	if (!ok(rc == 0 && !strcmp(out, "1\n1\n"),
+		"core: diff compares core cycles when both results carry the calibration, else ticks, and says which"))
+		diag("exit %d: %s", rc, out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -f %s.b %s.t", path, path);
+	rc = unit_cmd_out(cmd, &out);
 	free(out);
 	/* a "core" that is no calibration is refused by name */
 	snprintf(cmd, sizeof(cmd),

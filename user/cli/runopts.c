@@ -678,6 +678,8 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 	if ((o->has_unroll || o->asm_.keep) && !o->asm_.n)
 		return kb_arg_error(sub, "%s goes with --asm CODE",
 				    o->has_unroll ? "--unroll" : "--keep");
+	if (o->asm_.n && (o->cpus.spec || o->cpus.each || o->kvu))
+		return kb_arg_error(sub, "--asm runs its snippets on one CPU: not with --cpus, --each-cpu or --kernel-vs-user");
 	if (o->asm_.n && !o->user)
 		return kb_arg_error(sub, "--asm in the kernel (a module built from the snippet) is not there yet: add --user to measure it in userspace");
 	if (!o->has_unroll)

@@ -67,6 +67,9 @@ static void report_runs(const struct kb_run *rs, unsigned int n,
 		 n, rs[0].nres, rs[0].nres == 1 ? "" : "s",
 		 rs[0].user ? " (userspace twins, each run a process of its own)" : "",
 		 spacing, wall);
+	if (rs[0].core.on)
+		out_text("in core cycles: each run calibrated by its own add chains (the first: 1 core cycle = %.4f %s ticks; %s)\n",
+			 rs[0].core.ratio, rs[0].counter, kb_core_assumes);
 	out_text("%-24s %4s %14s  %-24s %8s  %s\n", "routine", "run",
 		 "median/iter", "95% CI of the median", "valid", "stability");
 	for (k = 0; k < rs[0].nres; k++)
@@ -249,6 +252,9 @@ static int run_opts(const struct subcommand *sc, struct kb_run_opts *o,
 		ret = EXIT_FAIL;
 		goto out_free;
 	}
+	/* the saved file keeps the samples and the summary as measured */
+	kb_core_apply(&r);
+	kb_run_per_copy(&r);
 	if (kb_report_no_valid(&r, stderr)) {
 		ret = EXIT_FAIL;
 		goto out_free;
@@ -257,9 +263,6 @@ static int run_opts(const struct subcommand *sc, struct kb_run_opts *o,
 		kb_results_build(&now, &(const struct kb_run *){ &r },
 				 &(const struct kb_run_req *){ &o->q }, 1, argc,
 				 argv);
-	/* after the build: the saved file keeps the counter's ticks */
-	kb_core_apply(&r);
-	kb_run_per_copy(&r);
 	if (o->csv) {
 		/* the CSV stays clean: the warnings go to stderr */
 		out_init(stderr, false);

@@ -297,6 +297,8 @@ static int runs_measure(const struct kb_run_opts *o, int argc, char *orig[],
 			fprintf(stderr, "%s: out of memory\n", prog);
 			return EXIT_FAIL;
 		}
+		kb_core_apply(&rs[i]);
+		kb_run_per_copy(&rs[i]);
 		if (kb_report_no_valid(&rs[i], stderr) ||
 		    rs[i].status == KBENCH_RUN_TIMEOUT) {
 			fprintf(stderr, "%s: run %u of %u %s: nothing saved\n",

@@ -44,19 +44,19 @@ struct sweep {
 static double res_median(const struct kb_result *res)
 {
 	return res->have_stats && res->st.count ? res->st.median :
-	       (double)res->per_iter_median_milli / 1000;
+	       kb_result_milli(res, res->per_iter_median_milli);
 }
 
 static double res_min(const struct kb_result *res)
 {
 	return res->have_stats && res->st.count ? res->st.min :
-	       (double)res->per_iter_min_milli / 1000;
+	       kb_result_milli(res, res->per_iter_min_milli);
 }
 
 /* The fit's quantity: the median minus the empty loop's (exact integers). */
 static double res_corrected(const struct kb_result *res)
 {
-	return res->has_corr ? (double)res->corr_median_milli / 1000 :
+	return res->has_corr ? kb_result_milli(res, res->corr_median_milli) :
 	       res_median(res);
 }
 
@@ -97,6 +97,9 @@ static void table_header(const struct sweep *w, const struct kb_run *first)
 		 first->user ? "userspace," : "kernel,", first->cpu,
 		 first->samples, first->adaptive ? "adaptive" : "fixed",
 		 first->counter, rate);
+	if (first->core.on)
+		out_text("in core cycles: each value's run calibrated by its own add chains (the first: 1 core cycle = %.4f %s ticks; %s)\n",
+			 first->core.ratio, first->counter, kb_core_assumes);
 	if (w->compare) {
 		out_text("%10s %12s %12s %12s  %-22s %s\n", w->unit,
 			 o->q.names[0], o->q.names[1], "ratio b/a",
@@ -424,6 +427,10 @@ static int measure(struct sweep *w)
 			fprintf(stderr, "%s: out of memory\n", prog);
 			kb_run_free(&w->runs[i]);
 			err = -ENOMEM;
+		}
+		if (!err) {
+			kb_core_apply(&w->runs[i]);
+			kb_run_per_copy(&w->runs[i]);
 		}
 		if (err) {
 			progress(w, i, true);

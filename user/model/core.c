@@ -198,3 +198,16 @@ void kb_core_apply(struct kb_run *r)
 		kb_result_scale(&r->overhead, r->core.ratio);
 	r->core.on = true;
 }
+
+void kb_core_unapply(struct kb_run *r)
+{
+	unsigned int i;
+
+	if (!r->core.on)
+		return;
+	for (i = 0; i < r->nres; i++)
+		kb_result_scale(&r->res[i], 1 / r->core.ratio);
+	if (r->has_overhead)
+		kb_result_scale(&r->overhead, 1 / r->core.ratio);
+	r->core.on = false;
+}

@@ -72,6 +72,8 @@ int kb_core_extract(struct kb_run *r, const unsigned int slot[2],
 
 /* Convert @r's analyzed figures to core cycles (once; after analysis). */
 void kb_core_apply(struct kb_run *r);
+/* Back to the counter's ticks (a diff against a result without one). */
+void kb_core_unapply(struct kb_run *r);
 
 /* The assumptions, one line, for reports and --help. */
 extern const char kb_core_assumes[];

@@ -299,11 +299,6 @@ static void scale_stats(struct kb_stats *st, double k)
 	st->mode.mode /= k;
 }
 
-static int64_t scale_milli(int64_t v, double k)
-{
-	return (int64_t)llround((double)v / k);
-}
-
 void kb_result_scale(struct kb_result *res, double k)
 {
 	size_t i;
@@ -313,10 +308,12 @@ void kb_result_scale(struct kb_result *res, double k)
 			res->sorted[i] /= k;
 		scale_stats(&res->st, k);
 	}
-	res->per_iter_min_milli = scale_milli(res->per_iter_min_milli, k);
-	res->per_iter_median_milli = scale_milli(res->per_iter_median_milli, k);
-	res->corr_min_milli = scale_milli(res->corr_min_milli, k);
-	res->corr_median_milli = scale_milli(res->corr_median_milli, k);
+	res->scale = (res->scale > 0 ? res->scale : 1) * k;
+}
+
+double kb_result_milli(const struct kb_result *res, int64_t milli)
+{
+	return (double)milli / 1000 / (res->scale > 0 ? res->scale : 1);
 }
 
 void kb_run_per_copy(struct kb_run *r)

@@ -88,7 +88,11 @@ struct kb_result {
 	int64_t *divs;
 	size_t ndivs;
 
-	/* analysis: valid samples in cycles per iteration, sorted */
+	/*
+	 * analysis: valid samples in cycles per iteration, sorted; divided
+	 * by scale when not 0 (kb_result_scale())
+	 */
+	double scale;
 	double *sorted;
 	struct kb_stats st;
 	bool have_stats;
@@ -247,10 +251,14 @@ void kb_result_derived(const struct kb_run *r, const struct kb_result *res,
 
 void kb_run_free(struct kb_run *r);
 /*
- * Divide @res's per-iteration figures (statistics, sorted samples, the
- * integer summary's per-iteration ones) by @k: another unit.
+ * Divide @res's userspace statistics and sorted samples by @k: another
+ * unit (core cycles, per copy).  The integer summary stays as measured
+ * (what is saved): kb_result_milli() gives its per-iteration figures in
+ * the statistics' unit.
  */
 void kb_result_scale(struct kb_result *res, double k);
+/* A per-iteration figure of @res's integer summary, in its unit. */
+double kb_result_milli(const struct kb_result *res, int64_t milli);
 /*
  * --asm: the routines' analyzed figures per copy of the snippet (divided
  * by r->unroll; the overhead, the loop alone, stays per iteration).  Once.

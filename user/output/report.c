@@ -194,15 +194,15 @@ void kb_report_result(const struct kb_run *r, const struct kb_result *res)
 		out_text("\n");
 	} else {
 		/* no samples: the kernel's summary (lower median, no CI) */
-		figure(r, "median", (double)res->per_iter_median_milli / 1000);
+		figure(r, "median", kb_result_milli(res, res->per_iter_median_milli));
 		out_text("   (kernel summary)\n");
-		figure(r, "min", (double)res->per_iter_min_milli / 1000);
+		figure(r, "min", kb_result_milli(res, res->per_iter_min_milli));
 		out_text("\n");
 	}
 	/* the overhead routine corrected by itself is 0 */
 	if (res->valid && res->has_corr && res != &r->overhead &&
 	    !(r->has_overhead && !strcmp(res->routine, r->overhead.routine))) {
-		figure(r, "corrected", (double)res->corr_median_milli / 1000);
+		figure(r, "corrected", kb_result_milli(res, res->corr_median_milli));
 		out_text("   (the median minus the %s loop)\n",
 			 r->has_overhead ? r->overhead.routine : "empty");
 	}

@@ -435,22 +435,26 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 
 	out_text("  %s:\n", r->user ? "integer summary (the kernel's method, computed in userspace)" :
 		 "kernel summary");
-	out_text("    net %s/sample:", kb_run_unit(r));
-	snprintf(label, sizeof(label), "    %s/iter:", kb_run_unit(r));
+	/* the integer summary is the counter's, as measured */
+	out_text("    net %s/sample:", res->scale > 0 ? "ticks" : kb_run_unit(r));
+	snprintf(label, sizeof(label), "    %s/iter:",
+		 res->scale > 0 ? "ticks" : kb_run_unit(r));
 	print_summary("net_cycles", "net_cycles_per_iter", label, "\n",
 		      res->net_min, res->net_median, res->net_max, res->net_sum,
 		      res->per_iter_min_milli, res->per_iter_median_milli,
 		      res->valid, it);
 	out_open_object("ns_per_iter");
 	out_double("min", "    ns/iter:           min %.3f",
-		   kb_run_ns(r, (double)res->per_iter_min_milli / 1000));
+		   kb_run_ns(r, kb_result_milli(res, res->per_iter_min_milli)));
 	out_double("median", ", median %.3f",
-		   kb_run_ns(r, (double)res->per_iter_median_milli / 1000));
-	out_double("max", ", max %.3f\n", kb_run_ns(r, (double)res->net_max / it));
+		   kb_run_ns(r, kb_result_milli(res, res->per_iter_median_milli)));
+	out_double("max", ", max %.3f\n",
+		   kb_run_ns(r, (double)res->net_max / it /
+			     (res->scale > 0 ? res->scale : 1)));
 	out_close_object();
 	if (res->has_corr && res != &r->overhead) {
-		double min = (double)res->corr_min_milli / 1000;
-		double median = (double)res->corr_median_milli / 1000;
+		double min = kb_result_milli(res, res->corr_min_milli);
+		double median = kb_result_milli(res, res->corr_median_milli);
 
 		print_min_median("corrected_cycles_per_iter",
 				 "    corrected (- empty): min %.3f",

@@ -425,6 +425,11 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 	err = -ENOMEM;
 	if (!xa || !xb)
 		goto out_free;
+	/* core cycles: each side's samples divided by its own calibration */
+	for (i = 0; !o->metric && or->core.on && i < w->o->n; i++)
+		xa[i] /= or->core.ratio;
+	for (i = 0; !o->metric && nr->core.on && i < w->n->n; i++)
+		xb[i] /= nr->core.ratio;
 	for (i = 0; w->ns_unit && i < w->o->n; i++)
 		xa[i] = kb_run_ns(or, xa[i]);
 	for (i = 0; w->ns_unit && i < w->n->n; i++)
@@ -514,8 +519,23 @@ static void compare_meta(const struct kb_meta *a, const struct kb_meta *b,
 		}
 }
 
-/* Statistics of the routines (not of the overhead: diff does not use it). */
-static int analyze(struct kb_resfile *rf)
+/* Does every run of @rf carry a core-cycle calibration (--unit core)? */
+static bool all_core(const struct kb_resfile *rf)
+{
+	size_t i;
+
+	for (i = 0; i < rf->nruns; i++)
+		if (!rf->runs[i].run.core.have)
+			return false;
+	return rf->nruns > 0;
+}
+
+/*
+ * Statistics of the routines (not of the overhead: diff does not use it),
+ * in core cycles when @core (both files carry the calibration: each run
+ * divided by its own), else in the counter's ticks.
+ */
+static int analyze(struct kb_resfile *rf, bool core)
 {
 	size_t i;
 	unsigned int k;
@@ -523,12 +543,16 @@ static int analyze(struct kb_resfile *rf)
 	for (i = 0; i < rf->nruns; i++) {
 		struct kb_run *r = &rf->runs[i].run;
 
-		if (rf->runs[i].analyzed)
-			continue;
-		for (k = 0; k < r->nres; k++)
-			if (kb_result_analyze(&r->res[k], r->iterations))
-				return -ENOMEM;
-		rf->runs[i].analyzed = true;
+		if (!rf->runs[i].analyzed) {
+			for (k = 0; k < r->nres; k++)
+				if (kb_result_analyze(&r->res[k], r->iterations))
+					return -ENOMEM;
+			rf->runs[i].analyzed = true;
+		}
+		if (core)
+			kb_core_apply(r);
+		else
+			kb_core_unapply(r);
 	}
 	return 0;
 }
@@ -621,15 +645,22 @@ int kb_diff_compute(struct kb_diff *d, const char *old_name,
 {
 	size_t i;
 	uint64_t a;
+	bool core;
 
 	memset(d, 0, sizeof(*d));
 	d->used_old = calloc(old->nruns ? old->nruns : 1, sizeof(*d->used_old));
 	d->used_new = calloc(new->nruns ? new->nruns : 1, sizeof(*d->used_new));
 	if (!d->used_old || !d->used_new)
 		return -ENOMEM;
-	if (analyze(old) || analyze(new))
+	core = all_core(old) && all_core(new);
+	if (analyze(old, core) || analyze(new, core))
 		return -ENOMEM;
 	compare_meta(&old->meta, &new->meta, &d->warn, &d->note);
+	if (core)
+		kb_diff_note(&d->note, "both results carry a core-cycle calibration (--unit core): comparing core cycles, each run divided by its own");
+	else if (all_core(old) || all_core(new))
+		kb_diff_note(&d->note, "only the %s result carries a core-cycle calibration: comparing counter ticks",
+			     all_core(old) ? "old" : "new");
 	if (match_rows(d, old_name, old, new_name, new, o))
 		return -ENOMEM;
 	for (i = 0; i < d->nrows; i++)
