@@ -19,7 +19,11 @@
 #           rmmod kbench, clean log (~40 s); the variant (make
 #           KBENCH_VARIANT=old: mybench_old.ko, routine mybench_old) of a
 #           7-instruction body beside the usual build of an 8-instruction
-#           one, compared in one run: exactly +14.29%
+#           one, compared in one run: exactly +14.29%; kbenchctl run --asm
+#           (3 instructions, --unroll 10) in the kernel: the module built on
+#           the host with the staged kit for 6.1 (built, kept, not loaded:
+#           the host runs another kernel), reused from its --keep DIR in the
+#           VM, loaded, measured and unloaded: exactly 3.2 per copy
 #
 # Usage: tests/kit/run.sh [--no-vm] [--kernels "6.1 6.12 6.12-rt"]
 # The staged install and the modules go to build/kit/ (~2 min on 2 cores:
@@ -287,6 +291,17 @@ if [ -n "$first_kver" ]; then
 	tap $? "kit: a KBENCH_VARIANT that cannot end a routine's name is an error naming it" "$b/variant-bad.log"
 fi
 
+# ---- kbenchctl --asm in the kernel: the module built for 6.1 with the kit ----
+asm_code='add %rax, %rbx; imul %rcx, %rdx; nop'
+if [ -n "$first_kver" ]; then
+	rm -rf "$b/asm-kmod"
+	(cd "$b" && KDIR=$first_kdir staged "$stage$prefix/bin/kbenchctl" run \
+		--asm "$asm_code" --unroll 10 --keep "$b/asm-kmod") >"$b/asm.log" 2>&1 &&
+		grep -q "kbench_asm.ko built for kernel $first_kver, not the running $(uname -r): kept in $b/asm-kmod, not loaded" "$b/asm.log" &&
+		[ "$(modinfo -F vermagic "$b/asm-kmod/kbench_asm.ko" | cut -d' ' -f1)" = "$first_kver" ]
+	tap $? "kbenchctl run --asm for $first_kver: the module built with the kit, kept, not loaded into another kernel" "$b/asm.log"
+fi
+
 # ---- in the VM: the generated module loads, lists, sweeps, unloads ----------
 if [ "$vm" = 0 ]; then
 	skip "VM: mybench" "--no-vm"
@@ -315,6 +330,12 @@ if [ -f /extra/variant-old/mybench_old.ko ]; then
 	echo "@@variant-text"; kbenchctl compare mybench_old:64 mybench:64 --samples 20; echo "@@rc $?"
 	(cd /extra/variant-old && make unload "$mk" KBENCH_VARIANT=old)
 fi
+# --asm in the kernel: the module built on the host, reused from --keep
+if [ -f /extra/asm-kmod/kbench_asm.ko ]; then
+	echo "@@asm"; kbenchctl --json run --asm 'add %rax, %rbx; imul %rcx, %rdx; nop' \
+		--unroll 10 --keep /extra/asm-kmod --iterations 1000 --samples 50; echo "@@rc $?"
+	grep -q '^kbench_asm ' /proc/modules; echo "@@asm-after $?"
+fi
 echo "@@rmmod"; (cd /extra/variant-new 2>/dev/null && make unload "$mk"); rmmod kbench; echo "@@rc $?"
 grep -q -E '^(kbench|mybench) ' /proc/modules; echo "@@loaded-after $?"
 pattern='WARNING|BUG:|kernel BUG|Oops|lockup|RCU stall|rcu: INFO|scheduling while atomic|sleeping function called from invalid context|Call Trace'
@@ -335,6 +356,7 @@ EOF
 		--kmod-dir "$vk" \
 		--add "$b/mod-$first_k/mybench" --add "$stage$prefix/share/kbench/kbench.mk" \
 		--add "$b/variant-old" --add "$b/variant-new" \
+		${first_kver:+--add "$b/asm-kmod"} \
 		--add "$(command -v make)" --add "$b/guest.sh" \
 		-- sh /extra/guest.sh >"$b/vm.log" 2>"$b/vm.err"
 	echo "# VM exit status $?"
@@ -410,6 +432,18 @@ t(rc('variant-compare') == 0 and ok,
   'under icount compare mybench_old:64 mybench:64 in one interleaved run is exact: 7 vs 8 instructions, +14.29% with a CI of width 0, slower')
 t(rc('variant-text') == 0 and 'mybench is 14.3% slower than mybench_old (95% CI 14.3\u201314.3%)' in parts.get('variant-text', (None, ''))[1],
   "the same compare as text: 'mybench is 14.3% slower than mybench_old (95% CI 14.3-14.3%)'")
+try:
+	j = json.loads(parts['asm'][1])
+	corr = j['corrected_cycles_per_iter']['median']
+	print('# --asm in the kernel: %s per copy, loop %s per copy, corrected %s' %
+	      (j['stats']['median_cycles'], j['asm']['loop_per_copy'], corr))
+	ok = (j['side'] == 'kernel' and j['routine'] == 'asm1' and j['asm']['unroll'] == 10 and
+	      j['stats']['median_cycles'] == 3.2 and j['asm']['loop_per_copy'] == 0.2 and corr == 3)
+except Exception as e:
+	print('# asm json:', e)
+	ok = False
+t(rc('asm') == 0 and ok and parts.get('asm-after', ('0',))[0] == '1',
+  'under icount kbenchctl run --asm (3 instructions) --unroll 10 in the kernel: the kept module loaded, exactly 3.2 per copy (the loop 0.2), corrected 3, unloaded after')
 t(rc('rmmod') == 0 and parts.get('loaded-after', ('0',))[0] == '1', 'make unload, rmmod kbench: neither left')
 t(rc('dmesg') == 1, 'dmesg clean (no warning, BUG, Oops, stall, Call Trace)')
 for ok, what in res:

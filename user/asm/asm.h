@@ -42,6 +42,10 @@ struct kb_asm {
 	void *so;			/* dlopen() handle */
 	void (*run[KB_ASM_MAX])(unsigned int iterations, void *data);
 	void *scratch[KB_ASM_MAX];
+	/* in the kernel: a module built from them (kmod.c) */
+	bool kernel;
+	bool built_only;		/* for another kernel: not loaded */
+	bool loaded;
 };
 
 /* The routine name of snippet @i ("asm1", "asm2"). */
@@ -61,6 +65,20 @@ int kb_asm_build(const char *sub, struct kb_asm *a);
  * kb_asm_name(i).  0 or -errno (printed).
  */
 int kb_asm_prepare(const char *sub, struct kb_asm *a);
+
+/*
+ * In the kernel (kmod.c): the snippets checked by the assembler (their
+ * errors mapped as above), written as a module on kbench's build kit in
+ * a->dir (--keep DIR, reused when unchanged, or a temporary one), built
+ * against KDIR (default the running kernel's) and loaded, registering
+ * routines kb_asm_name(i).  Built for another kernel: built_only, not
+ * loaded.  0 or -errno (printed).
+ */
+int kb_asm_kernel_build(const char *sub, struct kb_asm *a);
+void kb_asm_kernel_unload(struct kb_asm *a);
+
+/* The code of the snippet measured as @routine now, or NULL. */
+const char *kb_asm_code(const char *routine);
 
 /* Unload and (without --keep) remove the build. */
 void kb_asm_free(struct kb_asm *a);

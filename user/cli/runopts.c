@@ -446,7 +446,7 @@ const struct kb_opt kb_run_table[] = {
 	{ .name = "asm", .kind = KB_OPT_STRING, .metavar = "CODE",
 	  .in = KB_IN_MEASURE, .parse = parse_asm,
 	  KB_OPT_FIELD(struct kb_run_opts, asm_),
-	  .help = "measure a snippet of assembly (the target's syntax; ';' or newlines between instructions) instead of routines: repeated --unroll times in a loop, built with cc; figures per copy; compare takes two (--asm A --asm B); needs --user for now" },
+	  .help = "measure a snippet of assembly (the target's syntax; ';' or newlines between instructions) instead of routines: repeated --unroll times in a loop, built with cc; figures per copy; compare takes two (--asm A --asm B); in the kernel a module built from it against KDIR (root), with --user a shared object" },
 	{ .name = "unroll", .kind = KB_OPT_U32, .metavar = "U",
 	  .in = KB_IN_MEASURE, .min = 1, .max = KB_ASM_UNROLL_MAX,
 	  KB_OPT_FIELD(struct kb_run_opts, asm_.unroll),
@@ -680,8 +680,7 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 				    o->has_unroll ? "--unroll" : "--keep");
 	if (o->asm_.n && (o->cpus.spec || o->cpus.each || o->kvu))
 		return kb_arg_error(sub, "--asm runs its snippets on one CPU: not with --cpus, --each-cpu or --kernel-vs-user");
-	if (o->asm_.n && !o->user)
-		return kb_arg_error(sub, "--asm in the kernel (a module built from the snippet) is not there yet: add --user to measure it in userspace");
+	o->asm_.kernel = o->asm_.n && !o->user;
 	if (!o->has_unroll)
 		o->asm_.unroll = KB_ASM_UNROLL_DEFAULT;
 	for (i = 0; i < (int)o->asm_.n; i++)

@@ -342,6 +342,11 @@ static int compare_cmd(const struct subcommand *sc, int argc, char *argv[],
 		err = kb_asm_prepare(sc->name, &o.asm_);
 	if (err)
 		return kb_exit_status(err);
+	if (o.asm_.built_only) {
+		/* for another kernel: built and kept, nothing to measure here */
+		kb_asm_free(&o.asm_);
+		return EXIT_OK;
+	}
 	err = compare_opts(sc, &o, argc, argv, orig);
 	kb_asm_free(&o.asm_);
 	return err;

@@ -9,12 +9,11 @@
 #include "asmprint.h"
 #include "output.h"
 #include "result.h"
-#include "twin.h"
+#include "asm.h"
 
 void kb_asm_print(const struct kb_run *r)
 {
-	const struct kb_twin *t;
-	const char *c;
+	const char *code, *c;
 	double loop;
 	size_t n;
 	unsigned int i;
@@ -28,14 +27,16 @@ void kb_asm_print(const struct kb_run *r)
 		 r->unroll);
 	out_open_array("snippets");
 	for (i = 0; i < r->nres; i++) {
-		t = kb_twin_find(r->res[i].routine);
+		code = kb_asm_code(r->res[i].routine);
+		if (!code)
+			code = "";
 		out_open_object(NULL);
 		out_string("routine", "  %s:", r->res[i].routine);
-		out_string("code", NULL, t ? t->desc : "");
+		out_string("code", NULL, code);
 		/* in the text, a snippet's lines on one line, as ';' does */
-		for (c = t ? t->desc : ""; !out_json() && *c; c += n) {
+		for (c = code; !out_json() && *c; c += n) {
 			n = strcspn(c, "\n");
-			out_text("%s%.*s", c == t->desc ? " " : "; ", (int)n, c);
+			out_text("%s%.*s", c == code ? " " : "; ", (int)n, c);
 			if (c[n])
 				n++;
 		}
