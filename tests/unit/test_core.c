@@ -5,6 +5,7 @@
  * command line's refusals.
  */
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include <kbench/bodies.h>
 
 #include "core.h"
+#include "coreprint.h"
+#include "output.h"
 #include "result.h"
 #include "tap.h"
 #include "tests.h"
@@ -138,6 +141,50 @@ static void test_extract(void)
 	kb_run_free(&r);
 }
 
+/* With the PMU's cycles counted too: both figures and how far they agree. */
+static void test_pmu_agreement(void)
+{
+	struct kb_run r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	unsigned int slot[2] = { 1, 2 };
+	size_t i;
+
+	memset(&r, 0, sizeof(r));
+	r.iterations = 10;
+	r.counter_hz = 1000000000ULL;
+	snprintf(r.counter, sizeof(r.counter), "tsc");
+	fill(&r.res[0], "mul_chain", 20, 60);		/* 6 ticks: 12 cycles */
+	fill(&r.res[1], "core_cal", 20, KBENCH_CORE_LO_ADDS * 5);
+	fill(&r.res[2], "add_n", 20, KBENCH_CORE_HI_ADDS * 5);
+	r.nres = 3;
+	r.nevents = 1;
+	snprintf(r.events[0].name, sizeof(r.events[0].name), "cycles");
+	r.events[0].type = PERF_TYPE_HARDWARE;
+	r.events[0].config = PERF_COUNT_HW_CPU_CYCLES;
+	for (i = 0; i < 20; i++)
+		kb_result_push_event(&r.res[0], 0, 125);	/* 12.5 a iteration */
+	kb_core_extract(&r, slot, 1);
+	kb_run_analyze(&r);
+	kb_core_apply(&r);
+	f = open_memstream(&buf, &len);
+	out_init(f, true);
+	kb_core_print(&r);
+	out_finish();
+	fclose(f);
+	out_init(stdout, false);
+	ok(buf && strstr(buf, "\"ticks_per_cycle\": 0.5") &&
+	   strstr(buf, "\"pmu_agreement\"") &&
+	   strstr(buf, "\"calibrated_cycles\": 12") &&
+	   strstr(buf, "\"pmu_cycles\": 12.5") && strstr(buf, "\"diff_pct\": -4"),
+	   "core: with --events cycles, the calibrated and the PMU's figures side by side, -4%% apart");
+	if (buf && !strstr(buf, "\"diff_pct\": -4"))
+		diag("%s", buf);
+	free(buf);
+	kb_run_free(&r);
+}
+
 static void expect_cli(const char *args, int code, const char *needle)
 {
 	char cmd[1024], *out = NULL;
@@ -213,5 +260,6 @@ void test_core(void)
 {
 	test_request();
 	test_extract();
+	test_pmu_agreement();
 	test_core_cli();
 }
