@@ -272,6 +272,7 @@ static bool same_files(const char *a, const char *b)
 int kb_asm_kernel_build(const char *sub, struct kb_asm *a)
 {
 #ifndef KB_ASM_KMOD
+	(void)a;
 	return kb_arg_error(sub, "--asm in the kernel: no module template for this architecture yet (x86_64 has one); --user works");
 #else
 	struct kb_asm check = *a;

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# --unit core on every architecture (busybox sh, kbench.ko loaded): the
+# calibration - add_n's loop at 32 and 64 adds, interleaved with the
+# routine - in the kernel and in --user.  Under icount one instruction is
+# one nanosecond, so a core cycle (an add) is 1 TSC tick on x86_64 (the
+# TSC counts instructions), 0.0625 CNTVCT ticks on arm64 (62.5 MHz) and
+# 0.512 timebase ticks on powerpc64 (512 MHz), exactly; the chains cost
+# 32 and 64 adds plus add_n's loop (2 instructions, 3 on arm64) and
+# add_chain exactly 6 core cycles.  Without icount nothing is exact: the
+# tests skip.  Prints TAP.
+
+# shellcheck source=tests/selftests/kbench_lib.sh
+. "$(dirname "$0")/kbench_lib.sh"
+
+echo "TAP version 13"
+echo "1..2"
+
+# num_is X V: the number X (JSON's) equals V exactly
+num_is() { awk -v x="$1" -v v="$2" 'BEGIN { exit !(x != "" && x + 0 == v + 0) }'; }
+
+case "$(uname -m)" in
+x86_64) ratio=1 loop=2 ;;
+aarch64) ratio=0.0625 loop=3 ;;
+ppc64le | ppc64) ratio=0.512 loop=2 ;;
+*) ratio='' loop='' ;;
+esac
+lo=$(awk -v r="$ratio" -v l="$loop" 'BEGIN { print (32 + l) * r }')
+hi=$(awk -v r="$ratio" -v l="$loop" 'BEGIN { print (64 + l) * r }')
+for side in "" "--user"; do
+	what="run add_chain ${side:+$side }--unit core"
+	if ! kb_icount || [ -z "$ratio" ]; then
+		skip "$what: exact only under icount (x86_64, arm64, powerpc64)"
+		continue
+	fi
+	out=$(kbenchctl --json run add_chain $side --unit core --iterations 1000 --samples 100 2>&1)
+	num_is "$(echo "$out" | json_num ticks_per_cycle)" "$ratio" &&
+	num_is "$(echo "$out" | json_num ticks_per_cycle_ci95_lo)" "$ratio" &&
+	num_is "$(echo "$out" | json_num ticks_per_cycle_ci95_hi)" "$ratio" &&
+	num_is "$(echo "$out" | json_num lo_median_ticks)" "$lo" &&
+	num_is "$(echo "$out" | json_num hi_median_ticks)" "$hi" &&
+	num_is "$(echo "$out" | json_num median_cycles)" 6 &&
+	echo "$out" | grep -q '"metric": "core cycles"'
+	tap_out $? "$what under icount: exactly $ratio ticks a core cycle (CI too), the chains $lo and $hi ticks, add_chain 6 core cycles"
+done
+
+exit $failed
