@@ -41,7 +41,7 @@ for side in "" "--user"; do
 	num_is "$(echo "$out" | json_num lo_median_ticks)" "$lo" &&
 	num_is "$(echo "$out" | json_num hi_median_ticks)" "$hi" &&
 	num_is "$(echo "$out" | json_num median_cycles)" 6 &&
-	echo "$out" | grep -q '"metric": "core cycles"'
+	echo "$out" | grep -q '"unit": "core cycles"'
 	tap_out $? "$what under icount: exactly $ratio ticks a core cycle (CI too), the chains $lo and $hi ticks, add_chain 6 core cycles"
 done
 

@@ -217,7 +217,7 @@ static void test_core_cli(void)
 	if (fd >= 0)
 		close(fd);
 	snprintf(cmd, sizeof(cmd),
-		 "%s --json run add_chain --user --unit core --samples 200 --save %s 2>/dev/null | grep -c -e '\"metric\": \"core cycles\"' -e '\"ticks_per_cycle\"'",
+		 "%s --json run add_chain --user --unit core --samples 200 --save %s 2>/dev/null | grep -c -e '\"unit\": \"core cycles\"' -e '\"ticks_per_cycle\"'",
 		 kbenchctl_bin, path);
 	rc = unit_cmd_out(cmd, &out);
 	ok(rc == 0 && atoi(out) == 2,
