@@ -10,7 +10,8 @@
  * fault_point's bits name points (BIT(enum kbench_fault_point)), fault_delay_ms
  * how long a thread waits there, and fault_hits counts the arrivals, so
  * that a test knows a thread is inside the window before it acts.  The
- * wait is slept in slices and ends early once the run is aborted.
+ * wait is slept in slices and ends early once the run is aborted or the
+ * point's bit is cleared (the test has done what the window was for).
  */
 #include <linux/delay.h>
 #include <linux/moduleparam.h>
@@ -23,7 +24,7 @@ static unsigned int kbench_fault_hits;
 
 module_param_named(fault_point, kbench_fault_point_param, uint, 0644);
 MODULE_PARM_DESC(fault_point,
-		 "test bed: where to wait, bits: 1 start, 2 group end, 3 answer, 4 group late");
+		 "test bed: where to wait, bits: 1 start, 2 group end, 3 answer, 4 group late, 5 release");
 module_param_named(fault_delay_ms, kbench_fault_delay_ms, uint, 0644);
 MODULE_PARM_DESC(fault_delay_ms, "test bed: how long to wait there, ms");
 module_param_named(fault_hits, kbench_fault_hits, uint, 0444);
@@ -55,7 +56,8 @@ void kbench_fault_delay(enum kbench_fault_point point, struct kbench_run *run)
 		return;
 	WRITE_ONCE(kbench_fault_hits, READ_ONCE(kbench_fault_hits) + 1);
 	for (ms = READ_ONCE(kbench_fault_delay_ms); ms; ms -= min(ms, 10U)) {
-		if (run && kbench_run_aborted(run))
+		if ((run && kbench_run_aborted(run)) ||
+		    !(READ_ONCE(kbench_fault_point_param) & BIT(point)))
 			break;
 		msleep(min(ms, 10U));
 	}

@@ -251,6 +251,7 @@ enum kbench_fault_point {
 	KBENCH_FAULT_GROUP_END,	/* a group's later CPU, done measuring */
 	KBENCH_FAULT_ANSWER,	/* the answer checked its requester, unsent */
 	KBENCH_FAULT_GROUP_LATE,	/* a group's later CPU, before its setup */
+	KBENCH_FAULT_RELEASE,	/* a requester's release, its port free */
 };
 
 #ifdef KBENCH_FAULT_INJECT

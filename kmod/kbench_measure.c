@@ -816,7 +816,13 @@ struct kbench_thread {
 	 * go: read under the lock, the run is alive.
 	 */
 	struct kbench_run *run;
-	/* the requester whose socket's release ends the run: its port */
+	/*
+	 * The requester whose socket's release ends the run: the socket
+	 * itself (held), not only its port, which netlink_release() frees
+	 * before the release notifier runs: another socket may bind it and
+	 * send a RUN in between.
+	 */
+	struct sock *sk;
 	const struct net *net;
 	u32 portid;
 	bool waited;			/* by that release already */
@@ -831,8 +837,11 @@ static LIST_HEAD(kbench_inflight);
 
 static void kbench_thread_put(struct kbench_thread *t)
 {
-	if (refcount_dec_and_test(&t->ref))
-		kfree(t);
+	if (!refcount_dec_and_test(&t->ref))
+		return;
+	if (t->sk)
+		sock_put(t->sk);
+	kfree(t);
 }
 
 /* A thread entry for @run; @lead holds the request (a group's run[0]). */
@@ -848,7 +857,9 @@ static struct kbench_thread *kbench_thread_alloc(struct kbench_run *run,
 	init_completion(&t->done);
 	t->run = run;
 	if (lead->requester) {
-		t->net = sock_net(lead->requester);
+		t->sk = lead->requester;
+		sock_hold(t->sk);
+		t->net = sock_net(t->sk);
 		t->portid = lead->portid;
 	}
 	return t;
@@ -1218,12 +1229,27 @@ static const struct file_operations kbench_closed_fops = {
 };
 
 /*
+ * Whether @t's run was requested from port @portid of @net: by that
+ * socket, or by one that had the port before it.
+ */
+static bool kbench_thread_of(const struct kbench_thread *t,
+			     const struct net *net, u32 portid)
+{
+	return t->sk && t->portid == portid && net_eq(t->net, net);
+}
+
+/*
  * The socket of @portid was released (its process closed it or died):
  * every run it requested, every CPU's run of a group, ends within one
  * window and sends it nothing more (kbench_answer() cannot reach a
  * released socket).  The threads are found through kbench_inflight,
  * which holds them until they exit, not through the CPU slots, which
- * they free before the end.
+ * they free before the end.  A run is matched by its requester's
+ * socket, not by the port alone: netlink_release() removes the port
+ * before sock_orphan() and the notifier, so another socket (autobind
+ * tries the process id first) may own @portid and have sent a RUN of its
+ * own by now.  The released socket is the one of that port that is dead
+ * (SOCK_DEAD, set by sock_orphan()); a live one is another's.
  *
  * Called by the NETLINK_URELEASE notifier, inside the read side of
  * netlink's notifier chain: it must not wait there for a routine's setup
@@ -1246,11 +1272,20 @@ void kbench_abort_requester(const struct net *net, u32 portid)
 	struct kbench_thread *t;
 	struct file *file;
 	LIST_HEAD(threads);
+	bool mine = false;
+
+	/* the test bed widens the window in which the port can be reused */
+	spin_lock(&kbench_cpu_lock);
+	list_for_each_entry(t, &kbench_inflight, node)
+		mine |= kbench_thread_of(t, net, portid);
+	spin_unlock(&kbench_cpu_lock);
+	if (mine)
+		kbench_fault_delay(KBENCH_FAULT_RELEASE, NULL);
 
 	spin_lock(&kbench_cpu_lock);
 	list_for_each_entry(t, &kbench_inflight, node) {
-		if (t->waited || !t->portid || t->portid != portid ||
-		    !net_eq(t->net, net) || completion_done(&t->done))
+		if (t->waited || !kbench_thread_of(t, net, portid) ||
+		    !sock_flag(t->sk, SOCK_DEAD) || completion_done(&t->done))
 			continue;
 		t->waited = true;
 		if (t->run) {

@@ -10,6 +10,8 @@ whose later CPU starts late stopping at one deadline, a group's reply
 larger than the room progress leaves free (made small) to a requester
 that reads nothing, a socket
 that binds the port of a closed requester before the answer is sent, a
+socket that binds it before the release notifier has run and sends a
+RUN of its own, a
 request over the memory budget next to a kept run, a run as large as the
 budget allows started right after a killed one's process was reaped, eight
 RUNs in one sendmsg() each answered, a requester closed while its run is
@@ -27,8 +29,9 @@ import time
 
 PARAMS = '/sys/module/kbench/parameters/'
 # kmod/kbench_internal.h: enum kbench_fault_point, as bits of fault_point
-START, GROUP_END, ANSWER, GROUP_LATE = 1 << 1, 1 << 2, 1 << 3, 1 << 4
-TESTS = 14
+START, GROUP_END, ANSWER, GROUP_LATE, RELEASE = \
+    1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5
+TESTS = 15
 
 NETLINK_GENERIC = 16
 NLM_F_REQUEST, NLM_F_ACK = 1, 4
@@ -413,6 +416,55 @@ def port_reused(tap, ynl, h):
                 f'hit {hit} bound {b is not None} got {got} (seq {seq})')
 
 
+def port_reused_before_release(tap, ynl, h):
+    """netlink_release() frees a socket's port before the release
+    notifier runs: another socket that binds the port in between (held
+    open by the test bed at kbench's notifier) and sends a RUN keeps its
+    run, which is answered (here by the unload's ack), while the closed
+    socket's own run ends.  Matched by port, the old socket's release
+    ended the new socket's run, which then answered nobody."""
+    port = 0x6b62_002a
+    a = Nl(port)
+    fam = a.family()
+    a.send(fam, KBENCH_CMD_RUN, run_req(0, 300000))
+    started = wait_threads(h, {'0'})
+    setp('fault_point', RELEASE)
+    setp('fault_delay_ms', 120000)
+    before = getp('fault_hits')
+    closer = threading.Thread(target=a.close)
+    closer.start()
+    hit = wait_hits(before)
+    b, end = None, time.time() + 30
+    while hit and b is None and time.time() < end:
+        try:
+            b = Nl(port)
+        except OSError:
+            time.sleep(0.05)
+    seq = b.send(fam, KBENCH_CMD_RUN, run_req(1, 300000)) if b else None
+    b_started = b is not None and wait_threads(h, {'1'})
+    # the notifier goes on, the close returns
+    setp('fault_point', 0)
+    closer.join(120)
+    wait_no_thread(h, '0')
+    # the second socket's run goes on until rmmod ends it, and it is told
+    b_alive = '1' in h.run_threads()
+    rm = subprocess.run(['rmmod', 'kbench'], capture_output=True, text=True)
+    got = answers(b, fam, [seq], 30)[seq] if b else []
+    if b:
+        b.close()
+    h.reload()
+    told = [m for k, e, m in got if k == NLMSG_ERROR and e]
+    tap.check(started and hit and b_started and not closer.is_alive() and
+              b_alive and rm.returncode == 0 and told and
+              'kbench is being unloaded' in told[0],
+              "a socket that binds a closed requester's port before the "
+              "release notifier and sends a RUN: its run goes on after the "
+              "old socket's release and is answered",
+              f'started {started} hit {hit} second started {b_started} '
+              f'closed {not closer.is_alive()} second run alive {b_alive} '
+              f'rmmod {rm.returncode} {rm.stderr.strip()} got {got}')
+
+
 @budget_limited
 def budget_refusal_keeps(tap, ynl, h):
     """A RUN over the budget even after every kept run went is refused
@@ -645,6 +697,7 @@ def run_all(tap, ynl, h, rounds=30):
         group_one_deadline(tap, ynl, h)
         group_answer_room(tap, ynl, h)
         port_reused(tap, ynl, h)
+        port_reused_before_release(tap, ynl, h)
         budget_refusal_keeps(tap, ynl, h)
         budget_after_kill(tap, ynl, h)
         budget_waits_for_dying(tap, ynl, h)
