@@ -20,7 +20,8 @@
  * formatted).  parallel_ops: a long RUN never holds genl_mutex.
  */
 #include <linux/module.h>
-#include <linux/task_work.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 
 #include "kbench_compat.h"
@@ -86,56 +87,80 @@ int kbench_family_register(const struct genl_split_ops *ops,
 	return genl_register_family(&kbench_genl_family);
 }
 
-/* Waits for every op in flight (genetlink's cb_lock). */
-void kbench_family_unregister(void)
-{
-	genl_unregister_family(&kbench_genl_family);
-}
-
 #ifndef KBENCH_HAVE_EXTACK_FMT
 /*
  * 6.1 keeps a pointer to the extack message and copies the text only when
- * it builds the ack, after the handler returned, in the same task before
- * it goes back to userspace (or, for a RUN's thread, in the same
- * function).  So each formatted message is the task's own: allocated here
- * and freed by a task_work when the task returns to userspace (or exits).
- * Nothing shared between requests: parallel_ops requests cannot overwrite
- * each other's text before it is copied.  The work holds a reference to
- * kbench.ko (rmmod is refused meanwhile) and drops it as its last act.
+ * it builds the ack, after the handler returned, in the same task (or,
+ * for a RUN's thread, in the same function).  So each task that formats a
+ * message gets a buffer of its own, kept here: the task is the only one
+ * that writes it and the only one whose ack reads it, and it never builds
+ * two acks at once, so its next message may overwrite its last.  Nothing
+ * shared between requests: parallel_ops requests cannot overwrite each
+ * other's text before it is copied.  A buffer is freed once its task is
+ * exiting (PF_EXITING: it sends no more requests), at the next message of
+ * any task, and every one when the family is unregistered, after which
+ * no ack of the family is built.  No task_work, no module reference: no
+ * code of kbench runs after the request in the task's return path.
  */
-struct kbench_extack_msg {
-	struct callback_head work;
+struct kbench_extack_buf {
+	struct list_head node;
+	struct task_struct *task;	/* get_task_struct()ed owner */
 	char text[KBENCH_EXTACK_MSG_LEN];
 };
 
-static void kbench_extack_free(struct callback_head *work)
+static LIST_HEAD(kbench_extack_bufs);
+static DEFINE_SPINLOCK(kbench_extack_lock);
+
+static void kbench_extack_free(struct list_head *bufs)
 {
-	kfree(container_of(work, struct kbench_extack_msg, work));
-	module_put(THIS_MODULE);
+	struct kbench_extack_buf *b, *tmp;
+
+	list_for_each_entry_safe(b, tmp, bufs, node) {
+		list_del(&b->node);
+		put_task_struct(b->task);
+		kfree(b);
+	}
 }
 
 static const char *kbench_extack_store(const char *buf)
 {
-	struct kbench_extack_msg *m;
+	struct kbench_extack_buf *b, *tmp, *mine = NULL;
+	LIST_HEAD(gone);
 
-	/* a kthread's work runs at its exit, which rmmod may not wait for */
-	if (current->flags & PF_KTHREAD)
-		return NULL;
-	m = kmalloc(sizeof(*m), GFP_KERNEL);
-	if (!m)
-		return NULL;
-	strscpy(m->text, buf, sizeof(m->text));
-	__module_get(THIS_MODULE);
-	init_task_work(&m->work, kbench_extack_free);
-	if (task_work_add(current, &m->work, TWA_RESUME)) {
-		/* the task is exiting: no ack will be built */
-		kfree(m);
-		module_put(THIS_MODULE);
-		return NULL;
+	spin_lock(&kbench_extack_lock);
+	list_for_each_entry_safe(b, tmp, &kbench_extack_bufs, node) {
+		if (b->task == current)
+			mine = b;
+		else if (READ_ONCE(b->task->flags) & PF_EXITING)
+			list_move(&b->node, &gone);
 	}
-	return m->text;
+	spin_unlock(&kbench_extack_lock);
+	kbench_extack_free(&gone);
+	if (!mine) {
+		mine = kmalloc(sizeof(*mine), GFP_KERNEL);
+		if (!mine)
+			return NULL;
+		get_task_struct(current);
+		mine->task = current;
+		spin_lock(&kbench_extack_lock);
+		list_add(&mine->node, &kbench_extack_bufs);
+		spin_unlock(&kbench_extack_lock);
+	}
+	/* only this task writes it, and only its ack reads it */
+	strscpy(mine->text, buf, sizeof(mine->text));
+	return mine->text;
 }
 #endif
+
+/* Waits for every op in flight (genetlink's cb_lock). */
+void kbench_family_unregister(void)
+{
+	genl_unregister_family(&kbench_genl_family);
+#ifndef KBENCH_HAVE_EXTACK_FMT
+	/* no ack of the family is built any more */
+	kbench_extack_free(&kbench_extack_bufs);
+#endif
+}
 
 /**
  * kbench_extack_fmt() - a formatted extack message, on every kernel
