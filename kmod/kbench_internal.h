@@ -118,6 +118,7 @@ struct kbench_run {
 	const struct nlattr *nla_iterations;
 	const struct nlattr *nla_events[KBENCH_EVENTS_MAX];
 	bool requester_gone;		/* its socket was released */
+	u32 ending;			/* -EAGAIN: the run that is ending */
 
 	/* request, as used */
 	u32 cpu;
@@ -224,20 +225,20 @@ void kbench_measure_exit(void);
 struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
 				    u32 samples);
 struct kbench_run *kbench_run_alloc_err(u32 nr_routines, u32 nr_events,
-					u32 samples, u64 *in_use);
+					u32 samples, u64 *in_use, u32 *ending);
 u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples);
 u64 kbench_run_charge(u32 nr_routines, u32 nr_events, u32 samples);
 int kbench_run_start(struct kbench_run *run);
 int kbench_run_execute(struct kbench_run *run);
 void kbench_abort_all(int err);
 void kbench_run_abort(struct kbench_run *run, int err);
-int kbench_run_alloc_starts(struct kbench_run *run, u64 *in_use);
+int kbench_run_alloc_starts(struct kbench_run *run, u64 *in_use, u32 *ending);
 struct kbench_group *kbench_group_alloc(u32 nr);
 u64 kbench_group_skew_bytes(u32 nr, u32 nr_series, u32 samples);
 int kbench_group_start(struct kbench_group *g, u32 *bad);
 void kbench_abort_requester(const struct net *net, u32 portid);
 bool kbench_wait_dying(void);
-int kbench_mem_charge(u64 bytes, u64 *in_use);
+int kbench_mem_charge(u64 bytes, u64 *in_use, u32 *ending);
 
 int kbench_run_aborted(struct kbench_run *run);
 

@@ -979,6 +979,23 @@ static void kbench_reap(void)
 }
 
 /*
+ * @run's CPU has a run: -EBUSY, or -EAGAIN when that run was asked to
+ * end and is ending (its teardown, a routine's, may take a while):
+ * run->ending names it, for the requester to retry.  Under
+ * kbench_cpu_lock, which keeps the CPU's run alive.
+ */
+static int kbench_cpu_busy(struct kbench_run *run)
+{
+	struct kbench_run *there = per_cpu(kbench_cpu_run, run->cpu);
+
+	lockdep_assert_held(&kbench_cpu_lock);
+	if (!kbench_run_aborted(there))
+		return -EBUSY;
+	run->ending = there->id;
+	return -EAGAIN;
+}
+
+/*
  * Claim @run's CPU and own its thread entry @t, unless kbench is being
  * unloaded or the CPU is busy: one section under kbench_cpu_lock.
  */
@@ -990,7 +1007,7 @@ static int kbench_run_claim(struct kbench_run *run, struct kbench_thread *t)
 	if (kbench_shutting_down) {
 		err = -ESHUTDOWN;
 	} else if (per_cpu(kbench_cpu_run, run->cpu)) {
-		err = -EBUSY;
+		err = kbench_cpu_busy(run);
 	} else {
 		per_cpu(kbench_cpu_run, run->cpu) = run;
 		kbench_thread_own(t);
@@ -1008,8 +1025,9 @@ static int kbench_run_claim(struct kbench_run *run, struct kbench_thread *t)
  * completes run->finished.  The caller's reference stays the caller's.
  *
  * Return: 0 or -errno (-ENODEV: CPU offline, -EBUSY: a run already uses
- * the CPU, -ESHUTDOWN: kbench is being unloaded, -EINTR: the caller has
- * a fatal signal pending, -ENOMEM).
+ * the CPU, -EAGAIN: a run that is ending does (run->ending), -ESHUTDOWN:
+ * kbench is being unloaded, -EINTR: the caller has a fatal signal
+ * pending, -ENOMEM).
  */
 int kbench_run_start(struct kbench_run *run)
 {
@@ -1048,7 +1066,7 @@ out_free_thread:
 /**
  * kbench_group_start() - start every run of a concurrent group at once
  * @g: from kbench_group_alloc(), its runs prepared
- * @bad: out, on -ENODEV or -EBUSY: the index of the CPU at fault
+ * @bad: out, on -ENODEV, -EBUSY or -EAGAIN: the index of the CPU at fault
  *
  * All or nothing: every CPU is checked and claimed, and every thread
  * created, before any thread runs; on failure nothing has started and
@@ -1056,8 +1074,9 @@ out_free_thread:
  * it: the last one calls g->complete and drops the group's reference.
  *
  * Return: 0 or -errno (-ENODEV: a CPU offline, -EBUSY: a run already uses
- * a CPU, -ESHUTDOWN: kbench is being unloaded, -EINTR: the caller has a
- * fatal signal pending, -ENOMEM).
+ * a CPU, -EAGAIN: a run that is ending does (its run's ending),
+ * -ESHUTDOWN: kbench is being unloaded, -EINTR: the caller has a fatal
+ * signal pending, -ENOMEM).
  */
 int kbench_group_start(struct kbench_group *g, u32 *bad)
 {
@@ -1088,7 +1107,7 @@ int kbench_group_start(struct kbench_group *g, u32 *bad)
 	for (i = 0; i < g->nr && !err; i++) {
 		if (per_cpu(kbench_cpu_run, g->run[i]->cpu)) {
 			*bad = i;
-			err = -EBUSY;
+			err = kbench_cpu_busy(g->run[i]);
 		}
 	}
 	for (i = 0; i < g->nr && !err; i++) {
@@ -1151,6 +1170,9 @@ int kbench_run_execute(struct kbench_run *run)
 	int err;
 
 	err = kbench_run_start(run);
+	/* kbench_measure()'s callers know a busy CPU as -EBUSY */
+	if (err == -EAGAIN)
+		err = -EBUSY;
 	if (err)
 		return err;
 	if (wait_for_completion_state(&run->finished,
@@ -1316,24 +1338,15 @@ void kbench_abort_requester(const struct net *net, u32 portid)
 	kbench_closed_put(&threads, false);
 }
 
-/**
- * kbench_wait_dying() - wait for a run that is ending to give its memory back
- *
- * A run asked to end (its requester's socket released, its CPU gone
- * offline, a group's error) still holds its memory until its thread lets
- * go of it: within one window, its teardown and its answer.  A request
- * that the budget would refuse waits for such a thread rather than fail
- * (a run killed with its process, and a run as large started at once).
- * Only threads of runs already aborted are waited for, each once, so
- * the wait is bounded.  Process context, no lock held.
- *
- * Return: true when it waited for one (charge again), false when there
- * is none or a fatal signal ended the wait.
+/*
+ * A thread whose run was asked to end (its requester's socket released,
+ * its CPU gone offline, a group's error) and still holds its memory and
+ * CPU: within one window, its teardown and its answer.  With a reference,
+ * or NULL.  *@id: its run's.
  */
-bool kbench_wait_dying(void)
+static struct kbench_thread *kbench_find_ending(u32 *id)
 {
 	struct kbench_thread *t, *found = NULL;
-	int err;
 
 	spin_lock(&kbench_cpu_lock);
 	list_for_each_entry(t, &kbench_inflight, node) {
@@ -1341,10 +1354,34 @@ bool kbench_wait_dying(void)
 		    !kbench_run_aborted(t->run))
 			continue;
 		refcount_inc(&t->ref);
+		*id = t->run->id;
 		found = t;
 		break;
 	}
 	spin_unlock(&kbench_cpu_lock);
+	return found;
+}
+
+/**
+ * kbench_wait_dying() - wait for a run that is ending to give its memory back
+ *
+ * kbench_measure() only: a caller that the budget would refuse waits for
+ * a run that is ending (kbench_find_ending()) rather than fail.  Never
+ * from a netlink handler, which holds genetlink's cb_lock: a RUN is
+ * refused instead, with the ending run named (kbench_mem_charge()).  Only
+ * threads of runs already aborted are waited for, each once.  Process
+ * context, no lock held.
+ *
+ * Return: true when it waited for one (charge again), false when there
+ * is none or a fatal signal ended the wait.
+ */
+bool kbench_wait_dying(void)
+{
+	struct kbench_thread *found;
+	u32 id;
+	int err;
+
+	found = kbench_find_ending(&id);
 	if (!found)
 		return false;
 	err = wait_for_completion_killable(&found->done);
@@ -1356,24 +1393,41 @@ bool kbench_wait_dying(void)
 }
 
 /**
- * kbench_mem_charge() - charge @bytes to the budget, waiting for runs that end
+ * kbench_mem_charge() - charge @bytes to the budget, or name a run that ends
  * @bytes: what a new run or scratch memory needs
- * @in_use: out, on -E2BIG: what the budget holds
+ * @in_use: out, on -E2BIG or -EAGAIN: what the budget holds
+ * @ending: NULL: wait for runs that are ending (kbench_measure());
+ *	else out, on -EAGAIN: the id of a run that is ending
  *
- * kbench_mem_try_charge(); when it refuses, waits for the thread of a run
- * that is ending (kbench_wait_dying()), whose memory comes back when it
- * exits, and tries again.  Process context, no lock held.
+ * kbench_mem_try_charge(); when it refuses and a run is ending, whose
+ * memory comes back when its thread exits: with @ending (a netlink
+ * handler, under genetlink's cb_lock, where nothing may wait) -EAGAIN and
+ * that run's id, for the requester to retry; without, waits for it
+ * (kbench_wait_dying()) and tries again.  Process context, no lock held.
  *
- * Return: 0, or -E2BIG when nothing that is ending would make room.
+ * Return: 0, -EAGAIN (@ending only), or -E2BIG when nothing that is
+ * ending would make room.
  */
-int kbench_mem_charge(u64 bytes, u64 *in_use)
+int kbench_mem_charge(u64 bytes, u64 *in_use, u32 *ending)
 {
+	struct kbench_thread *t;
 	int err;
 
-	do {
+	for (;;) {
 		err = kbench_mem_try_charge(bytes, in_use);
-	} while (err == -E2BIG && kbench_wait_dying());
-	return err;
+		if (err != -E2BIG)
+			return err;
+		if (!ending) {
+			if (!kbench_wait_dying())
+				return err;
+			continue;
+		}
+		t = kbench_find_ending(ending);
+		if (!t)
+			return err;
+		kbench_thread_put(t);
+		return -EAGAIN;
+	}
 }
 
 /*
@@ -1426,18 +1480,20 @@ u64 kbench_run_charge(u32 nr_routines, u32 nr_events, u32 samples)
 
 /*
  * A run of @nr_routines routines, @nr_events events and @samples samples,
- * charged to the memory budget (kbench_mem_charge()).  ERR_PTR(-E2BIG)
- * over the budget (*@in_use: what the budget holds), ERR_PTR(-ENOMEM).
+ * charged to the memory budget (kbench_mem_charge(), @ending as there).
+ * ERR_PTR(-E2BIG) over the budget (*@in_use: what the budget holds),
+ * ERR_PTR(-EAGAIN) when a run that is ending (*@ending) holds what it
+ * needs, ERR_PTR(-ENOMEM).
  */
 struct kbench_run *kbench_run_alloc_err(u32 nr_routines, u32 nr_events,
-					u32 samples, u64 *in_use)
+					u32 samples, u64 *in_use, u32 *ending)
 {
 	u64 bytes = kbench_run_charge(nr_routines, nr_events, samples);
 	struct kbench_run *run;
 	u32 i, x;
 	int err;
 
-	err = kbench_mem_charge(bytes, in_use);
+	err = kbench_mem_charge(bytes, in_use, ending);
 	if (err)
 		return ERR_PTR(err);
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
@@ -1491,7 +1547,8 @@ struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
 	struct kbench_run *run;
 	u64 in_use;
 
-	run = kbench_run_alloc_err(nr_routines, nr_events, samples, &in_use);
+	run = kbench_run_alloc_err(nr_routines, nr_events, samples, &in_use,
+				   NULL);
 	return IS_ERR(run) ? NULL : run;
 }
 
@@ -1499,19 +1556,21 @@ struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
  * kbench_run_alloc_starts() - keep each sample's start (a concurrent run)
  * @run: from kbench_run_alloc_err()
  * @in_use: out, on -E2BIG: what the budget holds
+ * @ending: as kbench_mem_charge()'s
  *
  * Charges a u64 per sample of each series to the memory budget, in the
  * run's mem_bytes.
  *
- * Return: 0, -E2BIG over store_bytes_max, or -ENOMEM.
+ * Return: 0, -E2BIG over store_bytes_max, -EAGAIN (a run that is ending,
+ * *@ending, holds what it needs), or -ENOMEM.
  */
-int kbench_run_alloc_starts(struct kbench_run *run, u64 *in_use)
+int kbench_run_alloc_starts(struct kbench_run *run, u64 *in_use, u32 *ending)
 {
 	u64 bytes = (u64)run->nr_series * run->samples * sizeof(u64);
 	u32 i;
 	int err;
 
-	err = kbench_mem_charge(bytes, in_use);
+	err = kbench_mem_charge(bytes, in_use, ending);
 	if (err)
 		return err;
 	run->mem_bytes += bytes;

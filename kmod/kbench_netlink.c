@@ -705,6 +705,11 @@ static void kbench_run_explain(struct netlink_ext_ack *extack,
 		NL_SET_ERR_MSG_ATTR(extack, cpu,
 				    "another run is using this CPU");
 		break;
+	case -EAGAIN:
+		kbench_extack_fmt(extack, cpu,
+				  "run %u is ending on this CPU, retry",
+				  run->ending);
+		break;
 	case -ENODEV:
 		NL_SET_ERR_MSG_ATTR(extack, cpu,
 				    "CPU went offline during the run");
@@ -731,6 +736,20 @@ static void kbench_run_explain(struct netlink_ext_ack *extack,
 			       "store_bytes_max reached: no room for the summaries' scratch");
 		break;
 	}
+}
+
+/*
+ * A RUN refused because run @ending, asked to end, still holds the
+ * memory it needs (its teardown, a routine's, may take a while): a
+ * handler runs under genetlink's cb_lock and waits for nothing there, so
+ * the requester is told which run to wait for and retries (kbenchctl
+ * does).
+ */
+static void kbench_ending_msg(struct genl_info *info, u32 ending)
+{
+	kbench_extack_fmt(info->extack, info->attrs[KBENCH_A_RUN_SAMPLES],
+			  "store_bytes_max reached: run %u is ending, retry",
+			  ending);
 }
 
 /*
@@ -811,6 +830,7 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 	struct kbench_run *run;
 	int nr, err;
 	u64 in_use, window;
+	u32 ending = 0;
 
 	nr = kbench_run_cpus(info, cpus, nla_cpus);
 	if (nr < 0)
@@ -846,14 +866,18 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 				    kbench_counter.hz);
 	g->rv.spin_limit = window / KBENCH_SPIN_SHARE;
 	for (i = 0; i < nr; i++) {
-		run = kbench_run_alloc_err(q->nr, 0, samples, &in_use);
+		run = kbench_run_alloc_err(q->nr, 0, samples, &in_use, &ending);
 		err = IS_ERR(run) ? PTR_ERR(run) : 0;
 		if (!err) {
 			g->run[i] = run;
 			kref_get(&g->ref);
 			run->group = g;
 			run->group_index = i;
-			err = kbench_run_alloc_starts(run, &in_use);
+			err = kbench_run_alloc_starts(run, &in_use, &ending);
+		}
+		if (err == -EAGAIN) {
+			kbench_ending_msg(info, ending);
+			goto out_put;
 		}
 		if (err == -E2BIG) {
 			kbench_extack_fmt(info->extack, tb[KBENCH_A_RUN_SAMPLES],
@@ -875,7 +899,12 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 	}
 	/* the skew's scratch, before the group starts: then it finishes */
 	g->scratch_bytes = kbench_group_skew_bytes(nr, q->nr + 1, samples);
-	err = kbench_mem_charge(g->scratch_bytes, &in_use);
+	err = kbench_mem_charge(g->scratch_bytes, &in_use, &ending);
+	if (err == -EAGAIN) {
+		g->scratch_bytes = 0;
+		kbench_ending_msg(info, ending);
+		goto out_put;
+	}
 	if (err) {
 		g->scratch_bytes = 0;
 		kbench_extack_fmt(info->extack, tb[KBENCH_A_RUN_SAMPLES],
@@ -908,6 +937,10 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 			kbench_extack_fmt(info->extack, nla_cpus[bad],
 					  "cpus: another run is using CPU %u",
 					  cpus[bad]);
+		else if (err == -EAGAIN)
+			kbench_extack_fmt(info->extack, nla_cpus[bad],
+					  "cpus: run %u is ending on CPU %u, retry",
+					  g->run[bad]->ending, cpus[bad]);
 		else
 			kbench_run_explain(info->extack, run, err, NULL,
 					   NULL);
@@ -935,7 +968,7 @@ static int kbench_nl_run(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **tb = info->attrs;
 	struct kbench_run_req q;
 	struct kbench_run *run;
-	u32 cpu, samples;
+	u32 cpu, samples, ending = 0;
 	int nr_events, err;
 	u64 in_use;
 
@@ -964,10 +997,12 @@ static int kbench_nl_run(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 
-	run = kbench_run_alloc_err(q.nr, nr_events, samples, &in_use);
+	run = kbench_run_alloc_err(q.nr, nr_events, samples, &in_use, &ending);
 	if (IS_ERR(run)) {
 		err = PTR_ERR(run);
-		if (err == -E2BIG)
+		if (err == -EAGAIN)
+			kbench_ending_msg(info, ending);
+		else if (err == -E2BIG)
 			kbench_extack_fmt(info->extack, tb[KBENCH_A_RUN_SAMPLES],
 					  "store_bytes_max reached: %llu bytes in use, %llu more needed",
 					  in_use, kbench_run_charge(q.nr, nr_events,

@@ -94,8 +94,8 @@ const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
  * bytes).  The copy's sk is genetlink's kernel socket of init_net (the
  * family is not netns-aware), which netlink_ack() sends from and which is
  * never freed; the copy has no destructor, so it takes no reference.
- * The copy's charge does not wait for runs that are ending: the run's
- * own, charged first (kbench_mem_charge()), did.
+ * The copy's charge names no run that is ending: the run's own, charged
+ * first (kbench_mem_charge()), did.
  */
 int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 			    struct genl_info *info,

@@ -5,9 +5,10 @@
  * (whose charges the budget gets back).  Below the measuring and the
  * answering that charge it: it calls neither.
  *
- * The last runs_kept runs are kept; the oldest go first.  A dump holds a
- * reference, so an evicted run stays readable until its dump ends (the dump
- * is then marked NLM_F_DUMP_INTR).
+ * The last runs_kept runs are kept; the oldest go first, but never one an
+ * open dump holds (a reference): the store may keep more than runs_kept
+ * while dumps are open, inside the memory budget, which counts every run
+ * alive.
  *
  * One memory budget, store_bytes_max, covers every run alive: runs in
  * flight (RUN and kbench_measure()), stored runs, and evicted runs that
@@ -33,13 +34,25 @@ static unsigned int kbench_store_count;
 static u64 kbench_store_used;
 static u64 kbench_mem_used;	/* every run alive: the budget's use */
 
+/*
+ * Take the oldest stored run that only the store holds out of the store
+ * (under kbench_store_lock), or NULL.  A run an open dump holds (its
+ * reference) is skipped: evicting it would give no memory back now and
+ * make its id unknown to the next SAMPLES_GET.  A stored run's count only
+ * rises under the lock (kbench_store_get() takes its references there):
+ * one found alone stays alone.
+ */
 static struct kbench_run *kbench_store_evict_one(void)
 {
 	struct kbench_run *run;
 
-	run = list_first_entry_or_null(&kbench_store, struct kbench_run, node);
-	if (!run)
-		return NULL;
+	lockdep_assert_held(&kbench_store_lock);
+	list_for_each_entry(run, &kbench_store, node)
+		if (kref_read(&run->ref) == 1)
+			goto found;
+	return NULL;
+
+found:
 	list_del_init(&run->node);
 	kbench_store_count--;
 	kbench_store_used -= run->mem_bytes;
@@ -48,8 +61,9 @@ static struct kbench_run *kbench_store_evict_one(void)
 
 /*
  * Keep @run (takes a reference) and evict what no longer fits, one run at
- * a time: a run's node changes only under the lock, where
- * kbench_store_has() reads it, and is empty once the run is evicted.
+ * a time, oldest first, those dumps hold skipped: a run's node changes
+ * only under the lock, where kbench_store_has() reads it, and is empty
+ * once the run is evicted.
  */
 void kbench_store_add(struct kbench_run *run)
 {
@@ -101,7 +115,8 @@ static u64 kbench_store_reclaimable(void)
  * Decides before it destroys: when @bytes cannot fit even once every
  * stored run that only the store holds is gone, evicts nothing and
  * refuses; else evicts stored runs, oldest first, while the budget would
- * be exceeded.  Does not wait for runs that are ending: kbench_mem_charge()
+ * be exceeded, those that open dumps hold skipped (evicting them would
+ * free nothing).  Knows nothing of runs that are ending: kbench_mem_charge()
  * (kbench_measure.c, which knows the runs in flight) does.  Process
  * context: it may sleep (a run evicted is freed here).
  *
@@ -240,9 +255,16 @@ void kbench_store_exit(void)
 {
 	struct kbench_run *run;
 
+	/* no dump is open: each holds the module */
 	for (;;) {
 		spin_lock(&kbench_store_lock);
-		run = kbench_store_evict_one();
+		run = list_first_entry_or_null(&kbench_store, struct kbench_run,
+					       node);
+		if (run) {
+			list_del_init(&run->node);
+			kbench_store_count--;
+			kbench_store_used -= run->mem_bytes;
+		}
 		spin_unlock(&kbench_store_lock);
 		if (!run)
 			break;

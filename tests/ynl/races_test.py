@@ -13,13 +13,16 @@ that binds the port of a closed requester before the answer is sent, a
 socket that binds it before the release notifier has run and sends a
 RUN of its own, a
 request over the memory budget next to a kept run, a run as large as the
-budget allows started right after a killed one's process was reaped, eight
+budget allows started right after a killed one's process was reaped, a
+RUN next to a run that is ending refused at once while a family
+registers, a run a dump holds kept when the budget evicts, eight
 RUNs in one sendmsg() each answered, a requester closed while its run is
 in a routine's setup holding netlink's notifier chain, and 30 rmmods
 during starting and running RUNs and groups.
 """
 import functools
 import os
+import re
 import signal
 import socket
 import struct
@@ -31,15 +34,16 @@ PARAMS = '/sys/module/kbench/parameters/'
 # kmod/kbench_internal.h: enum kbench_fault_point, as bits of fault_point
 START, GROUP_END, ANSWER, GROUP_LATE, RELEASE = \
     1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5
-TESTS = 15
+TESTS = 16
 
 NETLINK_GENERIC = 16
-NLM_F_REQUEST, NLM_F_ACK = 1, 4
+NLM_F_REQUEST, NLM_F_ACK, NLM_F_DUMP = 1, 4, 0x300
 NLMSG_ERROR = 2
 SOL_NETLINK, NETLINK_CAP_ACK, NETLINK_EXT_ACK = 270, 10, 11
 GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 16, 3
 CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
-KBENCH_CMD_RUN = 4
+KBENCH_CMD_RUN, KBENCH_CMD_SAMPLES_GET = 4, 5
+A_RUN_ID, A_SAMPLES_RUN_ID = 7, 1
 SETUP_TEST = '/lib/kbench/kbench_setup_test.ko'
 GENL_TEST = '/lib/kbench/kbench_genl_test.ko'
 ST_PARAMS = '/sys/module/kbench_setup_test/parameters/'
@@ -159,11 +163,13 @@ def n_attrs(samples):
     return attr(A_TARGET_NS, struct.pack('I', 1000000))
 
 
-def run_req(cpu, samples=5, routine=b'add_chain'):
-    """A RUN of @routine on @cpu (n_attrs() says how long)."""
+def run_req(cpu, samples=5, routine=b'add_chain', fixed=False):
+    """A RUN of @routine on @cpu (n_attrs() says how long; @fixed: 10
+    iterations a window whatever the samples)."""
     return (attr(A_ROUTINE, routine + b'\0') +
             attr(A_CPU, struct.pack('I', cpu)) +
-            attr(A_SAMPLES, struct.pack('I', samples)) + n_attrs(samples) +
+            attr(A_SAMPLES, struct.pack('I', samples)) +
+            (n_attrs(1) if fixed else n_attrs(samples)) +
             attr(A_WARMUP, struct.pack('I', 0)))
 
 
@@ -518,28 +524,144 @@ def budget_after_kill(tap, ynl, h):
 
 
 @budget_limited
-def budget_waits_for_dying(tap, ynl, h):
+def budget_ending_no_wait(tap, ynl, h):
     """A run that ended (its CPU went offline) but whose thread still
-    holds its memory, held at its answer: a run that needs that memory
-    waits for the thread instead of being refused."""
+    holds its memory, held at its answer: a RUN that needs that memory is
+    refused at once (-EAGAIN) with the ending run named, for the client to
+    retry, and nothing waits under genetlink's lock meanwhile: a module
+    registering a generic netlink family loads and CTRL_CMD_GETFAMILY is
+    answered while the ending run is still held.  A RUN that waited in
+    its handler for the ending run held cb_lock: the registration queued
+    behind it, and every generic netlink request behind that."""
     setp('fault_point', ANSWER)
-    setp('fault_delay_ms', 3000)
+    setp('fault_delay_ms', 120000)
     a, b = Nl(), Nl()
     fam = a.family()
     sa = a.send(fam, KBENCH_CMD_RUN, run_req(1, 300000))
-    wait_threads(h, {'1'})
+    started = wait_threads(h, {'1'})
     before = getp('fault_hits')
     h.online(1, False)
     hit = wait_hits(before, 60)
-    got, refused = sent_closed(b, fam, h, 0)
-    h.online(1, True)
+    gb = {}
+    sender = threading.Thread(target=lambda: gb.update(answers(
+        b, fam, [b.send(fam, KBENCH_CMD_RUN, run_req(0, 300000))], 60)))
+    sender.start()
+    load = subprocess.Popen(['insmod', GENL_TEST], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        load.wait(60)
+    except subprocess.TimeoutExpired:
+        pass
+    loaded = load.returncode == 0
+    c = Nl()
+    try:
+        c.family()
+        resolved = True
+    except (RuntimeError, OSError):
+        resolved = False
+    c.close()
+    sender.join(60)
+    # kbenchctl, refused the same way, says so, waits and retries
+    log = '/tmp/kbenchctl-ending.out'
+    with open(log, 'w') as f:
+        ctl = subprocess.Popen(['kbenchctl', 'run', 'add_chain', '--cpu',
+                                '0', '--samples', '300000', '--iterations',
+                                '10', '--warmup', '0'], stdout=f,
+                               stderr=subprocess.STDOUT)
+    end = time.time() + 60
+    while time.time() < end and ctl.poll() is None and \
+            'is ending' not in open(log).read():
+        time.sleep(0.05)
+    # all of that while the ending run was still held at its answer
+    held = '1' in h.run_threads()
     setp('fault_point', 0)
+    # the ending run's memory back, kbenchctl's retry starts its run
+    ctl_ran = wait_threads(h, {'0'}, 60)
+    ctl.kill()
+    ctl.wait()
+    ctl_out = open(log).read()
+    ctl_waited = re.search(r'run \d+ is ending, retry: waiting up to 60 s',
+                           ctl_out) is not None
+    out = load.communicate(timeout=120)[0]
+    subprocess.run(['rmmod', 'kbench_genl_test'], capture_output=True)
+    h.online(1, True)
     ga = answers(a, fam, [sa], 30)[sa]
     a.close()
-    check_freed(tap, ynl, h, hit and not refused,
+    got = next(iter(gb.values()), [])
+    b.close()
+    refused = [(e, m) for k, e, m in got if k == NLMSG_ERROR]
+    named = len(refused) == 1 and refused[0][0] == -11 and \
+        re.search(r'run \d+ is ending, retry', refused[0][1]) is not None
+    wait_no_thread(h, '0')
+    check_freed(tap, ynl, h, started and hit and named and loaded and
+                resolved and held and ctl_waited and ctl_ran,
                 'a RUN that needs the memory of a run that is ending (its '
-                'CPU offline, its answer pending): waits, not refused',
-                f'hit {hit} got {got}\nfirst {ga}')
+                'CPU offline, its answer held): refused at once with '
+                "'run N is ending, retry' (-EAGAIN), a family registers "
+                'and CTRL_CMD_GETFAMILY is answered meanwhile; kbenchctl '
+                'says it waits and starts its run once the other ended',
+                f'started {started} hit {hit} second {got} insmod '
+                f'{load.returncode} {out.strip()} getfamily {resolved} '
+                f'ending run held throughout {held}\nkbenchctl waited '
+                f'{ctl_waited} ran {ctl_ran}: {ctl_out}\nfirst {ga}')
+
+
+def ran_id(nl, fam, seq, timeout=120):
+    """The id of the run RUN @seq made (its reply's id), or None."""
+    for kind, err, body in answers_raw(nl, [seq], timeout)[seq]:
+        if kind == fam:
+            return struct.unpack('I', attrs(body[4:]).get(A_RUN_ID,
+                                                          b'\0' * 4))[0]
+    return None
+
+
+def answers_raw(nl, seqs, timeout):
+    """As answers(), the payloads instead of the extack messages."""
+    got = {s: [] for s in seqs}
+    end = time.time() + timeout
+    while time.time() < end and not all(
+            any(k == NLMSG_ERROR for k, _, _ in got[s]) for s in seqs):
+        for kind, seq, err, body in nl.recv(max(0.1, end - time.time())):
+            if seq in got:
+                got[seq].append((kind, err, body))
+    return got
+
+
+@loaded_with('store_bytes_max=16000000 max_run_ms=2000')
+def pinned_survives_eviction(tap, ynl, h):
+    """A stored run whose samples a dump is reading (its first page read,
+    the rest not), the oldest: a RUN that needs the memory of the runs
+    stored after it evicts those and not the one the dump holds, whose
+    samples a later samples-get still has.  Evicting oldest first, the
+    budget took the held run out of the store (it freed nothing while the
+    dump held it) and samples-get said 'no stored run with this id'."""
+    a = Nl()
+    fam = a.family()
+    # 20000 samples: a dump of many pages; the others as large as the
+    # budget allows one of (max_run_ms ends them, their memory kept)
+    pinned = ran_id(a, fam, a.send(fam, KBENCH_CMD_RUN,
+                                   run_req(0, 20000, fixed=True)))
+    big = ran_id(a, fam, a.send(fam, KBENCH_CMD_RUN, run_req(1, 300000)))
+    d = Nl()
+    d.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)
+    d.send(fam, KBENCH_CMD_SAMPLES_GET,
+           attr(A_SAMPLES_RUN_ID, struct.pack('I', pinned or 0)),
+           NLM_F_REQUEST | NLM_F_DUMP)
+    first = d.recv(30)
+    third = ran_id(a, fam, a.send(fam, KBENCH_CMD_RUN, run_req(1, 300000)))
+    d.close()
+    a.close()
+    count, diag = h.samples_of(ynl, pinned) if pinned else (None, '')
+    big_gone, _ = h.samples_of(ynl, big) if big else (None, '')
+    tap.check(pinned is not None and big is not None and bool(first) and
+              third is not None and count is not None and
+              sum(count.values()) > 0 and big_gone is None,
+              'a run a dump holds, the oldest stored: a RUN that needs the '
+              'memory evicts the runs after it, not that one, whose samples '
+              'a later samples-get still has',
+              f'pinned {pinned} big {big} third {third} first page '
+              f'{bool(first)} pinned samples {count} {diag} big after '
+              f'{big_gone}')
 
 
 def batched_eight(tap, ynl, h):
@@ -700,7 +822,8 @@ def run_all(tap, ynl, h, rounds=30):
         port_reused_before_release(tap, ynl, h)
         budget_refusal_keeps(tap, ynl, h)
         budget_after_kill(tap, ynl, h)
-        budget_waits_for_dying(tap, ynl, h)
+        budget_ending_no_wait(tap, ynl, h)
+        pinned_survives_eviction(tap, ynl, h)
         batched_eight(tap, ynl, h)
         release_outside_chain(tap, ynl, h)
         rmmod_rounds(tap, ynl, h, rounds)

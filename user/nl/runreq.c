@@ -6,7 +6,9 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fields.h"
 #include "base.h"
@@ -237,15 +239,51 @@ out_nomem:
 	return NULL;
 }
 
-/* A RUN: with progress on a terminal when @q asks for it. */
-static int run_request(struct kb_nl *nl, const struct kb_run_req *q,
-		       struct nl_msg *msg, kb_nl_msg_cb cb, void *arg)
+/* One RUN: with progress on a terminal when @q asks for it. */
+static int run_request_once(struct kb_nl *nl, const struct kb_run_req *q,
+			    struct nl_msg *msg, kb_nl_msg_cb cb, void *arg)
 {
 	if (!msg)
 		return kb_nl_request(nl, NULL, 0, NULL, NULL);
 	if (q->progress)
 		return kb_progress_request(nl, msg, KBENCH_A_RUN_MAX, cb, arg);
 	return kb_nl_request(nl, msg, KBENCH_A_RUN_MAX, cb, arg);
+}
+
+/*
+ * A RUN refused with -EAGAIN names a run that is ending where this one
+ * would go (its CPU, or the memory it holds): the module's handler waits
+ * for nothing, so the wait is here, every KB_RUN_RETRY_US, up to
+ * KB_RUN_RETRIES times (60 s: a run ends within one window and its
+ * routines' teardown); then the refusal is the error.
+ */
+#define KB_RUN_RETRY_US		100000
+#define KB_RUN_RETRIES		600
+
+/* The RUN of @q (@nr @cpus: a concurrent run), retried while one ends. */
+static int run_request(struct kb_nl *nl, const struct kb_run_req *q,
+		       const int32_t *cpus, unsigned int nr, kb_nl_msg_cb cb,
+		       void *arg)
+{
+	bool quiet = nl->quiet;
+	unsigned int tries;
+	int err;
+
+	nl->quiet = true;
+	for (tries = 0;; tries++) {
+		err = run_request_once(nl, q, run_msg(nl, q, cpus, nr), cb, arg);
+		if (err != -EAGAIN || tries == KB_RUN_RETRIES)
+			break;
+		if (!tries && !quiet)
+			fprintf(stderr, "%s: %s: waiting up to %d s\n", prog,
+				nl->extack[0] ? nl->extack : strerror(EAGAIN),
+				KB_RUN_RETRIES * (KB_RUN_RETRY_US / 1000) / 1000);
+		usleep(KB_RUN_RETRY_US);
+	}
+	nl->quiet = quiet;
+	if (err < 0 && !quiet)
+		kb_nl_print_error(nl);
+	return err;
 }
 
 int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
@@ -255,7 +293,7 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 
 	memset(r, 0, sizeof(*r));
 	kb_run_fetch_info(nl, r);
-	err = run_request(nl, q, run_msg(nl, q, NULL, 0), run_reply_cb, r);
+	err = run_request(nl, q, NULL, 0, run_reply_cb, r);
 	if (err)
 		return err;
 	r->has_arg = q->nargs == 1;
@@ -338,7 +376,7 @@ int kb_run_kernel_cpus(struct kb_nl *nl, const struct kb_run_req *q,
 		return -ENOMEM;
 	cr->cap = nr;
 	kb_run_fetch_info(nl, &cr->run[0]);
-	err = run_request(nl, q, run_msg(nl, q, cpus, nr), cpus_reply_cb, cr);
+	err = run_request(nl, q, cpus, nr, cpus_reply_cb, cr);
 	if (!err && cr->nr != nr) {
 		fprintf(stderr, "%s: --cpus: the module answered for %u of %u CPUs\n",
 			prog, cr->nr, nr);
