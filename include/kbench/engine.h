@@ -80,12 +80,21 @@
  * stretches every window keeps the bound too.
  */
 #define KBENCH_UNEXPLAINED_LONG		8
+/*
+ * How far over max_window a window's explanation (a flag of
+ * KBENCH_SAMPLE_F_OUTSIDE, or a routine that did not make it) excuses it
+ * with a fixed N: a window longer than this many times the bound counts
+ * toward the refusal whatever its flags.  Flags explain a window; they
+ * are no licence to stay long.
+ */
+#define KBENCH_EXCUSED_FACTOR		2
 #define KBENCH_DIV_LOG_GROW		32
 /*
  * Flags that name what stretched a window from outside the routine: such
- * a window is excluded, but it neither shortens N nor counts toward a
- * refusal.  Not KBENCH_SAMPLE_F_REFERENCE: a routine that really got
- * slower lengthens its reference span T(2) too.
+ * a window is excluded; with a fixed N it counts toward a refusal only
+ * when it is over KBENCH_EXCUSED_FACTOR times the bound (adaptive N is
+ * shortened by every long window).  Not KBENCH_SAMPLE_F_REFERENCE: a
+ * routine that really got slower lengthens its reference span T(2) too.
  */
 #define KBENCH_SAMPLE_F_OUTSIDE		(KBENCH_SAMPLE_F_CPU_CHANGED |	\
 					 KBENCH_SAMPLE_F_BACKWARDS |	\
@@ -972,21 +981,25 @@ static inline int kbench_engine_own(const struct kbench_engine_series *s,
 
 /*
  * After window @w of series @k, taken at N / e->div iterations, over
- * max_window (flagged KBENCH_SAMPLE_F_WINDOW, so excluded):
- * - something outside the routine stretched it (KBENCH_SAMPLE_F_OUTSIDE:
- *   an NMI, an SMI, the host's steal, ...), or nothing flagged it but the
- *   routine did not make it (kbench_engine_own()), fewer than
- *   KBENCH_UNEXPLAINED_LONG times in a row: nothing more;
- * - adaptive N above 1: the routine got slower (or the host slowed us
- *   without a trace, which looks the same): the next windows take fewer
- *   iterations, N / d with d a divisor of N, so that a window of the cost
- *   just seen comes to at most kbench_engine_aim(); the run goes on, and
- *   kbench_engine_grow() brings N back when windows are short again;
+ * max_window (flagged KBENCH_SAMPLE_F_WINDOW, so excluded), the bound
+ * first, whatever stretched it:
+ * - adaptive N above 1: the next windows take fewer iterations, N / d
+ *   with d a divisor of N, so that a window of the length just seen comes
+ *   to at most kbench_engine_aim(), whether the routine got slower or an
+ *   NMI, an SMI, the host's steal or a perf event stretched it (an NMI
+ *   every 250 us under `perf record -a' is no reason to keep windows
+ *   long); the run goes on, and kbench_engine_grow() brings N back when
+ *   windows are short again;
  * - otherwise (fixed N, N / d already 1, a concurrent run, whose CPUs keep
- *   one N): -ERANGE (KBENCH_RANGE_LONG) at the KBENCH_LONG_WINDOWS_ABORT-th
- *   such window of that series in a row.  Counted per series: the other
- *   series' windows in between (the overhead routine's are short) do not
- *   reset it.
+ *   one N): a window that something outside the routine stretched
+ *   (KBENCH_SAMPLE_F_OUTSIDE) or that nothing flagged but the routine did
+ *   not make (kbench_engine_own(), fewer than KBENCH_UNEXPLAINED_LONG
+ *   times in a row) is excused while it is at most KBENCH_EXCUSED_FACTOR
+ *   times the bound; any other counts, and the
+ *   KBENCH_LONG_WINDOWS_ABORT-th such window of that series in a row is
+ *   -ERANGE (KBENCH_RANGE_LONG).  Counted per series: the other series'
+ *   windows in between (the overhead routine's are short) do not reset
+ *   it.
  */
 static inline int kbench_engine_long(struct kbench_engine *e, unsigned int k,
 				     const struct kbench_window *w)
@@ -1000,13 +1013,8 @@ static inline int kbench_engine_long(struct kbench_engine *e, unsigned int k,
 		s->odd_long = 0;
 		return 0;
 	}
-	if (w->flags & KBENCH_SAMPLE_F_OUTSIDE)
-		return 0;
-	if (!kbench_engine_own(s, w, n) &&
-	    ++s->odd_long < KBENCH_UNEXPLAINED_LONG)
-		return 0;
-	s->odd_long = 0;
 	if (kbench_engine_adapts(e) && n > 1) {
+		s->odd_long = 0;
 		aim = kbench_engine_aim(e);
 		/* the divisor that scales the window just seen to the aim */
 		want = aim ? (w->len + aim - 1) / aim : w->len;
@@ -1021,6 +1029,12 @@ static inline int kbench_engine_long(struct kbench_engine *e, unsigned int k,
 		s->long_windows = 0;
 		return 0;
 	}
+	if (w->len / KBENCH_EXCUSED_FACTOR <= e->max_window &&
+	    ((w->flags & KBENCH_SAMPLE_F_OUTSIDE) ||
+	     (!kbench_engine_own(s, w, n) &&
+	      ++s->odd_long < KBENCH_UNEXPLAINED_LONG)))
+		return 0;
+	s->odd_long = 0;
 	if (++s->long_windows < KBENCH_LONG_WINDOWS_ABORT)
 		return 0;
 	return kbench_engine_refuse(e, KBENCH_RANGE_LONG, k,

@@ -289,6 +289,7 @@ struct fake {
 	int long_host;			/* ... stretched by the host: len only */
 	unsigned int max_n;		/* the largest N a window had */
 	unsigned int host_from, host_to; /* those windows: len + 2500 */
+	unsigned int host_flags;	/* ... and these flags */
 	unsigned int neg_below;		/* windows at a smaller N: net -50 */
 	unsigned int loop_stall_every;	/* every k-th: loop + 2^20, clean */
 	unsigned int together;		/* windows at the rendezvous: cost x */
@@ -362,6 +363,8 @@ static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
 	if (f->calls >= f->host_from && f->calls <= f->host_to)
 		w->len += 2500;
 	w->flags = f->flag_all;
+	if (f->calls >= f->host_from && f->calls <= f->host_to)
+		w->flags |= f->host_flags;
 	if (f->long_from && f->calls > f->long_from)
 		w->flags |= f->long_flags;
 	if (x && x->sync && w->len > sync_len_max)
@@ -1098,45 +1101,76 @@ static void test_engine_adapt(void)
 	   "adapt: the log of changes gives every sample's divisor (%u wrong, %u logged)",
 	   bad, r.e.div_log_nr);
 
-	/* long windows an NMI explains: flagged, N kept, never refused */
+	/*
+	 * The bound first, whatever stretched a window: NMIs that make every
+	 * window after the probe far over the bound (`perf record -a' and a
+	 * routine that slowed down) shorten adaptive N at the first, and at
+	 * N = 1, still far over, refuse the run; never a window over the
+	 * bound after the first at the N that was too large.
+	 */
 	fake_setup(&r);
 	r.f[0].long_from = 30;
 	r.f[0].long_flags = KBENCH_SAMPLE_F_NMI;
 	fake_adaptive(&r);
 	err = fake_run_bounded(&r, 3000);
-	ok(!err && r.e.div_max == 1 && r.e.n_changes == 0 &&
-	   r.s[0].taken == 16 && r.s[0].valid < 16,
-	   "adapt: windows stretched by NMIs leave N alone (err %d, %u changes)",
-	   err, r.e.n_changes);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_LONG &&
+	   r.e.range_n == 1 && r.e.div_max == 256 && r.e.n_changes == 1 &&
+	   r.f[0].calls == 30 + 1 + KBENCH_LONG_WINDOWS_ABORT,
+	   "adapt: windows NMIs stretch far over the bound shorten N at the first, then refuse at N = 1 (err %d, %u changes, %u windows)",
+	   err, r.e.n_changes, r.f[0].calls);
 	fake_setup(&r);
 	r.f[0].long_from = 15;	/* after the probe: N 1, 2, 4, 8, 10 */
 	r.f[0].long_flags = KBENCH_SAMPLE_F_STEAL;
 	r.e.iterations = 10;
 	err = fake_run_bounded(&r, 3000);
-	ok(!err && r.s[0].taken == 16 && r.s[0].valid == 0,
-	   "adapt: fixed N, long windows the host's steal explains never refuse the run (err %d)",
-	   err);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_LONG &&
+	   r.f[0].calls == 15 + KBENCH_LONG_WINDOWS_ABORT,
+	   "adapt: fixed N, windows far over the bound refuse the run though the host's steal explains them (err %d, %u windows)",
+	   err, r.f[0].calls);
+	/* ... while within KBENCH_EXCUSED_FACTOR times the bound it excuses */
+	fake_setup(&r);
+	r.f[0].host_from = 30;
+	r.f[0].host_to = 1000;
+	r.f[0].host_flags = KBENCH_SAMPLE_F_STEAL;
+	r.e.iterations = 256;
+	err = fake_run_bounded(&r, 3000);
+	for (i = 0, longs = 0; i < 16; i++)
+		longs += !!(r.fl[0][i] & KBENCH_SAMPLE_F_WINDOW);
+	ok(!err && r.s[0].taken == 16 && longs >= 10,
+	   "adapt: fixed N, windows the host's steal stretched to under %u times the bound are excused (err %d, %u over the bound)",
+	   KBENCH_EXCUSED_FACTOR, err, longs);
+	/* ... and so are unflagged ones the routine did not make */
+	fake_setup(&r);
+	r.f[0].host_from = 30;
+	r.f[0].host_to = 30 + KBENCH_UNEXPLAINED_LONG - 2;
+	r.e.iterations = 256;
+	err = fake_run_bounded(&r, 3000);
+	ok(!err && r.s[0].taken == 16,
+	   "adapt: fixed N, %u windows in a row the host stretched to under %u times the bound are excused (err %d)",
+	   KBENCH_UNEXPLAINED_LONG - 1, KBENCH_EXCUSED_FACTOR, err);
 
-	/* the host stretches the loop (len, not net or span): N kept ... */
+	/* the host stretches the loop (len, not net or span): N shortened */
 	fake_setup(&r);
 	r.f[0].long_from = 27 + 10;	/* the probe to N 256, 10 samples */
 	r.f[0].long_host = 1;
 	fake_adaptive(&r);
 	r.e.samples = 16;
 	err = fake_run_bounded(&r, 3000);
-	ok(!err && r.e.div_max == 1 && r.s[0].valid == 10,
-	   "adapt: %u windows in a row the host stretched leave N alone (err %d, largest divisor %u)",
-	   KBENCH_UNEXPLAINED_LONG - 2, err, r.e.div_max);
-	/* ... unless it does so KBENCH_UNEXPLAINED_LONG times in a row */
+	ok(r.e.div_max == 256 && r.s[0].valid == 10 &&
+	   r.f[0].calls == 27 + 10 + 1 + KBENCH_LONG_WINDOWS_ABORT &&
+	   err == -ERANGE,
+	   "adapt: a window the host stretched far over the bound shortens N at once, and at N = 1 they refuse (err %d, largest divisor %u, %u windows)",
+	   err, r.e.div_max, r.f[0].calls);
+	/* ... and a window it stretched once: N shortened, then back */
 	fake_setup(&r);
-	r.f[0].long_from = 27 + 4;
-	r.f[0].long_host = 1;
+	r.f[0].host_from = 27 + 4;
+	r.f[0].host_to = 27 + 4;
 	fake_adaptive(&r);
-	r.e.samples = 16;
+	r.e.samples = 40;
 	err = fake_run_bounded(&r, 3000);
-	ok(!err && r.e.div_max > 1 && r.e.n_changes >= 1,
-	   "adapt: ... but %u in a row shorten N all the same (err %d, largest divisor %u)",
-	   KBENCH_UNEXPLAINED_LONG, err, r.e.div_max);
+	ok(!err && r.e.div_max > 1 && r.e.n_changes >= 2 && r.e.div == 1,
+	   "adapt: one window the host stretched over the bound shortens N, which grows back (err %d, largest divisor %u, %u changes)",
+	   err, r.e.div_max, r.e.n_changes);
 
 	/*
 	 * The host stretches the first sampled window before any clean one
