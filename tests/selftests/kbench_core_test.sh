@@ -8,8 +8,12 @@
 # TSC counts instructions), 0.0625 CNTVCT ticks on arm64 (62.5 MHz) and
 # 0.512 timebase ticks on powerpc64 (512 MHz), exactly; the chains cost
 # 32 and 64 adds plus add_n's loop (2 instructions, 3 on arm64) and
-# add_chain exactly 6 core cycles.  Without icount nothing is exact: the
-# tests skip.  Prints TAP.
+# add_chain exactly 6 core cycles.  CNTVCT moves once every 16
+# instructions: a chain's 35 or 67 instructions are 2.1875 or 4.1875 ticks
+# an iteration, which a window of N iterations rounds to whole ticks, so on
+# arm64 the chains' medians are within 1/N of that (the ratio, a median of
+# whole-tick differences, stays exact).  Without icount nothing is exact:
+# the tests skip.  Prints TAP.
 
 # shellcheck source=tests/selftests/kbench_lib.sh
 . "$(dirname "$0")/kbench_lib.sh"
@@ -19,12 +23,14 @@ echo "1..2"
 
 # num_is X V: the number X (JSON's) equals V exactly
 num_is() { awk -v x="$1" -v v="$2" 'BEGIN { exit !(x != "" && x + 0 == v + 0) }'; }
+# num_near X V D: |X - V| <= D
+num_near() { awk -v x="$1" -v v="$2" -v d="$3" 'BEGIN { exit !(x != "" && x - v <= d && v - x <= d) }'; }
 
 case "$(uname -m)" in
-x86_64) ratio=1 loop=2 ;;
-aarch64) ratio=0.0625 loop=3 ;;
-ppc64le | ppc64) ratio=0.512 loop=2 ;;
-*) ratio='' loop='' ;;
+x86_64) ratio=1 loop=2 step=0 ;;
+aarch64) ratio=0.0625 loop=3 step=0.001 ;;
+ppc64le | ppc64) ratio=0.512 loop=2 step=0 ;;
+*) ratio='' loop='' step=0 ;;
 esac
 lo=$(awk -v r="$ratio" -v l="$loop" 'BEGIN { print (32 + l) * r }')
 hi=$(awk -v r="$ratio" -v l="$loop" 'BEGIN { print (64 + l) * r }')
@@ -38,8 +44,8 @@ for side in "" "--user"; do
 	num_is "$(echo "$out" | json_num ticks_per_cycle)" "$ratio" &&
 	num_is "$(echo "$out" | json_num ticks_per_cycle_ci95_lo)" "$ratio" &&
 	num_is "$(echo "$out" | json_num ticks_per_cycle_ci95_hi)" "$ratio" &&
-	num_is "$(echo "$out" | json_num lo_median_ticks)" "$lo" &&
-	num_is "$(echo "$out" | json_num hi_median_ticks)" "$hi" &&
+	num_near "$(echo "$out" | json_num lo_median_ticks)" "$lo" "$step" &&
+	num_near "$(echo "$out" | json_num hi_median_ticks)" "$hi" "$step" &&
 	num_is "$(echo "$out" | json_num median_cycles)" 6 &&
 	echo "$out" | grep -q '"unit": "core cycles"'
 	tap_out $? "$what under icount: exactly $ratio ticks a core cycle (CI too), the chains $lo and $hi ticks, add_chain 6 core cycles"
