@@ -51,6 +51,19 @@
  * reregister_err); an rmmod afterwards must complete.
  * While `hold` is set, every setup waits before it starts (`holding`
  * counts them): a setup as long as a test wants.
+ *
+ * On x86_64, routines `nmi_self` and `smi_self` take a "period" 0 .. 1000
+ * (5): every period-th call with more than 2 iterations - the timed call
+ * run(N + 2) of a window, never its reference run(2) - raises an NMI
+ * (apic->send_IPI_self(NMI_VECTOR)) or an SMI (a self-IPI in SMI delivery
+ * mode) on its own CPU, inside the window; 0: never.  The decision costs
+ * the same instructions in every call whatever the period, so a run's
+ * clean samples do not depend on it.  Any S consecutive windows of the
+ * routine then hold exactly S / period such calls when period divides S:
+ * the number of samples the detectors must flag, whatever the probe and
+ * the warm-up took before.  The module claims the NMIs it raised (an
+ * NMI_LOCAL handler) so that none is reported as unknown; `nmis_raised`,
+ * `nmis_claimed` and `smis_raised` count them.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -66,6 +79,9 @@
 
 #ifdef CONFIG_X86_64
 #include <linux/cpufeature.h>
+#include <linux/percpu.h>
+#include <asm/apic.h>
+#include <asm/nmi.h>
 #include <asm/nospec-branch.h>
 #define KBENCH_BODY_INDIRECT_OK	ANNOTATE_RETPOLINE_SAFE
 #endif
@@ -368,6 +384,97 @@ static int kbst_shared_cpu_setup(struct kbench_setup *s)
 	return 0;
 }
 
+#ifdef CONFIG_X86_64
+/*
+ * nmi_self, smi_self: an NMI or an SMI raised on purpose inside a window,
+ * so that a test of the detectors never waits for one to land by chance.
+ */
+static atomic_t kbst_nmis_raised = ATOMIC_INIT(0);
+static atomic_t kbst_nmis_claimed = ATOMIC_INIT(0);
+static atomic_t kbst_smis_raised = ATOMIC_INIT(0);
+module_param_cb(nmis_raised, &kbst_counter_ops, &kbst_nmis_raised, 0444);
+MODULE_PARM_DESC(nmis_raised, "NMIs nmi_self sent to its own CPU");
+module_param_cb(nmis_claimed, &kbst_counter_ops, &kbst_nmis_claimed, 0444);
+MODULE_PARM_DESC(nmis_claimed, "NMIs the module's handler took as its own");
+module_param_cb(smis_raised, &kbst_counter_ops, &kbst_smis_raised, 0444);
+MODULE_PARM_DESC(smis_raised, "SMIs smi_self sent to its own CPU");
+
+/* NMIs raised on this CPU and not yet taken by kbst_nmi_handler() */
+static DEFINE_PER_CPU(unsigned int, kbst_nmi_pending);
+
+struct kbst_raise {
+	unsigned int period;	/* raise in every period-th timed call */
+	unsigned int calls;	/* timed calls since the last one raised */
+	bool smi;
+};
+
+static int kbst_raise_setup(u64 arg, void **data, bool smi)
+{
+	struct kbst_raise *r = kzalloc(sizeof(*r), GFP_KERNEL);
+
+	if (!r)
+		return -ENOMEM;
+	r->period = arg;
+	r->smi = smi;
+	*data = r;
+	return 0;
+}
+
+static int kbst_nmi_setup(u64 arg, void **data)
+{
+	return kbst_raise_setup(arg, data, false);
+}
+
+static int kbst_smi_setup(u64 arg, void **data)
+{
+	return kbst_raise_setup(arg, data, true);
+}
+
+static void kbst_raise_teardown(void *data)
+{
+	kfree(data);
+}
+
+/*
+ * Irqs off.  Sending the IPI takes no lock: the APIC's ICR is written
+ * directly.  An SMI has no helper of its own: the ICR gets the SMI
+ * delivery mode with the self shorthand (the test bed's qemu takes it;
+ * real hardware need not, and this module never runs there).
+ */
+static void kbst_raise_run(unsigned int iterations, void *data)
+{
+	struct kbst_raise *r = data;
+	bool raise;
+
+	/* the same instructions in every call up to the raise itself */
+	r->calls += iterations > 2;
+	raise = iterations > 2 && r->calls == r->period;
+	if (raise) {
+		r->calls = 0;
+		if (r->smi) {
+			atomic_inc(&kbst_smis_raised);
+			apic->icr_write(APIC_DEST_SELF | APIC_DM_SMI, 0);
+		} else {
+			this_cpu_inc(kbst_nmi_pending);
+			atomic_inc(&kbst_nmis_raised);
+			apic->send_IPI_self(NMI_VECTOR);
+		}
+	}
+	while (iterations--)
+		asm volatile("" : : "r" (r) : "memory");
+}
+
+/* NMI context: take only the NMIs this CPU raised on purpose. */
+static int kbst_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	if (!this_cpu_read(kbst_nmi_pending))
+		return NMI_DONE;
+	this_cpu_dec(kbst_nmi_pending);
+	atomic_inc(&kbst_nmis_claimed);
+	return NMI_HANDLED;
+}
+#endif /* CONFIG_X86_64 */
+
 static struct kbench_routine kbst_routines[] = {
 	{
 		.name = "setup_test",
@@ -414,6 +521,24 @@ static struct kbench_routine kbst_routines[] = {
 		.arg = { .name = "factor", .min = 1, .max = 100000, .def = 1000 },
 		.setup = kbst_rise_setup,
 	},
+#ifdef CONFIG_X86_64
+	{
+		.name = "nmi_self",
+		.desc = "test bed: an NMI on its own CPU every period-th timed call",
+		.run = kbst_raise_run,
+		.arg = { .name = "period", .min = 0, .max = 1000, .def = 5 },
+		.setup = kbst_nmi_setup,
+		.teardown = kbst_raise_teardown,
+	},
+	{
+		.name = "smi_self",
+		.desc = "test bed: an SMI on its own CPU every period-th timed call",
+		.run = kbst_raise_run,
+		.arg = { .name = "period", .min = 0, .max = 1000, .def = 5 },
+		.setup = kbst_smi_setup,
+		.teardown = kbst_raise_teardown,
+	},
+#endif
 };
 
 /*
@@ -439,7 +564,33 @@ MODULE_PARM_DESC(reregister, "register setup_test again (it is registered)");
 module_param_cb(reregister_err, &kbst_counter_ops, &kbst_reregister_err, 0444);
 MODULE_PARM_DESC(reregister_err, "what the last reregister returned");
 
-module_kbench_routines(kbst_routines);
+static int __init kbst_init(void)
+{
+	int err;
+
+#ifdef CONFIG_X86_64
+	err = register_nmi_handler(NMI_LOCAL, kbst_nmi_handler, 0,
+				   "kbench_setup_test");
+	if (err)
+		return err;
+#endif
+	err = kbench_register_routines(kbst_routines, ARRAY_SIZE(kbst_routines));
+#ifdef CONFIG_X86_64
+	if (err)
+		unregister_nmi_handler(NMI_LOCAL, "kbench_setup_test");
+#endif
+	return err;
+}
+module_init(kbst_init);
+
+static void __exit kbst_exit(void)
+{
+	kbench_unregister_routines(kbst_routines, ARRAY_SIZE(kbst_routines));
+#ifdef CONFIG_X86_64
+	unregister_nmi_handler(NMI_LOCAL, "kbench_setup_test");
+#endif
+}
+module_exit(kbst_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("kbench test bed: a routine that counts its setups and teardowns");

@@ -6,8 +6,8 @@
 # from invalid context" in the log since run_kselftest.sh started the kbench
 # collection (its "kselftest: Running tests in kbench" line), or in the
 # whole log when run otherwise (the test VM: boot and module load
-# included).  Runs before kbench_compare_test.sh, which makes the kernel
-# print NMI backtraces on purpose.  Prints KTAP.
+# included).  Runs before kbench_atomic_test.sh, which makes kbench warn
+# on purpose.  Prints KTAP.
 
 # shellcheck source=tests/selftests/kbench_lib.sh
 . "$(dirname "$0")/kbench_lib.sh"

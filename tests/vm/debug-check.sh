@@ -46,7 +46,7 @@ tap $? "kmemleak_live: scanned and cleared before loading kbench"
 
 # The debug options make the kernel's own code several times slower
 # (lockdep on every seqcount read: ktime_get): a window of 1000 ktime_get
-# calls, as the NMI test takes, needs more than the default 1 ms.
+# calls needs more than the default 1 ms.
 args=${KBENCH_DEBUG_MODULE_ARGS-max_window_us=20000}
 # shellcheck disable=SC2086
 lsmod | grep -q '^kbench ' || insmod $ko $args
