@@ -39,7 +39,9 @@
 # (build/check/times).  On the first kernel the kselftest package runs
 # with --host-load busy loops on the host beside the other chains (default
 # 1; 0 or --skip load: an unloaded run instead).  The table gives each
-# suite's wall and CPU seconds.
+# suite's wall and CPU seconds, its VM boots and their seconds to /init
+# (tests/vm/run's KBENCH_VM_BOOT_LOG), and ends with the run's boot count
+# and total boot time.
 #
 # Usage: scripts/check.sh [--kernels "6.1 6.12 6.12-rt debug"]
 #                         [--modes "icount plain"] [--jobs N] [--host-load N]
@@ -111,7 +113,7 @@ while [ $# -gt 0 ]; do
 	--selftest-args) selftest_args=$2; shift 2 ;;
 	--jobs|-j) jobs=$2; shift 2 ;;
 	--host-load) host_load=$2; shift 2 ;;
-	-h|--help) sed -n '3,50p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,57p' "$0"; exit 0 ;;
 	*) echo "check.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -192,11 +194,11 @@ children_cpu() {
 # output of two suites never interleaves.
 run_suite() {
 	local name=$1; shift
-	local log=$logdir/$name.log t0 rc p f s c=0 dt cpu0 cpu
+	local log=$logdir/$name.log t0 rc p f s c=0 dt cpu0 cpu nb bs
 	t0=$(date +%s)
 	children_cpu
 	cpu0=$cpu_now
-	"$@" </dev/null >"$log" 2>&1
+	KBENCH_VM_BOOT_LOG=$logdir/$name.boots "$@" </dev/null >"$log" 2>&1
 	rc=$?
 	children_cpu
 	cpu=$((cpu_now - cpu0))
@@ -211,7 +213,11 @@ run_suite() {
 		c=1
 	fi
 	dt=$(( $(date +%s) - t0 ))
-	echo "$p $s $f $c $dt $cpu" >"$logdir/$name.result"
+	# its VM boots (tests/vm/run's boot log): how many, seconds to /init
+	read -r nb bs < <(awk '{ n++; if ($4 != "-") t += $4 }
+		END { printf "%d %.0f\n", n, t }' "$logdir/$name.boots" 2>/dev/null ||
+		echo "0 0")
+	echo "$p $s $f $c $dt $cpu ${nb:-0} ${bs:-0}" >"$logdir/$name.result"
 	{
 		flock 9
 		phase "suite $name: $*"
@@ -505,17 +511,25 @@ for c in "${chains[@]}"; do
 done
 wait
 
+boots=0
+boot_s=0
 for r in "$logdir"/*.result; do
 	[ -e "$r" ] || continue
-	read -r p s f c dt cpu <"$r"
+	read -r p s f c dt cpu nb bs <"$r"
 	passed=$((passed + p))
 	failed=$((failed + f))
 	nskipped=$((nskipped + s))
+	boots=$((boots + ${nb:-0}))
+	boot_s=$((boot_s + ${bs:-0}))
 	[ "$c" = 0 ] || crashed+=("$(basename "$r" .result)")
-	printf '%-24s %6s s  CPU %6s s  %4s passed  %3s failed  %3s skipped\n' \
-		"$(basename "$r" .result)" "$dt" "${cpu:-?}" "$p" "$f" "$s"
+	printf '%-24s %6s s  CPU %6s s  %4s passed  %3s failed  %3s skipped  %2s boots %4s s\n' \
+		"$(basename "$r" .result)" "$dt" "${cpu:-?}" "$p" "$f" "$s" \
+		"${nb:-0}" "${bs:-0}"
 done >"$logdir/times"
-phase "suites (wall seconds each; $jobs at once):"
+# every VM boot of the run, and its time from qemu's start to /init
+cat "$logdir"/*.boots >"$logdir/boots" 2>/dev/null
+echo "VM boots: $boots, $boot_s s from qemu's start to /init in all" >>"$logdir/times"
+phase "suites (wall seconds each; $jobs at once; boots: VM boots, s: their seconds to /init):"
 sed 's/^/#   /' "$logdir/times"
 
 children_cpu
