@@ -36,6 +36,8 @@
 #define EBUSY_MAX_NS		(10000 * 1000000ull)
 #define OTHER_FAMILY_MAX_NS	(10000 * 1000000ull)
 #define KILL_REAP_MAX_NS	(20000 * 1000000ull)
+/* under icount, in guest ns = instructions (killed_run_ticks) */
+#define KILL_REAP_TICKS_MAX_NS	(50 * 1000000ull)
 #define EXAMPLE_KO_DEFAULT	kb_module_path("kbench_example")
 
 /* What the child running the long RUN saw. */
@@ -354,6 +356,39 @@ TEST_F_TIMEOUT(kb, killed_run, 120)
 	EXPECT_LT(ns, KILL_REAP_MAX_NS) TH_LOG("reaping took %llu ns",
 					       (unsigned long long)ns);
 	/* The process is gone, so is its run: the CPU is free right away. */
+	EXPECT_EQ(0, small_run(self, 0, &res, NULL))
+		TH_LOG("run after SIGKILL: %s", res.msg);
+}
+
+/*
+ * The same in the guest's own time, under icount (one CPU: the run, its
+ * requester and this test share it; the run gives it back between
+ * windows).  There a guest nanosecond is an instruction, whatever the
+ * host does, so the reap can be bounded tightly: a window of add_chain
+ * at N = 1000 is 6000 instructions, the teardown and the requester's
+ * exit a few million more, while a run that went on to its end would
+ * take seconds.  Plain TCG asserts only the order there (killed_run:
+ * reaped, then the CPU free), its host-time bound only telling "did not
+ * wait" from "waited".
+ */
+TEST_F_TIMEOUT(kb, killed_run_ticks, 300)
+{
+	struct knl_result res;
+	struct long_run lr = {};
+	struct long_report rep;
+	uint64_t ns;
+
+	if (!kb_icount())
+		SKIP(return, "guest ticks are instructions under icount only (plain TCG: killed_run)");
+	pin_to(0);
+	ASSERT_EQ(0, long_run_start(self, &lr, "add_chain", 0, 0));
+	ASSERT_FALSE(long_run_answered(&lr, 0, &rep))
+		TH_LOG("the long run ended early: err %d (%s)", rep.err,
+		       rep.msg);
+	long_run_kill(&lr, &ns);
+	ksft_print_msg("requester killed mid-run: reaped after %llu guest ns (instructions)\n",
+		       (unsigned long long)ns);
+	EXPECT_LT(ns, KILL_REAP_TICKS_MAX_NS);
 	EXPECT_EQ(0, small_run(self, 0, &res, NULL))
 		TH_LOG("run after SIGKILL: %s", res.msg);
 }
