@@ -358,6 +358,12 @@ TEST_F(kb, event_mem_bytes)
 		  with.v[KBENCH_A_RUN_MEM_BYTES]);
 }
 
+/*
+ * ppc64le under icount: the most a clean sample's instructions may be off
+ * by when qemu cut the TB of a PMC read (see event_samples).
+ */
+#define KB_PPC_TB_SLACK	32
+
 struct ev_samples {
 	uint32_t run_id;
 	int msgs, bad, series_seen[KB_RESULTS_MAX];
@@ -365,6 +371,7 @@ struct ev_samples {
 	const char *why;
 	/* unflagged samples whose instructions are not N x the body */
 	int clean, off;
+	int64_t max_dev;	/* the largest |instructions - expect| */
 	char off_diag[160];
 };
 
@@ -415,6 +422,8 @@ static int ev_samples_cb(const struct nlmsghdr *nlh, void *arg)
 				if (flags)
 					continue;
 				s->clean++;
+				if (llabs(v - s->expect[series]) > s->max_dev)
+					s->max_dev = llabs(v - s->expect[series]);
 				if (v != s->expect[series] && !s->off++)
 					snprintf(s->off_diag, sizeof(s->off_diag),
 						 "series %u sample %d: %lld instructions, want %lld",
@@ -457,15 +466,29 @@ TEST_F(kb, event_samples)
 		       s.off, s.clean, s.off_diag);
 #ifdef __powerpc64__
 	/*
-	 * Seen once in dozens of ppc64le icount runs (2026-11-29, no
-	 * diagnostic then): an unflagged sample off N x the body, the
-	 * figures of the run exact.  Likely qemu's POWER PMU, which takes
-	 * its instruction count from icount, read mid translation block:
-	 * exact only where the blocks fall the same way on every pass.
-	 * A few such samples pass here, and say so; arm64's must all be
-	 * exact (never seen otherwise).
+	 * qemu's POWER PMU cannot be exact for every sample, even under
+	 * icount.  It counts instructions per translation block: each TB
+	 * adds its length at its exit (target/ppc/translate.c,
+	 * pmu_count_insns(): gen_helper_insns_inc(ctx->base.num_insns)), so
+	 * a PMC read (an I/O instruction, the last of its TB under icount)
+	 * sees the count at the start of its own TB.  Where TBs fall is
+	 * fixed by the code - except when the icount budget runs out at a
+	 * timer deadline: accel/tcg/cpu-exec.c (cpu_loop_exec_tb()) then
+	 * makes a TB of exactly the instructions left, and a read whose TB
+	 * was cut so sees the instructions of the cut-off piece already
+	 * counted.  Such a sample is off by fewer instructions than lie
+	 * between the read and the branch before it (a few; pmu->read()'s
+	 * mfspr), and only when a deadline falls in that stretch of a
+	 * window: rarely (once in dozens of runs of this test).  arm64's
+	 * PMU reads icount itself, per instruction: exact there, and
+	 * asserted so.  So here: the off samples few (1 in 20 at most) and
+	 * each off by less than KB_PPC_TB_SLACK, which a miscount of the
+	 * routine's iterations or an unflagged interrupt would exceed.
 	 */
 	EXPECT_GE(s.clean / 20, s.off);
+	EXPECT_GE(KB_PPC_TB_SLACK, s.max_dev)
+		TH_LOG("a clean sample off by %lld instructions",
+		       (long long)s.max_dev);
 #else
 	EXPECT_EQ(0, s.off);
 #endif
