@@ -64,17 +64,18 @@ done
 # interrupts off is visible to every kernel
 [ $bad = 0 ] && [ "$(cat $p/irq)" = -22 ] && [ $tried -ge 1 ]
 tap $? "kbench_measure() from atomic context: -EINVAL each ($tried contexts tried, 1 = invisible without CONFIG_PREEMPT_COUNT:$r)"
-# It measures again (not -EINVAL).  Under icount it must succeed; in
-# plain TCG a busy host can leave its 200 fixed-N samples all flagged
-# (ppc64le, beside other VMs: -ENODATA, "no valid sample"), which is
-# the engine's answer about the host, not the call's state.
+# It measures again (not -EINVAL): 0.  Only on ppc64le in plain TCG is
+# -ENODATA ("no valid sample": all of its 200 fixed-N samples flagged)
+# taken too: seen there once, beside other VMs, and nowhere else; not
+# explained beyond the host (what flagged them was not recorded).  Under
+# icount, and on every other arch, it must succeed.
 v=$(cat $p/process)
-if kb_icount; then
-	[ "$v" = 0 ]
-else
+if ! kb_icount && [ "$(uname -m)" = ppc64le ]; then
 	[ "$v" = 0 ] || [ "$v" = -61 ]
+else
+	[ "$v" = 0 ]
 fi
-tap $? "kbench_measure() from process context afterwards: 0, or in plain TCG -ENODATA (all samples flagged by the host) ($v)"
+tap $? "kbench_measure() from process context afterwards: 0 (ppc64le in plain TCG: or -ENODATA, all samples flagged) ($v)"
 
 log=$(dmesg | tail -n +$((n0 + 1)))
 warns=$(echo "$log" | grep -c 'WARNING:')
