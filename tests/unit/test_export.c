@@ -669,12 +669,233 @@ static void test_history(void)
 		free(out);
 	}
 
+	/* files given in any order: commit order when they record commits */
+	{
+		char *rev = NULL, *t;
+		int k;
+
+		for (k = 29; k >= 0; k--) {
+			if (asprintf(&t, "%s %s/commits/h-%d.json", rev ? rev : "", tmp_dir, k) < 0)
+				break;
+			free(rev);
+			rev = t;
+		}
+		rc = kb_status("--json history %s > %s/hr.json", rev, tmp_dir);
+		snprintf(cmd, sizeof(cmd),
+			 "import json\n"
+			 "d = json.load(open('%s/hr.json'))\n"
+			 "assert d['order'] == 'commit time', d['order']\n"
+			 HISTORY_STEP_PY, tmp_dir);
+		py = python_ok(cmd, &out);
+		if (!ok(rc == 1 && py,
+			"history --json FILE... recording commits, given newest first: taken in commit order (order \"commit time\"), the step at h-20, exit 1 (%d)", rc))
+			diag("%s", out);
+		free(out);
+		if (asprintf(&t, "--json history --order given %s", rev) < 0)
+			t = NULL;
+		rc = kb(t ? t : "", &out);
+		free(t);
+		ok(strstr(out, "\"order\": \"as given\"") || strstr(out, "\"order\":\"as given\""),
+		   "history --order given FILE...: order \"as given\" (exit %d)", rc);
+		free(out);
+		free(rev);
+		/* no commits recorded, not given in the order measured: a warning */
+		rev = NULL;
+		for (k = 29; k >= 0; k--) {
+			if (asprintf(&t, "%s %s/series/h-%d.json", rev ? rev : "", tmp_dir, k) < 0)
+				break;
+			free(rev);
+			rev = t;
+		}
+		if (asprintf(&t, "%s history %s 2>&1 >/dev/null", kbenchctl_abs, rev) < 0)
+			t = NULL;
+		unit_cmd_out(t ? t : "true", &out);
+		free(t);
+		ok(strstr(out, "warning: the files record no commits") &&
+		   strstr(out, "not given in the order they were measured"),
+		   "history FILE... without commits, given newest first: a warning that says so and what to do (%s)",
+		   strtok(out, "\n") ? out : "none");
+		free(out);
+		snprintf(cmd, sizeof(cmd), "%s history %s 2>&1 >/dev/null", kbenchctl_abs,
+			 strchr(rev, ' ') ? strrchr(rev, ' ') + 1 : rev);
+		unit_cmd_out(cmd, &out);
+		ok(!strstr(out, "warning"), "history of one file: no order warning");
+		free(out);
+		free(rev);
+	}
+
 	rc = kb_status("history %s/series --svg %s/h.svg", tmp_dir, tmp_dir);
 	snprintf(cmd, sizeof(cmd), "grep -c 'class=\"step\"' %s/h.svg", tmp_dir);
 	unit_cmd_out(cmd, &out);
 	ok(rc == 1 && atoi(out) == 1, "history DIR --svg: exit 1, one step marked in the SVG (%d, %s)", rc,
 	   strtok(out, "\n") ? out : "none");
 	free(out);
+}
+
+/*
+ * The rates of history's "Done when" on generated series of 30 files
+ * (1% normal noise between files, seeded; foo carries the profile, bar
+ * is flat): the series' multipliers by @kind, the noise independent or
+ * AR(1) with coefficient @phi across commits.
+ */
+enum series_kind { SER_FLAT, SER_STEP3, SER_BUMP4, SER_BAD_FILE };
+
+static void write_profile(const char *dir, enum series_kind kind, double phi,
+			  uint64_t seed)
+{
+	struct kb_rng g;
+	unsigned int i;
+	char path[256], date[40];
+	double e = 0;
+
+	kb_rng_seed(&g, seed);
+	for (i = 0; i < 30; i++) {
+		double mult = kind == SER_STEP3 && i >= 20 ? 1.03 :
+			      kind == SER_BUMP4 && i >= 10 && i < 20 ? 1.04 :
+			      kind == SER_BAD_FILE && i == 15 ? 1.10 : 1;
+		double v[2];
+
+		e = i ? phi * e + sqrt(1 - phi * phi) * normal(&g) : normal(&g);
+		v[0] = 100 * (1 + 0.01 * e) * mult;
+		v[1] = 50 * (1 + 0.01 * normal(&g));
+		snprintf(path, sizeof(path), "%s/%s/h-%u.json", tmp_dir, dir, i);
+		snprintf(date, sizeof(date), "2026-10-%02uT%02u:00:00Z", 1 + i, i % 24);
+		write_result(path, names2, v, 2, false, date, "6.12.0", seed * 1000 + i);
+	}
+}
+
+struct hist_outcome {
+	int rc;
+	unsigned int nfoo, nother;	/* foo's steps, the others' */
+	long at[4];			/* foo's first steps */
+	bool straddle_within;		/* "within" while the CI crosses +-2% */
+	bool bad_label;			/* a verdict its CI does not support */
+	bool dependent;			/* foo's series reported dependent */
+};
+
+static int history_outcome(const char *dir, const char *args,
+			   struct hist_outcome *h)
+{
+	struct json_object *doc, *arr, *c, *v;
+	char cmd[512], *out;
+	size_t i, n;
+
+	memset(h, 0, sizeof(*h));
+	snprintf(cmd, sizeof(cmd), "--json history %s %s/%s", args, tmp_dir, dir);
+	h->rc = kb(cmd, &out);
+	doc = json_tokener_parse(out);
+	free(out);
+	if (!doc || !json_object_object_get_ex(doc, "changes", &arr)) {
+		json_object_put(doc);
+		return -EINVAL;
+	}
+	n = json_object_array_length(arr);
+	for (i = 0; i < n; i++) {
+		const char *verdict = "";
+		double lo = NAN, hi = NAN;
+
+		c = json_object_array_get_idx(arr, i);
+		if (json_object_object_get_ex(c, "verdict", &v))
+			verdict = json_object_get_string(v);
+		if (json_object_object_get_ex(c, "ci_lower", &v))
+			lo = json_object_get_double(v);
+		if (json_object_object_get_ex(c, "ci_upper", &v))
+			hi = json_object_get_double(v);
+		if (!strcmp(verdict, "within the threshold") && (lo < -2 || hi > 2))
+			h->straddle_within = true;
+		if ((!strcmp(verdict, "regressed") && !(lo > 2)) ||
+		    (!strcmp(verdict, "improved") && !(hi < -2)) ||
+		    (!strcmp(verdict, "inconclusive") && (lo > 2 || hi < -2 ||
+							 (lo >= -2 && hi <= 2))))
+			h->bad_label = true;
+		if (json_object_object_get_ex(c, "routine", &v) &&
+		    !strcmp(json_object_get_string(v), "foo")) {
+			if (h->nfoo < 4 && json_object_object_get_ex(c, "index", &v))
+				h->at[h->nfoo] = (long)json_object_get_int64(v);
+			h->nfoo++;
+		} else {
+			h->nother++;
+		}
+	}
+	if (json_object_object_get_ex(doc, "routines", &arr) &&
+	    json_object_array_length(arr) &&
+	    json_object_object_get_ex(json_object_array_get_idx(arr, 0), "dependent", &v))
+		h->dependent = json_object_get_boolean(v);
+	json_object_put(doc);
+	return 0;
+}
+
+static bool near(long at, long want)
+{
+	return at >= want - 2 && at <= want + 2;
+}
+
+static void test_history_rates(void)
+{
+	unsigned int seed, bump = 0, step = 0, bad = 0, labels = 0, perr = 0;
+	unsigned int ar_dep = 0, ar_fail = 0, ar_steps = 0, flat_dep = 0;
+	struct hist_outcome h;
+	char cmd[256];
+	/* KBENCH_HISTORY_SEEDS=N: more seeds, to measure the rates */
+	unsigned int nseeds = getenv("KBENCH_HISTORY_SEEDS") ?
+			      (unsigned int)atoi(getenv("KBENCH_HISTORY_SEEDS")) : 20;
+
+	snprintf(cmd, sizeof(cmd), "%s/rates", tmp_dir);
+	if (mkdir(cmd, 0700) && errno != EEXIST)
+		diag("mkdir %s: %s", cmd, strerror(errno));
+	for (seed = 1; seed <= nseeds; seed++) {
+		write_profile("rates", SER_BUMP4, 0, 100 + seed);
+		if (history_outcome("rates", "", &h))
+			perr++;
+		else if (h.rc == 1 && h.nfoo == 2 && near(h.at[0], 10) && near(h.at[1], 20))
+			bump++;
+		else
+			diag("seed %u, +4%% for files 10-19: %u steps of foo (%ld, %ld), exit %d",
+			     100 + seed, h.nfoo, h.at[0], h.at[1], h.rc);
+		labels += !h.straddle_within && !h.bad_label;
+
+		write_profile("rates", SER_STEP3, 0, 200 + seed);
+		if (history_outcome("rates", "", &h))
+			perr++;
+		else if (h.rc == 1)
+			step++;
+		else
+			diag("seed %u, +3%% step at 20: %u steps of foo (first %ld), exit %d",
+			     200 + seed, h.nfoo, h.at[0], h.rc);
+		labels += !h.straddle_within && !h.bad_label;
+
+		write_profile("rates", SER_BAD_FILE, 0, 300 + seed);
+		if (history_outcome("rates", "", &h))
+			perr++;
+		else if (h.rc == 0)
+			bad++;
+		else
+			diag("seed %u, one file +10%%: %u steps of foo, exit %d",
+			     300 + seed, h.nfoo, h.rc);
+		labels += !h.straddle_within && !h.bad_label;
+		flat_dep += h.dependent;
+
+		write_profile("rates", SER_FLAT, 0.5, 400 + seed);
+		if (history_outcome("rates", "", &h))
+			perr++;
+		ar_dep += h.dependent;
+		ar_fail += h.rc != 0;
+		ar_steps += h.nfoo > 0;
+	}
+	ok(!perr, "history --json of the generated series: a document every time (%u bad)", perr);
+	ok(bump * 20 >= 18 * nseeds, "history: +4%% for files 10-19 of 30 (a regression fixed 10 commits later), 1%% noise: both steps (10 and 20, +-2), exit 1, in %u of %u seeds (>= 18 of 20)",
+	   bump, nseeds);
+	ok(step * 20 >= 14 * nseeds, "history: +3%% step at 20 of 30, 1%% noise: exit 1 in %u of %u seeds (>= 14 of 20)",
+	   step, nseeds);
+	ok(bad * 20 >= 19 * nseeds, "history: one file +10%% in a flat series: exit 0 in %u of %u seeds (>= 19 of 20)",
+	   bad, nseeds);
+	ok(labels == 3 * nseeds, "history: every step's verdict matches its 90%% CI (within only when wholly inside +-2%%) in %u of %u series",
+	   labels, 3 * nseeds);
+	diag("history, AR(1) phi 0.5 across commits, no step: dependent %u, a step %u, exit 1 %u of %u; independent with one bad file: dependent %u",
+	     ar_dep, ar_steps, ar_fail, nseeds, flat_dep);
+	ok(ar_fail * 20 <= 2 * nseeds && ar_dep * 2 >= nseeds && flat_dep * 20 <= 2 * nseeds,
+	   "history: AR(1) phi 0.5 series without a step: exit 1 in %u of %u (<= 2 of 20), reported dependent in %u (>= half); independent ones dependent in %u (<= 2 of 20)",
+	   ar_fail, nseeds, ar_dep, flat_dep);
 }
 
 /*
@@ -838,6 +1059,7 @@ void test_export(void)
 	test_lkp();
 	test_bmf_gab();
 	test_history();
+	test_history_rates();
 	test_run_commit();
 	test_cli_export();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp_dir);

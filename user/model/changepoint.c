@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * E-divisive means (changepoint.h).  For a segment x[a..b) and a split
- * at t (m = t - a values left, k = b - t right), with alpha = 1:
+ * E-divisive means (changepoint.h).  For a segment x[a..b), a split at
+ * tau and an end kappa (a < tau < kappa <= b; m = tau - a values left,
+ * k = kappa - tau right), with alpha = 1:
  *
  *   E = 2/(mk) sum|X_i - Y_j| - 2/(m(m-1)) sum_{i<l}|X_i - X_l|
  *                             - 2/(k(k-1)) sum_{j<l}|Y_j - Y_l|
  *   q = mk/(m+k) E
  *
- * (Matteson and James 2014, eq. 4-6, with the segment's end as kappa, as
- * MongoDB's signal-processing and Otava take it).  Moving the split one
- * to the right moves one value from the right side to the left, so one
- * scan of a segment costs O(len^2).  The split of largest q over all
- * segments is tested against the same maximum over R random
- * permutations of the values within each segment: p = (1 + #{q_perm >=
- * q}) / (R + 1); significant at p <= significance.
+ * with X = x[a..tau), Y = x[tau..kappa) (Matteson and James 2014, eq. 4-6
+ * and the search of section 2.2 over both tau and kappa, as their R
+ * package ecp's e.divisive does).  Searching the end kappa as well as
+ * the split is what finds a change that is later undone (a regression
+ * fixed ten commits on): with kappa fixed at the segment's end the two
+ * sides of any single split mix the bump with the values around it.
+ * The sums over a side are read from row prefix sums of the distance
+ * matrix, so that one search of a segment costs O(len^2).  The split of
+ * largest q over all segments is tested against the same maximum over R
+ * random permutations of the values within each segment: p = (1 +
+ * #{q_perm >= q}) / (R + 1); significant at p <= significance.
  */
 #include <errno.h>
 #include <math.h>
@@ -32,44 +37,66 @@ void kb_cp_opts_init(struct kb_cp_opts *o)
 	o->seed = 1;
 }
 
-/* The best split of x[a..b): its q into *q, its index, or 0 if none. */
-static size_t best_split(const double *x, size_t a, size_t b, size_t min,
-			 double *q)
+/*
+ * The distances of @x[0..@n) as row prefix sums: p[i * (n + 1) + j] =
+ * sum_{l < j} |x[i] - x[l]|.
+ */
+static void prefix_sums(const double *x, size_t n, double *p)
 {
-	double within_l = 0, within_r = 0, between = 0, best = -INFINITY;
-	size_t i, j, t, m, k, at = 0;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		double *r = p + i * (n + 1);
+
+		r[0] = 0;
+		for (j = 0; j < n; j++)
+			r[j + 1] = r[j] + fabs(x[i] - x[j]);
+	}
+}
+
+/* sum_{l in [lo, hi)} |x[i] - x[l]| */
+static double dsum(const double *p, size_t n, size_t i, size_t lo, size_t hi)
+{
+	const double *r = p + i * (n + 1);
+
+	return r[hi] - r[lo];
+}
+
+/*
+ * The best split of x[a..b) over every end kappa: its q into *q, its
+ * index, or 0 if none.  @p: prefix_sums() of the whole series (@n).
+ */
+static size_t best_split(const double *p, size_t n, size_t a, size_t b,
+			 size_t min, double *q)
+{
+	double within_l = 0, best = -INFINITY;
+	size_t tau, kappa, at = 0;
 
 	*q = -INFINITY;
 	if (b - a < 2 * min || min < 2)
 		return 0;
-	/* t = a: everything on the right */
-	for (i = a; i < b; i++)
-		for (j = i + 1; j < b; j++)
-			within_r += fabs(x[i] - x[j]);
-	for (t = a; t < b - 1; t++) {
-		/* x[t] moves from the right to the left */
-		double to_l = 0, to_r = 0;
+	for (tau = a + 1; tau + min <= b; tau++) {
+		double within_r = 0, between = 0, m = (double)(tau - a);
 
-		for (i = a; i < t; i++)
-			to_l += fabs(x[i] - x[t]);
-		for (j = t + 1; j < b; j++)
-			to_r += fabs(x[t] - x[j]);
-		within_l += to_l;
-		within_r -= to_r;
-		between += to_r - to_l;
-		m = t + 1 - a;
-		k = b - t - 1;
-		if (m < min || k < min)
+		/* x[tau - 1] joined the left side */
+		within_l += dsum(p, n, tau - 1, a, tau - 1);
+		if (tau - a < min)
 			continue;
-		{
-			double e = 2 * between / ((double)m * k) -
-				   2 * within_l / ((double)m * (m - 1)) -
-				   2 * within_r / ((double)k * (k - 1));
-			double s = (double)m * k / (double)(m + k) * e;
+		for (kappa = tau + 1; kappa <= b; kappa++) {
+			double k = (double)(kappa - tau), e, s;
 
+			/* x[kappa - 1] joined the right side */
+			within_r += dsum(p, n, kappa - 1, tau, kappa - 1);
+			between += dsum(p, n, kappa - 1, a, tau);
+			if (kappa - tau < min)
+				continue;
+			e = 2 * between / (m * k) -
+			    2 * within_l / (m * (m - 1)) -
+			    2 * within_r / (k * (k - 1));
+			s = m * k / (m + k) * e;
 			if (s > best) {
 				best = s;
-				at = t + 1;
+				at = tau;
 			}
 		}
 	}
@@ -78,15 +105,16 @@ static size_t best_split(const double *x, size_t a, size_t b, size_t min,
 }
 
 /* The largest q over the segments of @bounds (nb + 1 ends); its split. */
-static size_t best_of(const double *x, const size_t *bounds, size_t nb,
-		      size_t min, double *q)
+static size_t best_of(const double *x, double *p, size_t n,
+		      const size_t *bounds, size_t nb, size_t min, double *q)
 {
 	double s;
 	size_t i, at = 0, t;
 
+	prefix_sums(x, n, p);
 	*q = -INFINITY;
 	for (i = 0; i < nb; i++) {
-		t = best_split(x, bounds[i], bounds[i + 1], min, &s);
+		t = best_split(p, n, bounds[i], bounds[i + 1], min, &s);
 		if (t && s > *q) {
 			*q = s;
 			at = t;
@@ -106,22 +134,26 @@ int kb_edivisive(const double *x, size_t n, const struct kb_cp_opts *o,
 		 struct kb_cp *cp, size_t max)
 {
 	size_t *bounds, nb = 1, ncp = 0, i, j, at, s;
-	double *perm, q, qp;
+	double *perm, *p, q, qp;
 	unsigned int r, ge;
 	struct kb_rng rng;
 
+	if (n > KB_CP_SERIES_MAX)
+		return -E2BIG;
 	bounds = malloc((n + 2) * sizeof(*bounds));
 	perm = malloc((n ? n : 1) * sizeof(*perm));
-	if (!bounds || !perm) {
+	p = malloc((n ? n * (n + 1) : 1) * sizeof(*p));
+	if (!bounds || !perm || !p) {
 		free(bounds);
 		free(perm);
+		free(p);
 		return -ENOMEM;
 	}
 	kb_rng_seed(&rng, o->seed);
 	bounds[0] = 0;
 	bounds[1] = n;
 	while (ncp < max) {
-		at = best_of(x, bounds, nb, o->min_size, &q);
+		at = best_of(x, p, n, bounds, nb, o->min_size, &q);
 		if (!at)
 			break;
 		ge = 0;
@@ -137,7 +169,7 @@ int kb_edivisive(const double *x, size_t n, const struct kb_cp_opts *o,
 					perm[i] = perm[j];
 					perm[j] = t;
 				}
-			best_of(perm, bounds, nb, o->min_size, &qp);
+			best_of(perm, p, n, bounds, nb, o->min_size, &qp);
 			if (qp >= q)
 				ge++;
 		}
@@ -155,6 +187,7 @@ int kb_edivisive(const double *x, size_t n, const struct kb_cp_opts *o,
 	}
 	free(bounds);
 	free(perm);
+	free(p);
 	qsort(cp, ncp, sizeof(*cp), cmp_cp);
 	return (int)ncp;
 }
