@@ -112,6 +112,14 @@ static void test_drift_and_step(void)
 	ok(bt.lo_pct <= 0 && bt.hi_pct >= 0 && bt.hi_pct - bt.lo_pct < 1,
 	   "shared drift of +-5%%: the paired CI holds 0 (%.3f..%.3f)",
 	   bt.lo_pct, bt.hi_pct);
+	{
+		double la = kb_block_length_median(a, SIM_N, NULL);
+		double lb = kb_block_length_median(b, SIM_N, NULL);
+
+		ok(bt.block_a == bt.block_b && bt.block_a * 2 < fmax(la, lb),
+		   "shared drift: the paired block length comes from the paired differences (%.1f rounds), not the larger series' (%.1f, %.1f)",
+		   bt.block_a, la, lb);
+	}
 	/* a step of +3% mid-run in b only: the CI sees a change */
 	for (i = SIM_N / 2; i < SIM_N; i++)
 		b[i] *= 1.03;

@@ -67,6 +67,11 @@ int main(int argc, char *argv[])
 		test_asm();
 		return tap_done();
 	}
+	/* KBENCH_UNIT_ONLY=blockboot: the within-run interval tests alone */
+	if (getenv("KBENCH_UNIT_ONLY") && !strcmp(getenv("KBENCH_UNIT_ONLY"), "blockboot")) {
+		test_blockboot();
+		return tap_done();
+	}
 	/* KBENCH_UNIT_ONLY=export: the export and history tests alone */
 	if (getenv("KBENCH_UNIT_ONLY") && !strcmp(getenv("KBENCH_UNIT_ONLY"), "export")) {
 		test_export();

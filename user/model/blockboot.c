@@ -404,12 +404,26 @@ int kb_boot_paired(const double *a, const double *b, size_t n,
 	if (isnan(ma) || isnan(mb) || !(ma > 0))
 		return -EINVAL;
 	bt->est_pct = rel(ma, mb);
-	ba = kb_block_length_median(a, n, &ga);
-	bb = kb_block_length_median(b, n, &gb);
+	/*
+	 * one length for both, from the paired differences: the change's
+	 * influence per round is sgn(b - mb) - sgn(a - ma) (the medians'
+	 * influence functions, equal densities), so drift that A and B
+	 * share cancels in it and does not lengthen the blocks
+	 */
+	d = malloc(n * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		d[i] = isnan(a[i]) || isnan(b[i]) ? NAN :
+		       (double)((b[i] > mb) - (b[i] < mb)) -
+		       (double)((a[i] > ma) - (a[i] < ma));
+	ba = kb_block_length_mean(d, n, &ga);
+	free(d);
+	bb = ba;
+	gb = ga;
 	bt->block_a = ba;
 	bt->block_b = bb;
-	/* one length for both: the rounds move together */
-	sa.b = sb.b = block_of(ba > bb ? ba : bb);
+	sa.b = sb.b = block_of(ba);
 	k = fmax(inflation(ga, sa.b, n), inflation(gb, sb.b, n));
 	sa.buf = malloc(n * sizeof(double));
 	sb.buf = malloc(n * sizeof(double));
@@ -447,7 +461,10 @@ int kb_boot_independent(const double *a, size_t na, const double *b,
 	return kb_boot_runs(xa, &na, 1, xb, &nb, 1, bt);
 }
 
-/* Median of every run's median: the spread between runs (percent). */
+/*
+ * The spread between runs: the standard deviation of the runs' medians
+ * in percent of their median (*@pooled_med).
+ */
 static double runs_spread(const double *const *x, const size_t *n,
 			  unsigned int r, double *pooled_med)
 {

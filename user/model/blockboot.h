@@ -71,7 +71,10 @@ struct kb_boot {
 	size_t rounds;		/* paired: rounds; else samples of a */
 	unsigned int drawn;	/* resamples drawn */
 	bool normal;		/* the normal interval (large n) */
-	/* runs: the spread between runs, percent of the median (MAD-based) */
+	/*
+	 * runs: the spread between runs, the standard deviation of the
+	 * runs' medians in percent of their median (not a MAD)
+	 */
 	double spread_a_pct, spread_b_pct;
 };
 
