@@ -10,10 +10,12 @@
 #
 # git bisect run reads the exit status: 0 good, 1-127 bad except 125,
 # 125 "cannot test this commit" (skip), 128 and above abort the bisection.
-# kbenchctl diff exits 0 (no regression), 1 (regressed) or 2 (unusable
-# input); so everything that is not a verdict - a failed build, a VM that
-# did not boot, a run that failed, a timeout (124) or a signal - becomes
-# 125 here, never "bad" and never an abort.
+# kbenchctl diff --bisect exits 0 (no regression), 1 (regressed), 125
+# (inconclusive: skip) or 2 (unusable input); so everything that is not a
+# verdict - a failed build, a VM that did not boot, a run that failed, a
+# timeout (124) or a signal - becomes 125 here, never "bad" and never an
+# abort.  Under icount runs repeat exactly, so single runs are trusted
+# (--trust-single); on real hardware save --runs 3 or more instead.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 baseline=${1:?usage: bisect-run.sh BASELINE.json}
@@ -27,7 +29,7 @@ make -s -C "$top/tests/results" MODSRC="$PWD" OUT="$out" ${kver:+KVER=$kver} \
 	'insmod /extra/kbench_difftest.ko || exit 125
 	 kbenchctl run kbench_diff_test --samples 100 --iterations 1000 \
 		--save /tmp/new.json >/dev/null 2>&1 || exit 125
-	 kbenchctl diff /extra/'"$(basename "$baseline")"' /tmp/new.json' >&2
+	 kbenchctl diff --bisect --trust-single /extra/'"$(basename "$baseline")"' /tmp/new.json' >&2
 rc=$?
 case $rc in
 0 | 1) exit $rc ;;	# kbenchctl diff's verdict

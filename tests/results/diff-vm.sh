@@ -36,12 +36,19 @@ t $? "NAME stored as ~/.local/share/kbench/v8.json"
 kbenchctl diff /tmp/v7.json v8 >/tmp/d 2>&1
 rc=$?
 sed 's/^/# /' /tmp/d
+[ $rc = 0 ] && has "regressed (single runs)" /tmp/d &&
+	has "between single runs, not an exit 1" /tmp/d
+t $? "diff v7 v8 of single runs: regressed (single runs), exit 0 without --trust-single (got $rc)"
+
+kbenchctl diff /tmp/v7.json v8 --trust-single >/tmp/d 2>&1
+rc=$?
+sed 's/^/# /' /tmp/d
 cp /tmp/d /tmp/d.short
 [ $rc = 1 ] && has "7.000 ticks    8.000 ticks   +14.29%  +14.29% .. +14.29%" /tmp/d &&
 	has "regressed" /tmp/d
-t $? "diff v7 v8: 7.000 -> 8.000 ticks/iter, +14.29 % (CI +14.29..+14.29), regressed, exit 1 (got $rc)"
+t $? "diff --trust-single v7 v8 (icount: runs repeat exactly): 7.000 -> 8.000 ticks/iter, +14.29 % (CI +14.29..+14.29), regressed, exit 1 (got $rc)"
 
-kbenchctl diff /tmp/v7.json v8 -v >/tmp/d 2>&1
+kbenchctl diff /tmp/v7.json v8 -v --trust-single >/tmp/d 2>&1
 rc=$?
 [ $rc = 1 ] && has "old: /tmp/v7.json (" /tmp/d &&
 	has "+14.29%  +14.29% .. +14.29%    < 0.001  regressed" /tmp/d &&
@@ -49,7 +56,7 @@ rc=$?
 	! has "block-bootstrap" /tmp/d.short
 t $? "diff -v: the files, p < 0.001 and the method of the verdict; the default report has neither (got $rc)"
 
-kbenchctl --json diff /tmp/v7.json v8 >/tmp/j 2>&1
+kbenchctl --json diff /tmp/v7.json v8 --trust-single >/tmp/j 2>&1
 has '"change_pct": 14.285714285714285' /tmp/j && has '"verdict": "regressed"' /tmp/j &&
 	has '"old_median_cycles": 7' /tmp/j && has '"new_median_cycles": 8' /tmp/j &&
 	has '"exit_status": 1' /tmp/j
@@ -64,12 +71,12 @@ kbenchctl diff v8 /tmp/v7.json >/tmp/d 2>&1
 rc=$?
 [ $rc = 0 ] && has "-12.50%" /tmp/d && has "improved" /tmp/d
 t $? "diff v8 v7: -12.50 %, improved, exit 0 (got $rc)"
-kbenchctl diff v8 /tmp/v7.json --fail-on changed >/dev/null 2>&1
+kbenchctl diff v8 /tmp/v7.json --fail-on changed --trust-single >/dev/null 2>&1
 rc=$?
 [ $rc = 1 ]
 t $? "diff --fail-on changed: an improvement exits 1 (got $rc)"
 
-run --baseline /tmp/v7.json >/tmp/d 2>&1
+run --baseline /tmp/v7.json --trust-single >/tmp/d 2>&1
 rc=$?
 [ $rc = 1 ] && has "diff against the baseline /tmp/v7.json" /tmp/d && has "+14.29%" /tmp/d
 t $? "run --baseline v7 with v8 loaded: measures and diffs in one step, exit 1 (got $rc)"

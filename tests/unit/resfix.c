@@ -170,7 +170,7 @@ int unit_diff_text(struct kb_resfile *a, struct kb_resfile *b,
 {
 	size_t len;
 	FILE *f = open_memstream(text, &len);
-	bool regressed;
+	int regressed;
 	int rc;
 
 	out_init(f, json);

@@ -361,10 +361,12 @@ static void test_events_cli(void)
 	snprintf(args, sizeof(args), "diff %s %s", old, new);
 	expect(args, 0, "no change");
 	snprintf(args, sizeof(args), "diff %s %s --metric instructions", old, new);
+	expect(args, 0, "+16.67%");
+	snprintf(args, sizeof(args), "diff %s %s --metric instructions --trust-single", old, new);
 	expect(args, 1, "+16.67%");
 	valgrind(args, 1);
-	snprintf(args, sizeof(args), "--json diff %s %s --metric instructions -v", old, new);
-	valgrind(args, 1);
+	snprintf(args, sizeof(args), "--json diff %s %s --metric instructions -v --bisect", old, new);
+	valgrind(args, 125);
 	snprintf(args, sizeof(args), "diff --check %s %s", old, new);
 	expect(args, 0, "ok, 1 run, 1 routine, 200 samples");
 	unlink(old);
@@ -440,7 +442,7 @@ static void test_results_cli(void)
 
 		if (!ok(rc == 0 && strstr(out, "95% CI of change      verdict\n") &&
 			!strstr(out, "old: unitbase") && !strstr(out, "Mann-Whitney") &&
-			strstr(out, "1 no change (noise threshold 50%; run-to-run noise unseen (--runs 3 or more on each side measures it))"),
+			strstr(out, "1 no change (noise threshold 50%; single runs: run-to-run noise unseen (--runs 3 or more on each side measures it))"),
 			"diff: a short table by default (no p, no file lines)"))
 			diag("%s", out);
 		free(out);

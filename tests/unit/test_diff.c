@@ -93,9 +93,26 @@ static void test_diff(void)
 	load_run(&a, one, p7, 1, 2, "x86_64");
 	load_run(&b, one, p8, 1, 4, "x86_64");
 	rc = unit_diff_text(&a, &b, &o, false, &t);
-	if (!ok(rc == 1 && strstr(t, "+14.29%") && strstr(t, "regressed") &&
-		strstr(t, "+14.29% .. +14.29%") && strstr(t, "1 regressed"),
-		"diff 7 -> 8 cycles/iter: +14.29%% regressed, exit 1"))
+	if (!ok(rc == 0 && strstr(t, "+14.29%") &&
+		strstr(t, "regressed (single runs)") &&
+		strstr(t, "+14.29% .. +14.29%") && strstr(t, "1 regressed") &&
+		strstr(t, "1 change between single runs, not an exit 1: run-to-run noise unseen") &&
+		strstr(t, "--trust-single"),
+		"diff 7 -> 8 cycles/iter of single runs: +14.29%% regressed (single runs), exit 0, saying why and what would make it count"))
+		diag("%s", t);
+	free(t);
+	o.bisect = true;
+	rc = unit_diff_text(&a, &b, &o, true, &t);
+	if (!ok(rc == 125 && strstr(t, "\"single_runs\": true") &&
+		strstr(t, "\"single_run_changes\": 1") && strstr(t, "\"exit_status\": 125"),
+		"--bisect: a change between single runs is 125 (git bisect's skip), in JSON too"))
+		diag("%s", t);
+	free(t);
+	o.bisect = false;
+	o.trust_single = true;
+	rc = unit_diff_text(&a, &b, &o, false, &t);
+	if (!ok(rc == 1 && strstr(t, "regressed") && !strstr(t, "between single runs"),
+		"--trust-single: 7 -> 8 between single runs regressed, exit 1"))
 		diag("%s", t);
 	free(t);
 	rc = unit_diff_text(&a, &a, &o, false, &t);
@@ -108,9 +125,10 @@ static void test_diff(void)
 	free(t);
 	o.fail_on = KB_DIFF_FAIL_CHANGED;
 	rc = unit_diff_text(&b, &a, &o, false, &t);
-	ok(rc == 1, "--fail-on changed: an improvement exits 1");
+	ok(rc == 1, "--fail-on changed --trust-single: an improvement exits 1");
 	free(t);
 	o.fail_on = KB_DIFF_FAIL_REGRESSED;
+	o.trust_single = false;
 	o.threshold = 20;
 	rc = unit_diff_text(&a, &b, &o, true, &t);
 	ok(rc == 0 && strstr(t, "\"verdict\": \"no change\"") &&
@@ -158,7 +176,7 @@ static void test_diff(void)
 	o.markdown = true;
 	rc = unit_diff_text(&a, &b, &o, false, &t);
 	ok(strstr(t, "| routine | old/iter | new/iter | change | 95% CI | p | verdict |") &&
-	   strstr(t, "| `kbench_diff_test` | 7.000 ticks | 6.000 ticks | -14.29% | -14.29% .. -14.29% | < 0.001 | improved |"),
+	   strstr(t, "| `kbench_diff_test` | 7.000 ticks | 6.000 ticks | -14.29% | -14.29% .. -14.29% | < 0.001 | improved (single runs) |"),
 	   "--markdown: a table to paste");
 	free(t);
 	o.markdown = false;
@@ -190,6 +208,7 @@ static void test_diff_metric(void)
 	   "--metric: without it the cycles are compared (the same: no change)");
 	free(t);
 	o.metric = "instructions";
+	o.trust_single = true;
 	rc = unit_diff_text(&a, &b, &o, false, &t);
 	if (!ok(rc == 1 && strstr(t, "old instructions/iter") &&
 		strstr(t, "6.000 ") && strstr(t, "+16.67%") &&

@@ -386,7 +386,7 @@ static void test_saved(void)
 	struct kb_env e;
 	char *t = NULL;
 	size_t len = 0;
-	bool regressed;
+	int regressed;
 	FILE *f;
 
 	use_root("laptop");

@@ -784,11 +784,14 @@ static int history_outcome(const char *dir, const char *args,
 	snprintf(cmd, sizeof(cmd), "--json history %s %s/%s", args, tmp_dir, dir);
 	h->rc = kb(cmd, &out);
 	doc = json_tokener_parse(out);
-	free(out);
 	if (!doc || !json_object_object_get_ex(doc, "changes", &arr)) {
+		diag("history %s of %s: exit %d, not a document: %.200s", args,
+		     dir, h->rc, out);
+		free(out);
 		json_object_put(doc);
 		return -EINVAL;
 	}
+	free(out);
 	n = json_object_array_length(arr);
 	for (i = 0; i < n; i++) {
 		const char *verdict = "";

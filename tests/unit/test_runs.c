@@ -171,14 +171,18 @@ static void test_interval_exact(void)
 /*
  * Synthetic saved files, 5 runs each, between-run spread 0.25% and 1%
  * within-run noise: A/A at --threshold 0 changed in at most 1 of 20 seeds;
- * +1% regressed in at least 18 of 20, at --threshold 0 and at the default
- * (the between-run spread).
+ * +1% regressed in at least 18 of 20 at --threshold 0.  At the default
+ * threshold (2%, declared) and 0.5% between runs: A/A "no change" (the
+ * whole interval inside +-2%) in at least 18 of 20; +3% regressed in 15
+ * of 20 at 5 runs a side (the runs resolve about 3.0%: a change of that
+ * size is called 4 times in 5, which is what this measures) and at least
+ * 18 of 20 at 8 runs a side.
  */
 static void test_synthetic(void)
 {
 	struct kb_diff_opts o0, od;
 	struct kb_diff_row row;
-	unsigned int s, aa = 0, up0 = 0, upd = 0, repl = 0;
+	unsigned int s, aa = 0, up0 = 0, aad = 0, up3 = 0, up3r8 = 0, repl = 0;
 	double spread = 0;
 
 	kb_diff_opts_init(&o0);
@@ -197,9 +201,22 @@ static void test_synthetic(void)
 		repl += row.replicated && row.c.runs_a == 5 && row.c.runs_b == 5;
 		spread += row.c.spread_pct / 20;
 		up0 += diff_verdict(&a, &c, &o0, NULL) == KB_ROW_REGRESSED;
-		upd += diff_verdict(&a, &c, &od, NULL) == KB_ROW_REGRESSED;
 		kb_resfile_free(&a);
 		kb_resfile_free(&b);
+		kb_resfile_free(&c);
+		make_reps(&a, 5, 100, 0.005, 0.01, 100 + 2 * s, true);
+		make_reps(&b, 5, 100, 0.005, 0.01, 101 + 2 * s, true);
+		make_reps(&c, 5, 103, 0.005, 0.01, 101 + 2 * s, true);
+		v = diff_verdict(&a, &b, &od, &row);
+		aad += v == KB_ROW_NO_CHANGE && !row.c.inconclusive;
+		up3 += diff_verdict(&a, &c, &od, NULL) == KB_ROW_REGRESSED;
+		kb_resfile_free(&a);
+		kb_resfile_free(&b);
+		kb_resfile_free(&c);
+		make_reps(&a, 8, 100, 0.005, 0.01, 300 + 2 * s, true);
+		make_reps(&c, 8, 103, 0.005, 0.01, 301 + 2 * s, true);
+		up3r8 += diff_verdict(&a, &c, &od, NULL) == KB_ROW_REGRESSED;
+		kb_resfile_free(&a);
 		kb_resfile_free(&c);
 	}
 	ok(repl == 20, "5 runs a side: compared between runs in %u of 20", repl);
@@ -210,8 +227,12 @@ static void test_synthetic(void)
 	   aa);
 	ok(up0 >= 18, "+1%%, 5 runs a side, --threshold 0: regressed in %u of 20 seeds (at least 18)",
 	   up0);
-	ok(upd >= 18, "+1%%, 5 runs a side, default threshold (the spread): regressed in %u of 20 seeds (at least 18)",
-	   upd);
+	ok(aad >= 18, "A/A, 5 runs a side, 0.5%% between runs, default threshold (2%%): no change in %u of 20 seeds (at least 18)",
+	   aad);
+	ok(up3 >= 14, "+3%%, 5 runs a side, 0.5%% between runs, default threshold: regressed in %u of 20 seeds (at least 14: the runs resolve about 3%%)",
+	   up3);
+	ok(up3r8 >= 18, "+3%%, 8 runs a side, 0.5%% between runs, default threshold: regressed in %u of 20 seeds (at least 18)",
+	   up3r8);
 }
 
 /* What the reports say, and files of one run, mixed, and old readers. */
@@ -225,20 +246,36 @@ static void test_reports(void)
 
 	kb_diff_opts_init(&o);
 	make_reps(&a, 5, 100, 0.0025, 0.01, 3, true);
-	make_reps(&b, 5, 101, 0.0025, 0.01, 4, true);
+	make_reps(&b, 5, 104, 0.0025, 0.01, 4, true);
 	rc = unit_diff_text(&a, &b, &o, false, &t);
 	if (!ok(rc == 1 && strstr(t, "foo: 5 and 5 runs, between-run spread ") &&
-		strstr(t, "(the spread)") && strstr(t, "regressed") &&
-		strstr(t, "noise threshold the between-run spread, not 2%, 95% t interval over the runs"),
-		"diff of replicated files: the spread between runs stated, the threshold is it, regressed, exit 1"))
+		strstr(t, "threshold 2.00%; these runs resolve a change of ") &&
+		strstr(t, "regressed") && !strstr(t, "single runs") &&
+		strstr(t, "(noise threshold 2%, 95% t interval over the runs)"),
+		"diff of replicated files, +4%%: the spread between runs stated as what the runs resolve, the declared threshold 2%%, regressed, exit 1"))
 		diag("%s", t);
 	free(t);
 	rc = unit_diff_text(&a, &b, &o, true, &t);
 	ok(strstr(t, "\"old_runs\": 5") && strstr(t, "\"between_run_spread_pct\": 0.") &&
-	   strstr(t, "\"threshold_is_spread\": true") &&
-	   strstr(t, "\"verdict_basis\": \"Welch t over the runs' log medians"),
-	   "JSON: old_runs, between_run_spread_pct, threshold_is_spread, the basis");
+	   strstr(t, "\"threshold_is_spread\": false") &&
+	   strstr(t, "\"threshold_pct\": 2") &&
+	   strstr(t, "\"resolvable_change_pct\": ") &&
+	   !strstr(t, "\"resolvable_change_pct\": null") &&
+	   strstr(t, "\"verdict_basis\": \"Welch t interval over the runs"),
+	   "JSON: old_runs, between_run_spread_pct, threshold_is_spread false, resolvable_change_pct, the basis");
 	free(t);
+	/* at threshold 0 a CI that holds 0 is "no significant difference" */
+	o.threshold = 0;
+	o.has_threshold = true;
+	rc = unit_diff_text(&a, &a, &o, false, &t);
+	ok(rc == 0 && strstr(t, "no significant difference") && !strstr(t, "no change  ") ,
+	   "--threshold 0, the same runs: 'no significant difference' (text)");
+	free(t);
+	rc = unit_diff_text(&a, &a, &o, true, &t);
+	ok(rc == 0 && strstr(t, "\"verdict\": \"no significant difference\""),
+	   "--threshold 0: 'no significant difference' (JSON)");
+	free(t);
+	kb_diff_opts_init(&o);
 	/* a small change at a large spread: inconclusive, what would resolve it */
 	kb_resfile_free(&b);
 	make_reps(&b, 3, 100.8, 0.01, 0.01, 5, true);
@@ -250,7 +287,7 @@ static void test_reports(void)
 	rc = unit_diff_text(&a, &b, &o, false, &t);
 	if (!ok(row.c.inconclusive && isfinite(row.resolvable_pct) &&
 		row.resolvable_pct > 0.5 &&
-		strstr(t, "inconclusive: the smallest change these runs resolve (80% power) is "),
+		strstr(t, "; these runs resolve a change of "),
 		"inconclusive between runs: the smallest change they resolve is stated (%.2f%%)",
 		row.resolvable_pct))
 		diag("%s", t);
@@ -269,17 +306,44 @@ static void test_reports(void)
 	ok(rc == 0 && strstr(t, "run-to-run noise unseen (--runs 3 or more on each side measures it)"),
 	   "files of one run: says that run-to-run noise is unseen");
 	free(t);
-	/* 5 runs against 1: the first of each, and a note */
-	o.full = true;
+	/* 3 runs against 1: a prediction interval over the 3 */
 	rc = unit_diff_text(&a, &one1, &o, false, &t);
-	ok(strstr(t, "foo: 3 runs in old, 1 in new: the spread between runs needs 3 a side; compared the first run of each (run-to-run noise unseen)") != NULL,
-	   "3 runs against 1: the first run of each compared, with a note");
+	if (!ok(strstr(t, "foo: 3 and 1 runs, between-run spread ") &&
+		strstr(t, "(one side a single run: a prediction interval)"),
+		"3 runs against 1: all runs used, a prediction interval, said so"))
+		diag("%s", t);
 	free(t);
 	diff_verdict(&a, &one1, &o, &row);
-	ok(!row.replicated && row.c.runs_a == 1 && row.c.runs_b == 1 &&
-	   isnan(row.c.spread_pct),
-	   "3 runs against 1: one run a side compared (old_runs 1), no spread");
-	o.full = false;
+	ok(row.replicated && row.predicted && row.c.runs_a == 3 && row.c.runs_b == 1 &&
+	   row.df == 2 && isfinite(row.c.spread_pct),
+	   "3 runs against 1: old_runs 3, new_runs 1, 2 degrees of freedom, the old side's spread");
+	{
+		static const double m[] = { 100, 101, 102 };
+		struct kb_runs_ci ci = { .threshold_pct = 0 };
+		double mean = (log(100) + log(101) + log(102)) / 3, v = 0;
+		unsigned int i;
+
+		for (i = 0; i < 3; i++)
+			v += (log(m[i]) - mean) * (log(m[i]) - mean) / 2;
+		ok(!kb_runs_predict(m, 3, 105, true, &ci) &&
+		   close_to(ci.se, sqrt(v * (1 + 1.0 / 3)), 1e-12) && ci.df == 2 &&
+		   close_to(ci.est_pct, expm1(log(105) - mean) * 100, 1e-9) &&
+		   close_to(ci.hi_pct, expm1(log(105) - mean + kb_t_quantile(0.975, 2) * ci.se) * 100, 1e-9),
+		   "prediction interval by hand: 105 against 100, 101, 102: se s sqrt(1 + 1/3), t(2)");
+	}
+	/* 2 runs a side: both used, Welch over 2 and 2 */
+	{
+		struct kb_resfile t2a, t2b;
+
+		make_reps(&t2a, 2, 100, 0.0025, 0.01, 11, true);
+		make_reps(&t2b, 2, 100, 0.0025, 0.01, 12, true);
+		diff_verdict(&t2a, &t2b, &o, &row);
+		ok(row.replicated && !row.predicted && row.c.runs_a == 2 &&
+		   row.c.runs_b == 2,
+		   "2 runs a side: both runs of each used (Welch t over 2 and 2)");
+		kb_resfile_free(&t2a);
+		kb_resfile_free(&t2b);
+	}
 	/*
 	 * A reader that does not know "replicate" (kbenchctl before it) sees
 	 * R runs of the same routine: it compares the first and notes the

@@ -105,23 +105,23 @@ int diff_main(const struct subcommand *sc, int argc, char *argv[])
 {
 	struct kb_resfile rf[2];
 	struct kb_run_opts o;
-	bool regressed = false;
+	int regressed = EXIT_OK;
 	char err[768];
 	int first, ret, i;
 
 	ret = diff_parse(sc, argc, argv, &o, &first);
 	if (ret)
-		return kb_diff_exit_status(ret, false);
+		return kb_diff_exit_status(ret, EXIT_OK);
 	if (o.check)
 		return kb_diff_exit_status(check_files(sc->name, argc - first,
-						       argv + first), false);
+						       argv + first), EXIT_OK);
 	for (i = 0; i < 2; i++) {
 		ret = kb_resfile_load(argv[first + i], &rf[i], err, sizeof(err));
 		if (ret) {
 			kb_arg_error(sc->name, "%s", err);
 			if (i)
 				kb_resfile_free(&rf[0]);
-			return kb_diff_exit_status(ret, false);
+			return kb_diff_exit_status(ret, EXIT_OK);
 		}
 	}
 	ret = kb_diff_print(NULL, argv[first], &rf[0], argv[first + 1], &rf[1],

@@ -33,7 +33,7 @@
  */
 static int report_baseline(const struct kb_run_opts *o, const struct kb_run *r,
 			   unsigned int pflags, struct kb_resfile *base,
-			   struct kb_resfile *now, bool *regressed)
+			   struct kb_resfile *now, int *regressed)
 {
 	int err;
 
@@ -151,7 +151,7 @@ static int run_replicated(struct kb_run_opts *o,
 {
 	unsigned int n = o->runs, done = 0;
 	struct kb_results now = { 0 };
-	bool regressed = false;
+	int regressed = EXIT_OK;
 	double wall;
 	int ret, err;
 	struct kb_run *rs;
@@ -204,7 +204,7 @@ static int run_opts(const struct subcommand *sc, struct kb_run_opts *o,
 	struct kb_resfile base = { 0 };
 	struct kb_results now;
 	unsigned int pflags = 0;
-	bool regressed = false;
+	int regressed = EXIT_OK;
 	int ret = EXIT_OK, err;
 	struct kb_run r = { 0 };
 	struct kb_until u = { 0 };
@@ -235,7 +235,7 @@ static int run_opts(const struct subcommand *sc, struct kb_run_opts *o,
 	if (o->baseline) {
 		err = kb_baseline_load(sc->name, o->baseline, &base);
 		if (err)
-			return kb_diff_exit_status(err, false);
+			return kb_diff_exit_status(err, EXIT_OK);
 	}
 	if (o->runs > 1) {
 		ret = run_replicated(o, &base, argc, argv, orig);

@@ -588,7 +588,7 @@ static int write_svg(const struct sweep *w)
 
 /* --save and --baseline: the sweep's runs, each with its value. */
 static int save_and_diff(struct sweep *w, int argc, char *argv[],
-			 struct kb_resfile *base, bool *regressed)
+			 struct kb_resfile *base, int *regressed)
 {
 	struct kb_resfile now = { 0 };
 	unsigned int i;
@@ -631,7 +631,7 @@ int kb_sweep_main(const struct subcommand *sc, struct kb_run_opts *o,
 {
 	struct sweep w = { .sc = sc, .o = o, .compare = compare };
 	struct kb_resfile base = { 0 };
-	bool regressed = false;
+	int regressed = EXIT_OK;
 	int err = 0, ret;
 	unsigned int i;
 
@@ -642,7 +642,7 @@ int kb_sweep_main(const struct subcommand *sc, struct kb_run_opts *o,
 	if (o->baseline) {
 		err = kb_baseline_load(sc->name, o->baseline, &base);
 		if (err)
-			return kb_diff_exit_status(err, false);
+			return kb_diff_exit_status(err, EXIT_OK);
 	}
 	w.runs = calloc(o->sweep.n, sizeof(*w.runs));
 	if (!w.runs) {

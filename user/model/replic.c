@@ -201,6 +201,26 @@ int kb_runs_interval(const double *ma, unsigned int ra, const double *mb,
 	return 0;
 }
 
+int kb_runs_predict(const double *m, unsigned int r, double y,
+		    bool single_is_new, struct kb_runs_ci *ci)
+{
+	double alpha = ci->alpha > 0 && ci->alpha < 1 ? ci->alpha : 0.05;
+	double mean, var;
+
+	clear(ci);
+	if (r < 2 || !(y > 0) || !isfinite(y) || !log_moments(m, r, &mean, &var))
+		return -EINVAL;
+	ci->gm_a = single_is_new ? exp(mean) : y;
+	ci->gm_b = single_is_new ? y : exp(mean);
+	ci->spread_a_pct = single_is_new ? sqrt(var) * 100 : NAN;
+	ci->spread_b_pct = single_is_new ? NAN : sqrt(var) * 100;
+	ci->spread_pct = sqrt(var) * 100;
+	ci->se = sqrt(var * (1 + 1.0 / r));
+	ci->df = r - 1;
+	finish(ci, log(ci->gm_b) - log(ci->gm_a), alpha);
+	return 0;
+}
+
 int kb_runs_paired(const double *ma, const double *mb, unsigned int r,
 		   struct kb_runs_ci *ci)
 {

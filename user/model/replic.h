@@ -28,6 +28,7 @@
 #ifndef KBENCHCTL_REPLIC_H
 #define KBENCHCTL_REPLIC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* --runs R: at most this many runs in one invocation */
@@ -40,8 +41,11 @@
  * 60 back to back, 0 of 20 with a pause of 0.3 s).
  */
 #define KB_RUNS_DEFAULT_SPACING	0.3
-/* runs a side needs before diff uses the spread between them */
-#define KB_RUNS_MIN		3
+/*
+ * runs a side needs before diff uses the spread between them (with 2 the
+ * t interval has 1 degree of freedom a side: wide, but honest)
+ */
+#define KB_RUNS_MIN		2
 
 struct kb_runs_ci {
 	/* in (zero: alpha 0.05) */
@@ -77,6 +81,18 @@ double kb_runs_spread_pct(const double *m, unsigned int r, double *gmean);
  */
 int kb_runs_interval(const double *ma, unsigned int ra, const double *mb,
 		     unsigned int rb, struct kb_runs_ci *ci);
+
+/*
+ * One side a single run (its median @y), the other @r runs (@m): the
+ * change from old to new (@single_is_new: the single run is the new
+ * side) with the t prediction interval of one more run of the
+ * replicated side, d -+ t(r - 1) s sqrt(1 + 1/r), s the replicated
+ * side's spread of log medians: the single run is taken as a draw of the
+ * same two-level distribution (its spread unseen, assumed the other
+ * side's).  0 or -EINVAL (fewer than 2 runs, a median not above 0).
+ */
+int kb_runs_predict(const double *m, unsigned int r, double y,
+		    bool single_is_new, struct kb_runs_ci *ci);
 
 /*
  * Paired runs (compare --runs R: A and B interleaved in each run, so that

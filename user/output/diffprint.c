@@ -91,12 +91,32 @@ static const char *verdict_color(const struct kb_diff_row *w)
 				    KB_WARN : KB_GOOD);
 }
 
-/* The verdict in words: JSON's "verdict", or "inconclusive". */
+/*
+ * The verdict of JSON's "verdict": "no significant difference" at
+ * threshold 0 (the CI holds 0: that is all it says), else the row's.
+ */
+static const char *row_verdict(const struct kb_diff_row *w)
+{
+	if (w->verdict == KB_ROW_NO_CHANGE && !w->c.inconclusive &&
+	    !(w->threshold_used > 0))
+		return "no significant difference";
+	return kb_row_verdict_name[w->verdict];
+}
+
+/* The verdict in words: row_verdict(), or "inconclusive". */
 static const char *row_call(const struct kb_diff_row *w)
 {
 	if (w->verdict == KB_ROW_NO_CHANGE && w->c.inconclusive)
 		return "inconclusive";
-	return kb_row_verdict_name[w->verdict];
+	return row_verdict(w);
+}
+
+/* After the call: a change seen between single runs only. */
+static const char *row_caveat(const struct kb_diff_row *w)
+{
+	return w->single && (w->verdict == KB_ROW_REGRESSED ||
+			     w->verdict == KB_ROW_IMPROVED) ?
+	       " (single runs)" : "";
 }
 
 /* The p column only with -v (the verdict already says what p decided). */
@@ -127,8 +147,8 @@ static void print_rows_table(const struct kb_diff_row *rows, size_t nrows,
 			 w->verdict == KB_ROW_NA ? "-" : ci);
 		if (full)
 			out_text(" %8s", c.p);
-		out_text("  %s%s%s%s%s\n", verdict_color(w),
-			 row_call(w), w->why_na ? ": " : "",
+		out_text("  %s%s%s%s%s%s\n", verdict_color(w),
+			 row_call(w), row_caveat(w), w->why_na ? ": " : "",
 			 w->why_na ? w->why_na : "", kb_color_end(out_file()));
 	}
 }
@@ -152,10 +172,10 @@ static void print_rows_markdown(const struct kb_diff_row *rows, size_t nrows,
 		out_text("| `%s` |", c.lbl);
 		if (any_arg)
 			out_text(" %s |", c.arg);
-		out_text(" %s | %s | %s | %s%s%s | %s | %s%s |\n", c.om, c.nm,
+		out_text(" %s | %s | %s | %s%s%s | %s | %s%s%s |\n", c.om, c.nm,
 			 c.ch, na ? "-" : c.lo, na ? "" : " .. ", na ? "" : c.hi,
 			 c.p, w->verdict == KB_ROW_REGRESSED ? "**regressed**" :
-			 row_call(w),
+			 row_call(w), row_caveat(w),
 			 w->why_na ? " (no samples)" : "");
 	}
 }
@@ -200,7 +220,9 @@ static void print_rows_json(const struct kb_diff_row *rows, size_t nrows,
 		out_double("mann_whitney_u", NULL, na ? NAN : w->u);
 		out_double("mann_whitney_p", NULL, na ? NAN : w->c.mw_p);
 		out_double("p_value", NULL, na ? NAN : w->c.p);
-		out_string("verdict", NULL, kb_row_verdict_name[w->verdict]);
+		out_string("verdict", NULL, row_verdict(w));
+		out_bool("single_runs", NULL, w->single);
+		out_bool("prediction_interval", NULL, w->predicted);
 		out_bool("inconclusive", NULL, !na && w->c.inconclusive);
 		out_double("resolve_halfwidth_pct", NULL,
 			   !na && w->c.inconclusive ? w->c.resolve_halfwidth_pct : NAN);
@@ -213,7 +235,7 @@ static void print_rows_json(const struct kb_diff_row *rows, size_t nrows,
 		out_double("threshold_pct", NULL, w->threshold_used);
 		out_bool("threshold_is_spread", NULL, w->threshold_is_spread);
 		out_double("resolvable_change_pct", NULL,
-			   !na && w->c.inconclusive ? w->resolvable_pct : NAN);
+			   !na ? w->resolvable_pct : NAN);
 		out_bool("below_threshold", NULL, !na && w->c.below_threshold);
 		if (w->why_na)
 			out_string("reason", NULL, w->why_na);
@@ -237,14 +259,18 @@ static void print_runs_lines(const struct kb_diff_row *rows, size_t nrows)
 		if (!w->replicated)
 			continue;
 		row_cells(w, NULL, &c);
-		out_text("%s%s%s: %u and %u runs, between-run spread %.2f%% (old %.2f%%, new %.2f%%), threshold %.2f%%%s",
+		out_text("%s%s%s: %u and %u runs, between-run spread %.2f%%",
 			 c.lbl, strcmp(c.arg, "-") ? " " : "",
 			 strcmp(c.arg, "-") ? c.arg : "", w->c.runs_a,
-			 w->c.runs_b, w->c.spread_pct, w->spread_old_pct,
-			 w->spread_new_pct, w->threshold_used,
-			 w->threshold_is_spread ? " (the spread)" : "");
-		if (w->c.inconclusive && isfinite(w->resolvable_pct))
-			out_text("; inconclusive: the smallest change these runs resolve (80%% power) is %.2f%%",
+			 w->c.runs_b, w->c.spread_pct);
+		if (w->predicted)
+			out_text(" (one side a single run: a prediction interval)");
+		else
+			out_text(" (old %.2f%%, new %.2f%%)", w->spread_old_pct,
+				 w->spread_new_pct);
+		out_text(", threshold %.2f%%", w->threshold_used);
+		if (isfinite(w->resolvable_pct))
+			out_text("; these runs resolve a change of %.2f%% (called 4 times in 5)",
 				 w->resolvable_pct);
 		out_text("\n");
 	}
@@ -316,16 +342,16 @@ static void print_notes(const char *key, const char *prefix,
 
 int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 		  const char *new_name, struct kb_resfile *new,
-		  const struct kb_diff_opts *o, bool *regressed)
+		  const struct kb_diff_opts *o, int *vstatus)
 {
 	struct kb_diff *d = calloc(1, sizeof(*d));
 	bool md = o->markdown && !out_json(), full = o->full || md;
 	int err = -ENOMEM, status;
 
-	*regressed = false;
+	*vstatus = EXIT_OK;
 	if (!d || kb_diff_compute(d, old_name, old, new_name, new, o))
 		goto out_nomem;
-	*regressed = d->regressed;
+	*vstatus = d->status;
 	err = 0;
 	for (unsigned int i = 0; i < o->nmatch; i++)
 		if (!d->match_used[i]) {
@@ -336,7 +362,7 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 			err = -EINVAL;
 		}
 	if (err) {
-		*regressed = false;
+		*vstatus = EXIT_OK;
 		kb_diff_free(d);
 		free(d);
 		return err;
@@ -345,10 +371,10 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 		fprintf(stderr, "%s: nothing to compare: %s and %s have no routine in common%s\n",
 			prog, old_name, new_name,
 			o->nmatch ? "" : " (for routines renamed between them: --match OLD=NEW)");
-		*regressed = false;
+		*vstatus = EXIT_OK;
 		err = -ENODATA;
 	}
-	status = kb_diff_exit_status(err, *regressed);
+	status = kb_diff_exit_status(err, *vstatus);
 
 	out_open_object(key);
 	if (out_json()) {
@@ -362,6 +388,8 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 	}
 	out_double("threshold_pct", NULL, o->threshold);
 	out_string("fail_on", NULL, kb_diff_fail_on_choices[o->fail_on]);
+	out_bool("bisect", NULL, o->bisect);
+	out_bool("trust_single_runs", NULL, o->trust_single);
 	out_uint("seed", NULL, o->seed);
 	out_uint("bootstrap_resamples", NULL, KB_BOOTSTRAP_RESAMPLES);
 	print_notes("warnings", "warning", &d->warn, md, true, true);
@@ -386,6 +414,7 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 	out_uint("no_change", NULL, d->counts[KB_ROW_NO_CHANGE]);
 	out_uint("inconclusive", NULL, d->inconclusive);
 	out_uint("not_compared", NULL, d->counts[KB_ROW_NA]);
+	out_uint("single_run_changes", NULL, d->untrusted);
 	if (!md)
 		out_text("%s", kb_color(out_file(), status ? KB_BAD : KB_GOOD));
 	out_text("%s%zu regressed, %zu improved, %zu no change",
@@ -397,11 +426,12 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 			 d->inconclusive);
 	if (d->counts[KB_ROW_NA])
 		out_text(", %zu not compared", d->counts[KB_ROW_NA]);
+	if (d->untrusted)
+		out_text("; %zu change%s between single runs, not an exit 1: run-to-run noise unseen (--runs 3 or more a side measures it; --trust-single where runs repeat exactly, as under qemu icount)",
+			 d->untrusted, d->untrusted == 1 ? "" : "s");
 	if (d->replicated == d->nrows && d->nrows)
-		out_text(" (%s%s%g%%, 95%% t interval over the runs%s)",
-			 o->has_threshold ? "noise threshold " :
-			 "noise threshold the between-run spread",
-			 o->has_threshold ? "" : ", not ", o->threshold,
+		out_text(" (noise threshold %g%%, 95%% t interval over the runs%s)",
+			 o->threshold,
 			 o->fail_on == KB_DIFF_FAIL_CHANGED ? "; fail on any change" : "");
 	else if (full)
 		out_text(" (noise threshold %g%%, 95%% block-bootstrap CI of the median change and its p; %s%s)",
@@ -411,8 +441,8 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 			 o->fail_on == KB_DIFF_FAIL_CHANGED ? "; fail on any change" : "");
 	else
 		out_text(" (noise threshold %g%%%s%s)", o->threshold,
-			 d->replicated ? "; between replicated runs: their spread" :
-			 "; run-to-run noise unseen (--runs 3 or more on each side measures it)",
+			 d->replicated ? "; rows with runs: a t interval over the runs" :
+			 "; single runs: run-to-run noise unseen (--runs 3 or more on each side measures it)",
 			 o->fail_on == KB_DIFF_FAIL_CHANGED ? "; fail on any change" : "");
 	if (!full && d->note.n)
 		out_text("; -v shows %u note%s on what else differs", d->note.n,

@@ -56,14 +56,16 @@ const char *kb_diff_opts_given(const struct kb_diff_opts *o)
 {
 	return o->has_threshold ? "--threshold" : o->has_seed ? "--seed" :
 	       o->has_fail_on ? "--fail-on" : o->markdown ? "--markdown" :
+	       o->bisect ? "--bisect" :
+	       o->trust_single ? "--trust-single" :
 	       o->nmatch ? "--match" : o->metric ? "--metric" : NULL;
 }
 
-int kb_diff_exit_status(int err, bool regressed)
+int kb_diff_exit_status(int err, int status)
 {
 	if (err < 0)
 		return EXIT_USAGE;
-	return regressed ? EXIT_REGRESSED : EXIT_OK;
+	return status;
 }
 
 /*
@@ -264,15 +266,17 @@ static unsigned int run_medians(const struct kb_resfile *rf,
 }
 
 /*
- * Both sides replicated (at least KB_RUNS_MIN runs each): the change of
- * the geometric means of the runs' medians, Welch's t interval over the
- * runs (model/replic.h), the threshold the spread between runs unless
- * --threshold was given.  false: not replicated on both sides.
+ * Replicated runs: both sides at least KB_RUNS_MIN runs, the change of
+ * the geometric means of the runs' medians with Welch's t interval over
+ * the runs; one side a single run, the t prediction interval of one more
+ * run of the replicated side (model/replic.h).  The threshold is the
+ * declared one (--threshold, default 2%), as for single runs: the
+ * spread between runs is what the runs resolve (resolvable_pct), not
+ * what the user calls a change.  false: one run a side.
  */
 static bool compare_runs(struct kb_diff_row *w, const struct kb_diff_opts *o,
 			 const struct kb_resfile *old,
-			 const struct kb_resfile *new,
-			 struct kb_diff_notes *note)
+			 const struct kb_resfile *new)
 {
 	double ma[KB_RUNS_MAX], mb[KB_RUNS_MAX];
 	double ra[KB_RUNS_MAX], rb[KB_RUNS_MAX];
@@ -280,35 +284,33 @@ static bool compare_runs(struct kb_diff_row *w, const struct kb_diff_opts *o,
 	unsigned int na, nb;
 	double ga, gb;
 	size_t va, vb;
+	int err;
 
 	na = run_medians(old, w->os, w->o, o->metric, w->ns_unit, ma, ra, &va);
 	nb = run_medians(new, w->ns, w->n, o->metric, w->ns_unit, mb, rb, &vb);
 	w->c.runs_a = na;
 	w->c.runs_b = nb;
-	if (na < KB_RUNS_MIN || nb < KB_RUNS_MIN) {
-		if (na > 1 || nb > 1)
-			kb_diff_note(note, "%s: %u run%s in old, %u in new: the spread between runs needs %d a side; compared the first run of each (run-to-run noise unseen)",
-				     w->o->routine, na, na == 1 ? "" : "s", nb,
-				     KB_RUNS_MIN);
+	if (na < KB_RUNS_MIN && nb < KB_RUNS_MIN)
 		return false;
-	}
 	ci.threshold_pct = o->threshold;
-	if (kb_runs_interval(ma, na, mb, nb, &ci))
+	w->predicted = na < KB_RUNS_MIN || nb < KB_RUNS_MIN;
+	if (!w->predicted)
+		err = kb_runs_interval(ma, na, mb, nb, &ci);
+	else if (na < KB_RUNS_MIN)
+		err = kb_runs_predict(mb, nb, ma[0], false, &ci);
+	else
+		err = kb_runs_predict(ma, na, mb[0], true, &ci);
+	if (err)
 		return false;
-	/* without --threshold the runs' own spread is the noise threshold */
-	w->threshold_is_spread = !o->has_threshold;
-	if (w->threshold_is_spread) {
-		ci.threshold_pct = isfinite(ci.spread_pct) ? ci.spread_pct : 0;
-		kb_runs_interval(ma, na, mb, nb, &ci);
-	}
+	w->threshold_is_spread = false;
 	w->replicated = true;
 	w->threshold_used = ci.threshold_pct;
 	w->old_med = ci.gm_a;
 	w->new_med = ci.gm_b;
 	kb_runs_spread_pct(ra, na, &ga);
 	kb_runs_spread_pct(rb, nb, &gb);
-	w->old_med_cyc = ga;
-	w->new_med_cyc = gb;
+	w->old_med_cyc = na > 1 ? ga : ra[0];
+	w->new_med_cyc = nb > 1 ? gb : rb[0];
 	w->old_valid = va;
 	w->new_valid = vb;
 	w->spread_old_pct = ci.spread_a_pct;
@@ -324,7 +326,9 @@ static bool compare_runs(struct kb_diff_row *w, const struct kb_diff_opts *o,
 	w->u = NAN;
 	w->c.block = NAN;
 	w->c.spread_pct = ci.spread_pct;
-	w->c.basis = "Welch t over the runs' log medians (runs, then rounds within runs)";
+	w->c.basis = w->predicted ?
+		     "t prediction interval of one more run of the replicated side (each run's log median one value)" :
+		     "Welch t interval over the runs (each run's log median one value)";
 	kb_compare_decide(&w->c);
 	w->verdict = w->c.verdict == KB_VERDICT_FASTER ? KB_ROW_IMPROVED :
 		     w->c.verdict == KB_VERDICT_SLOWER ? KB_ROW_REGRESSED :
@@ -386,7 +390,7 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 		w->why_na = "no valid samples";
 		return 0;
 	}
-	if (compare_runs(w, o, old, new, note)) {
+	if (compare_runs(w, o, old, new)) {
 		if (!o->metric) {
 			w->old_med_ns = kb_run_ns(or, w->old_med_cyc);
 			w->new_med_ns = kb_run_ns(nr, w->new_med_cyc);
@@ -435,8 +439,9 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 	for (i = 0; w->ns_unit && i < w->n->n; i++)
 		xb[i] = kb_run_ns(nr, xb[i]);
 	err = kb_compare_series(xa, w->o->n, xb, w->n->n, false, o->seed, &w->c);
-	/* the first run of each side (the runs, when unreplicated, in a note) */
+	/* one run each side: run-to-run noise unseen */
 	w->c.runs_a = w->c.runs_b = 1;
+	w->single = true;
 	if (err == -EINVAL) {
 		w->why_na = "no interval could be made";
 		err = 0;
@@ -665,9 +670,22 @@ int kb_diff_compute(struct kb_diff *d, const char *old_name,
 		return -ENOMEM;
 	for (i = 0; i < d->nrows; i++)
 		d->any_arg |= kb_diff_arg_of(d->rows[i].os, d->rows[i].o, &a);
-	d->regressed = d->counts[KB_ROW_REGRESSED] ||
-		       (o->fail_on == KB_DIFF_FAIL_CHANGED &&
-			d->counts[KB_ROW_IMPROVED]);
+	for (i = 0; i < d->nrows; i++) {
+		const struct kb_diff_row *w = &d->rows[i];
+		bool counts = w->verdict == KB_ROW_REGRESSED ||
+			      (o->fail_on == KB_DIFF_FAIL_CHANGED &&
+			       w->verdict == KB_ROW_IMPROVED);
+
+		if (!counts)
+			continue;
+		if (w->single && !o->trust_single)
+			d->untrusted++;
+		else
+			d->regressed = true;
+	}
+	d->status = d->regressed ? EXIT_REGRESSED :
+		    o->bisect && (d->inconclusive || d->untrusted) ?
+		    KB_DIFF_EXIT_SKIP : EXIT_OK;
 	return 0;
 }
 

@@ -30,6 +30,9 @@ struct kb_diff_opts {
 	uint64_t seed;			/* bootstrap */
 	int fail_on;			/* enum kb_diff_fail_on */
 	bool markdown;
+	bool bisect;			/* --bisect: 125 when it cannot tell */
+	/* --trust-single: a change between single runs exits 1 too */
+	bool trust_single;
 	bool full;			/* -v: every figure, the notes */
 	const char *metric;		/* --metric EVENT; NULL: cycles */
 	/* given on the command line (run: only with --baseline) */
@@ -73,11 +76,15 @@ struct kb_diff_row {
 	double old_med_cyc, new_med_cyc;
 	size_t old_valid, new_valid;
 	/*
-	 * replicated runs (c.runs_a, c.runs_b at least KB_RUNS_MIN): the
-	 * interval between runs (model/replic.h); the threshold used (the
-	 * between-run spread unless --threshold was given)
+	 * replicated runs (c.runs_a or c.runs_b at least KB_RUNS_MIN): the
+	 * interval between runs (model/replic.h), a prediction interval
+	 * when one side is a single run (predicted); the threshold used
+	 * (--threshold's; threshold_is_spread is never set now: the
+	 * spread is reported as what the runs resolve)
 	 */
-	bool replicated;
+	bool replicated, predicted;
+	/* one run a side: its interval holds no run-to-run noise */
+	bool single;
 	double threshold_used;
 	bool threshold_is_spread;
 	double spread_old_pct, spread_new_pct;
@@ -105,8 +112,14 @@ struct kb_diff {
 	struct kb_diff_notes warn, note;
 	bool any_arg;			/* some row has a sweep argument */
 	size_t replicated;		/* rows compared between runs */
-	/* a routine regressed (or changed, with --fail-on changed) */
+	/*
+	 * a routine regressed (or changed, with --fail-on changed) between
+	 * replicated runs, or between single runs with --trust-single
+	 */
 	bool regressed;
+	/* rows that would have, between single runs (not an exit 1) */
+	size_t untrusted;
+	int status;			/* kb_diff_exit_status()'s verdict part */
 };
 
 /*
@@ -121,13 +134,17 @@ void kb_diff_free(struct kb_diff *d);
 bool kb_diff_arg_of(const struct kb_saved_run *s, const struct kb_result *r,
 		    uint64_t *a);
 
+/* --bisect: git bisect run's "cannot test this commit" */
+#define KB_DIFF_EXIT_SKIP	125
+
 /*
- * The exit status of diff and run --baseline (kbenchctl.8): 0 no
- * regression (or --help printed), 1 a regression, 2 for any error of
- * theirs (a bad option, an unreadable or invalid result file, nothing in
- * common).
+ * The exit status of diff and run --baseline (kbenchctl.8): @status (0
+ * no regression, or --help printed; 1 a regression; 125 with --bisect
+ * when a routine is inconclusive or changed only between single runs)
+ * unless @err, then 2 for any error of theirs (a bad option, an
+ * unreadable or invalid result file, nothing in common).
  */
-int kb_diff_exit_status(int err, bool regressed);
+int kb_diff_exit_status(int err, int status);
 
 /*
  * Results just measured: @n runs (one, or the kernel and the userspace
