@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "blockboot.h"
+#include "replic.h"
 #include "stats.h"
 
 /* The k-th smallest (0-based) of @x[0..n), reordering @x (Hoare). */
@@ -231,6 +232,95 @@ static double inflation(double g_ratio, size_t b, size_t n)
 	return t / z / sqrt(1 - (short_by < 0.5 ? short_by : 0.5));
 }
 
+/*
+ * The long-run variance of the mean of @s from overlapping batch means
+ * of length L (Meketon and Schmeiser 1984): n L / ((n - L + 1)(n - L))
+ * x the sum of squared deviations of the n - L + 1 window means from the
+ * mean, with about 1.5 (n / L - 1) degrees of freedom.
+ */
+static double batch_lrv(const double *s, size_t n, size_t l)
+{
+	double *c = malloc((n + 1) * sizeof(*c)), mean, ss = 0;
+	size_t i;
+
+	if (!c || l >= n) {
+		free(c);
+		return NAN;
+	}
+	c[0] = 0;
+	for (i = 0; i < n; i++)
+		c[i + 1] = c[i] + s[i];
+	mean = c[n] / (double)n;
+	for (i = 0; i + l <= n; i++) {
+		double m = (c[i + l] - c[i]) / (double)l - mean;
+
+		ss += m * m;
+	}
+	free(c);
+	return (double)n * (double)l * ss /
+	       ((double)(n - l + 1) * (double)(n - l));
+}
+
+/*
+ * Batch medians across time scales: the long-run variance of the median's
+ * influence series s = sgn(x - median) (NAN: 0) from overlapping batch
+ * means of L values (batch_lrv()), at L = n/4, n/8, n/16, n/32, against
+ * the same at the block length @b that the bootstrap used.  Level switching (a frequency state, an SMT neighbour
+ * coming and going) with stays of hundreds of samples has a small lag-1
+ * autocorrelation and a Politis-White length far shorter than its
+ * stays: there the batches of the longer scales vary more than the
+ * blocks allow.  A scale counts when its ratio exceeds the 95% point of
+ * chi-square(df) / df, df = 1.5 (k - 1) for its k = n / L batches
+ * (Wilson-Hilferty), a chance excess of independent batches; the
+ * widening is the square root of the largest such ratio times
+ * t(0.975, df) / z(0.975) for the few batches.  1: no scale counts (or
+ * too few values).
+ */
+double kb_batch_widen(const double *x, size_t n, double b, double *ratio,
+		      size_t *len)
+{
+	static const unsigned int ks[] = { 4, 8, 16, 32 };
+	double med = kb_median_of(x, n), ref, w = 1, best = 1, *s;
+	size_t bl = b < 1.5 ? 1 : (size_t)(b + 0.5), i, at = 0;
+	unsigned int j;
+
+	if (ratio)
+		*ratio = 1;
+	if (len)
+		*len = 0;
+	if (isnan(med) || n < 8 * 8 || bl * 4 > n)
+		return 1;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return 1;
+	for (i = 0; i < n; i++)
+		s[i] = isnan(x[i]) ? 0 : (double)((x[i] > med) - (x[i] < med));
+	ref = batch_lrv(s, n, bl);
+	for (j = 0; ref > 0 && j < sizeof(ks) / sizeof(ks[0]); j++) {
+		size_t l = n / ks[j];
+		double r, df = 1.5 * (ks[j] - 1), z = 1.644854, c;
+
+		if (l <= bl)
+			continue;
+		r = batch_lrv(s, n, l) / ref;
+		c = pow(1 - 2 / (9 * df) + z * sqrt(2 / (9 * df)), 3);
+		if (r > c && r > best) {
+			best = r;
+			at = l;
+		}
+	}
+	free(s);
+	if (ratio)
+		*ratio = best;
+	if (len)
+		*len = at;
+	if (at)
+		w = sqrt(best) *
+		    kb_t_quantile(0.975, 1.5 * ((double)(n / at) - 1)) /
+		    1.959964;
+	return w;
+}
+
 /* A length in whole samples, at least 1. */
 static size_t block_of(double b)
 {
@@ -395,7 +485,7 @@ int kb_boot_paired(const double *a, const double *b, size_t n,
 {
 	struct side sa = { .x = a, .n = n }, sb = { .x = b, .n = n };
 	double ma = kb_median_of(a, n), mb = kb_median_of(b, n), *d, ba, bb;
-	double ga, gb, k;
+	double ga, gb, k, wd;
 	struct kb_rng rng;
 	unsigned int i;
 
@@ -418,13 +508,15 @@ int kb_boot_paired(const double *a, const double *b, size_t n,
 		       (double)((b[i] > mb) - (b[i] < mb)) -
 		       (double)((a[i] > ma) - (a[i] < ma));
 	ba = kb_block_length_mean(d, n, &ga);
+	/* the batch check on the change's own series, its median 0 */
+	wd = kb_batch_widen(d, n, ba, NULL, NULL);
 	free(d);
 	bb = ba;
 	gb = ga;
 	bt->block_a = ba;
 	bt->block_b = bb;
 	sa.b = sb.b = block_of(ba);
-	k = fmax(inflation(ga, sa.b, n), inflation(gb, sb.b, n));
+	k = fmax(inflation(ga, sa.b, n), inflation(gb, sb.b, n)) * wd;
 	sa.buf = malloc(n * sizeof(double));
 	sb.buf = malloc(n * sizeof(double));
 	d = malloc(bt->resamples * sizeof(*d));
@@ -538,7 +630,8 @@ static int runs_side_init(struct runs_side *s, const double *const *x,
 		double g, bl = kb_block_length_median(x[j], n[j], &g);
 
 		s->b[j] = block_of(bl);
-		s->k = fmax(s->k, inflation(g, s->b[j], n[j] * r));
+		s->k = fmax(s->k, inflation(g, s->b[j], n[j] * r) *
+			    kb_batch_widen(x[j], n[j], bl, NULL, NULL));
 		if (bl > bmax)
 			bmax = bl;
 		s->total += n[j];

@@ -87,6 +87,15 @@ struct kb_boot {
 double kb_block_length_mean(const double *x, size_t n, double *g_ratio);
 /* The same for the median: of sign(x - median(x)). */
 double kb_block_length_median(const double *x, size_t n, double *g_ratio);
+/*
+ * The check across time scales (batch medians at n/8, n/16, n/32 against
+ * the block length @b): the factor (>= 1) that widens the interval of
+ * the median of @x when a longer scale varies significantly more than
+ * the blocks allow (level switching); *@ratio, *@len (may be NULL): that
+ * scale's variance ratio and batch length (0: none counts).
+ */
+double kb_batch_widen(const double *x, size_t n, double b, double *ratio,
+		      size_t *len);
 /* Lag-1 autocorrelation of @x (NAN values skipped); NAN below 3 values. */
 double kb_lag1_autocorr(const double *x, size_t n);
 

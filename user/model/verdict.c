@@ -130,11 +130,21 @@ void kb_verdict(const struct kb_verdict_in *in, struct kb_stability *v)
 			   prec * 100, KB_STABLE_PREC_MAX * 100);
 	if (in->series && in->nseries >= KB_STABLE_SAMPLES_MIN) {
 		double rho = kb_lag1_autocorr(in->series, in->nseries), h;
+		size_t len;
 		bool apart;
 
 		if (rho > KB_STABLE_LAG1_MAX)
 			add_reason(v, "serially dependent: lag-1 autocorrelation %.2f > %.2f (drift or bursts: intervals use blocks of rounds)",
 				   rho, KB_STABLE_LAG1_MAX);
+		{
+			double b = kb_block_length_median(in->series, in->nseries, NULL);
+			double ratio, w = kb_batch_widen(in->series, in->nseries,
+							 b, &ratio, &len);
+
+			if (len)
+				add_reason(v, "level switching or slow drift: batches of %zu samples vary %.1fx what blocks of %.0f allow (intervals widened %.2fx)",
+					   len, ratio, b, w);
+		}
 		h = kb_halves_change(in->series, in->nseries, &apart);
 		if (apart && fabs(h) > KB_STABLE_HALVES_MAX)
 			add_reason(v, "trend: the second half's median is %+.2f%% from the first's (> %.0f%%, CIs apart): the run drifted or stepped",
