@@ -88,7 +88,14 @@ _kbenchctl()
 			mapfile -t COMPREPLY < <(compgen -W "gbench kcidb lkp bmf gab" -- "$cur")
 		return 0 ;;
 	--fail-on)
-		mapfile -t COMPREPLY < <(compgen -W "regressed changed" -- "$cur")
+		if [ "$sub" = history ]; then
+			mapfile -t COMPREPLY < <(compgen -W "regressed inconclusive" -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -W "regressed changed" -- "$cur")
+		fi
+		return 0 ;;
+	--order)
+		mapfile -t COMPREPLY < <(compgen -W "commit given" -- "$cur")
 		return 0 ;;
 	--fit)
 		mapfile -t COMPREPLY < <(compgen -W "auto 1 logn n nlogn n2 n3" -- "$cur")
