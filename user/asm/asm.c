@@ -17,13 +17,9 @@
 
 #include "asm.h"
 #include "base.h"
-#include "twin.h"
 
 #define SRC	"kbench_asm.s"
 #define OBJ	"kbench_asm.so"
-
-/* The snippets measured now, for the report (kb_asm_code()). */
-static const struct kb_asm *asm_live;
 
 const char *kb_asm_name(unsigned int i)
 {
@@ -494,10 +490,8 @@ out_free:
 	return ret;
 }
 
-void kb_asm_free(struct kb_asm *a)
+void kb_asm_user_free(struct kb_asm *a)
 {
-	if (asm_live == a)
-		asm_live = NULL;
 	char path[4200];
 	unsigned int i;
 
@@ -508,16 +502,7 @@ void kb_asm_free(struct kb_asm *a)
 	if (a->so)
 		dlclose(a->so);
 	a->so = NULL;
-	kb_asm_kernel_unload(a);
-	if (a->tmp && a->kernel) {
-		/* kbuild's outputs too: the directory is ours (mkdtemp) */
-		snprintf(path, sizeof(path), "rm -rf '%s'", a->dir);
-		if (system(path))
-			fprintf(stderr, "%s: --asm: could not remove %s\n", prog,
-				a->dir);
-		a->tmp = false;
-	}
-	if (a->tmp) {
+	if (a->tmp && !a->kernel) {
 		snprintf(path, sizeof(path), "%s/" SRC, a->dir);
 		unlink(path);
 		snprintf(path, sizeof(path), "%s/" OBJ, a->dir);
@@ -525,40 +510,4 @@ void kb_asm_free(struct kb_asm *a)
 		rmdir(a->dir);
 		a->tmp = false;
 	}
-}
-
-const char *kb_asm_code(const char *routine)
-{
-	unsigned int i;
-
-	for (i = 0; asm_live && i < asm_live->n; i++)
-		if (!strcmp(routine, kb_asm_name(i)))
-			return asm_live->code[i];
-	return NULL;
-}
-
-int kb_asm_prepare(const char *sub, struct kb_asm *a)
-{
-	struct kb_twin t = { 0 };
-	unsigned int i;
-	int err;
-
-	asm_live = a;
-	if (a->kernel) {
-		err = kb_asm_kernel_build(sub, a);
-		if (err)
-			kb_asm_free(a);
-		return err;
-	}
-	err = kb_asm_build(sub, a);
-	for (i = 0; !err && i < a->n; i++) {
-		t.name = kb_asm_name(i);
-		t.desc = a->code[i];
-		t.run = a->run[i];
-		t.ptr = a->scratch[i];
-		err = kb_twin_register(&t);
-	}
-	if (err)
-		kb_asm_free(a);
-	return err;
 }

@@ -64,7 +64,7 @@ int kb_asm_build(const char *sub, struct kb_asm *a);
  * kb_asm_build(), then the snippets as userspace routines (twin.h) named
  * kb_asm_name(i).  0 or -errno (printed).
  */
-int kb_asm_prepare(const char *sub, struct kb_asm *a);
+int kb_asm_prepare(const char *sub, struct kb_asm *a);	/* prepare.c */
 
 /*
  * In the kernel (kmod.c): the snippets checked by the assembler (their
@@ -77,11 +77,13 @@ int kb_asm_prepare(const char *sub, struct kb_asm *a);
 int kb_asm_kernel_build(const char *sub, struct kb_asm *a);
 void kb_asm_kernel_unload(struct kb_asm *a);
 
-/* The code of the snippet measured as @routine now, or NULL. */
+/* The code of the snippet measured as @routine now, or NULL (prepare.c). */
 const char *kb_asm_code(const char *routine);
 
-/* Unload and (without --keep) remove the build. */
+/* Unload and (without --keep) remove the build (prepare.c). */
 void kb_asm_free(struct kb_asm *a);
+/* kb_asm_free()'s userspace part: the object unloaded, its files removed. */
+void kb_asm_user_free(struct kb_asm *a);
 
 /*
  * The source for @a's snippets into @buf (@len bytes); the first line of

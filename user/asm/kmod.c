@@ -315,8 +315,9 @@ int kb_asm_kernel_build(const char *sub, struct kb_asm *a)
 	if (!reuse) {
 		/* the snippet assembled as in userspace: its errors mapped */
 		check.keep = NULL;
+		check.kernel = false;	/* a userspace build, its own files */
 		err = kb_asm_build(sub, &check);
-		kb_asm_free(&check);
+		kb_asm_user_free(&check);
 		if (err)
 			return err;
 	}
