@@ -18,6 +18,7 @@
 #include "output.h"
 #include "replic.h"
 #include "report.h"
+#include "core.h"
 #include "result.h"
 #include "runopts.h"
 #include "runprint.h"

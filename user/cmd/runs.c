@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "measure.h"
 #include "report.h"
+#include "core.h"
 #include "result.h"
 #include "runopts.h"
 #include "runs.h"

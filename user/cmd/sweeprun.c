@@ -21,6 +21,7 @@
 #include "output.h"
 #include "report.h"
 #include "resfile.h"
+#include "core.h"
 #include "result.h"
 #include "runopts.h"
 #include "runprint.h"

@@ -30,19 +30,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct kb_core;
 struct kb_run;
 struct kb_run_req;
-
-struct kb_core {
-	bool have;		/* the calibration was measured */
-	bool on;		/* the figures are core cycles (kb_core_apply) */
-	double ratio;		/* counter ticks per core cycle (median) */
-	double ci_lo, ci_hi;	/* its 95% interval */
-	double lag1;		/* lag-1 autocorrelation of the rounds' ratios */
-	uint64_t rounds;	/* rounds with both chains valid */
-	uint32_t lo_adds, hi_adds;
-	double lo_median, hi_median;	/* the chains, ticks per iteration */
-};
 
 /*
  * The calibration's members in a saved result's "core" object (and the

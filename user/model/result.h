@@ -13,7 +13,6 @@
 
 #include <linux/kbench.h>
 
-#include "core.h"
 #include "env.h"
 #include "schema.h"
 #include "stats.h"
@@ -99,6 +98,21 @@ struct kb_result {
 
 	/* each event of the run (kb_run.events) over the same samples */
 	struct kb_ev_result ev[KBENCH_EVENTS_MAX];
+};
+
+/*
+ * --unit core: the calibration of a run (core.h says how it is measured
+ * and what it assumes).
+ */
+struct kb_core {
+	bool have;		/* the calibration was measured */
+	bool on;		/* the figures are core cycles (kb_core_apply) */
+	double ratio;		/* counter ticks per core cycle (median) */
+	double ci_lo, ci_hi;	/* its 95% interval */
+	double lag1;		/* lag-1 autocorrelation of the rounds' ratios */
+	uint64_t rounds;	/* rounds with both chains valid */
+	uint32_t lo_adds, hi_adds;
+	double lo_median, hi_median;	/* the chains, ticks per iteration */
 };
 
 struct kb_run {

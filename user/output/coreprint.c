@@ -11,6 +11,7 @@
 
 #include "coreprint.h"
 #include "output.h"
+#include "core.h"
 #include "result.h"
 
 /* The PMU's core cycles per iteration of @res, or NAN when not counted. */

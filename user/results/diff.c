@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "blockboot.h"
+#include "core.h"
 #include "diff.h"
 #include "replic.h"
 #include "env.h"

@@ -27,6 +27,7 @@
 #include <kbench/bodies.h>
 
 #include "b64.h"
+#include "core.h"
 #include "base.h"
 #include "names.h"
 #include "resfile.h"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "b64.h"
+#include "core.h"
 #include "base.h"
 #include "names.h"
 #include "output.h"
