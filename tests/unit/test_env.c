@@ -22,6 +22,7 @@
 #include "diff.h"
 #include "diffprint.h"
 #include "env.h"
+#include "hyper.h"
 #include "meta.h"
 #include "output.h"
 #include "resfile.h"

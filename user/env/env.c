@@ -15,7 +15,7 @@
 
 #include "color.h"
 #include "env.h"
-#include "meta.h"
+#include "hyper.h"
 #include "names.h"
 #include "nl.h"
 #include "output.h"
