@@ -113,7 +113,7 @@ INST_KVER := $(or $(KVER),$(shell if [ -d /lib/modules/$$(uname -r)/build ]; \
 INST_KDIR := $(or $(KDIR),$(if $(wildcard /lib/modules/$(INST_KVER)/build),\
 	/lib/modules/$(INST_KVER)/build,/usr/src/linux-headers-$(INST_KVER)))
 KBENCH_VERSION := $(shell sed -n 's/.*KBENCH_VERSION[[:space:]]*"\(.*\)".*/\1/p' \
-	kmod/kbench_internal.h)
+	include/kbench/version.h)
 MODULES := kbench kbench_example kbench_measure_example
 # What modules_install leaves: the .ko, compressed if the kernel says so.
 MOD_INSTALLED = $(foreach m,$(MODULES),$(foreach z,.ko .ko.gz .ko.xz .ko.zst,\

@@ -15,14 +15,13 @@
 #include <linux/wait.h>
 #include <net/genetlink.h>
 #include <uapi/linux/kbench.h>
+#include <kbench/version.h>
 
 #include <kbench/summary.h>
 
 #include "kbench_compat.h"
 #include "kbench_counter.h"
 #include "kbench_nl_gen.h"
-
-#define KBENCH_VERSION		"1.0.0"
 
 /*
  * Hard limits; the module parameters may only lower them.  Those the

@@ -478,7 +478,7 @@ static void test_errors(void)
 	expect_text("{\"format\": \"pyperf\", \"version\": 1, \"runs\": []}",
 		    "format 'pyperf', want 'kbench-result'", "another tool's file");
 	expect_error("\"version\": 2", "\"version\": 3",
-		     ": version: result format version 3; this kbenchctl (0.1) reads versions 1 to 2: written by a newer kbenchctl",
+		     ": version: result format version 3; this kbenchctl (" KBENCHCTL_VERSION ") reads versions 1 to 2: written by a newer kbenchctl",
 		     "a future version");
 	expect_error("\"n\": 12,", "\"n\": \"12\",",
 		     "runs[0].routines[0].n: expected an integer, found a string", "wrong type (string for a count)");

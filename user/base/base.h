@@ -13,7 +13,9 @@
 #include <stdint.h>
 #include <time.h>
 
-#define KBENCHCTL_VERSION	"0.1"
+#include <kbench/version.h>
+/* kbenchctl is versioned with kbench (include/kbench/version.h) */
+#define KBENCHCTL_VERSION	KBENCH_VERSION
 
 /* Exit codes (documented in JSON.md and the man page). */
 #define EXIT_OK		0

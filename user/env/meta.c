@@ -320,6 +320,10 @@ void kb_meta_collect(struct kb_meta *m, bool kernel, int cpu, int argc,
 				      KBENCH_A_INFO_MAX, info_cb, m);
 			kb_nl_close(&nl);
 		}
+	} else {
+		/* --user: libkbench measured, built from this kbench */
+		snprintf(m->kbench_version, sizeof(m->kbench_version), "%s",
+			 KBENCH_VERSION);
 	}
 	cpu_model(m->cpu_model, sizeof(m->cpu_model));
 	kb_hypervisor(m->hypervisor, sizeof(m->hypervisor));

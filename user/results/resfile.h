@@ -48,7 +48,7 @@ struct kb_meta_env {
 
 struct kb_meta {
 	char kbenchctl_version[32];
-	char kbench_version[32];	/* module's INFO version, "" without */
+	char kbench_version[32];	/* module's INFO version; --user: libkbench's */
 	uint32_t method_version;	/* KBENCH_METHOD_VERSION */
 	char kernel[136];
 	char arch[72];
@@ -72,7 +72,7 @@ struct kb_meta {
 /* One run of the file: a kernel or twin run, with its sweep argument. */
 struct kb_saved_run {
 	struct kb_run run;
-	bool has_arg;		/* a sweep value (issue 11's --arg) */
+	bool has_arg;		/* a sweep value (run --arg) */
 	uint64_t arg;
 	/*
 	 * one of R replicated runs (run --runs R, R > 1): its index from 0;
