@@ -11,9 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "color.h"
 #include "resfile.h"
 #include "tap.h"
+#include "twin.h"
 #include "tests.h"
 
 /* Run "kbenchctl ARGS" through sh; output (stdout+stderr unless noted). */
@@ -176,7 +178,8 @@ static void test_autoload(void)
 	{
 		const char *want = "kbenchctl: loading the kbench module\n"
 			"modprobe: stand-in, not loading kbench\n"
-			"kbenchctl: kbench module not loaded (try: modprobe kbench)\n";
+			"kbenchctl: kbench module not loaded (try: modprobe kbench)\n"
+			"kbenchctl: without the module, 'kbenchctl info --user' reports what --user runs use\n";
 		char *out;
 		int rc = run("info", NULL, &out);
 
@@ -894,13 +897,63 @@ static const struct cli_case {
 	{ "clocks x", 2,
 	  "kbenchctl clocks: unexpected argument 'x' (clocks takes only options)", true },
 	{ "compare nosuch --kernel-vs-user", 2,
-	  "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1, add_n, core_cal, foo, foobar, atomic_shared, atomic_percpu, spin_shared, spin_percpu, pingpong)", true },
+	  "kbenchctl compare: no userspace twin for 'nosuch' (twins: empty, add_chain, mul_chain, load_l1, add_n, core_cal, foo, foobar, atomic_shared, atomic_percpu, spin_shared, spin_percpu, pingpong; kbenchctl list --user)", true },
 	{ "samples 1 --routine 5", 2, "kbenchctl samples: --routine 5: at most 4", true },
 	{ "clocks --user --all", 2,
 	  "kbenchctl clocks: --user and --all exclude each other (--all includes the userspace clocks)", true },
 	{ "info extra", 2,
 	  "kbenchctl info: unexpected argument 'extra' (info takes no arguments)", true },
 };
+
+/*
+ * The man page's list of twins is the table's (user/model/twin.c): the
+ * line after its marker names every twin, in order, and nothing else.
+ */
+static void test_twins_man(void)
+{
+	const char *path = "../../Documentation/kbenchctl.8";
+	char line[1024], want[1024] = "", got[1024] = "";
+	const struct kb_twin *t;
+	bool marked = false;
+	FILE *f = fopen(path, "r");
+
+	for (t = kb_twins; t->name; t++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want),
+			 "%s%s", t == kb_twins ? "" : " ", t->name);
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p, *q;
+
+		if (strstr(line, "The twins: user/model/twin.c's table")) {
+			marked = true;
+			continue;
+		}
+		if (!marked)
+			continue;
+		/* .BR a ", " b " and " c: the words outside the quotes */
+		for (p = line + 3; *p; p = q) {
+			while (*p == ' ')
+				p++;
+			if (*p == '"') {
+				q = strchr(p + 1, '"');
+				q = q ? q + 1 : p + strlen(p);
+				continue;
+			}
+			q = p + strcspn(p, " \n");
+			if (q == p) {
+				q++;
+				continue;
+			}
+			snprintf(got + strlen(got), sizeof(got) - strlen(got),
+				 "%s%.*s", got[0] ? " " : "", (int)(q - p), p);
+		}
+		break;
+	}
+	if (f)
+		fclose(f);
+	if (!ok(marked && !strcmp(got, want),
+		"%s lists the twins of user/model/twin.c's table, in order", path))
+		diag("man page: '%s'\ntable:    '%s'", got, want);
+}
 
 void test_cli(void)
 {
@@ -929,9 +982,22 @@ void test_cli(void)
 	expect("compare foo foobar", 2, "kbench module not loaded");
 	expect("compare add_chain --kernel-vs-user", 2, "kbench module not loaded");
 	expect("samples 1", 2, "kbench module not loaded");
+	expect("list", 2, "without the module, 'kbenchctl list --user' lists the userspace twins");
+	expect("info", 2, "without the module, 'kbenchctl info --user' reports");
 	rc = run("info", "2>/dev/null", &out);
 	ok(rc == 2 && out[0] == '\0', "errors go to stderr only");
 	free(out);
+	expect("list --user", 0, "pingpong");
+	expect("list --user", 0, "add_n                adds 1..1024 (64)");
+	json_check("list --user --json",
+		   "n=[r[\"name\"] for r in d]; assert n[0]==\"empty\" and \"add_n\" in n and \"pingpong\" in n; "
+		   "assert all(r[\"side\"]==\"user\" and \"description\" in r for r in d); "
+		   "assert [r for r in d if r[\"name\"]==\"add_n\"][0][\"arg\"]==dict(unit=\"adds\", min=1, max=1024, default=64)",
+		   "list --user --json: every twin with its side, argument and description");
+	expect("info --user", 0, "user counter:");
+	expect("info --user", 0, "version:          " KBENCHCTL_VERSION);
+	expect("info --user --cpu 0", 0, "environment of CPU 0");
+	test_twins_man();
 	test_autoload();
 	test_events_cli();
 

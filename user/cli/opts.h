@@ -93,6 +93,7 @@ struct kb_opt {
 
 /* the subcommands' tables */
 extern const struct kb_opt kb_info_table[];
+extern const struct kb_opt kb_list_table[];
 extern const struct kb_opt kb_clocks_table[];
 extern const struct kb_opt kb_samples_table[];
 extern const struct kb_opt kb_events_table[];

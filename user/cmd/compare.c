@@ -359,8 +359,8 @@ static int compare_opts(const struct subcommand *sc, struct kb_run_opts *o,
 	int err;
 
 	if (o->kvu && !kb_twin_find(o->q.names[0]))
-		return kb_exit_status(kb_arg_error(sc->name, "no userspace twin for '%s' (twins: " KB_TWIN_NAMES ")",
-						   o->q.names[0]));
+		return kb_exit_status(kb_arg_error(sc->name, "no userspace twin for '%s' (twins: %s; kbenchctl list --user)",
+						   o->q.names[0], kb_twin_names()));
 	err = kb_pmu_check_events(sc->name, o->q.events, o->q.nevents);
 	if (!err)
 		err = o->user ? kb_run_opts_check_twins(o, sc->name) :

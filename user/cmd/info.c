@@ -37,7 +37,7 @@ static void print_user_counter(void)
 
 struct info_opts {
 	uint32_t cpu;
-	bool has_cpu, verbose;
+	bool has_cpu, verbose, user;
 };
 
 const struct kb_opt kb_info_table[] = {
@@ -50,6 +50,9 @@ const struct kb_opt kb_info_table[] = {
 	{ .name = "verbose", .short_name = 'v', .kind = KB_OPT_FLAG,
 	  KB_OPT_FIELD(struct info_opts, verbose),
 	  .help = "the effect of every environment item, not only of problems" },
+	{ .name = "user", .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct info_opts, user),
+	  .help = "without the module: what --user runs use (the counter, the PMUs) and the CPU's environment, judged from userspace" },
 	{ NULL }
 };
 
@@ -141,6 +144,26 @@ static int info_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
+/* --user: libkbench's counter, the PMUs and the CPU's environment */
+static int info_user(const struct info_opts *o)
+{
+	struct kb_env e;
+	int cpu = o->has_cpu ? (int)o->cpu : sched_getcpu();
+
+	out_open_object(NULL);
+	out_string("version", "version:          %s (kbenchctl and libkbench)\n",
+		   KBENCH_VERSION);
+	out_string("side", "side:             %s\n", "user (no module asked)");
+	print_user_counter();
+	kb_pmu_print_info();
+	kb_env_collect(&e, NULL, cpu);
+	out_text("\n");
+	kb_env_print(&e, o->verbose ? KB_ENV_VIEW_VERBOSE : KB_ENV_VIEW_ALL);
+	out_close_object();
+	out_finish();
+	return EXIT_OK;
+}
+
 int info_main(const struct subcommand *sc, int argc, char *argv[])
 {
 	struct info_opts o = { 0 };
@@ -148,10 +171,17 @@ int info_main(const struct subcommand *sc, int argc, char *argv[])
 	int err;
 
 	err = kb_opts_parse_noargs(sc, argc, argv, &o);
-	if (!err)
-		err = kb_nl_open(&nl);
 	if (err)
 		return kb_exit_status(err);
+	if (o.user)
+		return info_user(&o);
+	err = kb_nl_open(&nl);
+	if (err) {
+		if (err == -ENOENT)
+			fprintf(stderr, "%s: without the module, 'kbenchctl info --user' reports what --user runs use\n",
+				prog);
+		return kb_exit_status(err);
+	}
 	err = kb_nl_request(&nl, kb_nl_msg(&nl, KBENCH_CMD_INFO, false),
 			    KBENCH_A_INFO_MAX, info_cb, &o);
 	out_finish();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbenchctl list: the registered routines (ROUTINE_GET dump).
+ * kbenchctl list: the registered routines (ROUTINE_GET dump), or with
+ * --user the userspace twins (twin.h), which need no module.
  */
 #include <errno.h>
 #include <string.h>
@@ -12,13 +13,72 @@
 #include "output.h"
 #include "runopts.h"
 #include "sweep.h"
+#include "twin.h"
+
+struct list_opts {
+	bool user;
+};
+
+const struct kb_opt kb_list_table[] = {
+	{ .name = "user", .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct list_opts, user),
+	  .help = "the userspace twins (run --user), which need no module" },
+	{ NULL }
+};
+
+/* An argument's unit, range and default: "adds 1..1024 (64)" or "-" */
+static void arg_text(const char *name, uint64_t min, uint64_t max,
+		     uint64_t def, char *text, size_t len)
+{
+	char lo[24], hi[24], d[24];
+	bool bytes = !strcmp(name, "bytes");
+
+	kb_sweep_format(min, bytes, lo, sizeof(lo));
+	kb_sweep_format(max, bytes, hi, sizeof(hi));
+	kb_sweep_format(def, bytes, d, sizeof(d));
+	snprintf(text, len, "%s %s..%s (%s)", name, lo, hi, d);
+}
+
+/* The twins, from their table: what run --user and compare --user take. */
+static int list_twins(void)
+{
+	const struct kb_twin *t;
+	char text[96];
+
+	out_text("%-20s %-26s %s\n", "ROUTINE (--user)", "ARGUMENT (DEFAULT)",
+		 "DESCRIPTION");
+	out_open_array(NULL);
+	for (t = kb_twins; t->name; t++) {
+		out_open_object(NULL);
+		out_string("name", "%-20s ", t->name);
+		out_string("side", NULL, "user");
+		if (t->arg_name) {
+			arg_text(t->arg_name, t->arg_min, t->arg_max,
+				 t->arg_def, text, sizeof(text));
+			out_text("%-26s ", text);
+			out_open_object("arg");
+			out_string("unit", NULL, t->arg_name);
+			out_uint("min", NULL, t->arg_min);
+			out_uint("max", NULL, t->arg_max);
+			out_uint("default", NULL, t->arg_def);
+			out_close_object();
+		} else {
+			out_null("arg");
+			out_text("%-26s ", "-");
+		}
+		out_string("description", "%s\n", t->desc);
+		out_close_object();
+	}
+	out_close_array();
+	out_finish();
+	return EXIT_OK;
+}
 
 /* "bytes 4K..256M (1M)": the unit, the range and the default */
 static void list_arg(struct nlattr **tb)
 {
-	char lo[24], hi[24], def[24], text[96];
 	struct kb_routine_info in;
-	bool bytes;
+	char text[96];
 
 	kb_routine_info_fill(tb, &in);
 	if (!in.has_arg) {
@@ -26,11 +86,8 @@ static void list_arg(struct nlattr **tb)
 		out_text("%-26s ", "-");
 		return;
 	}
-	bytes = !strcmp(in.arg_name, "bytes");
-	kb_sweep_format(in.arg_min, bytes, lo, sizeof(lo));
-	kb_sweep_format(in.arg_max, bytes, hi, sizeof(hi));
-	kb_sweep_format(in.arg_def, bytes, def, sizeof(def));
-	snprintf(text, sizeof(text), "%s %s..%s (%s)", in.arg_name, lo, hi, def);
+	arg_text(in.arg_name, in.arg_min, in.arg_max, in.arg_def, text,
+		 sizeof(text));
 	out_text("%-26s ", text);
 	out_open_object("arg");
 	out_string("unit", NULL, in.arg_name);
@@ -61,26 +118,24 @@ static int list_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-/*
- * For subcommands that take only the common options: parse them and open
- * the kbench family.  0 with @nl open, 1 after --help, or -errno (printed).
- */
-static int opts_none_open(const struct subcommand *sc, int argc, char *argv[],
-		   struct kb_nl *nl)
-{
-	int err = kb_opts_parse_noargs(sc, argc, argv, NULL);
-
-	return err ? err : kb_nl_open(nl);
-}
-
 int list_main(const struct subcommand *sc, int argc, char *argv[])
 {
+	struct list_opts o = { 0 };
 	struct kb_nl nl;
 	int err;
 
-	err = opts_none_open(sc, argc, argv, &nl);
+	err = kb_opts_parse_noargs(sc, argc, argv, &o);
 	if (err)
 		return kb_exit_status(err);
+	if (o.user)
+		return list_twins();
+	err = kb_nl_open(&nl);
+	if (err) {
+		if (err == -ENOENT)
+			fprintf(stderr, "%s: without the module, 'kbenchctl list --user' lists the userspace twins that run --user measures\n",
+				prog);
+		return kb_exit_status(err);
+	}
 	out_text("%-20s %-16s %-26s %10s  %-23s %s\n", "ROUTINE", "MODULE",
 		 "ARGUMENT (DEFAULT)", "BYTES/ITER", "FLAGS", "DESCRIPTION");
 	out_open_array(NULL);

@@ -177,6 +177,20 @@ int kb_twin_register(const struct kb_twin *t)
 	return -ENOSPC;
 }
 
+const char *kb_twin_names(void)
+{
+	static char buf[512];
+	const struct kb_twin *t;
+	size_t used = 0;
+
+	if (buf[0])
+		return buf;
+	for (t = kb_twins; t->name && used < sizeof(buf); t++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s",
+					 t == kb_twins ? "" : ", ", t->name);
+	return buf;
+}
+
 const struct kb_twin *kb_twin_find(const char *name)
 {
 	const struct kb_twin *t;
@@ -332,7 +346,7 @@ static int twin_request(const struct kb_twin_req *q, struct kbench_request *req,
 		tw = kb_twin_find(q->names[i]);
 		if (!tw) {
 			fprintf(stderr, "%s: no userspace twin for '%s' (twins: %s)\n",
-				prog, q->names[i], KB_TWIN_NAMES);
+				prog, q->names[i], kb_twin_names());
 			return -ENOENT;
 		}
 		req->routine[i].name = tw->name;

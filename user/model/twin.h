@@ -29,8 +29,8 @@ struct kb_twin {
 #define KB_TWIN_CPUS_MAX	1024
 
 extern const struct kb_twin kb_twins[];
-/* their names, for messages */
-#define KB_TWIN_NAMES	"empty, add_chain, mul_chain, load_l1, add_n, core_cal, foo, foobar, atomic_shared, atomic_percpu, spin_shared, spin_percpu, pingpong"
+/* their names from the table, comma-separated, for messages */
+const char *kb_twin_names(void);
 const struct kb_twin *kb_twin_find(const char *name);
 /*
  * Add a routine of this process (--asm's snippets) to those kb_twin_find()
