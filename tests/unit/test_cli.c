@@ -439,6 +439,21 @@ static void test_results_cli(void)
 	expect("run empty --user --samples 50 --iterations 100 --baseline unit-new.json", 2,
 	       "kbenchctl: nothing to compare: unit-new.json and this run have no routine in common");
 	expect("diff unit-new.json unit-new.json --markdown", 0, "| +0.00% |");
+	/* exports go to shared databases: no hostname, no command line unless asked */
+	json_check("export unit-new.json -f kcidb",
+		   "import socket; s=json.dumps(d); h=socket.gethostname(); "
+		   "m=d[\"tests\"][0][\"environment\"][\"misc\"]; "
+		   "assert \"hostname\" not in m and \"cmdline\" not in m[\"environment\"] and json.dumps(h) not in s, s; "
+		   "assert m[\"withheld\"]==\"hostname and kernel command line (export --with-host adds them)\"",
+		   "export -f kcidb: no hostname or command line anywhere, and it says what it withheld");
+	json_check("export unit-new.json -f gbench",
+		   "import socket; s=json.dumps(d); assert json.dumps(socket.gethostname()) not in s and \"host_name\" not in d[\"context\"] and \"cmdline\" not in d[\"context\"][\"environment\"], s; "
+		   "assert \"--with-host\" in d[\"context\"][\"withheld\"]",
+		   "export -f gbench: no hostname or command line, and it says so");
+	json_check("export unit-new.json -f kcidb --with-host",
+		   "import socket; m=d[\"tests\"][0][\"environment\"][\"misc\"]; "
+		   "assert m[\"hostname\"]==socket.gethostname() and \"cmdline\" in m[\"environment\"] and \"withheld\" not in m",
+		   "export --with-host: the hostname and the command line are there");
 	{
 		char *out;
 		int rc = run("diff unitbase unit-new.json --threshold 50", "2>&1", &out);

@@ -252,7 +252,8 @@ static void put_str(struct json_object *o, const char *key, const char *v)
 		json_object_object_add(o, key, json_object_new_string(v));
 }
 
-struct json_object *kb_export_meta_object(const struct kb_meta *m)
+struct json_object *kb_export_meta_object(const struct kb_meta *m,
+					  bool with_host)
 {
 	struct json_object *o = json_object_new_object(), *env;
 	char commit[48];
@@ -268,7 +269,10 @@ struct json_object *kb_export_meta_object(const struct kb_meta *m)
 	put_str(o, "arch", m->arch);
 	put_str(o, "cpu_model", m->cpu_model);
 	put_str(o, "hypervisor", m->hypervisor);
-	put_str(o, "hostname", m->hostname);
+	if (with_host)
+		put_str(o, "hostname", m->hostname);
+	else
+		put_str(o, "withheld", KB_EXPORT_WITHHELD);
 	put_str(o, "date", m->date);
 	put_str(o, "kbench_version", m->kbench_version);
 	put_str(o, "kbenchctl_version", m->kbenchctl_version);
@@ -276,7 +280,8 @@ struct json_object *kb_export_meta_object(const struct kb_meta *m)
 			       json_object_new_int64(m->method_version));
 	env = json_object_new_object();
 	for (i = 0; env && i < m->nenv; i++)
-		json_object_object_add(env, m->env[i].key,
+		if (with_host || strcmp(m->env[i].key, "cmdline"))
+			json_object_object_add(env, m->env[i].key,
 				       json_object_new_string(m->env[i].value));
 	json_object_object_add(o, "environment", env);
 	return o;

@@ -32,6 +32,7 @@ struct kb_export_opts {
 	const char *checkout_id, *build_id;	/* KCIDB ids (with origin:) */
 	const char *commit;	/* KCIDB checkout's git_commit_hash (40 hex) */
 	const char *prefix;	/* LKP key prefix */
+	bool with_host;		/* the hostname and kernel command line too */
 };
 
 /*
@@ -114,10 +115,15 @@ struct json_object *kb_json_num(double v);
 
 /*
  * @m as a JSON object: kernel, commit (kb_export_commit()), arch,
- * cpu_model, hypervisor, hostname, date, versions, and "environment"
- * holding the file's environment object (strings).
+ * cpu_model, hypervisor, date, versions, and "environment" holding the
+ * file's environment object (strings).  The hostname and the kernel
+ * command line only @with_host (export --with-host): exports go to shared
+ * databases; else "withheld" names what was left out and how to add it.
  */
-struct json_object *kb_export_meta_object(const struct kb_meta *m);
+struct json_object *kb_export_meta_object(const struct kb_meta *m,
+					  bool with_host);
+/* What an export leaves out without --with-host, for its "withheld" */
+#define KB_EXPORT_WITHHELD	"hostname and kernel command line (export --with-host adds them)"
 /* The value of environment key @key of @m, or NULL. */
 const char *kb_meta_env_value(const struct kb_meta *m, const char *key);
 

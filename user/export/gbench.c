@@ -21,10 +21,10 @@
 #include "export.h"
 #include "stats.h"
 
-static struct json_object *context(const struct kb_export *x)
+static struct json_object *context(const struct kb_export *x, bool with_host)
 {
 	const struct kb_meta *m = &x->files[0].meta;
-	struct json_object *c = kb_export_meta_object(m), *a;
+	struct json_object *c = kb_export_meta_object(m, with_host), *a;
 	const char *cpus = kb_meta_env_value(m, "cpus_online");
 	const struct kb_run *r = &x->pts[0].run->run;
 	size_t f;
@@ -32,8 +32,9 @@ static struct json_object *context(const struct kb_export *x)
 	if (!c)
 		return NULL;
 	/* the keys Google Benchmark writes, where the file knows them */
-	json_object_object_add(c, "host_name",
-			       json_object_new_string(m->hostname));
+	if (with_host)
+		json_object_object_add(c, "host_name",
+				       json_object_new_string(m->hostname));
 	json_object_object_add(c, "executable", json_object_new_string(prog));
 	if (cpus && atoi(cpus) > 0)
 		json_object_object_add(c, "num_cpus",
@@ -138,7 +139,6 @@ int kb_export_gbench(FILE *f, const struct kb_export *x,
 	struct kb_stats st;
 	const char *run_name;
 
-	(void)o;
 	list = json_object_new_array();
 	if (!doc || !ns || !list) {
 		json_object_put(doc);
@@ -146,7 +146,7 @@ int kb_export_gbench(FILE *f, const struct kb_export *x,
 		free(ns);
 		return -ENOMEM;
 	}
-	json_object_object_add(doc, "context", context(x));
+	json_object_object_add(doc, "context", context(x, o->with_host));
 	json_object_object_add(doc, "benchmarks", list);
 	for (b = 0; b < x->nbench; b++) {
 		reps = 0;

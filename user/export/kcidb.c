@@ -175,11 +175,13 @@ static struct json_object *test(const struct kb_export *x,
 	json_object_object_add(t, "number", num);
 
 	env = json_object_new_object();
-	snprintf(comment, sizeof(comment), "%s, %s%s%s", m->hostname,
+	snprintf(comment, sizeof(comment), "%s%s%s%s%s",
+		 o->with_host ? m->hostname : "", o->with_host ? ", " : "",
 		 m->cpu_model, m->hypervisor[0] ? ", hypervisor " : "",
 		 m->hypervisor);
 	json_object_object_add(env, "comment", json_object_new_string(comment));
-	json_object_object_add(env, "misc", kb_export_meta_object(m));
+	json_object_object_add(env, "misc",
+			       kb_export_meta_object(m, o->with_host));
 	json_object_object_add(t, "environment", env);
 
 	misc = json_object_new_object();
