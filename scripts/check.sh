@@ -262,6 +262,7 @@ chain_native() {
 	skipped spec || run_suite spec-mutations tests/spec/test-ynl-gen.sh
 	skipped host || run_suite twins tests/host/twins.sh
 	skipped host || run_suite layers tests/host/layers.sh
+	skipped host || run_suite walkthrough tests/host/walkthrough.sh
 	return 0
 }
 

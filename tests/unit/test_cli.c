@@ -764,7 +764,7 @@ static void test_sweep_cli(void)
 	expect_line("compare add_n:4 add_n:2000 --user", 2,
 		    "kbenchctl compare: 2000: routine 'add_n' takes 1..1024 adds");
 
-	expect("run add_n --user --arg 16 --samples 50", 0, "add_n, arg 16\n");
+	expect("run add_n --user --arg 16 --samples 50", 0, "\nadd_n:16\n");
 	json_check("run add_n --user --arg 16 --samples 50 --json",
 		   "assert d[\"arg\"]==16 and d[\"routine\"]==\"add_n\" and d[\"overhead\"][\"routine\"]==\"empty\"",
 		   "run --arg 16 --json: the run and its result have the argument");

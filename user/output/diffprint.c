@@ -292,10 +292,13 @@ static void only_list(const char *key, const char *text,
 
 			if (used[i][k])
 				continue;
-			label(s, &s->run.res[k], lbl, sizeof(lbl));
 			if (kb_diff_arg_of(s, &s->run.res[k], &a))
-				snprintf(lbl + strlen(lbl), sizeof(lbl) - strlen(lbl),
-					 " (arg %llu)", (unsigned long long)a);
+				snprintf(lbl, sizeof(lbl), "%s:%llu%s",
+					 s->run.res[k].routine,
+					 (unsigned long long)a,
+					 s->run.user ? " [user]" : "");
+			else
+				label(s, &s->run.res[k], lbl, sizeof(lbl));
 			out_text("%s%s", shown++ ? ", " : text, lbl);
 			out_open_object_inline(NULL);
 			out_string("routine", NULL, s->run.res[k].routine);
@@ -310,6 +313,44 @@ static void only_list(const char *key, const char *text,
 	out_close_array();
 	if (shown)
 		out_text("\n");
+}
+
+/*
+ * The first routine left out on both sides under one name and side with
+ * different arguments (add_n:64 and add_n:65): the --match that pairs
+ * them, as a hint in @buf.  False when there is none.
+ */
+static bool arg_pair(const struct kb_resfile *old,
+		     bool (*used_old)[KBENCH_RUN_ROUTINES_MAX],
+		     const struct kb_resfile *new,
+		     bool (*used_new)[KBENCH_RUN_ROUTINES_MAX],
+		     char *buf, size_t len)
+{
+	size_t i, j;
+	unsigned int k, l;
+	uint64_t a, b;
+
+	for (i = 0; i < old->nruns; i++)
+		for (k = 0; k < old->runs[i].run.nres; k++) {
+			const struct kb_saved_run *s = &old->runs[i];
+
+			if (used_old[i][k] || !kb_diff_arg_of(s, &s->run.res[k], &a))
+				continue;
+			for (j = 0; j < new->nruns; j++)
+				for (l = 0; l < new->runs[j].run.nres; l++) {
+					const struct kb_saved_run *t = &new->runs[j];
+
+					if (used_new[j][l] || t->run.user != s->run.user ||
+					    strcmp(t->run.res[l].routine, s->run.res[k].routine) ||
+					    !kb_diff_arg_of(t, &t->run.res[l], &b))
+						continue;
+					snprintf(buf, len, " (the same routine with another argument: --match %s:%llu=%s:%llu)",
+						 s->run.res[k].routine, (unsigned long long)a,
+						 t->run.res[l].routine, (unsigned long long)b);
+					return true;
+				}
+		}
+	return false;
 }
 
 /*
@@ -368,9 +409,16 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 		return err;
 	}
 	if (!d->nrows) {
+		char hint[2 * KBENCH_NAME_MAX + 96];
+
+		if (o->nmatch)
+			hint[0] = '\0';
+		else if (!arg_pair(old, d->used_old, new, d->used_new, hint,
+				   sizeof(hint)))
+			snprintf(hint, sizeof(hint),
+				 " (for routines renamed between them: --match OLD=NEW)");
 		fprintf(stderr, "%s: nothing to compare: %s and %s have no routine in common%s\n",
-			prog, old_name, new_name,
-			o->nmatch ? "" : " (for routines renamed between them: --match OLD=NEW)");
+			prog, old_name, new_name, hint);
 		*vstatus = EXIT_OK;
 		err = -ENODATA;
 	}

@@ -180,9 +180,10 @@ void kb_report_result(const struct kb_run *r, const struct kb_result *res)
 {
 	const struct kb_stats *s = &res->st;
 
+	/* one spelling of a routine with its argument everywhere: NAME:ARG */
 	out_text("%s", res->routine);
 	if (res->has_arg)
-		out_text(", arg %llu", (unsigned long long)res->arg);
+		out_text(":%llu", (unsigned long long)res->arg);
 	out_text("\n");
 	if (!res->valid) {
 		/* never a median from nothing */

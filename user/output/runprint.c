@@ -409,9 +409,9 @@ void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 	double it = r->iterations ? (double)r->iterations : 1;
 
 	out_string("routine", "%s", res->routine);
-	out_uint("index", " [%llu]", res->index);
 	if (res->has_arg)
-		out_uint("arg", ", arg %llu", res->arg);
+		out_uint("arg", ":%llu", res->arg);
+	out_uint("index", " [%llu]", res->index);
 	out_text(res == &r->overhead ? " (overhead)\n" : "\n");
 	out_uint("samples_taken", "  samples: %llu taken", res->samples);
 	out_uint("valid", ", %llu valid", res->valid);
