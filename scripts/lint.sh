@@ -4,6 +4,7 @@
 # Lint the kernel-side code and print the results as TAP (one line per
 # check), so that make check counts them:
 #   - checkpatch.pl --strict --no-tree -f on kmod/*.[ch], kmod/examples/*.c,
+#     kmod/prims/*.c,
 #     kmod/tests/*.c
 #     and include/**/*.h (checkpatch.pl from Debian's linux-source-6.1,
 #     extracted by scripts/kselftest-headers.sh); any ERROR/WARNING/CHECK
@@ -52,7 +53,7 @@ src=$("$top/scripts/kselftest-headers.sh") || { notok "lint: kernel source files
 checkpatch=$src/scripts/checkpatch.pl
 
 shopt -s nullglob globstar
-files=(kmod/*.c kmod/*.h kmod/examples/*.c kmod/tests/*.c include/**/*.h)
+files=(kmod/*.c kmod/*.h kmod/examples/*.c kmod/prims/*.c kmod/tests/*.c include/**/*.h)
 for f in "${files[@]}"; do
 	case "$f" in *.mod.c) continue ;; esac	# kbuild output of in-tree builds
 	out=$(perl "$checkpatch" --strict --no-tree --no-summary --show-types \
