@@ -102,6 +102,7 @@ extern const struct kb_opt kb_run_table[];	/* run and compare */
 extern const struct kb_opt kb_new_table[];
 extern const struct kb_opt kb_export_table[];
 extern const struct kb_opt kb_history_table[];
+extern const struct kb_opt kb_baseline_table[];
 
 /* the options every subcommand takes */
 struct kb_common_opts {

@@ -22,5 +22,6 @@ int new_main(const struct subcommand *sc, int argc, char *argv[]);
 int export_main(const struct subcommand *sc, int argc, char *argv[]);
 int history_main(const struct subcommand *sc, int argc, char *argv[]);
 int tune_main(const struct subcommand *sc, int argc, char *argv[]);
+int baseline_main(const struct subcommand *sc, int argc, char *argv[]);
 
 #endif /* KBENCHCTL_CMD_H */

@@ -201,6 +201,9 @@ const struct kb_twin *kb_twin_find(const char *name)
 	for (t = twin_extra; t->name; t++)
 		if (!strcmp(t->name, name))
 			return t;
+	for (t = kb_uprims; t->name; t++)
+		if (!strcmp(t->name, name))
+			return t;
 	return NULL;
 }
 

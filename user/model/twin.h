@@ -31,6 +31,9 @@ struct kb_twin {
 extern const struct kb_twin kb_twins[];
 /* their names from the table, comma-separated, for messages */
 const char *kb_twin_names(void);
+/* the userspace primitives of kbenchctl baseline (uprims.c), u_* */
+extern const struct kb_twin kb_uprims[];
+/* A twin of any table (the built-ins, --asm's, the baseline's) by name, or NULL. */
 const struct kb_twin *kb_twin_find(const char *name);
 /*
  * Add a routine of this process (--asm's snippets) to those kb_twin_find()

@@ -889,3 +889,93 @@ void kb_svg_sweep_title(char *buf, size_t len, const struct kb_run *first,
 		snprintf(what + used, sizeof(what) - used, " over --arg %s", spec);
 	title_of(buf, len, first, what);
 }
+
+/* --- bars: the baseline's figures per call, one bar per routine ---------- */
+
+#define BAR_H		16	/* a bar's height */
+#define BAR_GAP		4
+#define BAR_LABEL	200	/* the names' column */
+
+/* x of @v on a log10 axis from @lo to @hi decades, in the plot's width */
+static double bar_x(double v, double lo, double hi)
+{
+	double d = log10(v > 0 ? v : pow(10, lo));
+
+	if (d < lo)
+		d = lo;
+	return BAR_LABEL + (d - lo) / (hi - lo) * (W - BAR_LABEL - MR - 70);
+}
+
+int kb_svg_write_bars(const char *path, const char *title,
+		      const struct kb_svg_bar *b, size_t n)
+{
+	double lo = 0, hi = 1, top = 70, y, x;
+	const char *group = NULL;
+	size_t i, groups = 0;
+	int height, d;
+	FILE *f;
+
+	for (i = 0; i < n; i++) {
+		double v = b[i].hi > b[i].value ? b[i].hi : b[i].value;
+
+		if (v > 0 && ceil(log10(v)) > hi)
+			hi = ceil(log10(v));
+		if (b[i].value > 0 && floor(log10(b[i].value)) < lo)
+			lo = floor(log10(b[i].value));
+		if (!group || strcmp(group, b[i].group)) {
+			group = b[i].group;
+			groups++;
+		}
+	}
+	if (lo < -2)
+		lo = -2;
+	height = (int)(top + 40 + n * (BAR_H + BAR_GAP) + groups * 22);
+	f = svg_open(path);
+	if (!f)
+		return -1;
+	svg_begin(f, height, title, ".bar-k{fill:#1f77b4}.bar-u{fill:#ff7f0e}");
+	/* the decades' grid and labels */
+	for (d = (int)lo; d <= (int)hi; d++) {
+		x = bar_x(pow(10, d), lo, hi);
+		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%d\"/>\n",
+			x, top - 10, x, height - 30);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g ns</text>\n",
+			x, height - 14, pow(10, d));
+	}
+	fprintf(f, "<rect class=\"bar-k\" x=\"%d\" y=\"54\" width=\"12\" height=\"12\"/><text x=\"%d\" y=\"64\">kernel, interrupts off</text>\n",
+		BAR_LABEL, BAR_LABEL + 16);
+	fprintf(f, "<rect class=\"bar-u\" x=\"%d\" y=\"54\" width=\"12\" height=\"12\"/><text x=\"%d\" y=\"64\">userspace</text>\n",
+		BAR_LABEL + 190, BAR_LABEL + 206);
+	y = top;
+	group = NULL;
+	for (i = 0; i < n; i++) {
+		char val[32];
+
+		if (!group || strcmp(group, b[i].group)) {
+			group = b[i].group;
+			y += 18;
+			fprintf(f, "<text x=\"8\" y=\"%.1f\" font-weight=\"bold\">", y);
+			xml_text(f, group);
+			fputs("</text>\n", f);
+			y += 4;
+		}
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", BAR_LABEL - 6,
+			y + BAR_H - 4);
+		xml_text(f, b[i].label);
+		fputs("</text>\n", f);
+		x = bar_x(b[i].value, lo, hi);
+		fprintf(f, "<rect class=\"%s\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\"/>\n",
+			b[i].user ? "bar-u" : "bar-k", BAR_LABEL, y,
+			x - BAR_LABEL > 0 ? x - BAR_LABEL : 0, BAR_H);
+		if (isfinite(b[i].lo) && isfinite(b[i].hi) && b[i].hi > b[i].lo)
+			fprintf(f, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+				bar_x(b[i].lo, lo, hi), y + BAR_H / 2.0,
+				bar_x(b[i].hi, lo, hi), y + BAR_H / 2.0);
+		snprintf(val, sizeof(val), "%.3g", b[i].value);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", x + 4,
+			y + BAR_H - 4, val);
+		y += BAR_H + BAR_GAP;
+	}
+	fputs("</svg>\n", f);
+	return svg_close(f, path, 0);
+}

@@ -61,4 +61,19 @@ void kb_svg_sweep_title(char *buf, size_t len, const struct kb_run *first,
 			const char *const *names, unsigned int n, bool compare,
 			const char *spec);
 
+/* One bar of a bar chart (kbenchctl baseline): a figure and its CI. */
+struct kb_svg_bar {
+	const char *group;		/* bars of a group stay together */
+	const char *label;
+	bool user;			/* userspace (else kernel): its colour */
+	double value, lo, hi;		/* ns; lo/hi: the CI, NAN for none */
+};
+
+/*
+ * Horizontal bars on a log10 axis, by group in the order given, into
+ * @path.  0 or -1 (printed).
+ */
+int kb_svg_write_bars(const char *path, const char *title,
+		      const struct kb_svg_bar *b, size_t n);
+
 #endif /* KBENCHCTL_SVG_H */

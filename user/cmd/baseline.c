@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbenchctl baseline: what the kernel's own primitives cost here (the
+ * routines prim_* of the companion module kbench_prims.ko), their
+ * userspace counterparts (--user: the u_* twins), or both side by side
+ * (--all), as one table by category (model/prims.c).  Each primitive is
+ * a run of its own, so that N adapts to it; the figure per call is the
+ * median per iteration minus the empty loop's (the run's corrected
+ * median), with the median's 95% CI shifted alike, and the run's verdict.
+ * A row the kernel lacks is shown as missing, with why and how to get it:
+ * never left out of a table that looks whole.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "nl.h"
+#include "opts.h"
+#include "output.h"
+#include "prims.h"
+#include "report.h"
+#include "resfile.h"
+#include "result.h"
+#include "svg.h"
+#include "twin.h"
+#include "verdict.h"
+
+/* the window a run aims at, unless --target-ns: room for slow primitives */
+#define BL_DEFAULT_TARGET_NS	100000
+#define BL_DESC_MAX		128
+#define BL_STR_(x)		#x
+#define BL_STR(x)		BL_STR_(x)
+
+struct baseline_opts {
+	bool user, all, verbose;
+	const char *match;
+	uint32_t samples, cpu, target_ns;
+	bool has_samples, has_cpu, has_target_ns;
+	const char *save, *svg;
+};
+
+const struct kb_opt kb_baseline_table[] = {
+	{ .name = "user", .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct baseline_opts, user),
+	  .help = "the userspace counterparts instead (libkbench; no module needed)" },
+	{ .name = "all", .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct baseline_opts, all),
+	  .help = "the kernel's primitives and their userspace counterparts side by side" },
+	{ .name = "match", .kind = KB_OPT_STRING, .metavar = "GLOB[,GLOB...]",
+	  KB_OPT_FIELD(struct baseline_opts, match),
+	  .help = "only the rows whose name, category or routine matches a glob" },
+	{ .name = "samples", .kind = KB_OPT_U32, .metavar = "N",
+	  .min = 1, .max = 1000000,
+	  KB_OPT_FIELD(struct baseline_opts, samples),
+	  KB_OPT_GIVEN(struct baseline_opts, has_samples),
+	  .help = "samples per primitive", .def = BL_STR(KB_RUN_DEFAULT_SAMPLES) },
+	{ .name = "cpu", .kind = KB_OPT_U32, .metavar = "N",
+	  .parse = kb_opt_parse_cpu,
+	  KB_OPT_FIELD(struct baseline_opts, cpu),
+	  KB_OPT_GIVEN(struct baseline_opts, has_cpu),
+	  .help = "CPU to run on",
+	  .def = "the kernel's choice; with --user the current CPU" },
+	{ .name = "target-ns", .kind = KB_OPT_U32, .metavar = "N",
+	  .min = 100, .max = 20000000,
+	  KB_OPT_FIELD(struct baseline_opts, target_ns),
+	  KB_OPT_GIVEN(struct baseline_opts, has_target_ns),
+	  .help = "the window each sample aims at, in ns",
+	  .def = BL_STR(BL_DEFAULT_TARGET_NS) },
+	{ .name = "save", .kind = KB_OPT_STRING, .metavar = "FILE|NAME",
+	  KB_OPT_FIELD(struct baseline_opts, save),
+	  .help = "also write every run with its samples (diff, history, export read it)" },
+	{ .name = "svg", .kind = KB_OPT_STRING, .metavar = "FILE",
+	  KB_OPT_FIELD(struct baseline_opts, svg),
+	  .help = "also write a bar chart of the figures per call to FILE" },
+	{ .name = "verbose", .short_name = 'v', .kind = KB_OPT_FLAG,
+	  KB_OPT_FIELD(struct baseline_opts, verbose),
+	  .help = "under each row what one call does and which kernel configuration changes it" },
+	{ NULL }
+};
+
+/* One side of a row: the kernel's routine or the userspace twin. */
+struct bl_side {
+	const char *routine;	/* NULL: the row has none on this side */
+	const char *absent;	/* not measurable here: why, and how to get it */
+	bool done, failed;
+	char desc[BL_DESC_MAX];
+	struct kb_run_req q;
+	struct kb_run r;
+	/* the figures per call: corrected median and its CI, in ticks */
+	double per_call, ci_lo, ci_hi, ns;
+	struct kb_stability v;
+};
+
+struct bl_row {
+	const struct kb_prim *p;
+	struct bl_side k, u;
+};
+
+/* The kernel's routines (ROUTINE_GET): names and descriptions. */
+struct bl_registered {
+	char (*name)[KBENCH_NAME_MAX + 1];
+	char (*desc)[BL_DESC_MAX];
+	size_t n, cap;
+	size_t prims;		/* of them prim_* */
+};
+
+static int registered_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct bl_registered *g = arg;
+	const char *name = kb_str(tb[KBENCH_A_ROUTINE_NAME], "");
+
+	(void)nlh;
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? 2 * g->cap : 64;
+		void *nn = realloc(g->name, cap * sizeof(*g->name));
+		void *nd;
+
+		if (!nn)
+			return -ENOMEM;
+		g->name = nn;
+		nd = realloc(g->desc, cap * sizeof(*g->desc));
+		if (!nd)
+			return -ENOMEM;
+		g->desc = nd;
+		g->cap = cap;
+	}
+	snprintf(g->name[g->n], sizeof(g->name[0]), "%s", name);
+	snprintf(g->desc[g->n], sizeof(g->desc[0]), "%s",
+		 kb_str(tb[KBENCH_A_ROUTINE_DESC], ""));
+	if (!strncmp(name, KB_PRIMS_PREFIX, strlen(KB_PRIMS_PREFIX)))
+		g->prims++;
+	g->n++;
+	return 0;
+}
+
+static int registered_get(struct bl_registered *g)
+{
+	struct kb_nl nl;
+	int err;
+
+	g->n = g->prims = 0;
+	err = kb_nl_open(&nl);
+	if (err)
+		return err;
+	err = kb_nl_request(&nl, kb_nl_msg(&nl, KBENCH_CMD_ROUTINE_GET, true),
+			    KBENCH_A_ROUTINE_MAX, registered_cb, g);
+	kb_nl_close(&nl);
+	return err;
+}
+
+static const char *registered_desc(const struct bl_registered *g,
+				   const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (!strcmp(g->name[i], name))
+			return g->desc[i];
+	return NULL;
+}
+
+/* modprobe KB_PRIMS_MODULE, quietly: whether it exited 0. */
+static bool prims_modprobe(void)
+{
+	int status, fd;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (!pid) {
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		execlp("modprobe", "modprobe", "-q", KB_PRIMS_MODULE, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return false;
+	return WIFEXITED(status) && !WEXITSTATUS(status);
+}
+
+/*
+ * The kernel's primitives: loaded, or loaded now by modprobe.  0, or
+ * -ENOENT after a message naming the module and how to load it.
+ */
+static int prims_registered(struct bl_registered *g)
+{
+	int err = registered_get(g);
+
+	if (err)
+		return err;
+	if (!g->prims && prims_modprobe()) {
+		err = registered_get(g);
+		if (err)
+			return err;
+	}
+	if (g->prims)
+		return 0;
+	fprintf(stderr, "%s baseline: the kernel's primitives are not loaded: no routine " KB_PRIMS_PREFIX "* is registered.  They are the companion module " KB_PRIMS_MODULE ".ko: 'modprobe " KB_PRIMS_MODULE "' (make install or DKMS installs it), or 'insmod kmod/" KB_PRIMS_MODULE ".ko' from a build (modprobe " KB_PRIMS_MODULE " failed here); 'kbenchctl baseline --user' needs no module\n",
+		prog);
+	return -ENOENT;
+}
+
+/* Each element of --match matches some row: 0, or -EINVAL printed. */
+static int match_check(const char *pattern)
+{
+	char pat[128];
+	const char *s, *e;
+	size_t len, i;
+	bool any;
+
+	for (s = pattern; *s; s = *e ? e + 1 : e) {
+		e = strchr(s, ',');
+		if (!e)
+			e = s + strlen(s);
+		len = (size_t)(e - s);
+		if (!len || len >= sizeof(pat))
+			return kb_arg_error("baseline", "--match '%s': an empty or over-long element (a comma-separated list of globs)",
+					    pattern);
+		memcpy(pat, s, len);
+		pat[len] = '\0';
+		any = false;
+		for (i = 0; i < kb_prims_n && !any; i++)
+			any = kb_prim_match(&kb_prims[i], pat);
+		if (!any) {
+			const char *cat[32];
+			size_t nc = kb_prim_categories(cat, 32), c;
+			char cats[512] = "";
+			size_t off = 0;
+
+			for (c = 0; c < nc && off < sizeof(cats); c++)
+				off += (size_t)snprintf(cats + off, sizeof(cats) - off,
+							"%s%s", c ? ", " : "", cat[c]);
+			return kb_arg_error("baseline", "--match '%s': no primitive is called '%s' or matches it (categories: %s; 'kbenchctl baseline --user -v' or 'kbenchctl list' shows the rows)",
+					    pattern, pat, cats);
+		}
+	}
+	return 0;
+}
+
+static void side_figures(struct bl_side *s)
+{
+	const struct kb_result *x = &s->r.res[0];
+	double shift;
+
+	s->per_call = (double)x->corr_median_milli / 1000.0;
+	shift = x->st.median - s->per_call;
+	s->ci_lo = x->st.ci_lo - shift;
+	s->ci_hi = x->st.ci_hi - shift;
+	s->ns = s->r.counter_hz ? s->per_call * 1e9 / (double)s->r.counter_hz :
+				  NAN;
+	kb_result_stability(&s->r, x, &s->v);
+}
+
+/* Measure one side of a row: 0, or -errno (printed; the row is marked). */
+static int side_measure(struct bl_side *s, const struct baseline_opts *o,
+			bool user)
+{
+	struct kb_run_req *q = &s->q;
+	int err;
+
+	memset(q, 0, sizeof(*q));
+	q->names[0] = s->routine;
+	q->n = 1;
+	q->has_samples = o->has_samples;
+	q->samples = o->samples;
+	q->has_cpu = o->has_cpu;
+	q->cpu = o->cpu;
+	q->has_target_ns = true;
+	q->target_ns = o->has_target_ns ? o->target_ns : BL_DEFAULT_TARGET_NS;
+	err = kb_run_measure(q, user, &s->r);
+	if (err) {
+		s->failed = true;
+		return err;
+	}
+	if (kb_run_analyze(&s->r)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		s->failed = true;
+		return -ENOMEM;
+	}
+	if (kb_report_no_valid(&s->r, stderr)) {
+		s->failed = true;
+		return -ENODATA;
+	}
+	s->done = true;
+	side_figures(s);
+	return 0;
+}
+
+static void side_print(const char *key, const struct bl_side *s)
+{
+	char ci[48];
+
+	out_open_object(key);
+	out_string("routine", NULL, s->routine);
+	if (s->absent) {
+		out_text("%12s %10s  %-24s %s", "-", "-", "-", "missing");
+		out_string("missing", NULL, s->absent);
+		out_close_object();
+		return;
+	}
+	if (!s->done) {
+		out_text("%12s %10s  %-24s %s", "-", "-", "-", "failed");
+		out_bool("failed", NULL, true);
+		out_close_object();
+		return;
+	}
+	out_double("ticks_per_call", "%12.3f", s->per_call);
+	out_double("ns_per_call", " %10.3f", s->ns);
+	snprintf(ci, sizeof(ci), "[%.3f, %.3f]", s->ci_lo, s->ci_hi);
+	out_text("  %-24s", ci);
+	out_double("ci_lo_ticks", NULL, s->ci_lo);
+	out_double("ci_hi_ticks", NULL, s->ci_hi);
+	out_string("verdict", " %s", s->v.stable ? "stable" : "unstable");
+	out_open_array("reasons");
+	for (unsigned int i = 0; i < s->v.nreasons; i++)
+		out_string(NULL, NULL, s->v.reason[i]);
+	out_close_array();
+	out_double("median_ticks_per_iter", NULL, s->r.res[0].st.median);
+	out_uint("iterations", NULL, s->r.iterations);
+	out_uint("samples", NULL, s->r.res[0].samples);
+	out_uint("valid", NULL, s->r.res[0].valid);
+	out_string("description", NULL, s->desc);
+	out_close_object();
+}
+
+/* The first side measured: the run whose counter and CPU the header names. */
+static const struct kb_run *first_run(const struct bl_row *rows, size_t n,
+				      bool user)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct bl_side *s = user ? &rows[i].u : &rows[i].k;
+
+		if (s->done)
+			return &s->r;
+	}
+	return NULL;
+}
+
+static void header_side(const char *key, const char *what,
+			const struct kb_run *r)
+{
+	out_open_object(key);
+	if (r) {
+		out_text("%s: ", what);
+		if (!r->user)
+			out_string("kernel", "%s, ", r->kernel);
+		out_uint("cpu", "cpu %llu, ", r->cpu);
+		out_string("counter", "%s", r->counter);
+		out_double("counter_mhz", " at %.3f MHz\n", (double)r->counter_hz / 1e6);
+	}
+	out_close_object();
+}
+
+static void notes_side(const struct bl_row *rows, size_t n, bool user)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct bl_side *s = user ? &rows[i].u : &rows[i].k;
+
+		if (!s->routine)
+			continue;
+		if (s->absent)
+			out_text("  %s: missing: %s\n", s->routine, s->absent);
+		else if (s->done && !s->v.stable && s->v.nreasons)
+			out_text("  %s: unstable: %s\n", s->routine, s->v.reason[0]);
+	}
+}
+
+static void table_print(const struct bl_row *rows, size_t n,
+			const struct baseline_opts *o, size_t measured,
+			size_t wanted)
+{
+	bool kern = !o->user, user = o->user || o->all;
+	const char *cat = NULL;
+	size_t i;
+
+	out_open_object(NULL);
+	if (kern)
+		header_side("kernel_run", "kernel primitives", first_run(rows, n, false));
+	if (user)
+		header_side("user_run", "userspace counterparts", first_run(rows, n, true));
+	out_text("per call: the median per iteration minus the empty loop's; its 95%% CI (order statistics of the samples, which it takes as independent)\n");
+	out_text("%-24s", "primitive");
+	if (kern)
+		out_text(" %-22s %12s %10s  %-24s %s", "kernel routine", "ticks/call",
+			 "ns/call", "95% CI (ticks)", "verdict");
+	if (user)
+		out_text("%s%-22s %12s %10s  %-24s %s", kern ? " | " : " ",
+			 "userspace", "ticks/call", "ns/call", "95% CI (ticks)",
+			 "verdict");
+	out_text("\n");
+	out_open_array("rows");
+	for (i = 0; i < n; i++) {
+		const struct bl_row *w = &rows[i];
+
+		if (!cat || strcmp(cat, w->p->category)) {
+			cat = w->p->category;
+			out_text("%s\n", cat);
+		}
+		out_open_object(NULL);
+		out_string("category", NULL, w->p->category);
+		out_string("primitive", "  %-22s", w->p->name);
+		out_string("configs", NULL, w->p->configs);
+		if (kern) {
+			out_text(" %-22s ", w->k.routine ? w->k.routine : "-");
+			if (w->k.routine)
+				side_print("kernel", &w->k);
+			else
+				out_text("%12s %10s  %-24s %s", "-", "-", "-",
+					 "(userspace only)");
+		}
+		if (user) {
+			out_text("%s%-22s ", kern ? " | " : " ",
+				 w->u.routine ? w->u.routine : "-");
+			if (w->u.routine)
+				side_print("user", &w->u);
+			else
+				out_text("%12s %10s  %-24s %s", "-", "-", "-", "-");
+		}
+		out_text("\n");
+		if (o->verbose) {
+			if (kern && w->k.routine && w->k.desc[0])
+				out_text("      kernel: %s\n", w->k.desc);
+			if (user && w->u.routine && w->u.desc[0])
+				out_text("      userspace: %s\n", w->u.desc);
+			out_text("      changed by: %s\n", w->p->configs);
+		}
+		out_close_object();
+	}
+	out_close_array();
+	out_uint("measured", "%llu", measured);
+	out_uint("wanted", " of %llu routines measured", wanted);
+	out_uint("missing", NULL, wanted - measured);
+	if (measured < wanted)
+		out_text("; %llu NOT measured (below):\n",
+			 (unsigned long long)(wanted - measured));
+	else
+		out_text("\n");
+	if (kern)
+		notes_side(rows, n, false);
+	if (user)
+		notes_side(rows, n, true);
+	out_close_object();
+	out_finish();
+}
+
+/* Every side measured, as one result file (one run per primitive). */
+static int save_all(const char *arg, const struct bl_row *rows, size_t n,
+		    int argc, char *argv[])
+{
+	struct kb_saved_run *s;
+	struct kb_meta meta;
+	const struct kb_run *env = NULL;
+	size_t i, k = 0;
+	bool kernel = false;
+	int cpu = -1, err;
+
+	s = calloc(2 * n + 1, sizeof(*s));
+	if (!s) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		const struct bl_side *sd[2] = { &rows[i].k, &rows[i].u };
+
+		for (unsigned int j = 0; j < 2; j++) {
+			if (!sd[j]->done)
+				continue;
+			kb_saved_run_init(&s[k], &sd[j]->r, &sd[j]->q);
+			s[k].analyzed = true;
+			if (!env) {
+				env = &sd[j]->r;
+				cpu = (int)sd[j]->r.cpu;
+			}
+			kernel |= !sd[j]->r.user;
+			k++;
+		}
+	}
+	memset(&meta, 0, sizeof(meta));
+	kb_meta_collect(&meta, kernel, cpu, argc, argv);
+	if (env && env->has_env)
+		kb_meta_add_env(&meta, &env->env);
+	err = kb_resfile_save(arg, &meta, s, k);
+	free(s);
+	return err;
+}
+
+/* A bar per side measured: the figure per call and its CI, in ns. */
+static int svg_all(const char *path, const struct bl_row *rows, size_t n)
+{
+	struct kb_svg_bar *b = calloc(2 * n + 1, sizeof(*b));
+	size_t i, k = 0;
+	int err;
+
+	if (!b) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		const struct bl_side *sd[2] = { &rows[i].k, &rows[i].u };
+
+		for (unsigned int j = 0; j < 2; j++) {
+			const struct bl_side *s = sd[j];
+			double scale;
+
+			if (!s->done)
+				continue;
+			scale = s->per_call != 0 ? s->ns / s->per_call :
+				1e9 / (double)s->r.counter_hz;
+			b[k].group = rows[i].p->category;
+			b[k].label = s->routine;
+			b[k].user = j == 1;
+			b[k].value = s->ns;
+			b[k].lo = s->ci_lo * scale;
+			b[k].hi = s->ci_hi * scale;
+			k++;
+		}
+	}
+	err = kb_svg_write_bars(path, "kbench baseline: ns per call (median minus the empty loop, 95% CI)",
+				b, k);
+	free(b);
+	return err;
+}
+
+static void rows_free(struct bl_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (rows[i].k.done || rows[i].k.failed)
+			kb_run_free(&rows[i].k.r);
+		if (rows[i].u.done || rows[i].u.failed)
+			kb_run_free(&rows[i].u.r);
+	}
+	free(rows);
+}
+
+int baseline_main(const struct subcommand *sc, int argc, char *argv[])
+{
+	struct baseline_opts o = { 0 };
+	struct bl_registered g = { 0 };
+	size_t n = 0, i, wanted = 0, measured = 0;
+	bool kern, user, failed = false;
+	struct bl_row *rows;
+	int err, ret = EXIT_OK;
+
+	err = kb_opts_parse_noargs(sc, argc, argv, &o);
+	if (err)
+		return kb_exit_status(err);
+	if (o.user && o.all)
+		return kb_exit_status(kb_arg_error(sc->name, "--user and --all exclude each other (--all includes the userspace counterparts)"));
+	if (o.match) {
+		err = match_check(o.match);
+		if (err)
+			return kb_exit_status(err);
+	}
+	kern = !o.user;
+	user = o.user || o.all;
+	rows = calloc(kb_prims_n, sizeof(*rows));
+	if (!rows) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < kb_prims_n; i++) {
+		const struct kb_prim *p = &kb_prims[i];
+
+		if (!kb_prim_match(p, o.match))
+			continue;
+		if (!(kern && p->kernel) && !(user && p->user))
+			continue;
+		rows[n].p = p;
+		rows[n].k.routine = kern ? p->kernel : NULL;
+		rows[n].u.routine = user ? p->user : NULL;
+		n++;
+	}
+	if (!n) {
+		ret = kb_exit_status(kb_arg_error(sc->name, "--match '%s': no %s row matches (the %s side has none)",
+						  o.match, kern ? "kernel" : "userspace",
+						  kern ? "kernel" : "userspace"));
+		goto out_free;
+	}
+	if (kern) {
+		err = prims_registered(&g);
+		if (err) {
+			ret = kb_exit_status(err);
+			goto out_free;
+		}
+	}
+	/* what is missing is known before anything is measured */
+	for (i = 0; i < n; i++) {
+		struct bl_side *k = &rows[i].k, *u = &rows[i].u;
+		const char *d;
+
+		if (k->routine) {
+			wanted++;
+			d = registered_desc(&g, k->routine);
+			if (d)
+				snprintf(k->desc, sizeof(k->desc), "%s", d);
+			else
+				k->absent = rows[i].p->absent ? rows[i].p->absent :
+					"not registered by the loaded " KB_PRIMS_MODULE " (built from an older kbench: rebuild and reload it)";
+		}
+		if (u->routine) {
+			const struct kb_twin *t = kb_twin_find(u->routine);
+
+			wanted++;
+			if (t)
+				snprintf(u->desc, sizeof(u->desc), "%s", t->desc);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct bl_side *k = &rows[i].k, *u = &rows[i].u;
+
+		if (k->routine && !k->absent) {
+			if (side_measure(k, &o, false))
+				failed = true;
+			else
+				measured++;
+		}
+		if (u->routine) {
+			if (side_measure(u, &o, true))
+				failed = true;
+			else
+				measured++;
+		}
+	}
+	if (!measured) {
+		fprintf(stderr, "%s baseline: nothing measured: every selected primitive is missing on this kernel or failed (see above)\n",
+			prog);
+		for (i = 0; i < n; i++)
+			if (rows[i].k.absent)
+				fprintf(stderr, "  %s: %s\n", rows[i].k.routine,
+					rows[i].k.absent);
+		ret = EXIT_FAIL;
+		goto out_free;
+	}
+	table_print(rows, n, &o, measured, wanted);
+	if (measured < wanted)
+		fprintf(stderr, "%s baseline: %zu of %zu routines not measured: %s\n",
+			prog, wanted - measured, wanted,
+			failed ? "some failed (see above)" :
+				 "missing on this kernel (the table says why)");
+	if (failed)
+		ret = EXIT_FAIL;
+	if (o.save && save_all(o.save, rows, n, argc, argv) && ret == EXIT_OK)
+		ret = EXIT_FAIL;
+	if (o.svg && svg_all(o.svg, rows, n) && ret == EXIT_OK)
+		ret = EXIT_FAIL;
+out_free:
+	free(g.name);
+	free(g.desc);
+	rows_free(rows, n);
+	return ret;
+}
