@@ -51,17 +51,6 @@ const struct subcommand subcommands[] = {
 	  .description = "measure up to 4 routines, interleaved",
 	  .synopsis = "run ROUTINE [ROUTINE...] [options]",
 	  .opts = kb_run_table, .opts_in = KB_IN_RUN },
-	{ .name = "baseline", .fn = baseline_main,
-	  .description = "the kernel's own primitives (locks, RCU, atomics, clocks, allocation, ...) and their userspace counterparts",
-	  .synopsis = "baseline [--user | --all] [--match GLOB[,GLOB...]] [options]",
-	  .opts = kb_baseline_table,
-	  .notes = "The kernel's primitives are the routines prim_* of the companion module\n"
-		   "kbench_prims.ko (baseline runs 'modprobe kbench_prims' when they are missing).\n"
-		   "A primitive this kernel cannot run with interrupts off (PREEMPT_RT's sleeping\n"
-		   "locks) or lacks (its configuration off) is a row marked missing, with why.\n"
-		   "Exit status: 0 every selected routine measured or missing on this kernel,\n"
-		   "1 a measurement failed or nothing could be measured, 2 a usage error (an\n"
-		   "unknown primitive in --match) or kbench or kbench_prims not loaded.\n" },
 	{ .name = "compare", .fn = compare_main,
 	  .description = "compare two routines, or a routine in the kernel and in userspace",
 	  .synopsis = "compare A B [options]\n"
@@ -122,6 +111,17 @@ const struct subcommand subcommands[] = {
 		   "routine; DIR (default NAME) must not exist unless --force.  Nothing is\n"
 		   "written on error.  The Makefile includes kbench's build kit (pkg-config\n"
 		   "--variable=mkfile kbench): make, sudo make load, sudo make run.\n" },
+	{ .name = "baseline", .fn = baseline_main,
+	  .description = "the kernel's own primitives (locks, RCU, atomics, clocks, allocation, ...) and their userspace counterparts",
+	  .synopsis = "baseline [--user | --all] [--match GLOB[,GLOB...]] [options]",
+	  .opts = kb_baseline_table,
+	  .notes = "The kernel's primitives are the routines prim_* of the companion module\n"
+		   "kbench_prims.ko (baseline runs 'modprobe kbench_prims' when they are missing).\n"
+		   "A primitive this kernel cannot run with interrupts off (PREEMPT_RT's sleeping\n"
+		   "locks) or lacks (its configuration off) is a row marked missing, with why.\n"
+		   "Exit status: 0 every selected routine measured or missing on this kernel,\n"
+		   "1 a measurement failed or nothing could be measured, 2 a usage error (an\n"
+		   "unknown primitive in --match) or kbench or kbench_prims not loaded.\n" },
 	{ NULL }
 };
 

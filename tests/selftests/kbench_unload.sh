@@ -16,7 +16,7 @@ if [ ! -f "$state" ]; then
 	skip "kbench was not loaded by this run: left as it was"
 	exit 0
 fi
-for m in kbench_example kbench_measure_example kbench_setup_test; do
+for m in kbench_example kbench_measure_example kbench_prims kbench_setup_test; do
 	grep -q "^$m " /proc/modules && rmmod "$m"
 done
 rmmod kbench && ! grep -q '^kbench ' /proc/modules

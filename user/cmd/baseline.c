@@ -394,10 +394,10 @@ static void table_print(const struct bl_row *rows, size_t n,
 	out_text("per call: the median per iteration minus the empty loop's; its 95%% CI (order statistics of the samples, which it takes as independent)\n");
 	out_text("%-24s", "primitive");
 	if (kern)
-		out_text(" %-22s %12s %10s  %-24s %s", "kernel routine", "ticks/call",
+		out_text(" %-28s %12s %10s  %-24s %s", "kernel routine", "ticks/call",
 			 "ns/call", "95% CI (ticks)", "verdict");
 	if (user)
-		out_text("%s%-22s %12s %10s  %-24s %s", kern ? " | " : " ",
+		out_text("%s%-28s %12s %10s  %-24s %s", kern ? " | " : " ",
 			 "userspace", "ticks/call", "ns/call", "95% CI (ticks)",
 			 "verdict");
 	out_text("\n");
@@ -414,7 +414,7 @@ static void table_print(const struct bl_row *rows, size_t n,
 		out_string("primitive", "  %-22s", w->p->name);
 		out_string("configs", NULL, w->p->configs);
 		if (kern) {
-			out_text(" %-22s ", w->k.routine ? w->k.routine : "-");
+			out_text(" %-28s ", w->k.routine ? w->k.routine : "-");
 			if (w->k.routine)
 				side_print("kernel", &w->k);
 			else
@@ -422,7 +422,7 @@ static void table_print(const struct bl_row *rows, size_t n,
 					 "(userspace only)");
 		}
 		if (user) {
-			out_text("%s%-22s ", kern ? " | " : " ",
+			out_text("%s%-28s ", kern ? " | " : " ",
 				 w->u.routine ? w->u.routine : "-");
 			if (w->u.routine)
 				side_print("user", &w->u);

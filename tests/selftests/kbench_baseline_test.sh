@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# kbenchctl baseline against the companion module kbench_prims.ko: its
+# message when the module is absent, every kernel row of the suite in the
+# table (measured, or missing on this kernel with why), each figure as a
+# KTAP diagnostic line; under icount the figures of two runs identical and
+# their saved results diffed row by row; on PREEMPT_RT the rows that
+# cannot run with interrupts off named as missing.  Prints KTAP.
+#
+#   kbench_baseline_test.sh [SAMPLES]   samples per primitive (100)
+
+samples=${1:-100}
+# shellcheck source=tests/selftests/kbench_lib.sh
+. "$(dirname "$0")/kbench_lib.sh"
+
+tmp=${TMPDIR:-/tmp}/kbench-baseline.$$
+mkdir -p "$tmp" || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+echo "TAP version 13"
+echo "1..7"
+
+# kbench_prims absent (and not loadable by modprobe here): the message
+# names the module and how to load it, exit 2, no table.
+grep -q '^kbench_prims ' /proc/modules && rmmod kbench_prims
+if modprobe -n -q kbench_prims 2>/dev/null; then
+	skip "absent module: modprobe would load an installed kbench_prims here"
+else
+	has 2 "the kernel's primitives are not loaded: no routine prim_* is registered.  They are the companion module kbench_prims.ko: 'modprobe kbench_prims'" \
+		kbenchctl baseline
+fi
+
+insmod "$kb_moddir/kbench_prims.ko"
+tap $? "insmod kbench_prims.ko"
+
+# rt: this kernel is PREEMPT_RT (its sleeping locks are not registered)
+rt=0
+{ [ -f /sys/kernel/realtime ] || uname -v | grep -q PREEMPT_RT; } && rt=1
+
+# The suite's kernel rows as `baseline` prints them: "name routine figures"
+# (rows of the table start with two spaces and hold a prim_ routine).
+rows() { grep '^  [a-z0-9_]* *prim_[a-z0-9_]* ' "$1"; }
+
+t0=$(now_ms)
+kbenchctl baseline --samples "$samples" --save "$tmp/a.json" >"$tmp/a.txt" 2>"$tmp/a.err"
+rc=$?
+echo "# baseline: $(( $(now_ms) - t0 )) ms, exit $rc"
+total=$(rows "$tmp/a.txt" | wc -l)
+measured=$(rows "$tmp/a.txt" | awk '$3 ~ /^[0-9]/' | wc -l)
+missing=$(rows "$tmp/a.txt" | grep -c ' missing$')
+# every figure as a KTAP line: per call in ticks and ns, the CI, the verdict
+rows "$tmp/a.txt" | awk '$3 ~ /^[0-9]/ {
+	gsub(/[][,]/, "", $5); gsub(/[][,]/, "", $6)
+	printf "# kbench.baseline.%s.ticks_per_call: %s\n", $2, $3
+	printf "# kbench.baseline.%s.ns_per_call: %s\n", $2, $4
+	printf "# kbench.baseline.%s.ci_ticks: %s..%s\n", $2, $5, $6
+	printf "# kbench.baseline.%s.verdict: %s\n", $2, $7 }'
+rows "$tmp/a.txt" | awk '$3 == "-" { printf "# kbench.baseline.%s: missing\n", $2 }'
+grep -A100 'routines measured' "$tmp/a.txt" | sed 's/^/# /'
+# the whole suite, each row measured or missing with why, nothing failed;
+# at least 25 primitives measured on every kernel
+footer=$(grep -o '^[0-9]* of [0-9]* routines measured' "$tmp/a.txt")
+echo "# $total kernel rows: $measured measured, $missing missing ($footer)"
+[ "$rc" = 0 ] && [ "$total" -ge 25 ] && [ "$measured" -ge 25 ] &&
+	[ $((measured + missing)) = "$total" ] &&
+	[ "$footer" = "$measured of $total routines measured" ] &&
+	! grep -q ' failed$' "$tmp/a.txt"
+tap $? "baseline: every kernel row measured or missing, at least 25 measured"
+
+# missing rows: only on PREEMPT_RT (spinlock_t, rwlock_t, the allocators,
+# get_random_u*: 7), each with its reason
+if [ $rt = 1 ]; then
+	[ "$missing" = 7 ] && grep -q 'prim_spin_lock: missing: spinlock_t sleeps under PREEMPT_RT' "$tmp/a.txt"
+	tap $? "PREEMPT_RT: 7 rows missing, spin_lock's saying why"
+else
+	[ "$missing" = 0 ]
+	tap $? "not PREEMPT_RT: no row missing"
+fi
+
+# A primitive this kernel lacks, asked for alone: nothing measured, exit
+# 1, the reason and the remedy; elsewhere it is measured.
+if [ $rt = 1 ]; then
+	has 1 "prim_spin_lock: spinlock_t sleeps under PREEMPT_RT: not callable with interrupts off (measure on a kernel without CONFIG_PREEMPT_RT)" \
+		kbenchctl baseline --match spin_lock --samples 10
+else
+	has 0 "1 of 1 routines measured" kbenchctl baseline --match spin_lock --samples 10
+fi
+
+if kb_icount && [ "$(uname -m)" = x86_64 ]; then
+	kbenchctl baseline --samples "$samples" --save "$tmp/b.json" >"$tmp/b.txt" 2>"$tmp/b.err"
+	rows "$tmp/a.txt" >"$tmp/a.rows"
+	rows "$tmp/b.txt" >"$tmp/b.rows"
+	out=$(diff "$tmp/a.rows" "$tmp/b.rows")
+	tap_out $? "icount: two runs give identical figures for all $total rows"
+	out=$(kbenchctl diff "$tmp/a.json" "$tmp/b.json" 2>&1)
+	rc=$?
+	same=$(echo "$out" | grep -c '^prim_.* no change$')
+	echo "# diff: $same rows no change"
+	[ "$rc" = 0 ] && [ "$same" = "$measured" ]
+	tap_out $? "icount: kbenchctl diff of the two saved runs: a row for each of $measured, no change"
+else
+	skip "identical figures need --icount on x86_64"
+	skip "identical figures need --icount on x86_64"
+fi
+
+rmmod kbench_prims
+exit $failed
