@@ -112,7 +112,7 @@ const struct subcommand subcommands[] = {
 		   "written on error.  The Makefile includes kbench's build kit (pkg-config\n"
 		   "--variable=mkfile kbench): make, sudo make load, sudo make run.\n" },
 	{ .name = "baseline", .fn = baseline_main,
-	  .description = "the kernel's own primitives (locks, RCU, atomics, clocks, allocation, ...) and their userspace counterparts",
+	  .description = "the kernel's own primitives and their userspace counterparts, by category",
 	  .synopsis = "baseline [--user | --all] [--match GLOB[,GLOB...]] [options]",
 	  .opts = kb_baseline_table,
 	  .notes = "The kernel's primitives are the routines prim_* of the companion module\n"

@@ -6,6 +6,9 @@
  *
  *   BM_clock_gettime_monotonic   one clock_gettime(CLOCK_MONOTONIC) per
  *                                benchmark iteration: ns per call
+ *   BM_getpid                    one syscall(SYS_getpid) per benchmark
+ *                                iteration (kbenchctl baseline --user's
+ *                                u_getpid): ns per system call
  *   BM_add_chain/N               kbench_body_add_chain(N) per benchmark
  *                                iteration, the very body kbench.ko and
  *                                kbenchctl's twin run (include/kbench/bodies.h)
@@ -19,7 +22,9 @@
  * compare.sh converts ns to TSC cycles with kbenchctl's counter_hz as a
  * cross-check of tsc_per_iter.
  */
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <benchmark/benchmark.h>
 
@@ -48,6 +53,13 @@ static void BM_clock_gettime_monotonic(benchmark::State &state)
 	}
 }
 BENCHMARK(BM_clock_gettime_monotonic);
+
+static void BM_getpid(benchmark::State &state)
+{
+	for (auto _ : state)
+		benchmark::DoNotOptimize(syscall(SYS_getpid));
+}
+BENCHMARK(BM_getpid);
 
 static void BM_add_chain(benchmark::State &state)
 {

@@ -1033,6 +1033,30 @@ void test_cli(void)
 		   "n=[c[\"name\"] for c in d]; assert \"CLOCK_MONOTONIC\" in n and \"gettimeofday\" in n and \"time\" in n; "
 		   "assert all(c[\"side\"]==\"user\" and \"latency_ns\" in c and \"resolution_min_ns\" in c for c in d)",
 		   "clocks --user --json: every clock with resolution and latency");
+	/* baseline: the kernel side needs the module, --user does not */
+	expect("baseline", 2, "kbench module not loaded");
+	json_check("baseline --user --match getpid,ktime_get,locking --samples 30 --json",
+		   "r=d[\"rows\"]; assert [x[\"primitive\"] for x in r]==[\"spin_lock\",\"raw_spin_lock\",\"read_lock\",\"ktime_get\",\"getpid\"]; "
+		   "assert d[\"measured\"]==5 and d[\"wanted\"]==5 and d[\"missing\"]==0 and d[\"kernel_run\"]=={}; "
+		   "u=[x[\"user\"] for x in r]; assert [x[\"routine\"] for x in u]==[\"u_mutex\",\"u_spinlock\",\"u_rwlock_read\",\"u_clock_gettime\",\"u_getpid\"]; "
+		   "assert all(\"kernel\" not in x and x[\"ci_lo_ticks\"]<=x[\"ticks_per_call\"]<=x[\"ci_hi_ticks\"] and x[\"verdict\"] in (\"stable\",\"unstable\") and x[\"samples\"]==30 and x[\"description\"] for x in u); "
+		   "assert all(x[\"category\"] and x[\"configs\"] for x in r)",
+		   "baseline --user --json: the rows asked for, in the suite's order, each with its twin's figures");
+	expect("baseline --user --match futex_wake --samples 20 -v", 0,
+	       "      userspace: futex(FUTEX_WAKE_PRIVATE) with no waiter");
+	{
+		char cmd[512];
+
+		snprintf(cmd, sizeof(cmd), "baseline --user --match copy --samples 20 --save %s/bl.json --svg %s/bl.svg",
+			 fake_dir, fake_dir);
+		valgrind(cmd, 0);
+		snprintf(cmd, sizeof(cmd), "--json diff %s/bl.json %s/bl.json --threshold 50", fake_dir, fake_dir);
+		json_check(cmd, "assert len(d[\"routines\"])==4",
+			   "baseline --save: diff reads it, a row per routine");
+		snprintf(cmd, sizeof(cmd), "python3 -c 'import xml.dom.minidom,sys; d=xml.dom.minidom.parse(sys.argv[1]); assert len(d.getElementsByTagName(\"rect\"))>=6' %s/bl.svg",
+			 fake_dir);
+		ok(!have("python3") || system(cmd) == 0, "baseline --svg: well-formed, a bar per routine");
+	}
 	expect("run add_chain --user --samples 200 -v", 0, "statistics of");
 	expect("run add_chain --user --samples 200 --verbose", 0, "median CI coverage");
 	rc = run("run add_chain --user --samples 200", "2>&1", &out);
