@@ -61,7 +61,9 @@ static DEFINE_RAW_SPINLOCK(kbench_prims_raw_lock);
 static DEFINE_SPINLOCK(kbench_prims_lock);
 static DEFINE_RWLOCK(kbench_prims_rwlock);
 #endif
-#if IS_ENABLED(CONFIG_SRCU)
+/* 6.12 has no CONFIG_SRCU (SRCU always built): ask for either flavour */
+#if IS_ENABLED(CONFIG_TREE_SRCU) || IS_ENABLED(CONFIG_TINY_SRCU)
+#define KBENCH_PRIMS_HAVE_SRCU
 DEFINE_STATIC_SRCU(kbench_prims_srcu);
 #endif
 static atomic_t kbench_prims_atomic;
@@ -100,7 +102,7 @@ KBENCH_PRIM(raw_spin_lock,
 /* RCU and SRCU readers */
 KBENCH_PRIM(rcu_read_lock, rcu_read_lock(); rcu_read_unlock())
 KBENCH_PRIM(rcu_read_lock_sched, rcu_read_lock_sched(); rcu_read_unlock_sched())
-#if IS_ENABLED(CONFIG_SRCU)
+#ifdef KBENCH_PRIMS_HAVE_SRCU
 static __always_inline int kbench_prims_srcu_reader(void)
 {
 	int idx = srcu_read_lock(&kbench_prims_srcu);
@@ -230,7 +232,7 @@ static struct kbench_routine kbench_prims[] = {
 	KBENCH_PRIM_ROUTINE(rcu_read_lock, "rcu_read_lock() + rcu_read_unlock()"),
 	KBENCH_PRIM_ROUTINE(rcu_read_lock_sched,
 			    "rcu_read_lock_sched() + rcu_read_unlock_sched()"),
-#if IS_ENABLED(CONFIG_SRCU)
+#ifdef KBENCH_PRIMS_HAVE_SRCU
 	KBENCH_PRIM_ROUTINE(srcu_read_lock,
 			    "srcu_read_lock() + srcu_read_unlock() of a static srcu_struct"),
 #endif

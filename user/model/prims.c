@@ -35,7 +35,7 @@ const struct kb_prim kb_prims[] = {
 	  "preempt_disable()/enable(); lockdep (rcu_sched_lock_map)", NULL },
 	{ "rcu", "srcu_read_lock", K(srcu_read_lock), NULL,
 	  "TREE_SRCU vs TINY_SRCU; lockdep (the srcu_struct's dep_map)",
-	  "CONFIG_SRCU is off on this kernel (a kernel with CONFIG_SRCU=y)" },
+	  "SRCU is not built into this kernel (CONFIG_TREE_SRCU or CONFIG_TINY_SRCU off: a kernel with CONFIG_SRCU=y)" },
 	/* atomics and refcounts */
 	{ "atomics", "atomic_inc", K(atomic_inc), "u_atomic_inc",
 	  "KASAN and KCSAN instrument every atomic", NULL },
