@@ -114,7 +114,7 @@ INST_KDIR := $(or $(KDIR),$(if $(wildcard /lib/modules/$(INST_KVER)/build),\
 	/lib/modules/$(INST_KVER)/build,/usr/src/linux-headers-$(INST_KVER)))
 KBENCH_VERSION := $(shell sed -n 's/.*KBENCH_VERSION[[:space:]]*"\(.*\)".*/\1/p' \
 	include/kbench/version.h)
-MODULES := kbench kbench_example kbench_measure_example
+MODULES := kbench kbench_example kbench_measure_example kbench_prims
 # What modules_install leaves: the .ko, compressed if the kernel says so.
 MOD_INSTALLED = $(foreach m,$(MODULES),$(foreach z,.ko .ko.gz .ko.xz .ko.zst,\
 	$(DESTDIR)/lib/modules/$(INST_KVER)/updates/$(m)$(z)))
@@ -182,7 +182,7 @@ uninstall:
 
 # ---- module signing (Secure Boot) ------------------------------------------
 # make sign KEY=mok.priv CERT=mok.der [KVER=...] [SIGN_DIR=kmod]: appends a
-# sha256 signature to SIGN_DIR/{kbench,kbench_example,kbench_measure_example}.ko
+# sha256 signature to SIGN_DIR/{kbench,kbench_example,kbench_measure_example,kbench_prims}.ko
 # with the kernel's scripts/sign-file (Documentation/kbench.rst, "Secure Boot
 # and module signing").  A module that already carries a signature is left
 # alone.

@@ -79,6 +79,7 @@ cat >"$tmp/expected" <<EOF
 lib/modules/$kver/updates/kbench.ko
 lib/modules/$kver/updates/kbench_example.ko
 lib/modules/$kver/updates/kbench_measure_example.ko
+lib/modules/$kver/updates/kbench_prims.ko
 ${prefix#/}/bin/kbenchctl
 ${prefix#/}/include/kbench.h
 ${prefix#/}/include/kbench/linux/kbench.h
@@ -224,7 +225,7 @@ tap $? "make uninstall removes every installed file" "$tmp/uninstall.log"
 # ---- make sign ---------------------------------------------------------------
 sd=$tmp/sign
 mkdir -p "$sd"
-cp kmod/kbench.ko kmod/kbench_example.ko kmod/kbench_measure_example.ko "$sd/"
+cp kmod/kbench.ko kmod/kbench_example.ko kmod/kbench_measure_example.ko kmod/kbench_prims.ko "$sd/"
 if ! command -v openssl >/dev/null; then
 	for t in "make sign" "sign: magic" "sign: signer" "sign: verifies" \
 		"sign: content" "sign: not twice" "sign: usage"; do
@@ -318,7 +319,7 @@ else
 
 	dkms build kbench/"$version" -k "$kver" >"$tmp/dkms-build.log" 2>&1 &&
 		dkms status kbench/"$version" -k "$kver" | contains ': built' &&
-		dkms_built_for "$kver" kbench kbench_example kbench_measure_example
+		dkms_built_for "$kver" kbench kbench_example kbench_measure_example kbench_prims
 	tap $? "dkms build -k $kver: kbench.ko and the example modules for $kver" "$tmp/dkms-build.log"
 
 	dkms install kbench/"$version" -k "$kver" >"$tmp/dkms-install.log" 2>&1 &&

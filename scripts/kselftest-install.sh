@@ -72,7 +72,7 @@ mkdir -p "$top/build/$kver"
 	make -s -C "$top/kmod" KVER="$kver" KDIR="$kdir" OUT="$kout" \
 		KBENCH_TEST_MODULES=m
 ) 9>"$top/build/$kver/.build.lock" || die "the modules did not build for $kver ($kdir)"
-mods=(kbench_example.ko kbench_measure_example.ko kbench_setup_test.ko
+mods=(kbench_example.ko kbench_measure_example.ko kbench_prims.ko kbench_setup_test.ko
 	kbench_atomic_test.ko kbench_genl_test.ko)
 if grep -qs '^CONFIG_KBENCH=y' "$kdir/.config"; then
 	echo "$prog: $kver has kbench built in (CONFIG_KBENCH=y): no kbench.ko" >&2
