@@ -18,6 +18,7 @@
 #include "base.h"
 #include "result.h"
 #include "twin.h"
+#include "uprims.h"
 
 static void twin_empty(unsigned int n, void *data)
 {

@@ -10,29 +10,13 @@
 
 #include <linux/kbench.h>
 
+#include "twintab.h"
+
 struct kb_run;
-
-struct kb_twin {
-	const char *name;
-	const char *desc;
-	void (*run)(unsigned int iterations, void *data);
-	unsigned int insns;	/* instructions per iteration (+ the argument) */
-	/* its argument, as the kernel routine's (NULL: none) */
-	const char *arg_name;
-	uint64_t arg_min, arg_max, arg_def;
-	/* a contention routine's data on the c-th CPU of a run (NULL: none) */
-	void *(*data)(unsigned int c);
-	void *ptr;		/* else its data, when not NULL */
-};
-
-/* the CPUs a concurrent run of the twins may have */
-#define KB_TWIN_CPUS_MAX	1024
 
 extern const struct kb_twin kb_twins[];
 /* their names from the table, comma-separated, for messages */
 const char *kb_twin_names(void);
-/* the userspace primitives of kbenchctl baseline (uprims.c), u_* */
-extern const struct kb_twin kb_uprims[];
 /* A twin of any table (the built-ins, --asm's, the baseline's) by name, or NULL. */
 const struct kb_twin *kb_twin_find(const char *name);
 /*

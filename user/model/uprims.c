@@ -7,6 +7,7 @@
  * memory clobber), so that the compiler cannot drop or hoist the call.
  */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@
 
 #include <kbench/bodies.h>
 
-#include "twin.h"
+#include "uprims.h"
 
 #define UPRIM_SMALL	64
 #define UPRIM_LARGE	4096
