@@ -91,18 +91,27 @@ else
 	has 0 "1 of 1 routines measured" kbenchctl baseline --match spin_lock --samples 10
 fi
 
+# Under icount every figure repeats, but for the rows whose cost carries
+# state from one run to the next: get_random_u32/u64 refill a per-CPU
+# batch every few calls, and where the batch stands when a run starts
+# moves the median (seen: 165.109 and 177.320 at 30 samples).  Those two
+# are left out of the comparison (test 3 has them measured) and printed.
+stateful='prim_get_random_u32|prim_get_random_u64'
 if kb_icount && [ "$(uname -m)" = x86_64 ]; then
 	kbenchctl baseline $opts --save "$tmp/b.json" >"$tmp/b.txt" 2>"$tmp/b.err"
-	rows "$tmp/a.txt" >"$tmp/a.rows"
-	rows "$tmp/b.txt" >"$tmp/b.rows"
+	rows "$tmp/a.txt" | grep -Ev " ($stateful) " >"$tmp/a.rows"
+	rows "$tmp/b.txt" | grep -Ev " ($stateful) " >"$tmp/b.rows"
+	exact=$(wc -l <"$tmp/a.rows")
+	rows "$tmp/b.txt" | grep -E " ($stateful) " | sed 's/^/# second run: /'
 	out=$(diff "$tmp/a.rows" "$tmp/b.rows")
-	tap_out $? "icount: two runs give identical figures for all $total rows"
+	tap_out $? "icount: two runs give identical figures for the $exact rows that carry no state between runs"
 	out=$(kbenchctl diff "$tmp/a.json" "$tmp/b.json" 2>&1)
-	rc=$?
-	same=$(echo "$out" | grep -c '^prim_.* no change$')
-	echo "# diff: $same rows no change"
-	[ "$rc" = 0 ] && [ "$same" = "$measured" ]
-	tap_out $? "icount: kbenchctl diff of the two saved runs: a row for each of $measured, no change"
+	rowsd=$(echo "$out" | grep -c '^prim_')
+	same=$(echo "$out" | grep '^prim_.* no change$' | grep -Evc "^($stateful) ")
+	want=$(rows "$tmp/a.txt" | awk '$3 ~ /^[0-9]/' | grep -Evc " ($stateful) ")
+	echo "# diff: $rowsd rows, $same of the $want stateless ones no change"
+	[ "$rowsd" = "$measured" ] && [ "$same" = "$want" ]
+	tap_out $? "icount: kbenchctl diff of the two saved runs: a row for each of $measured, the stateless ones no change"
 else
 	skip "identical figures need --icount on x86_64"
 	skip "identical figures need --icount on x86_64"
