@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
 #include "color.h"
 #include "diff.h"
 #include "events.h"
@@ -335,22 +334,7 @@ int compare_main(const struct subcommand *sc, int argc, char *argv[])
 static int compare_cmd(const struct subcommand *sc, int argc, char *argv[],
 		       char *orig[])
 {
-	struct kb_run_opts o;
-	int err;
-
-	err = kb_run_opts_parse(sc, argc, argv, &o);
-	if (!err && o.asm_.n)
-		err = kb_asm_prepare(sc->name, &o.asm_);
-	if (err)
-		return kb_exit_status(err);
-	if (o.asm_.built_only) {
-		/* for another kernel: built and kept, nothing to measure here */
-		kb_asm_free(&o.asm_);
-		return EXIT_OK;
-	}
-	err = compare_opts(sc, &o, argc, argv, orig);
-	kb_asm_free(&o.asm_);
-	return err;
+	return kb_run_opts_main(sc, argc, argv, orig, compare_opts);
 }
 
 static int compare_opts(const struct subcommand *sc, struct kb_run_opts *o,

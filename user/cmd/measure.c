@@ -5,9 +5,13 @@
  */
 #include <string.h>
 
+#include "asm.h"
+#include "base.h"
 #include "core.h"
 #include "measure.h"
 #include "nl.h"
+#include "opts.h"
+#include "runopts.h"
 #include "runreq.h"
 #include "twin.h"
 
@@ -92,4 +96,25 @@ static int run_measure(const struct kb_run_req *q, bool user,
 	if (err)
 		kb_run_free(r);
 	return err;
+}
+
+int kb_run_opts_main(const struct subcommand *sc, int argc, char *argv[],
+		     char *orig[], kb_run_body *body)
+{
+	struct kb_run_opts o;
+	int err, ret;
+
+	err = kb_run_opts_parse(sc, argc, argv, &o);
+	if (!err && o.asm_.n)
+		err = kb_asm_prepare(sc->name, &o.asm_);
+	if (err)
+		return kb_exit_status(err);
+	if (o.asm_.built_only) {
+		/* for another kernel: built and kept, nothing to measure here */
+		kb_asm_free(&o.asm_);
+		return EXIT_OK;
+	}
+	ret = body(sc, &o, argc, argv, orig);
+	kb_asm_free(&o.asm_);
+	return ret;
 }

@@ -24,5 +24,15 @@ int kb_cpus_main(const struct kb_run_opts *o);
 int kb_cpus_scale(const struct kb_run_opts *o, unsigned int k,
 		  struct kb_run *r);
 
+/*
+ * run's and compare's way in: the options parsed, --asm's snippets built
+ * and loaded, @body called with them (not when --asm only built a module
+ * for another kernel) and the snippets undone.  An exit status.
+ */
+struct subcommand;
+typedef int kb_run_body(const struct subcommand *sc, struct kb_run_opts *o,
+			int argc, char *argv[], char *orig[]);
+int kb_run_opts_main(const struct subcommand *sc, int argc, char *argv[],
+		     char *orig[], kb_run_body *body);
 
 #endif /* KBENCHCTL_MEASURE_H */

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
 #include "color.h"
 #include "diff.h"
 #include "diffprint.h"
@@ -300,20 +299,5 @@ out_free:
 static int run_cmd(const struct subcommand *sc, int argc, char *argv[],
 		   char *orig[])
 {
-	struct kb_run_opts o;
-	int err, ret;
-
-	err = kb_run_opts_parse(sc, argc, argv, &o);
-	if (!err && o.asm_.n)
-		err = kb_asm_prepare(sc->name, &o.asm_);
-	if (err)
-		return kb_exit_status(err);
-	if (o.asm_.built_only) {
-		/* for another kernel: built and kept, nothing to measure here */
-		kb_asm_free(&o.asm_);
-		return EXIT_OK;
-	}
-	ret = run_opts(sc, &o, argc, argv, orig);
-	kb_asm_free(&o.asm_);
-	return ret;
+	return kb_run_opts_main(sc, argc, argv, orig, run_opts);
 }
