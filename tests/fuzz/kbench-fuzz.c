@@ -21,9 +21,9 @@
  * generators draw from it, and one category sends every row at once, so a
  * new attribute is one row; a RUN attribute of the spec without a row
  * fails the run (TAP 2).  After the messages come the dump phases: dumps
- * closed after their first message, a SAMPLES_GET dump that outlives the
- * eviction of its run, and ROUTINE_GET dumps while a module's routines come
- * and go (root, with kbench_example.ko).
+ * closed after their first message, a SAMPLES_GET dump that keeps its run
+ * from eviction until it is closed, and ROUTINE_GET dumps while a module's
+ * routines come and go (root, with kbench_example.ko).
  *
  * Progress notifications (PROGRESS_NTF, sequence number 0) reach the socket
  * that sent a RUN; they are checked for form and never taken for an answer,
@@ -1451,19 +1451,50 @@ static int track_cb(const struct nlmsghdr *nlh, void *arg)
 }
 
 /*
- * A SAMPLES_GET dump whose run is evicted after its first datagram: the
- * dump holds a reference, so it still sends every sample exactly once, and
- * says it was interrupted; afterwards the run is gone (ENOENT).
+ * A SAMPLES_GET dump whose run would be evicted after its first datagram
+ * (runs_kept newer runs): the dump holds a reference, so the store skips
+ * the run and evicts others; the dump sends every sample exactly once,
+ * uninterrupted, and the run is still there once the dump is closed.  The
+ * next run stored evicts it (ENOENT with a message).
  */
-static bool phase_dump_outlives_eviction(void)
+static bool samples_get_err(uint32_t id, int want, const char *what)
 {
-	static struct knl_req req, ev;
-	uint32_t kept = info.v[KBENCH_A_INFO_RUNS_KEPT], i, id;
-	struct samples_track t = {};
+	static struct knl_req req;
+	struct knl_result res;
+
+	dump_request(&req, KBENCH_CMD_SAMPLES_GET, id);
+	if (knl_transact(&nl, &req, NULL, NULL, &res) || res.err != want ||
+	    (want && !res.has_msg)) {
+		printf("# SAMPLES_GET of run %u %s: err %d \"%s\" (wanted %d)\n",
+		       id, what, res.err, res.msg, want);
+		return false;
+	}
+	return true;
+}
+
+/* One small RUN of "empty", remembered; false on any error. */
+static bool small_run(void)
+{
+	static struct knl_req ev;
 	struct kb_run_args a = {
 		.routines = { "empty" }, .nroutines = 1, .samples = 1,
 		.iterations = 1,
 	};
+	struct knl_result res;
+	struct kb_run run = {};
+
+	kb_build_run(&ev, fam.id, &a);
+	if (knl_transact(&nl, &ev, kb_run_cb, &run, &res) || res.err)
+		return false;
+	remember_run(run.v[KBENCH_A_RUN_ID]);
+	return true;
+}
+
+static bool phase_dump_outlives_eviction(void)
+{
+	static struct knl_req req;
+	uint32_t kept = info.v[KBENCH_A_INFO_RUNS_KEPT], i, id;
+	struct samples_track t = {};
 	struct knl_result res;
 	struct knl_sock s;
 	bool ok;
@@ -1476,31 +1507,21 @@ static bool phase_dump_outlives_eviction(void)
 	ok = !knl_send(&s, &req) &&
 	     recv_first(&s, req.nlh.nlmsg_seq, KBENCH_CMD_SAMPLES_GET,
 			track_cb, &t);
-	/* runs_kept newer runs evict it while the dump is half-way */
-	for (i = 0; ok && i < kept; i++) {
-		struct kb_run run = {};
-
-		kb_build_run(&ev, fam.id, &a);
-		ok = !knl_transact(&nl, &ev, kb_run_cb, &run, &res) && !res.err;
-		if (ok)
-			remember_run(run.v[KBENCH_A_RUN_ID]);
-	}
+	/* runs_kept newer runs: the oldest go, but not the one the dump holds */
+	for (i = 0; ok && i < kept; i++)
+		ok = small_run();
 	ok = ok && !knl_recv_answer(&s, req.nlh.nlmsg_seq, track_cb, &t, &res) &&
 	     !res.err;
 	knl_close(&s);
-	printf("# run %u evicted mid-dump: %u + %u samples of %u each, interrupted %d, bad %d\n",
-	       id, t.next[0], t.next[1], BIG_SAMPLES, t.interrupted, t.bad);
-	ok = ok && !t.bad && t.interrupted && t.next[0] == BIG_SAMPLES &&
+	printf("# run %u pinned by its dump past %u newer runs: %u + %u samples of %u each, interrupted %d, bad %d\n",
+	       id, kept, t.next[0], t.next[1], BIG_SAMPLES, t.interrupted,
+	       t.bad);
+	ok = ok && !t.bad && !t.interrupted && t.next[0] == BIG_SAMPLES &&
 	     t.next[1] == BIG_SAMPLES;
 
-	/* and now it is gone */
-	dump_request(&req, KBENCH_CMD_SAMPLES_GET, id);
-	if (knl_transact(&nl, &req, NULL, NULL, &res) || res.err != ENOENT ||
-	    !res.has_msg) {
-		printf("# SAMPLES_GET of evicted run %u: err %d \"%s\"\n", id,
-		       res.err, res.msg);
-		ok = false;
-	}
+	/* still there once the dump is closed; the next run evicts it */
+	ok = samples_get_err(id, 0, "after its dump") && ok;
+	ok = ok && small_run() && samples_get_err(id, ENOENT, "evicted");
 	return ok;
 }
 
