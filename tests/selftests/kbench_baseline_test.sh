@@ -53,6 +53,7 @@ echo "# baseline: $(( $(now_ms) - t0 )) ms, exit $rc"
 total=$(rows "$tmp/a.txt" | wc -l)
 measured=$(rows "$tmp/a.txt" | awk '$3 ~ /^[0-9]/' | wc -l)
 missing=$(rows "$tmp/a.txt" | grep -c ' missing$')
+nfailed=$(rows "$tmp/a.txt" | grep -c ' failed$')
 # every figure as a KTAP line: per call in ticks and ns, the CI, the verdict
 rows "$tmp/a.txt" | awk '$3 ~ /^[0-9]/ {
 	gsub(/[][,]/, "", $5); gsub(/[][,]/, "", $6)
@@ -60,17 +61,25 @@ rows "$tmp/a.txt" | awk '$3 ~ /^[0-9]/ {
 	printf "# kbench.baseline.%s.ns_per_call: %s\n", $2, $4
 	printf "# kbench.baseline.%s.ci_ticks: %s..%s\n", $2, $5, $6
 	printf "# kbench.baseline.%s.verdict: %s\n", $2, $7 }'
-rows "$tmp/a.txt" | awk '$3 == "-" { printf "# kbench.baseline.%s: missing\n", $2 }'
+rows "$tmp/a.txt" | awk '$3 == "-" { printf "# kbench.baseline.%s: %s\n", $2, $NF }'
 grep -A100 'routines measured' "$tmp/a.txt" | sed 's/^/# /'
-# the whole suite, each row measured or missing with why, nothing failed;
-# at least 25 primitives measured on every kernel
+sed 's/^/# stderr: /' "$tmp/a.err"
+# the whole suite, each row measured, missing with why, or failed with
+# why (exit 1, never a table that looks whole); at least 25 primitives
+# measured on every kernel.  Under icount nothing fails.  In plain TCG a
+# slow kernel's row may: on the debug kernel (KASAN, kmemleak, lockdep)
+# an allocation costs some 10^5 instructions, windows of N = 1 to 4, and
+# the empty loop measured beside it at that N can have no sample that
+# passes the reference test on a busy host ("none of 30 samples valid").
 footer=$(grep -o '^[0-9]* of [0-9]* routines measured' "$tmp/a.txt")
-echo "# $total kernel rows: $measured measured, $missing missing ($footer)"
-[ "$rc" = 0 ] && [ "$total" -ge 25 ] && [ "$measured" -ge 25 ] &&
-	[ $((measured + missing)) = "$total" ] &&
+echo "# $total kernel rows: $measured measured, $missing missing, $nfailed failed ($footer)"
+want_rc=0
+[ "$nfailed" = 0 ] || want_rc=1
+[ "$rc" = "$want_rc" ] && [ "$total" -ge 25 ] && [ "$measured" -ge 25 ] &&
+	[ $((measured + missing + nfailed)) = "$total" ] &&
 	[ "$footer" = "$measured of $total routines measured" ] &&
-	! grep -q ' failed$' "$tmp/a.txt"
-tap $? "baseline: every kernel row measured or missing, at least 25 measured"
+	{ [ "$nfailed" = 0 ] || { ! kb_icount && grep -q 'baseline: .* not measured: some failed' "$tmp/a.err"; }; }
+tap $? "baseline: every kernel row measured, missing or failed with why (exit $want_rc, $nfailed failed: plain TCG only), at least 25 measured"
 
 # missing rows: only on PREEMPT_RT (spinlock_t, rwlock_t, the allocators,
 # get_random_u*: 7), each with its reason
