@@ -816,6 +816,7 @@ struct kbench_thread {
 	 * go: read under the lock, the run is alive.
 	 */
 	struct kbench_run *run;
+	u32 run_id;			/* its id, for as long as the thread lives */
 	/*
 	 * The requester whose socket's release ends the run: the socket
 	 * itself (held), not only its port, which netlink_release() frees
@@ -856,6 +857,7 @@ static struct kbench_thread *kbench_thread_alloc(struct kbench_run *run,
 	refcount_set(&t->ref, 1);
 	init_completion(&t->done);
 	t->run = run;
+	t->run_id = run->id;
 	if (lead->requester) {
 		t->sk = lead->requester;
 		sock_hold(t->sk);
@@ -1341,8 +1343,11 @@ void kbench_abort_requester(const struct net *net, u32 portid)
 /*
  * A thread whose run was asked to end (its requester's socket released,
  * its CPU gone offline, a group's error) and still holds its memory and
- * CPU: within one window, its teardown and its answer.  With a reference,
- * or NULL.  *@id: its run's.
+ * CPU: within one window, its teardown and its answer; or a thread past
+ * its answer (t->run NULL) that has not yet let go of the run: its
+ * requester may already send the next RUN, and until the thread's
+ * reference is dropped the run's memory is neither free nor evictable.
+ * With a reference, or NULL.  *@id: its run's.
  */
 static struct kbench_thread *kbench_find_ending(u32 *id)
 {
@@ -1350,11 +1355,11 @@ static struct kbench_thread *kbench_find_ending(u32 *id)
 
 	spin_lock(&kbench_cpu_lock);
 	list_for_each_entry(t, &kbench_inflight, node) {
-		if (!t->run || completion_done(&t->done) ||
-		    !kbench_run_aborted(t->run))
+		if (completion_done(&t->done) ||
+		    (t->run && !kbench_run_aborted(t->run)))
 			continue;
 		refcount_inc(&t->ref);
-		*id = t->run->id;
+		*id = t->run_id;
 		found = t;
 		break;
 	}

@@ -20,6 +20,7 @@ RUNs in one sendmsg() each answered, a requester closed while its run is
 in a routine's setup holding netlink's notifier chain, and 30 rmmods
 during starting and running RUNs and groups.
 """
+import errno
 import functools
 import os
 import re
@@ -195,12 +196,28 @@ def answers(nl, fam, seqs, timeout):
     return got
 
 
+EAGAIN_RETRY_S = 60
+
+
+def refused_eagain(got):
+    """@got (answers() or answers_raw()) holds a -EAGAIN ack: a run that
+    is ending holds what the RUN needs (kbenchctl retries those)."""
+    return any(k == NLMSG_ERROR and e == -errno.EAGAIN for k, e, _ in got)
+
+
 def sent_closed(nl, fam, h, cpu):
-    """A RUN of 300000 samples on @cpu sent on @nl; what it got within
-    3 s, then @nl closed (which ends the run if it started) and @cpu's
-    thread gone: (what it got, the extack messages of its refusals)."""
-    seq = nl.send(fam, KBENCH_CMD_RUN, run_req(cpu, 300000))
-    got = answers(nl, fam, [seq], 3)[seq]
+    """A RUN of 300000 samples on @cpu sent on @nl, sent again while it is
+    refused with -EAGAIN (a run that is ending holds the memory or the
+    CPU, as kbenchctl does, for up to a minute); what it got within 3 s,
+    then @nl closed (which ends the run if it started) and @cpu's thread
+    gone: (what it got, the extack messages of its refusals)."""
+    end = time.time() + EAGAIN_RETRY_S
+    while True:
+        seq = nl.send(fam, KBENCH_CMD_RUN, run_req(cpu, 300000))
+        got = answers(nl, fam, [seq], 3)[seq]
+        if not refused_eagain(got) or time.time() > end:
+            break
+        time.sleep(0.1)
     nl.close()
     wait_no_thread(h, str(cpu))
     return got, [m for k, e, m in got if k == NLMSG_ERROR and e]
@@ -501,7 +518,10 @@ def budget_refusal_keeps(tap, ynl, h):
 def budget_after_kill(tap, ynl, h):
     """A run that takes most of the budget, its process killed and reaped:
     its memory is back by then (the socket's release waited for its
-    thread to exit), so a run as large started at once is not refused."""
+    thread to exit), or the thread is still ending (a release that could
+    not wait, or a thread past its answer) and the RUN is refused with
+    -EAGAIN and sent again, as kbenchctl does: a run as large starts, it
+    is never refused for the budget."""
     # add_chain, 300000 samples: about 9.6 MB charged; two do not fit
     nl = Nl()
     fam = nl.family()
@@ -615,6 +635,24 @@ def ran_id(nl, fam, seq, timeout=120):
     return None
 
 
+def ran_id_retrying(nl, fam, payload, timeout=120):
+    """ran_id() of a RUN of @payload, sent again while it is refused with
+    -EAGAIN (a run that is ending, as kbenchctl retries), for up to a
+    minute."""
+    end = time.time() + EAGAIN_RETRY_S
+    while True:
+        seq = nl.send(fam, KBENCH_CMD_RUN, payload)
+        got = answers_raw(nl, [seq], timeout)[seq]
+        if not refused_eagain(got) or time.time() > end:
+            break
+        time.sleep(0.1)
+    for kind, err, body in got:
+        if kind == fam:
+            return struct.unpack('I', attrs(body[4:]).get(A_RUN_ID,
+                                                          b'\0' * 4))[0]
+    return None
+
+
 def answers_raw(nl, seqs, timeout):
     """As answers(), the payloads instead of the extack messages."""
     got = {s: [] for s in seqs}
@@ -648,7 +686,7 @@ def pinned_survives_eviction(tap, ynl, h):
            attr(A_SAMPLES_RUN_ID, struct.pack('I', pinned or 0)),
            NLM_F_REQUEST | NLM_F_DUMP)
     first = d.recv(30)
-    third = ran_id(a, fam, a.send(fam, KBENCH_CMD_RUN, run_req(1, 300000)))
+    third = ran_id_retrying(a, fam, run_req(1, 300000))
     d.close()
     a.close()
     count, diag = h.samples_of(ynl, pinned) if pinned else (None, '')
