@@ -41,21 +41,9 @@ static const char head[] =
 	"\t.type %s, @function\n"
 	"\t.p2align 6\n"
 	"%s:\n"
-	"\ttest %%edi, %%edi\n"
-	"\tjz 3f\n"
-	"\tpush %%rbx\n\tpush %%rbp\n\tpush %%r12\n"
-	"\tpush %%r13\n\tpush %%r14\n\tpush %%r15\n"
-	"\tmov %%edi, %%r15d\n"
-	"\tmov %%rsi, %%r14\n"
-	"\t.p2align 6\n"
-	"1:\n";
+	KB_ASM_X86_LOOP_HEAD;
 static const char tail[] =
-	"\t.att_syntax prefix\n"
-	"\tdec %%r15\n"
-	"\tjnz 1b\n"
-	"\tpop %%r15\n\tpop %%r14\n\tpop %%r13\n"
-	"\tpop %%r12\n\tpop %%rbp\n\tpop %%rbx\n"
-	"3:\tret\n"
+	KB_ASM_X86_LOOP_TAIL "\tret\n"
 	"\t.size %s, .-%s\n";
 static const char note[] = "\t.section .note.GNU-stack,\"\",@progbits\n";
 #elif defined(__aarch64__)

@@ -23,6 +23,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * x86_64's loop, written once for the userspace object (asm.c) and the
+ * module (kmod.c), so that both time the same instructions: after the
+ * entry, the callee-saved registers kept, the count in %r15, the scratch
+ * buffer in %r14, label 1 (the snippets follow); then the empty routine's
+ * dec; jnz and the registers back, up to label 3 where the return goes.
+ * printf formats (%% for %).
+ */
+#define KB_ASM_X86_LOOP_HEAD					\
+	"\ttest %%edi, %%edi\n"					\
+	"\tjz 3f\n"						\
+	"\tpush %%rbx\n\tpush %%rbp\n\tpush %%r12\n"		\
+	"\tpush %%r13\n\tpush %%r14\n\tpush %%r15\n"		\
+	"\tmov %%edi, %%r15d\n"					\
+	"\tmov %%rsi, %%r14\n"					\
+	"\t.p2align 6\n"						\
+	"1:\n"
+#define KB_ASM_X86_LOOP_TAIL					\
+	"\t.att_syntax prefix\n"					\
+	"\tdec %%r15\n"						\
+	"\tjnz 1b\n"						\
+	"\tpop %%r15\n\tpop %%r14\n\tpop %%r13\n"		\
+	"\tpop %%r12\n\tpop %%rbp\n\tpop %%rbx\n"		\
+	"3:"
+
 /* --asm given at most this often (compare: two) */
 #define KB_ASM_MAX		2
 /* --unroll: the default and the largest */

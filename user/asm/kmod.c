@@ -33,21 +33,9 @@
 #if defined(__x86_64__)
 static const char kbody_head[] =
 	"SYM_FUNC_START(%s)\n"
-	"\ttest %%edi, %%edi\n"
-	"\tjz 3f\n"
-	"\tpush %%rbx\n\tpush %%rbp\n\tpush %%r12\n"
-	"\tpush %%r13\n\tpush %%r14\n\tpush %%r15\n"
-	"\tmov %%edi, %%r15d\n"
-	"\tmov %%rsi, %%r14\n"
-	"\t.p2align 6\n"
-	"1:\n";
+	KB_ASM_X86_LOOP_HEAD;
 static const char kbody_tail[] =
-	"\t.att_syntax prefix\n"
-	"\tdec %%r15\n"
-	"\tjnz 1b\n"
-	"\tpop %%r15\n\tpop %%r14\n\tpop %%r13\n"
-	"\tpop %%r12\n\tpop %%rbp\n\tpop %%rbx\n"
-	"3:\n"
+	KB_ASM_X86_LOOP_TAIL "\n"
 	"\tRET\n"
 	"SYM_FUNC_END(%s)\n";
 #define KB_ASM_KMOD
