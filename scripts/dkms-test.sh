@@ -307,10 +307,13 @@ else
 	[ -e /var/lib/dkms/mok.key ] || dkms_key_made=1
 	# the source tree as a release would ship it: dkms.conf, kmod/, include/
 	st=$tmp/kbench-$version
-	mkdir -p "$st/kmod/examples"
+	# (kmod/Makefile's copy lists the module's sources, subfolders
+	# included, the same list an out-of-tree build copies)
+	mkdir -p "$st"
 	cp dkms.conf "$st/"
-	cp kmod/*.c kmod/*.h kmod/Kbuild kmod/Makefile kmod/dkms-post-build.sh "$st/kmod/"
-	cp kmod/examples/*.c "$st/kmod/examples/"
+	make -s -C kmod copy OUT="$st/kmod" >"$tmp/dkms-copy.log" 2>&1 ||
+		cat "$tmp/dkms-copy.log" >&2
+	cp kmod/Makefile kmod/dkms-post-build.sh "$st/kmod/"
 	cp -r include "$st/"
 	dkms_src=/usr/src/kbench-$version
 	dkms add "$st" >"$tmp/dkms-add.log" 2>&1 &&
