@@ -29,6 +29,7 @@
 #include "svg.h"
 #include "tap.h"
 #include "tests.h"
+#include "until.h"
 
 static char *capture_buf;
 static size_t capture_len;
@@ -543,8 +544,56 @@ static void test_page_decode(void)
 	ok(kb_page_decode(tb, &pg) == 0, "a message without samples: no page");
 }
 
+/*
+ * The line of sampling until answered, in its three outcomes: what it
+ * says must not depend on the CPU's noise, so the outcomes are set here.
+ */
+static void test_until_line(void)
+{
+	static struct kb_run r;
+	struct kb_until u = {
+		.compare = true, .precision_pct = 0.001, .threshold_pct = 1,
+		.max_time_s = 0.3, .looks = 3, .elapsed_s = 0.31,
+	};
+	char *s;
+
+	r.nres = 2;
+	r.res[0].n = 7000;
+	capture_start(false);
+	kb_until_print(&u, &r);
+	s = capture_end();
+	expect_str(s, "sampled until --max-time, unanswered: 3 looks, 7000 samples per routine, 0.31 s "
+		   "(at most 0.3 s; until precise, CI half-width 0.001% asked; false alarms at most 0.05 over all looks "
+		   "(8 at most), 0.0063 at the last)\n",
+		   "until: out of time, the line says unanswered, what was asked and the last look's alarm budget");
+	free(s);
+
+	u.looks = 8;
+	u.last_look = true;
+	capture_start(false);
+	kb_until_print(&u, &r);
+	s = capture_end();
+	ok(!strncmp(s, "sampled until the last look, unanswered: 8 looks", 48),
+	   "until: the looks ran out, said so (%.48s)", s);
+	free(s);
+
+	u.last_look = false;
+	u.answered = true;
+	u.looks = 1;
+	capture_start(true);
+	kb_until_print(&u, &r);
+	s = capture_end();
+	if (!ok(strstr(s, "\"answered\": true,\n") && strstr(s, "\"looks\": 1,\n") &&
+		strstr(s, "\"stop_rule\": \"precise\",\n") &&
+		strstr(s, "\"precision_pct\": 0.001,\n"),
+		"until --json: answered, its looks, stop rule and precision"))
+		diag("%s", s);
+	free(s);
+}
+
 void test_output(void)
 {
+	test_until_line();
 	test_page_decode();
 	test_csv();
 	test_csv_random();
