@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "base.h"
@@ -56,6 +57,18 @@ uint64_t kb_mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int kb_path_join(char *buf, size_t len, const char *dir, const char *name)
+{
+	size_t dl = strlen(dir);
+	int n;
+
+	while (dl > 1 && dir[dl - 1] == '/')
+		dl--;
+	n = snprintf(buf, len, "%.*s%s%s", (int)dl, dir,
+		     dl && dir[dl - 1] == '/' ? "" : "/", name);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 void kb_iso_utc(time_t t, char *buf, size_t len)

@@ -40,6 +40,13 @@ int kb_exit_status(int err);
 /* @t as ISO 8601 in UTC, "2026-11-28T12:00:00Z", into @buf ("" if none). */
 void kb_iso_utc(time_t t, char *buf, size_t len);
 
+/*
+ * @dir and @name joined by one '/' into @buf, whatever slashes @dir ends
+ * in ("results/" and "results" give "results/x.json"; "/" stays "/").
+ * 0, or -ENAMETOOLONG.
+ */
+int kb_path_join(char *buf, size_t len, const char *dir, const char *name);
+
 /* CLOCK_MONOTONIC now in ns: the wall time of kbenchctl's own steps. */
 uint64_t kb_mono_ns(void);
 

@@ -273,9 +273,7 @@ static char *expand(const char *tmpl, const char *name)
 /* @dir/@file into @buf: 0, or -ENAMETOOLONG. */
 static int join(char *buf, size_t size, const char *dir, const char *file)
 {
-	int n = snprintf(buf, size, "%s/%s", dir, file);
-
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	return kb_path_join(buf, size, dir, file);
 }
 
 /* Write @text to @dir/@file (new, mode 0644).  0 or -errno (printed). */

@@ -1072,7 +1072,8 @@ int kb_resfile_load(const char *arg, struct kb_resfile *rf, char *err,
 		return ret;
 	}
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s: is a directory", path);
+		snprintf(err, errlen, "%s: is a directory (name a result file in it; 'kbenchctl history %s' reads every *.json in it)",
+			 path, path);
 		ret = -EISDIR;
 		goto out_close;
 	}

@@ -25,16 +25,13 @@
 static int name_dir(char *dir, size_t len)
 {
 	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	int n;
 
 	/* the XDG base directory spec: relative values are invalid, ignored */
 	if (xdg && xdg[0] == '/')
-		n = snprintf(dir, len, "%s/kbench", xdg);
-	else if (home && home[0])
-		n = snprintf(dir, len, "%s/.local/share/kbench", home);
-	else
-		return -1;
-	return n > 0 && (size_t)n < len ? 0 : -1;
+		return kb_path_join(dir, len, xdg, "kbench") ? -1 : 0;
+	if (home && home[0])
+		return kb_path_join(dir, len, home, ".local/share/kbench") ? -1 : 0;
+	return -1;
 }
 
 int kb_resfile_path(const char *arg, char *path, size_t len, bool *is_name,
@@ -590,6 +587,12 @@ int kb_resfile_save(const char *arg, const struct kb_meta *m,
 	if (err) {
 		fprintf(stderr, "%s: result '%s': %s\n", prog, arg, why);
 		return err;
+	}
+	if ((*path && path[strlen(path) - 1] == '/') ||
+	    (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		fprintf(stderr, "%s: result '%s': a directory: name a file in it (%s%sNAME.json) or give a NAME\n",
+			prog, arg, arg, arg[strlen(arg) - 1] == '/' ? "" : "/");
+		return -EINVAL;
 	}
 	if (is_name && (err = make_parent(path))) {
 		fprintf(stderr, "%s: cannot create the directory of %s: %s\n",
