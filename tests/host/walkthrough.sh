@@ -66,20 +66,47 @@ tap $? "compare add_n:64 add_n:65 --user: the difference in ticks/iter, a verdic
 # here both sides are the same twin, so only the words are checked)
 run run add_n:64 --user --runs 3 --save before
 r1=$rc
+has '^routine  *run  *median ticks/iter  *95% CI of the median ' &&
+	has "^add_n:64: geometric mean of the runs' medians [0-9.]* ticks/iter" &&
+	! has cyc
+r2=$?
 run run add_n:64 --user --runs 3 --save after
 [ $r1 = 0 ] && [ $rc = 0 ] && [ -s "$tmp/share/kbench/before.json" ] &&
-	[ -s "$tmp/share/kbench/after.json" ]
-tap $? "run --runs 3 --save before / after: saved by name under the data directory (exit $r1, $rc)" "$tmp/out"
+	[ -s "$tmp/share/kbench/after.json" ] && [ $r2 = 0 ]
+tap $? "run --runs 3 --save before / after: a table in ticks/iter, never cyc; saved by name under the data directory (exit $r1, $rc)" "$tmp/out"
 run diff before after
-v=$(sed -n 's/^add_n \[user\] .*  \([a-z ]*\)$/\1/p' "$tmp/out")
+v=$(sed -n 's/^add_n:64 \[user\] .*  \([a-z ]*\)$/\1/p' "$tmp/out")
 case $v in regressed) want=1 ;; improved|"no change"|inconclusive) want=0 ;; *) want=x ;; esac
 [ "$rc" = "$want" ] && has '^routine .* old/iter .* new/iter .* verdict$' &&
-	has '^add_n \[user\] .* ticks .* ticks ' && ! has cycles
-tap $? "diff before after: old and new in ticks, a verdict word ('$v'), exit 1 only on 'regressed' (exit $rc)" "$tmp/out"
+	has '^add_n:64 \[user\] .* ticks .* ticks ' && ! has cyc
+tap $? "diff before after: add_n:64 spelt NAME:ARG, old and new in ticks, a verdict word ('$v'), exit 1 only on 'regressed' (exit $rc)" "$tmp/out"
 run diff before after --markdown
-has '^| routine | arg | old/iter | new/iter | change | 95% CI | p | verdict |$' &&
-	has ' ticks | .* ticks |'
-tap $? "diff --markdown: a table with ticks in its cells (exit $rc)" "$tmp/out"
+has '^| routine | old/iter | new/iter | change | 95% CI | p | verdict |$' &&
+	has '^| `add_n:64 \[user\]` | [0-9.]* ticks | [0-9.]* ticks |' && ! has cyc
+tap $? "diff --markdown: add_n:64 spelt NAME:ARG, a table with ticks in its cells (exit $rc)" "$tmp/out"
+run --json diff before after
+grep -q '"inconclusive": true' "$tmp/out" && grep -q '"verdict": "no change"' "$tmp/out"
+[ $? != 0 ]
+tap $? "diff --json: never verdict 'no change' beside inconclusive true" "$tmp/out"
+run help diff
+! has cycles && has 'files of single and of replicated runs: a change is'
+tap $? "help diff: --metric and --threshold in the words the output uses (ticks; one threshold for single and replicated files)" "$tmp/out"
+
+# compare --runs: each run's medians in ticks
+run compare add_n:64 add_n:65 --user --runs 2
+[ $rc = 0 ] && has "(each run's medians, ticks/iter)$" && ! has cyc
+tap $? "compare --runs 2: each run's medians in ticks/iter, never cyc (exit $rc)" "$tmp/out"
+
+# history of a directory, given with a trailing slash as shells complete it
+mkdir -p results
+run run add_n:64 --user --samples 200 --save results/
+[ $rc = 2 ] && has 'a directory: name a file in it (results/NAME.json) or give a NAME'
+tap $? "run --save results/: exit 2 before measuring, says to name a file in it (exit $rc)" "$tmp/out"
+run run add_n:64 --user --samples 200 --save results/a.json
+run history results/
+[ $rc = 0 ] && has '^history: 1 file, 1 routine ' && has '^add_n:64 \[user\] (' &&
+	has ' results/a.json ' && ! has '//'
+tap $? "history results/: 1 file, 1 routine, add_n:64 [user], the path results/a.json (exit $rc)" "$tmp/out"
 run diff before nosuch
 [ $rc = 2 ] && has nosuch
 tap $? "diff with a missing file: exit 2, names it (exit $rc)" "$tmp/out"

@@ -97,7 +97,7 @@ if [ $rt = 1 ]; then
 	has 1 "prim_spin_lock: spinlock_t sleeps under PREEMPT_RT: not callable with interrupts off (measure on a kernel without CONFIG_PREEMPT_RT)" \
 		kbenchctl baseline --match spin_lock --samples 10
 else
-	has 0 "1 of 1 routines measured" kbenchctl baseline --match spin_lock --samples 10
+	has 0 "1 of 1 routine measured" kbenchctl baseline --match spin_lock --samples 10
 fi
 
 # Under icount every figure repeats, but for the rows whose cost carries

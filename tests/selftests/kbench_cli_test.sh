@@ -130,13 +130,13 @@ tap_out $? "compare --threshold 0 --max-time 1: $looks looks (RUN requests merge
 if grep -q kbench_icount=1 /proc/cmdline && [ "$(uname -m)" = x86_64 ]; then
 	# identical samples of the two routines round by round: the paired
 	# interval is exactly [0, 0], so the first look answers
-	[ "$looks" = 1 ] && echo "$out" | grep -q '^sampled until answered: 1 looks' &&
+	[ "$looks" = 1 ] && echo "$out" | grep -q '^sampled until answered: 1 look,' &&
 	echo "$out" | tail -n 1 | grep -qx 'no significant difference between add_chain and mul_chain (+0.00%, 95% anytime CI +0.00% to +0.00%)' &&
 	echo "$out" | grep -qx '  median         6.000 ticks/iter     6.000 ns/iter   95% CI \[6.000, 6.000\]' &&
 	echo "$out" | grep -q "^  samples    $total valid, 0 excluded"
 	tap $? "the merged samples under icount: still exactly 6.000, all $total valid"
 	out=$(kbenchctl run add_chain --iterations 1000 --samples 100 --precision 0.1 2>&1)
-	echo "$out" | grep -q '^sampled until answered: 1 looks, 100 samples per routine' &&
+	echo "$out" | grep -q '^sampled until answered: 1 look, 100 samples per routine' &&
 	echo "$out" | grep -qx '  verdict    stable'
 	tap_out $? "run --precision 0.1 under icount: answered at the first look (CI width 0), stable"
 else

@@ -52,6 +52,20 @@ static void expect(const char *args, int code, const char *needle)
 	free(out);
 }
 
+/* As expect(), and @absent appears nowhere in the output. */
+static void expect_not(const char *args, int code, const char *needle,
+		       const char *absent)
+{
+	char *out;
+	int rc = run(args, NULL, &out);
+
+	if (!ok(rc == code && strstr(out, needle) && !strstr(out, absent),
+		"kbenchctl %s -> exit %d, says: %s, never '%s'", args, code,
+		needle, absent))
+		diag("exit %d, output:\n%s", rc, out);
+	free(out);
+}
+
 /* The whole output (stdout and stderr) is exactly @line plus a newline. */
 static void expect_line(const char *args, int code, const char *line)
 {
@@ -421,6 +435,18 @@ static void test_results_cli(void)
 	       0, "kbenchctl: saved 2 routines, 400 samples to /tmp/kbench-xdg-");
 	snprintf(path, sizeof(path), "%s/kbench/unitbase.json", xdg_dir);
 	ok(access(path, R_OK) == 0, "--save NAME: stored as $XDG_DATA_HOME/kbench/NAME.json");
+	/* paths joined by one '/', whatever the directory ends in */
+	snprintf(path, sizeof(path), "%s/", xdg_dir);
+	setenv("XDG_DATA_HOME", path, 1);
+	expect_not("run add_chain --user --samples 50 --iterations 100 --save unitslash",
+		   0, "/kbench/unitslash.json (", "//");
+	setenv("XDG_DATA_HOME", xdg_dir, 1);
+	snprintf(path, sizeof(path), "%s/kbench/unitslash.json", xdg_dir);
+	remove(path);
+	expect_line("run add_chain --user --save /tmp/", 2,
+		    "kbenchctl run: --save /tmp/: a directory: name a file in it (/tmp/NAME.json) or give a NAME");
+	expect_line("run add_chain --user --save /tmp", 2,
+		    "kbenchctl run: --save /tmp: a directory: name a file in it (/tmp/NAME.json) or give a NAME");
 	expect("run add_chain --user --samples 200 --iterations 1000 --save unit-new.json",
 	       0, "to unit-new.json");
 	expect("diff --check unitbase unit-new.json", 0, "unit-new.json: ok, 1 run, 1 routine, 200 samples");
@@ -553,8 +579,12 @@ static void test_results_cli(void)
 			kb_resfile_free(&rf);
 		remove("unit-runs65.json");
 		expect("diff unit-runs.json unit-runs.json --threshold 0", 0,
-		       "add_n [user] 64: 3 and 3 runs, between-run spread ");
+		       "add_n:64 [user]: 3 and 3 runs, between-run spread ");
 		valgrind("diff unit-runs.json unit-runs.json", 0);
+		/* a routine is NAME:ARG in every table, its units ticks */
+		expect_not("diff unit-runs.json unit-runs.json", 0, "\nadd_n:64 [user] ", "cyc");
+		expect_not("diff unit-runs.json unit-runs.json --markdown", 0,
+			   "| `add_n:64 [user]` | ", "cyc");
 		json_check("export unit-runs.json --format gbench",
 			   "b=d[\"benchmarks\"]; it=[x for x in b if x[\"run_type\"]==\"iteration\"]; ag=[x for x in b if x[\"run_type\"]==\"aggregate\"]\n"
 			   "assert [x[\"repetition_index\"] for x in it]==[0,1,2] and [x[\"replicate\"] for x in it]==[0,1,2], it\n"
@@ -576,13 +606,31 @@ static void test_results_cli(void)
 			   "run --runs 3 --spacing 0.2 --json: the spacing, and a wall time that holds the two pauses (at least 0.4 s)");
 		expect("run add_n:64 --user --runs 2 --samples 50 --spacing 0", 0,
 		       "each with its own probe and warm-up, 0 s apart: ");
+		/* the counter's units are ticks: "cycles" are core cycles only */
+		expect_not("run add_n:64 --user --runs 2 --samples 50 --spacing 0", 0,
+			   "2 runs of 1 routine (", "cyc");
+		expect_not("run add_n:64 --user --runs 2 --samples 50 --spacing 0", 0,
+			   " median ticks/iter ", "cyc");
+		expect("run add_n:64 --user --runs 2 --samples 50 --spacing 0 --unit core", 0,
+		       " median core cycles/iter ");
+		json_check("run add_n:64 --user --runs 2 --samples 50 --spacing 0 --json",
+			   "b=d[\"between_runs\"][0]; assert b[\"unit\"].endswith(\" ticks\") and len(b[\"median_cycles\"])==2, b",
+			   "run --runs 2 --json: between_runs names its unit (\"tsc ticks\")");
 		/* compare --runs: A and B interleaved in each run, paired by run */
 		valgrind("compare add_n:64 add_n:65 --user --runs 3 --samples 50 --save unit-cruns.json", 0);
 		json_check("compare add_n:64 add_n:65 --user --runs 3 --samples 50 --json",
 			   "c=d[\"comparison\"]; assert len(d[\"runs\"])==3 and c[\"runs\"]==3 and c[\"runs_df\"]==2, c\n"
-			   "assert c[\"ci_method\"]==\"t over runs\" and c[\"verdict\"] in (\"slower\",\"equal\",\"faster\") and c[\"between_run_spread_pct\"] is not None, c",
+			   "assert c[\"ci_method\"]==\"t over runs\" and c[\"verdict\"] in (\"slower\",\"equal\",\"faster\",\"inconclusive\") and c[\"between_run_spread_pct\"] is not None, c",
 			   "compare --runs 3 --json: 3 run objects, the comparison over runs (runs_df 2, the spread)");
-		expect("diff unit-cruns.json unit-cruns.json", 0, "add_n [user] 65: 3 and 3 runs, between-run spread ");
+		expect("diff unit-cruns.json unit-cruns.json", 0, "add_n:65 [user]: 3 and 3 runs, between-run spread ");
+		expect_not("compare add_n:64 add_n:65 --user --runs 2 --samples 50 --spacing 0", 0,
+			   "(each run's medians, ticks/iter)", "cyc");
+		expect("compare add_n:64 add_n:65 --user --runs 2 --samples 50 --spacing 0", 0,
+		       "paired t over the runs, 1 degree of freedom");
+		json_check("compare add_n:64 add_n:65 --user --runs 2 --samples 50 --spacing 0 --json",
+			   "c=d[\"comparison\"]; assert c[\"unit\"].endswith(\" ticks\"), c\n"
+			   "assert c[\"verdict\"]==\"inconclusive\" if c[\"inconclusive\"] else c[\"verdict\"]!=\"inconclusive\", c",
+			   "compare --runs 2 --json: the comparison names its unit; verdict 'inconclusive' exactly when inconclusive is true");
 		expect("compare add_n:64 add_n:65 --user --runs 3 --kernel-vs-user", 2,
 		       "kbenchctl compare: --runs 3: not with --kernel-vs-user");
 		remove("unit-cruns.json");
@@ -696,7 +744,7 @@ static void test_sweep_cli(void)
 	   "compare foo foobar --user: the userspace twins of kbench_example's null experiment");
 	free(out);
 	rc = run("run add_chain --user --precision 50 --max-time 2", "2>/dev/null", &out);
-	ok(rc == 0 && strstr(out, "sampled until answered: 1 looks, 1000 samples per routine"),
+	ok(rc == 0 && strstr(out, "sampled until answered: 1 look, 1000 samples per routine"),
 	   "run --precision 50: answered at the first look");
 	free(out);
 	/*

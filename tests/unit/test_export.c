@@ -721,8 +721,22 @@ static void test_history(void)
 		unit_cmd_out(cmd, &out);
 		ok(!strstr(out, "warning"), "history of one file: no order warning");
 		free(out);
+		snprintf(cmd, sizeof(cmd), "%s history %s 2>/dev/null", kbenchctl_abs,
+			 strchr(rev, ' ') ? strrchr(rev, ' ') + 1 : rev);
+		unit_cmd_out(cmd, &out);
+		ok(!strncmp(out, "history: 1 file, 2 routines ", 28),
+		   "history of one file: '1 file, 2 routines' (%.40s)", out);
+		free(out);
 		free(rev);
 	}
+
+	/* a directory given with trailing slashes: each path joined by one */
+	snprintf(cmd, sizeof(cmd), "%s history %s/series// 2>/dev/null", kbenchctl_abs, tmp_dir);
+	unit_cmd_out(cmd, &out);
+	ok(!strncmp(out, "history: 30 files, 2 routines ", 30) &&
+	   strstr(out, "/series/h-0.json") && !strstr(out, "//"),
+	   "history DIR//: 30 files, 2 routines; every path DIR/FILE, never DIR//FILE");
+	free(out);
 
 	rc = kb_status("history %s/series --svg %s/h.svg", tmp_dir, tmp_dir);
 	snprintf(cmd, sizeof(cmd), "grep -c 'class=\"step\"' %s/h.svg", tmp_dir);

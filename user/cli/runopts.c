@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <linux/kbench.h>
 
@@ -124,8 +125,14 @@ static int parse_result_name(const struct kb_opt *o, const char *arg,
 	char path[4096], why[256];
 	bool is_name;
 
+	struct stat st;
+
 	if (kb_resfile_path(arg, path, sizeof(path), &is_name, why, sizeof(why)))
 		return kb_opt_error(o, arg, "%s", why);
+	if (path[strlen(path) - 1] == '/' ||
+	    (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
+		return kb_opt_error(o, arg, "a directory: name a file in it (%s%sNAME.json) or give a NAME",
+				    arg, arg[strlen(arg) - 1] == '/' ? "" : "/");
 	*(const char **)field = arg;
 	return 0;
 }
@@ -524,7 +531,7 @@ const struct kb_opt kb_run_table[] = {
 	  .in = KB_IN_RUN | KB_IN_DIFF, .min = 0,
 	  KB_OPT_FIELD(struct kb_run_opts, diff.threshold),
 	  KB_OPT_GIVEN(struct kb_run_opts, diff.has_threshold),
-	  .help = "noise threshold of the diff, single or replicated runs: a change is called only when its whole CI is beyond PCT percent; 0: 'no significant difference' when the CI holds 0",
+	  .help = "noise threshold of the diff in percent, the same for files of single and of replicated runs: a change is called only when its whole 95% CI lies beyond +-PCT; 0: 'no significant difference' when the CI holds 0",
 	  .def = KB_STR(KB_DIFF_DEFAULT_THRESHOLD) },
 	{ .name = "seed", .kind = KB_OPT_U64, .metavar = "N", .in = KB_IN_ALL,
 	  KB_OPT_FIELD(struct kb_run_opts, diff.seed),
@@ -553,7 +560,7 @@ const struct kb_opt kb_run_table[] = {
 	{ .name = "metric", .kind = KB_OPT_STRING, .metavar = "EVENT",
 	  .in = KB_IN_ALL, .parse = parse_metric,
 	  KB_OPT_FIELD(struct kb_run_opts, diff.metric),
-	  .help = "compare the counts of a hardware event instead of cycles (compare: counted without --events too)" },
+	  .help = "compare the counts of a hardware event per iteration instead of the counter's ticks (compare: counted without --events too)" },
 	{ .name = "check", .kind = KB_OPT_FLAG, .in = KB_IN_DIFF,
 	  KB_OPT_FIELD(struct kb_run_opts, check),
 	  .help = "only load and validate each FILE" },

@@ -441,7 +441,8 @@ static void table_print(const struct bl_row *rows, size_t n,
 	}
 	out_close_array();
 	out_uint("measured", "%llu", measured);
-	out_uint("wanted", " of %llu routines measured", wanted);
+	out_uint("wanted", " of %llu routine", wanted);
+	out_text("%s measured", wanted == 1 ? "" : "s");
 	out_uint("missing", NULL, wanted - measured);
 	if (measured < wanted)
 		out_text("; %llu NOT measured (below):\n",
@@ -648,8 +649,8 @@ int baseline_main(const struct subcommand *sc, int argc, char *argv[])
 	}
 	table_print(rows, n, &o, measured, wanted);
 	if (measured < wanted)
-		fprintf(stderr, "%s baseline: %zu of %zu routines not measured: %s\n",
-			prog, wanted - measured, wanted,
+		fprintf(stderr, "%s baseline: %zu of %zu routine%s not measured: %s\n",
+			prog, wanted - measured, wanted, wanted == 1 ? "" : "s",
 			failed ? "some failed (see above)" :
 				 "missing on this kernel (the table says why)");
 	if (failed)

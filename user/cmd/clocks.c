@@ -68,7 +68,7 @@ static void clock_print_header(bool side)
 		out_text("%-7s ", "SIDE");
 	out_text("%-26s %-7s %12s %12s %12s %12s %12s %10s %10s\n", "CLOCK",
 		 "UNIT", "RES_MIN", "RES_MEAN", "RES_MIN_NS", "RES_MEAN_NS",
-		 "LATENCY", "LAT_NS", "LAT_CYC");
+		 "LATENCY", "LAT_NS", "LAT_TICKS");
 }
 
 static void clock_print(const struct kb_clock *c, bool side)
@@ -78,7 +78,9 @@ static void clock_print(const struct kb_clock *c, bool side)
 	out_open_object(NULL);
 	out_string("side", side ? "%-7s " : NULL, c->side);
 	out_string("name", "%-26s", c->name);
-	out_string("unit", " %-7s", c->unit);
+	/* JSON keeps the module's word; the counter's units are ticks */
+	out_string("unit", NULL, c->unit);
+	out_text(" %-7s", strcmp(c->unit, "cycles") ? c->unit : "ticks");
 	out_uint("hz", NULL, c->hz);
 	if (c->res_changes)
 		out_uint("resolution_min", " %12llu", c->res_min);

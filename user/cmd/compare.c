@@ -219,6 +219,7 @@ static int compare_replicated(struct kb_run_opts *o, int argc, char *argv[],
 	struct kb_runs_ci ci = { .threshold_pct = o->threshold };
 	struct kb_compare c;
 	char la[KBENCH_NAME_MAX + 24], lb[KBENCH_NAME_MAX + 24], text[512];
+	char unit[KBENCH_NAME_MAX + 24];
 	struct kb_run *rs;
 	double wall;
 	int ret;
@@ -269,9 +270,10 @@ static int compare_replicated(struct kb_run_opts *o, int argc, char *argv[],
 		out_text("%u runs of %s and %s interleaved, each with its own probe and warm-up%s, %g s apart: %.2f s in all\n",
 			 n, la, lb, o->user ? " and process" : "", o->spacing,
 			 wall);
-		out_text("%4s %16s %16s %9s\n", "run", la, lb, "change");
+		out_text("%4s %16s %16s %9s  (each run's medians, %s/iter)\n",
+			 "run", la, lb, "change", kb_run_unit(&rs[0]));
 		for (i = 0; i < n; i++)
-			out_text("%4u %12.3f cyc %12.3f cyc %+8.2f%%\n", i + 1,
+			out_text("%4u %16.3f %16.3f %+8.2f%%\n", i + 1,
 				 ma[i], mb[i], (mb[i] / ma[i] - 1) * 100);
 	}
 	out_open_object("comparison");
@@ -282,6 +284,7 @@ static int compare_replicated(struct kb_run_opts *o, int argc, char *argv[],
 	if (rs[0].res[1].has_arg)
 		out_uint("b_arg", NULL, rs[0].res[1].arg);
 	out_uint("runs", NULL, n);
+	out_string("unit", NULL, kb_run_unit_text(&rs[0], unit, sizeof(unit)));
 	out_double("a_geomean_median_cycles", NULL, ci.gm_a);
 	out_double("b_geomean_median_cycles", NULL, ci.gm_b);
 	out_double("median_rel_diff_pct", NULL, c.rel_median_pct);
@@ -292,11 +295,12 @@ static int compare_replicated(struct kb_run_opts *o, int argc, char *argv[],
 	out_double("between_run_spread_pct", "between-run spread of the change %.2f%%", ci.spread_pct);
 	out_double("a_run_spread_pct", " (each routine's: %.2f%%", ci.spread_a_pct);
 	out_double("b_run_spread_pct", " and %.2f%%)", ci.spread_b_pct);
-	out_double("runs_df", "; paired t over the runs, %g degrees of freedom\n", ci.df);
+	out_double("runs_df", "; paired t over the runs, %g degree", ci.df);
+	out_text("%s of freedom\n", ci.df == 1 ? "" : "s");
 	out_double("p_value", NULL, c.p);
 	out_double("p_threshold_pct", NULL, o->threshold);
 	out_double("threshold_pct", NULL, o->threshold);
-	out_string("verdict", NULL, kb_verdict_name(c.verdict));
+	out_string("verdict", NULL, kb_compare_call_name(&c));
 	out_bool("inconclusive", NULL, c.inconclusive);
 	out_bool("below_threshold", NULL, c.below_threshold);
 	out_double("resolve_halfwidth_pct", NULL,

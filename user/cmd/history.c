@@ -140,9 +140,9 @@ static int list_dir(const char *sub, const char *dir, struct dated **d,
 		if (len < 6 || strcmp(e->d_name + len - 5, ".json") ||
 		    e->d_name[0] == '.')
 			continue;
-		if (asprintf(&p, "%s%s%s", dir,
-			     dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/",
-			     e->d_name) < 0) {
+		p = malloc(strlen(dir) + len + 2);
+		if (!p || kb_path_join(p, strlen(dir) + len + 2, dir, e->d_name)) {
+			free(p);
 			ret = -ENOMEM;
 			break;
 		}
@@ -391,7 +391,8 @@ static void print_series(const struct kb_export *x, const struct series *s,
 	size_t i, k;
 
 	out_open_object(NULL);
-	out_string("routine", "\n%s", p0->name);
+	out_string("routine", NULL, p0->name);	/* the series' name, as exported */
+	out_text("\n%s", p0->label);
 	out_string("unit", " (%s", kb_export_unit_text(p0->run));
 	out_text(" per iteration: each file's median and its 95%% CI; a file of several runs their geometric mean)\n");
 	out_double("lag1_autocorrelation", NULL, s->r1);
@@ -447,7 +448,9 @@ static int write_svg(const struct history_opts *o, const struct kb_export *x,
 		struct kb_svg_curve *k = &c[nc++];
 		double *xs = buf + 4 * x->nfiles * b;
 
-		k->name = ser[b].p[0]->name;
+		k->name = ser[b].p[0]->label;
+		snprintf(k->unit, sizeof(k->unit), "%s",
+			 kb_export_unit_text(ser[b].p[0]->run));
 		k->n = ser[b].n;
 		k->x = xs;
 		k->median = ser[b].v;
@@ -543,8 +546,10 @@ int history_main(const struct subcommand *sc, int argc, char *argv[])
 		goto out_free;
 
 	out_open_object(NULL);
-	out_uint("files", "history: %llu files", x.nfiles);
-	out_uint(NULL, ", %llu routines", x.nbench);	/* JSON: the array below */
+	out_uint("files", "history: %llu file", x.nfiles);
+	out_text("%s", x.nfiles == 1 ? "" : "s");
+	out_uint(NULL, ", %llu routine", x.nbench);	/* JSON: the array below */
+	out_text("%s", x.nbench == 1 ? "" : "s");
 	out_string("order", NULL, order);
 	if (!strcmp(order, "as given"))
 		out_text(" as given; ");
@@ -578,7 +583,8 @@ int history_main(const struct subcommand *sc, int argc, char *argv[])
 		nimp += !strcmp(t->verdict, "improved");
 		nwithin += !strcmp(t->verdict, "within the threshold");
 		out_open_object_inline(NULL);
-		out_string("routine", "step: %s", p->name);
+		out_string("routine", NULL, p->name);
+		out_text("step: %s", p->label);
 		out_uint("index", " at #%llu", p->file);
 		out_string("file", " (%s)", x.paths[p->file]);
 		out_double("before", ": %.3f", t->before);

@@ -58,9 +58,11 @@ static int report_baseline(const struct kb_run_opts *o, const struct kb_run *r,
 static void report_runs(const struct kb_run *rs, unsigned int n,
 			double spacing, double wall)
 {
+	char unit[KBENCH_NAME_MAX + 24];
 	double m[KB_RUNS_MAX], gm, sp;
 	struct kb_stability v;
 	unsigned int i, k;
+	int w;
 
 	kb_env_print(&rs[0].env, KB_ENV_VIEW_WARNINGS);
 	out_text("%u runs of %u routine%s%s, each with its own probe and warm-up, %g s apart: %.2f s in all\n",
@@ -70,8 +72,10 @@ static void report_runs(const struct kb_run *rs, unsigned int n,
 	if (rs[0].core.on)
 		out_text("in core cycles: each run calibrated by its own add chains (the first: 1 core cycle = %.4f %s ticks; %s)\n",
 			 rs[0].core.ratio, rs[0].counter, kb_core_assumes);
-	out_text("%-24s %4s %14s  %-24s %8s  %s\n", "routine", "run",
-		 "median/iter", "95% CI of the median", "valid", "stability");
+	snprintf(unit, sizeof(unit), "median %s/iter", kb_run_unit(&rs[0]));
+	w = strlen(unit) > 12 ? (int)strlen(unit) : 12;
+	out_text("%-24s %4s  %*s  %-24s %8s  %s\n", "routine", "run", w,
+		 unit, "95% CI of the median", "valid", "stability");
 	for (k = 0; k < rs[0].nres; k++)
 		for (i = 0; i < n; i++) {
 			const struct kb_result *x = &rs[i].res[k];
@@ -85,8 +89,8 @@ static void report_runs(const struct kb_run *rs, unsigned int n,
 			kb_result_stability(&rs[i], x, &v);
 			snprintf(ci, sizeof(ci), "%.3f .. %.3f", x->st.ci_lo,
 				 x->st.ci_hi);
-			out_text("%-24s %4u %10.3f cyc  %-24s %8zu  %s\n",
-				 i ? "" : lbl, i + 1, x->st.median, ci,
+			out_text("%-24s %4u  %*.3f  %-24s %8zu  %s\n",
+				 i ? "" : lbl, i + 1, w, x->st.median, ci,
 				 x->st.count, v.stable ? "stable" :
 				 v.nreasons ? v.reason[0] : "unstable");
 		}
@@ -109,6 +113,7 @@ static void report_runs(const struct kb_run *rs, unsigned int n,
 static void report_runs_json(const struct kb_run *rs, unsigned int n,
 			     unsigned int pflags, double spacing, double wall)
 {
+	char unit[KBENCH_NAME_MAX + 24];
 	double m[KB_RUNS_MAX], gm, sp;
 	unsigned int i, k;
 
@@ -128,6 +133,7 @@ static void report_runs_json(const struct kb_run *rs, unsigned int n,
 		if (rs[0].res[k].has_arg)
 			out_uint("arg", NULL, rs[0].res[k].arg);
 		out_uint("runs", NULL, n);
+		out_string("unit", NULL, kb_run_unit_text(&rs[0], unit, sizeof(unit)));
 		out_open_array("median_cycles");
 		for (i = 0; i < n; i++)
 			out_double(NULL, NULL, m[i]);

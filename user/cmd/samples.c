@@ -139,7 +139,7 @@ static void emit_with_events(struct stream *s, uint64_t index,
 static void stream_header(struct stream *s)
 {
 	if (!s->csv)
-		out_text("%10s %-20s %14s %s\n", "INDEX", "ROUTINE", "NET_CYCLES",
+		out_text("%10s %-20s %14s %s\n", "INDEX", "ROUTINE", "NET_TICKS",
 			 "FLAGS");
 }
 

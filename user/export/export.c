@@ -75,6 +75,13 @@ static void point_name(struct kb_export_point *p)
 	if (used < sizeof(p->name) && (s->has_arg || r->has_arg))
 		snprintf(p->name + used, sizeof(p->name) - used, "/%llu",
 			 (unsigned long long)(s->has_arg ? s->arg : r->arg));
+	if (s->has_arg || r->has_arg)
+		snprintf(p->label, sizeof(p->label), "%s:%llu%s", r->routine,
+			 (unsigned long long)(s->has_arg ? s->arg : r->arg),
+			 s->run.user ? " [user]" : "");
+	else
+		snprintf(p->label, sizeof(p->label), "%s%s", r->routine,
+			 s->run.user ? " [user]" : "");
 }
 
 static int add_points(const char *sub, struct kb_export *x, size_t f,

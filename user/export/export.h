@@ -46,6 +46,8 @@ struct kb_export_point {
 	const struct kb_result *res;
 	/* "ROUTINE", "ROUTINE/ARG" (Google Benchmark's naming); "user:" first for twin runs */
 	char name[KBENCH_NAME_MAX + 32];
+	/* the same as people read it everywhere else: "ROUTINE:ARG [user]" */
+	char label[KBENCH_NAME_MAX + 32];
 	size_t bench;			/* index of its benchmark (first seen) */
 	double median, ci_lo, ci_hi;	/* counter ticks per iteration */
 	double ns, ns_lo, ns_hi;	/* the same in ns; NAN: rate unknown */

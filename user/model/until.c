@@ -198,7 +198,8 @@ void kb_until_print(const struct kb_until *u, const struct kb_run *r)
 	out_text("sampled %s", u->answered ? "until answered" :
 		 u->last_look ? "until the last look, unanswered" :
 		 "until --max-time, unanswered");
-	out_uint("looks", ": %llu looks", u->looks);
+	out_uint("looks", ": %llu look", u->looks);
+	out_text("%s", u->looks == 1 ? "" : "s");
 	out_uint("samples_per_routine", ", %llu samples per routine",
 		 r->nres ? r->res[0].n : 0);
 	out_double("elapsed_s", ", %.2f s", u->elapsed_s);

@@ -16,10 +16,18 @@
 #include "base.h"
 #include "output.h"
 
+/* A routine as people read it everywhere: "NAME:ARG", " [user]" for a twin. */
 static void label(const struct kb_saved_run *s, const struct kb_result *r,
 		  char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s", r->routine, s->run.user ? " [user]" : "");
+	uint64_t a;
+
+	if (kb_diff_arg_of(s, r, &a))
+		snprintf(buf, len, "%s:%llu%s", r->routine,
+			 (unsigned long long)a, s->run.user ? " [user]" : "");
+	else
+		snprintf(buf, len, "%s%s", r->routine,
+			 s->run.user ? " [user]" : "");
 }
 
 static void format_pct(double v, char *buf, size_t len)
@@ -60,13 +68,12 @@ static void side_json(const char *key, const char *name,
 
 /* A row's cells as text ("-" where there is no figure). */
 struct cells {
-	char lbl[64], om[32], nm[32], ch[24], lo[24], hi[24], p[16], arg[24];
+	char lbl[KBENCH_NAME_MAX + 32], om[32], nm[32], ch[24], lo[24], hi[24], p[16];
 };
 
 static void row_cells(const struct kb_diff_row *w, const char *metric, struct cells *c)
 {
 	bool na = w->verdict == KB_ROW_NA;
-	uint64_t a = 0;
 
 	label(w->os, w->o, c->lbl, sizeof(c->lbl));
 	format_med(w, metric, w->old_med, c->om, sizeof(c->om));
@@ -75,10 +82,6 @@ static void row_cells(const struct kb_diff_row *w, const char *metric, struct ce
 	format_pct(na ? NAN : w->c.ci_lo_pct, c->lo, sizeof(c->lo));
 	format_pct(na ? NAN : w->c.ci_hi_pct, c->hi, sizeof(c->hi));
 	kb_format_p(na ? NAN : w->c.p, c->p, sizeof(c->p));
-	if (kb_diff_arg_of(w->os, w->o, &a))
-		snprintf(c->arg, sizeof(c->arg), "%llu", (unsigned long long)a);
-	else
-		snprintf(c->arg, sizeof(c->arg), "-");
 }
 
 /* As compare's verdicts: regressed red, improved and no change green. */
@@ -92,23 +95,18 @@ static const char *verdict_color(const struct kb_diff_row *w)
 }
 
 /*
- * The verdict of JSON's "verdict": "no significant difference" at
- * threshold 0 (the CI holds 0: that is all it says), else the row's.
+ * The verdict in words, in the text and in JSON's "verdict" alike:
+ * "inconclusive" where the CI reaches across the threshold (never "no
+ * change": it is not one), "no significant difference" at threshold 0
+ * (the CI holds 0: that is all it says), else the row's.
  */
-static const char *row_verdict(const struct kb_diff_row *w)
-{
-	if (w->verdict == KB_ROW_NO_CHANGE && !w->c.inconclusive &&
-	    !(w->threshold_used > 0))
-		return "no significant difference";
-	return kb_row_verdict_name[w->verdict];
-}
-
-/* The verdict in words: row_verdict(), or "inconclusive". */
 static const char *row_call(const struct kb_diff_row *w)
 {
 	if (w->verdict == KB_ROW_NO_CHANGE && w->c.inconclusive)
 		return "inconclusive";
-	return row_verdict(w);
+	if (w->verdict == KB_ROW_NO_CHANGE && !(w->threshold_used > 0))
+		return "no significant difference";
+	return kb_row_verdict_name[w->verdict];
 }
 
 /* After the call: a change seen between single runs only. */
@@ -121,7 +119,7 @@ static const char *row_caveat(const struct kb_diff_row *w)
 
 /* The p column only with -v (the verdict already says what p decided). */
 static void print_rows_table(const struct kb_diff_row *rows, size_t nrows,
-			     bool any_arg, bool full, const char *metric)
+			     bool full, const char *metric)
 {
 	struct cells c;
 	char ci[56], oh[48], nh[48];
@@ -129,9 +127,9 @@ static void print_rows_table(const struct kb_diff_row *rows, size_t nrows,
 
 	snprintf(oh, sizeof(oh), "old %.20s/iter", metric ? metric : "");
 	snprintf(nh, sizeof(nh), "new %.20s/iter", metric ? metric : "");
-	out_text("%-24s %s%14s %14s %9s  %-20s", "routine",
-		 any_arg ? "       arg " : "", metric ? oh : "old/iter",
-		 metric ? nh : "new/iter", "change", "95% CI of change");
+	out_text("%-24s %14s %14s %9s  %-20s", "routine",
+		 metric ? oh : "old/iter", metric ? nh : "new/iter", "change",
+		 "95% CI of change");
 	if (full)
 		out_text(" %8s", "p");
 	out_text("  verdict\n");
@@ -140,10 +138,7 @@ static void print_rows_table(const struct kb_diff_row *rows, size_t nrows,
 
 		row_cells(w, metric, &c);
 		snprintf(ci, sizeof(ci), "%s .. %s", c.lo, c.hi);
-		out_text("%-24s ", c.lbl);
-		if (any_arg)
-			out_text("%10s ", c.arg);
-		out_text("%14s %14s %9s  %-20s", c.om, c.nm, c.ch,
+		out_text("%-24s %14s %14s %9s  %-20s", c.lbl, c.om, c.nm, c.ch,
 			 w->verdict == KB_ROW_NA ? "-" : ci);
 		if (full)
 			out_text(" %8s", c.p);
@@ -155,24 +150,21 @@ static void print_rows_table(const struct kb_diff_row *rows, size_t nrows,
 
 /* For a commit message or a review: never coloured. */
 static void print_rows_markdown(const struct kb_diff_row *rows, size_t nrows,
-				bool any_arg, const char *metric)
+				const char *metric)
 {
 	struct cells c;
 	size_t i;
 
-	out_text("| routine |%s old%s%s/iter | new%s%s/iter | change | 95%% CI | p | verdict |\n",
-		 any_arg ? " arg |" : "", metric ? " " : "", metric ? metric : "",
+	out_text("| routine | old%s%s/iter | new%s%s/iter | change | 95%% CI | p | verdict |\n",
+		 metric ? " " : "", metric ? metric : "",
 		 metric ? " " : "", metric ? metric : "");
-	out_text("|:--|%s--:|--:|--:|:-:|--:|:--|\n", any_arg ? "--:|" : "");
+	out_text("|:--|--:|--:|--:|:-:|--:|:--|\n");
 	for (i = 0; i < nrows; i++) {
 		const struct kb_diff_row *w = &rows[i];
 		bool na = w->verdict == KB_ROW_NA;
 
 		row_cells(w, metric, &c);
-		out_text("| `%s` |", c.lbl);
-		if (any_arg)
-			out_text(" %s |", c.arg);
-		out_text(" %s | %s | %s | %s%s%s | %s | %s%s%s |\n", c.om, c.nm,
+		out_text("| `%s` | %s | %s | %s | %s%s%s | %s | %s%s%s |\n", c.lbl, c.om, c.nm,
 			 c.ch, na ? "-" : c.lo, na ? "" : " .. ", na ? "" : c.hi,
 			 c.p, w->verdict == KB_ROW_REGRESSED ? "**regressed**" :
 			 row_call(w), row_caveat(w),
@@ -220,7 +212,7 @@ static void print_rows_json(const struct kb_diff_row *rows, size_t nrows,
 		out_double("mann_whitney_u", NULL, na ? NAN : w->u);
 		out_double("mann_whitney_p", NULL, na ? NAN : w->c.mw_p);
 		out_double("p_value", NULL, na ? NAN : w->c.p);
-		out_string("verdict", NULL, row_verdict(w));
+		out_string("verdict", NULL, row_call(w));
 		out_bool("single_runs", NULL, w->single);
 		out_bool("prediction_interval", NULL, w->predicted);
 		out_bool("inconclusive", NULL, !na && w->c.inconclusive);
@@ -259,9 +251,8 @@ static void print_runs_lines(const struct kb_diff_row *rows, size_t nrows)
 		if (!w->replicated)
 			continue;
 		row_cells(w, NULL, &c);
-		out_text("%s%s%s: %u and %u runs, between-run spread %.2f%%",
-			 c.lbl, strcmp(c.arg, "-") ? " " : "",
-			 strcmp(c.arg, "-") ? c.arg : "", w->c.runs_a,
+		out_text("%s: %u and %u runs, between-run spread %.2f%%",
+			 c.lbl, w->c.runs_a,
 			 w->c.runs_b, w->c.spread_pct);
 		if (w->predicted)
 			out_text(" (one side a single run: a prediction interval)");
@@ -288,17 +279,11 @@ static void only_list(const char *key, const char *text,
 	for (i = 0; i < rf->nruns; i++) {
 		for (k = 0; k < rf->runs[i].run.nres; k++) {
 			const struct kb_saved_run *s = &rf->runs[i];
-			char lbl[64];
+			char lbl[KBENCH_NAME_MAX + 32];
 
 			if (used[i][k])
 				continue;
-			if (kb_diff_arg_of(s, &s->run.res[k], &a))
-				snprintf(lbl, sizeof(lbl), "%s:%llu%s",
-					 s->run.res[k].routine,
-					 (unsigned long long)a,
-					 s->run.user ? " [user]" : "");
-			else
-				label(s, &s->run.res[k], lbl, sizeof(lbl));
+			label(s, &s->run.res[k], lbl, sizeof(lbl));
 			out_text("%s%s", shown++ ? ", " : text, lbl);
 			out_open_object_inline(NULL);
 			out_string("routine", NULL, s->run.res[k].routine);
@@ -446,11 +431,11 @@ int kb_diff_print(const char *key, const char *old_name, struct kb_resfile *old,
 		out_text("\n");
 	out_string("metric", NULL, o->metric ? o->metric : "cycles");
 	if (md)
-		print_rows_markdown(d->rows, d->nrows, d->any_arg, o->metric);
+		print_rows_markdown(d->rows, d->nrows, o->metric);
 	else if (out_json())
 		print_rows_json(d->rows, d->nrows, o->metric);
 	else
-		print_rows_table(d->rows, d->nrows, d->any_arg, o->full, o->metric);
+		print_rows_table(d->rows, d->nrows, o->full, o->metric);
 	if (!out_json())
 		print_runs_lines(d->rows, d->nrows);
 	if (md || o->full)

@@ -370,7 +370,7 @@ int kb_report_compare(const struct kb_run *r, const struct kb_result *a,
 	out_double("p_threshold_pct", " (H0: |change| <= %g%%, from the same resamples: p <= 0.05 exactly when a change is called)\n",
 		   threshold);
 	out_double("threshold_pct", "  threshold %g%%", threshold);
-	out_string("verdict", ", verdict %s", kb_verdict_name(c.verdict));
+	out_string("verdict", ", verdict %s", kb_compare_call_name(&c));
 	out_bool("inconclusive", " (inconclusive: %s", c.inconclusive);
 	out_bool("below_threshold", "; significant but not called: %s)\n",
 		 c.below_threshold);

@@ -2,8 +2,8 @@
 /*
  * Self-contained SVG plots of runs.
  *
- * Two panels share one value axis (cycles per iteration): a histogram of
- * the valid samples, one series per routine overlaid, with min, median and
+ * Two panels share one value axis (per iteration, in the run's unit): a
+ * histogram of the valid samples, one series per routine overlaid, with min, median and
  * mode drawn as vertical lines; and the samples in time order, so that
  * drift and bursts of interference show.  The axis spans the smallest
  * minimum to the largest p95 plus a margin: a far tail would otherwise

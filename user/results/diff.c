@@ -359,9 +359,9 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 			 or->counter, (unsigned long long)or->counter_hz,
 			 nr->counter, (unsigned long long)nr->counter_hz);
 	else if (or->counter_hz != nr->counter_hz)
-		kb_diff_note(note, "counter rate differs slightly (%llu Hz, %llu Hz): comparing cycles",
+		kb_diff_note(note, "counter rate differs slightly (%llu Hz, %llu Hz): comparing %s",
 			 (unsigned long long)or->counter_hz,
-			 (unsigned long long)nr->counter_hz);
+			 (unsigned long long)nr->counter_hz, kb_run_unit(or));
 	if (or->iterations != nr->iterations)
 		kb_diff_note(note, "%s: %u iterations per sample, now %u",
 			 w->o->routine, or->iterations, nr->iterations);
@@ -650,7 +650,6 @@ int kb_diff_compute(struct kb_diff *d, const char *old_name,
 		    struct kb_resfile *new, const struct kb_diff_opts *o)
 {
 	size_t i;
-	uint64_t a;
 	bool core;
 
 	memset(d, 0, sizeof(*d));
@@ -669,8 +668,6 @@ int kb_diff_compute(struct kb_diff *d, const char *old_name,
 			     all_core(old) ? "old" : "new");
 	if (match_rows(d, old_name, old, new_name, new, o))
 		return -ENOMEM;
-	for (i = 0; i < d->nrows; i++)
-		d->any_arg |= kb_diff_arg_of(d->rows[i].os, d->rows[i].o, &a);
 	for (i = 0; i < d->nrows; i++) {
 		const struct kb_diff_row *w = &d->rows[i];
 		bool counts = w->verdict == KB_ROW_REGRESSED ||

@@ -110,7 +110,6 @@ struct kb_diff {
 	bool (*used_old)[KBENCH_RUN_ROUTINES_MAX];
 	bool (*used_new)[KBENCH_RUN_ROUTINES_MAX];
 	struct kb_diff_notes warn, note;
-	bool any_arg;			/* some row has a sweep argument */
 	size_t replicated;		/* rows compared between runs */
 	/*
 	 * a routine regressed (or changed, with --fail-on changed) between
