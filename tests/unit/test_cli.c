@@ -1034,6 +1034,45 @@ static void test_twins_man(void)
 		diag("man page: '%s'\ntable:    '%s'", got, want);
 }
 
+/* Does file @path hold a line that contains @needle? */
+static bool file_has(const char *path, const char *needle)
+{
+	char line[1024];
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, needle) != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * One version (include/kbench/version.h): the DKMS package, the module,
+ * kbenchctl, the man pages and the README's DKMS commands say the same,
+ * so that a release changes it in one place and this test names the rest.
+ */
+static void test_versions(void)
+{
+	static const struct { const char *path, *needle; } uses[] = {
+		{ "../../dkms.conf", "PACKAGE_VERSION=\"" KBENCH_VERSION "\"" },
+		{ "../../dkms.conf", "dkms add kbench/" KBENCH_VERSION },
+		{ "../../kmod/kbench_main.c", "MODULE_VERSION(KBENCH_VERSION);" },
+		{ "../../Documentation/kbenchctl.8", "\"kbench " KBENCH_VERSION "\"" },
+		{ "../../Documentation/libkbench.3", "\"kbench " KBENCH_VERSION "\"" },
+		{ "../../README.md", "sudo dkms add kbench/" KBENCH_VERSION " " },
+		{ "../../README.md", "sudo mkdir /usr/src/kbench-" KBENCH_VERSION "\n" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(uses) / sizeof(uses[0]); i++)
+		ok(file_has(uses[i].path, uses[i].needle),
+		   "version %s (include/kbench/version.h): %s says %s",
+		   KBENCH_VERSION, uses[i].path, uses[i].needle);
+	expect("--version", 0, "kbenchctl " KBENCH_VERSION " (netlink family kbench v");
+}
+
 void test_cli(void)
 {
 	char *out;
@@ -1077,6 +1116,7 @@ void test_cli(void)
 	expect("info --user", 0, "version:          " KBENCHCTL_VERSION);
 	expect("info --user --cpu 0", 0, "environment of CPU 0");
 	test_twins_man();
+	test_versions();
 	test_autoload();
 	test_events_cli();
 
