@@ -20,6 +20,7 @@
  * kept beside each row in kbenchctl's table (user/model/prims.c), and in
  * Documentation/kbench.rst, "Baselines of the kernel's primitives".
  */
+#include <crypto/chacha.h>
 #include <linux/atomic.h>
 #include <linux/crc32.h>
 #include <linux/gfp.h>
@@ -155,10 +156,43 @@ KBENCH_PRIM(local_clock, acc += local_clock())
 KBENCH_PRIM(jiffies, acc += READ_ONCE(jiffies))
 KBENCH_PRIM(get_cycles, acc += get_cycles())
 
-/* random numbers */
+/*
+ * random numbers: get_random_u*() hand out a per-CPU batch of one and a
+ * half ChaCha20 blocks (random.c) and refill it when it is used up, so a
+ * call's cost depends on where the batch stood, which carries over from
+ * whatever ran before.  One iteration takes a whole batch: every
+ * iteration then holds exactly one refill wherever the batch began, and
+ * two runs give the same figure (kbenchctl divides by the calls).
+ */
+#define KBENCH_PRIMS_RANDOM_BYTES	(CHACHA_BLOCK_SIZE * 3 / 2)
+#define KBENCH_PRIMS_RANDOM_U32		(KBENCH_PRIMS_RANDOM_BYTES / sizeof(u32))
+#define KBENCH_PRIMS_RANDOM_U64		(KBENCH_PRIMS_RANDOM_BYTES / sizeof(u64))
+/* the descriptions and kbenchctl's table (user/model/prims.c) say these */
+static_assert(KBENCH_PRIMS_RANDOM_U32 == 24);
+static_assert(KBENCH_PRIMS_RANDOM_U64 == 12);
 #ifndef CONFIG_PREEMPT_RT
-KBENCH_PRIM(get_random_u32, acc += get_random_u32())
-KBENCH_PRIM(get_random_u64, acc += get_random_u64())
+static __always_inline u64 kbench_prims_random_u32_batch(void)
+{
+	unsigned int i;
+	u64 acc = 0;
+
+	for (i = 0; i < KBENCH_PRIMS_RANDOM_U32; i++)
+		acc += get_random_u32();
+	return acc;
+}
+
+static __always_inline u64 kbench_prims_random_u64_batch(void)
+{
+	unsigned int i;
+	u64 acc = 0;
+
+	for (i = 0; i < KBENCH_PRIMS_RANDOM_U64; i++)
+		acc += get_random_u64();
+	return acc;
+}
+
+KBENCH_PRIM(get_random_u32, acc += kbench_prims_random_u32_batch())
+KBENCH_PRIM(get_random_u64, acc += kbench_prims_random_u64_batch())
 #endif
 
 /* allocation */
@@ -261,8 +295,10 @@ static struct kbench_routine kbench_prims[] = {
 	KBENCH_PRIM_ROUTINE(get_cycles,
 			    "get_cycles(): the CPU's counter (TSC, CNTVCT, timebase)"),
 #ifndef CONFIG_PREEMPT_RT
-	KBENCH_PRIM_ROUTINE(get_random_u32, "get_random_u32() from the per-CPU batch"),
-	KBENCH_PRIM_ROUTINE(get_random_u64, "get_random_u64() from the per-CPU batch"),
+	KBENCH_PRIM_ROUTINE(get_random_u32,
+			    "24 get_random_u32() calls: one per-CPU batch, its refill included"),
+	KBENCH_PRIM_ROUTINE(get_random_u64,
+			    "12 get_random_u64() calls: one per-CPU batch, its refill included"),
 	KBENCH_PRIM_ROUTINE(kmalloc_64, "kmalloc(64, GFP_ATOMIC) + kfree()"),
 	KBENCH_PRIM_ROUTINE(kmem_cache_alloc,
 			    "kmem_cache_alloc(GFP_ATOMIC) + kmem_cache_free() of a 64-byte cache"),

@@ -93,6 +93,7 @@ struct bl_side {
 	struct kb_run r;
 	/* the figures per call: corrected median and its CI, in ticks */
 	double per_call, ci_lo, ci_hi, ns;
+	unsigned int calls;	/* of the primitive per iteration (0: one) */
 	struct kb_stability v;
 };
 
@@ -249,12 +250,14 @@ static int match_check(const char *pattern)
 static void side_figures(struct bl_side *s)
 {
 	const struct kb_result *x = &s->r.res[0];
+	double calls = s->calls > 1 ? s->calls : 1;
 	double shift;
 
 	s->per_call = (double)x->corr_median_milli / 1000.0;
 	shift = x->st.median - s->per_call;
-	s->ci_lo = x->st.ci_lo - shift;
-	s->ci_hi = x->st.ci_hi - shift;
+	s->ci_lo = (x->st.ci_lo - shift) / calls;
+	s->ci_hi = (x->st.ci_hi - shift) / calls;
+	s->per_call /= calls;
 	s->ns = s->r.counter_hz ? s->per_call * 1e9 / (double)s->r.counter_hz :
 				  NAN;
 	kb_result_stability(&s->r, x, &s->v);
@@ -325,6 +328,7 @@ static void side_print(const char *key, const struct bl_side *s)
 		out_string(NULL, NULL, s->v.reason[i]);
 	out_close_array();
 	out_double("median_ticks_per_iter", NULL, s->r.res[0].st.median);
+	out_uint("calls_per_iter", NULL, s->calls > 1 ? s->calls : 1);
 	out_uint("iterations", NULL, s->r.iterations);
 	out_uint("samples", NULL, s->r.res[0].samples);
 	out_uint("valid", NULL, s->r.res[0].valid);
@@ -391,7 +395,7 @@ static void table_print(const struct bl_row *rows, size_t n,
 		header_side("kernel_run", "kernel primitives", first_run(rows, n, false));
 	if (user)
 		header_side("user_run", "userspace counterparts", first_run(rows, n, true));
-	out_text("per call: the median per iteration minus the empty loop's; its 95%% CI (order statistics of the samples, which it takes as independent)\n");
+	out_text("per call: the median per iteration minus the empty loop's (divided by the calls an iteration makes); its 95%% CI (order statistics of the samples, which it takes as independent)\n");
 	out_text("%-24s", "primitive");
 	if (kern)
 		out_text(" %-28s %12s %10s  %-24s %s", "kernel routine", "ticks/call",
@@ -609,7 +613,14 @@ int baseline_main(const struct subcommand *sc, int argc, char *argv[])
 			d = registered_desc(&g, k->routine);
 			if (d)
 				snprintf(k->desc, sizeof(k->desc), "%s", d);
-			else
+			/*
+			 * calls per iteration, when the module's description
+			 * says so (a module of an older kbench made one)
+			 */
+			if (d && kb_prim_kernel_calls(rows[i].p) > 1 &&
+			    strtoul(d, NULL, 10) == kb_prim_kernel_calls(rows[i].p))
+				k->calls = kb_prim_kernel_calls(rows[i].p);
+			if (!d)
 				k->absent = rows[i].p->absent ? rows[i].p->absent :
 					"not registered by the loaded " KB_PRIMS_MODULE " (built from an older kbench: rebuild and reload it)";
 		}

@@ -35,6 +35,13 @@ extern const size_t kb_prims_n;
  */
 bool kb_prim_match(const struct kb_prim *p, const char *pattern);
 
+/*
+ * Calls of the primitive in one iteration of @p's kernel routine (1 but
+ * for get_random_u32/u64, which take a whole per-CPU batch): the figure
+ * per call is the iteration's divided by it.
+ */
+unsigned int kb_prim_kernel_calls(const struct kb_prim *p);
+
 /* The rows' categories, in table order: names, how many. */
 size_t kb_prim_categories(const char **out, size_t max);
 
