@@ -151,7 +151,7 @@ struct kb_stability {
 	bool stable;
 	unsigned int nreasons;
 	const char *reason[10];
-	char buf[10][112];
+	char buf[10][160];
 };
 
 #define KB_STABLE_ITER_MIN	100	/* iterations per sample */
