@@ -72,6 +72,31 @@ void kb_job_fill(struct kb_job *j, struct kbench_result *res,
 		 unsigned int nev);
 void kb_job_free(struct kb_job *j);
 
+/*
+ * What kbenchctl adds to a run of kb_measure_ctl() (not public API):
+ * @stop, when it reads non-zero between two rounds, ends the samples
+ * phase there with the rounds taken kept (@stopped set, the result's
+ * status KBENCH_RUN_COMPLETE, its series' samples fewer than asked);
+ * before the samples phase it fails the run with EINTR.  It is only read,
+ * so a signal handler may set it.  @progress, when set, is called between
+ * rounds (probe and warm-up too, with @done 0) with the windows of the
+ * samples phase taken and in all.
+ */
+#include <signal.h>
+struct kb_control {
+	const volatile sig_atomic_t *stop;
+	void (*progress)(unsigned int done, unsigned int total, void *arg);
+	void *arg;
+	int stopped;			/* out: @stop ended the run */
+};
+
+struct kbench_event_request;
+/* kbench_measure_events() with @ctl (NULL: none). */
+int kb_measure_ctl(const struct kbench_request *req,
+		   const struct kbench_event_request *ev,
+		   struct kbench_result *res,
+		   struct kbench_events_result *evres, struct kb_control *ctl);
+
 /* Pin the calling thread to @cpu (-1: the current one); @old to restore. */
 #include <sched.h>
 int kb_pin(int cpu, cpu_set_t *old, unsigned int *pinned);

@@ -54,6 +54,29 @@ static const struct kbench_engine_ops kb_ops = {
 	.check = kb_check_none,
 };
 
+/*
+ * Between rounds: the stop flag ends the samples phase with the rounds
+ * taken (-ETIME, the engine's partial result) and fails a run that has
+ * none yet (-EINTR); else the progress.
+ */
+static int kb_check_ctl(struct kbench_engine *e)
+{
+	struct kb_control *ctl = e->ctx;
+
+	if (ctl->stop && *ctl->stop) {
+		ctl->stopped = 1;
+		return e->sampling ? -ETIME : -EINTR;
+	}
+	if (ctl->progress)
+		ctl->progress(e->sampling ? e->done : 0, e->total, ctl->arg);
+	return 0;
+}
+
+static const struct kbench_engine_ops kb_ops_ctl = {
+	.gap = kb_gap_none,
+	.check = kb_check_ctl,
+};
+
 unsigned long long kb_now_ns(void)
 {
 	struct timespec ts;
@@ -358,6 +381,14 @@ KB_EXPORT int kbench_measure_events(const struct kbench_request *req,
 				    struct kbench_result *res,
 				    struct kbench_events_result *evres)
 {
+	return kb_measure_ctl(req, ev, res, evres, NULL);
+}
+
+int kb_measure_ctl(const struct kbench_request *req,
+		   const struct kbench_event_request *ev,
+		   struct kbench_result *res,
+		   struct kbench_events_result *evres, struct kb_control *ctl)
+{
 	struct kb_event evs[KBENCH_MEASURE_EVENTS_MAX];
 	unsigned int nev = ev ? ev->nr_events : 0;
 	struct kb_job *j;
@@ -378,9 +409,12 @@ KB_EXPORT int kbench_measure_events(const struct kbench_request *req,
 		errno = ENOMEM;
 		return -1;
 	}
-	err = kb_job_init(j, req, nev, &kb_ops, 0);
+	if (ctl)
+		ctl->stopped = 0;
+	err = kb_job_init(j, req, nev, ctl ? &kb_ops_ctl : &kb_ops, 0);
 	if (err)
 		goto out_free;
+	j->e.ctx = ctl;
 	if (kb_pin(req->cpu, &old, &pinned)) {
 		err = errno;
 		goto out_free;
@@ -400,12 +434,17 @@ KB_EXPORT int kbench_measure_events(const struct kbench_request *req,
 		}
 	}
 	if (kb_job_run(j, pinned))
-		err = EIO;	/* no limit or check here can fail a run */
+		/* no limit here can fail a run; the stop flag can */
+		err = ctl && ctl->stopped ? EINTR : EIO;
 	if (nev && kb_events_close(evs, nev) && !err)
 		err = EIO;	/* an event stopped counting */
 	sched_setaffinity(0, sizeof(old), &old);
-	if (!err)
+	if (!err) {
 		kb_job_fill(j, res, evres, evs, nev);
+		/* stopped, not timed out: the status says the run's end */
+		if (ctl && ctl->stopped)
+			res->status = KBENCH_RUN_COMPLETE;
+	}
 out_free:
 	kb_job_free(j);
 	free(j);
