@@ -31,7 +31,8 @@ const struct subcommand kb_global = {
 	.subs = subcommands,
 	.notes = "Exit status: 0 ok, 1 failure, 2 usage error (a bad option or value, an\n"
 		 "unknown subcommand, routine or run) or the kbench module not loaded;\n"
-		 "diff and run --baseline: 1 a regression, 2 also an unreadable result file.\n",
+		 "diff and run --baseline: 1 a regression, 2 also an unreadable result file;\n"
+		 "run and compare --user stopped by Ctrl-C: 130 (SIGTERM: 143).\n",
 };
 
 const struct subcommand subcommands[] = {
@@ -50,12 +51,24 @@ const struct subcommand subcommands[] = {
 	{ .name = "run", .fn = run_main,
 	  .description = "measure up to 4 routines, interleaved",
 	  .synopsis = "run ROUTINE [ROUTINE...] [options]",
-	  .opts = kb_run_table, .opts_in = KB_IN_RUN },
+	  .opts = kb_run_table, .opts_in = KB_IN_RUN,
+	  .notes = "A run that looks like taking over 10 s says so on stderr (\"about 7 min\n"
+		   "for ...\"), and shows its progress there when stderr is a terminal.\n"
+		   "--user: Ctrl-C (or SIGTERM) stops the sampling at the next round; what was\n"
+		   "measured is reported and saved (--save) marked partial, and the exit\n"
+		   "status is 130 (143).  A second Ctrl-C ends kbenchctl at once.  Kernel runs,\n"
+		   "--runs, sweeps and --cpus keep nothing of an interrupted run.\n" },
 	{ .name = "compare", .fn = compare_main,
 	  .description = "compare two routines, or a routine in the kernel and in userspace",
 	  .synopsis = "compare A B [options]\n"
 		      "   or: kbenchctl compare ROUTINE --kernel-vs-user [options]",
-	  .opts = kb_run_table, .opts_in = KB_IN_COMPARE },
+	  .opts = kb_run_table, .opts_in = KB_IN_COMPARE,
+	  .notes = "A run that looks like taking over 10 s says so on stderr (\"about 7 min\n"
+		   "for ...\"), and shows its progress there when stderr is a terminal.\n"
+		   "--user: Ctrl-C (or SIGTERM) stops the sampling at the next round; what was\n"
+		   "measured is reported and saved (--save) marked partial, and the exit\n"
+		   "status is 130 (143).  A second Ctrl-C ends kbenchctl at once.  Kernel runs,\n"
+		   "--runs, sweeps and --cpus keep nothing of an interrupted run.\n" },
 	{ .name = "events", .fn = events_main,
 	  .description = "list the hardware events of this machine's PMUs, per CPU type",
 	  .synopsis = "events [-v] [--json]",

@@ -77,6 +77,11 @@ int main(int argc, char *argv[])
 		test_export();
 		return tap_done();
 	}
+	/* KBENCH_UNIT_ONLY=interrupt: long runs stopped by a signal alone */
+	if (getenv("KBENCH_UNIT_ONLY") && !strcmp(getenv("KBENCH_UNIT_ONLY"), "interrupt")) {
+		test_interrupt();
+		return tap_done();
+	}
 	test_stats();
 	test_output();
 	test_opts();
@@ -92,6 +97,7 @@ int main(int argc, char *argv[])
 	test_core();
 	test_asm();
 	test_cli();
+	test_interrupt();
 	test_export();
 	test_engine();
 	test_cpus();

@@ -284,6 +284,15 @@ static void test_progress(void)
 	expect_str(buf, "", "runs shorter than a second show no progress");
 	kb_progress_format(0, 1000, 300000000ULL, buf, sizeof(buf));
 	expect_str(buf, "", "nothing done yet: nothing shown");
+	kb_progress_format(1000, 100000, 10000000000ULL, buf, sizeof(buf));
+	expect_str(buf, "1000/100000 samples (1%), ETA 16 min",
+		   "an ETA of a minute or more in minutes");
+	kb_meter_duration(42.4, buf, sizeof(buf));
+	expect_str(buf, "42 s", "a duration under 90 s in seconds");
+	kb_meter_duration(412, buf, sizeof(buf));
+	expect_str(buf, "7 min", "... under 90 min in minutes");
+	kb_meter_duration(5400, buf, sizeof(buf));
+	expect_str(buf, "1.5 h", "... else in hours");
 }
 
 /* An nlmsgerr with extack TLVs, capped or with the request echoed. */

@@ -48,6 +48,8 @@ void test_export(void);
 void test_asm(void);
 /* --unit core: the calibration (test_core.c) */
 void test_core(void);
+/* long runs of kbenchctl: the estimate, Ctrl-C and partial results */
+void test_interrupt(void);
 /* libkbench's concurrent runs on this machine's CPUs */
 void test_cpus(void);
 

@@ -27,6 +27,7 @@
 #include "svg.h"
 #include "sweep.h"
 #include "twin.h"
+#include "stop.h"
 #include "until.h"
 
 /* --save: the run(s) with their request, as measured. */
@@ -55,7 +56,12 @@ static void use_metric(const struct kb_run_opts *o, struct kb_run *const *runs,
 		kb_run_use_metric(runs[i], o->diff.metric);
 }
 
-static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
+/*
+ * compare A B: 0 or -errno; @stopped set when a signal stopped the run
+ * (--user: what was measured is reported and saved, marked partial).
+ */
+static int compare_two(struct kb_run_opts *o, int argc, char *argv[],
+		       bool *stopped)
 {
 	bool until = o->has_precision || o->has_max_time || o->until_resolved;
 	bool full = opt_json || o->verbose;
@@ -70,12 +76,18 @@ static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 	int err, saved;
 
 	u.c.threshold_pct = o->threshold;
+	/* --user: Ctrl-C keeps what was measured (run.c) */
+	if (o->user)
+		kb_stop_arm();
 	err = until ? kb_measure_until(&o->q, o->user, &u, &r) :
 		      kb_run_measure(&o->q, o->user, &r);
+	kb_stop_disarm();
+	*stopped = err == -EINTR && kb_stop_signal;
 	if (err) {
 		kb_run_free(&r);
 		return err;
 	}
+	*stopped = r.interrupted;
 	saved = save_runs(o, &(const struct kb_run *){ &r }, 1, argc, argv);
 	use_metric(o, &(struct kb_run *){ &r }, 1);
 	if (kb_run_analyze(&r)) {
@@ -104,6 +116,11 @@ static int compare_two(struct kb_run_opts *o, int argc, char *argv[])
 		err = -EIO;
 	if (saved && !err)
 		err = -EIO;
+	if (r.interrupted)
+		fprintf(stderr, "%s: interrupted after %u of %u samples: the figures are partial%s\n",
+			prog, kb_run_samples_taken(&r), r.samples,
+			!o->save ? "" : !saved ? " (saved, marked partial)" :
+			" (not saved)");
 	kb_run_free(&r);
 	return err;
 }
@@ -344,6 +361,7 @@ static int compare_cmd(const struct subcommand *sc, int argc, char *argv[],
 static int compare_opts(const struct subcommand *sc, struct kb_run_opts *o,
 			int argc, char *argv[], char *orig[])
 {
+	bool stopped = false;
 	int err;
 
 	if (o->kvu && !kb_twin_find(o->q.names[0]))
@@ -365,6 +383,11 @@ static int compare_opts(const struct subcommand *sc, struct kb_run_opts *o,
 		err = compare_replicated(o, argc, argv, orig);
 		return err < 0 ? kb_exit_status(err) : err;
 	}
-	err = o->kvu ? compare_kvu(o, argc, argv) : compare_two(o, argc, argv);
+	if (o->kvu)
+		return kb_exit_status(compare_kvu(o, argc, argv));
+	err = compare_two(o, argc, argv, &stopped);
+	/* stopped: 130 (Ctrl-C), unless the file could not be written */
+	if (stopped && err != -EIO)
+		return kb_stop_exit_status();
 	return kb_exit_status(err);
 }

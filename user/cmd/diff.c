@@ -24,7 +24,7 @@ static int check_files(const char *sub, int argc, char *argv[])
 	out_open_array(NULL);
 	for (i = 0; i < argc; i++) {
 		struct kb_resfile rf;
-		size_t r, samples = 0, routines = 0;
+		size_t r, samples = 0, routines = 0, partial = 0;
 		unsigned int k;
 
 		out_open_object(NULL);
@@ -41,6 +41,7 @@ static int check_files(const char *sub, int argc, char *argv[])
 			continue;
 		}
 		for (r = 0; r < rf.nruns; r++) {
+			partial += kb_run_partial(&rf.runs[r].run) != NULL;
 			routines += rf.runs[r].run.nres;
 			for (k = 0; k < rf.runs[r].run.nres; k++)
 				samples += rf.runs[r].run.res[k].n;
@@ -52,7 +53,14 @@ static int check_files(const char *sub, int argc, char *argv[])
 		out_text("%s", routines == 1 ? "" : "s");
 		out_uint("samples", ", %llu samples", samples);
 		out_string("date", ", %s", rf.meta.date);
-		out_string("kernel", ", %s\n", rf.meta.kernel);
+		out_string("kernel", ", %s", rf.meta.kernel);
+		/* valid all the same: the samples it has are as measured */
+		out_uint("partial_runs", partial ? ", partial: %llu run" : NULL,
+			 partial);
+		if (partial)
+			out_text("%s with fewer samples than asked (interrupted or timed out)",
+				 partial == 1 ? "" : "s");
+		out_text("\n");
 		out_close_object();
 		kb_resfile_free(&rf);
 	}

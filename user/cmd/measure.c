@@ -71,6 +71,7 @@ static int run_measure(const struct kb_run_req *q, bool user,
 				     KB_RUN_DEFAULT_TARGET_NS,
 			.warmup = q->has_warmup ? q->warmup : KB_RUN_DEFAULT_WARMUP,
 			.nargs = q->nargs,
+			.progress = q->progress,
 		};
 
 		memcpy(tq.names, q->names, sizeof(tq.names));

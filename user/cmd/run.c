@@ -22,6 +22,7 @@
 #include "runopts.h"
 #include "runprint.h"
 #include "runs.h"
+#include "stop.h"
 #include "svg.h"
 #include "sweep.h"
 #include "until.h"
@@ -214,7 +215,7 @@ static int run_opts(const struct subcommand *sc, struct kb_run_opts *o,
 	int ret = EXIT_OK, err;
 	struct kb_run r = { 0 };
 	struct kb_until u = { 0 };
-	bool until;
+	bool until, saved = false;
 
 	until = o->has_precision || o->has_max_time;
 	u.precision_pct = o->precision;
@@ -247,10 +248,18 @@ static int run_opts(const struct subcommand *sc, struct kb_run_opts *o,
 		ret = run_replicated(o, &base, argc, argv, orig);
 		goto out_free;
 	}
+	/*
+	 * --user: Ctrl-C stops the sampling at the next round and the rest
+	 * goes on with what was measured (a kernel run ends as before)
+	 */
+	if (o->user)
+		kb_stop_arm();
 	err = until ? kb_measure_until(&o->q, o->user, &u, &r) :
 		      kb_run_measure(&o->q, o->user, &r);
+	kb_stop_disarm();
 	if (err) {
-		ret = kb_exit_status(err);
+		ret = err == -EINTR && kb_stop_signal ? kb_stop_exit_status() :
+			kb_exit_status(err);
 		goto out_free;
 	}
 	if (kb_run_analyze(&r)) {
@@ -262,7 +271,7 @@ static int run_opts(const struct subcommand *sc, struct kb_run_opts *o,
 	kb_core_apply(&r);
 	kb_run_per_copy(&r);
 	if (kb_report_no_valid(&r, stderr)) {
-		ret = EXIT_FAIL;
+		ret = r.interrupted ? kb_stop_exit_status() : EXIT_FAIL;
 		goto out_free;
 	}
 	if (o->save || o->baseline)
@@ -284,8 +293,11 @@ static int run_opts(const struct subcommand *sc, struct kb_run_opts *o,
 	}
 	if (o->baseline)
 		ret = kb_diff_exit_status(err, regressed);
-	if (o->save && kb_results_save(o->save, &now) && ret == EXIT_OK)
-		ret = EXIT_FAIL;
+	if (o->save) {
+		saved = !kb_results_save(o->save, &now);
+		if (!saved && ret == EXIT_OK)
+			ret = EXIT_FAIL;
+	}
 	if (o->svg && kb_svg_write_file(o->svg, &r, o->log_x) && ret == EXIT_OK)
 		ret = EXIT_FAIL;
 	if (r.status == KBENCH_RUN_TIMEOUT) {
@@ -295,6 +307,15 @@ static int run_opts(const struct subcommand *sc, struct kb_run_opts *o,
 			r.nres ? r.res[0].samples : 0, r.samples,
 			kb_color_end(stderr));
 		ret = EXIT_FAIL;
+	}
+	if (r.interrupted) {
+		fprintf(stderr, "%s: interrupted after %u of %u samples: the figures are partial%s\n",
+			prog, kb_run_samples_taken(&r), r.samples,
+			!o->save ? "" : saved ? " (saved, marked partial)" :
+			" (not saved)");
+		/* a file that could not be written stays the failure */
+		if (!o->save || saved)
+			ret = kb_stop_exit_status();
 	}
 out_free:
 	kb_resfile_free(&base);

@@ -98,6 +98,24 @@ double kb_run_ns(const struct kb_run *r, double cycles)
  * rate); "cycles" only where a core-cycle event took the counter's place,
  * "core cycles" where --unit core's calibration divided them (core.h).
  */
+const char *kb_run_status_name(const struct kb_run *r)
+{
+	return r->interrupted ? "interrupted" :
+	       r->status == KBENCH_RUN_TIMEOUT ? "timeout" : "complete";
+}
+
+const char *kb_run_partial(const struct kb_run *r)
+{
+	if (r->interrupted)
+		return "interrupted";
+	return r->status == KBENCH_RUN_TIMEOUT ? "timeout" : NULL;
+}
+
+uint32_t kb_run_samples_taken(const struct kb_run *r)
+{
+	return r->nres ? (uint32_t)r->res[0].n : 0;
+}
+
 const char *kb_run_unit(const struct kb_run *r)
 {
 	if (r->metric[0])

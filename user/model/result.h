@@ -121,6 +121,11 @@ struct kb_run {
 	KB_RUN_FIELDS(KB_MEMBER)
 	uint32_t status;
 	/*
+	 * stopped by a signal (Ctrl-C) after the rounds taken: each routine
+	 * has fewer samples than @samples asked (the status stays complete)
+	 */
+	bool interrupted;
+	/*
 	 * userspace: CPU time the process had during the run(s) and their
 	 * wall time (cpu_share = cpu_ns / wall_ns; 0: not measured)
 	 */
@@ -234,6 +239,15 @@ double kb_run_ns(const struct kb_run *r, double cycles);
  * here; nothing else decides the word.
  */
 const char *kb_run_unit(const struct kb_run *r);
+/*
+ * The "status" of JSON and saved files: "complete", "timeout" (the
+ * module's max_run_ms) or "interrupted" (a signal stopped it).
+ */
+const char *kb_run_status_name(const struct kb_run *r);
+/* Why @r has fewer samples than asked ("interrupted", "timeout"), or NULL. */
+const char *kb_run_partial(const struct kb_run *r);
+/* The samples each routine of @r took. */
+uint32_t kb_run_samples_taken(const struct kb_run *r);
 /* The same with the counter named ("tsc ticks"), in @buf; returns @buf. */
 const char *kb_run_unit_text(const struct kb_run *r, char *buf, size_t len);
 /* The index of event @name in @r, or -1. */

@@ -16,7 +16,10 @@
 #include <kbench/contend.h>
 
 #include "base.h"
+#include "internal.h"
+#include "meter.h"
 #include "result.h"
+#include "stop.h"
 #include "twin.h"
 #include "uprims.h"
 
@@ -414,8 +417,16 @@ static void twin_fill(struct kb_run *r, struct kbench_result *res,
 			(uint64_t)r->nevents * sizeof(int64_t));
 }
 
+static void twin_progress(unsigned int done, unsigned int total, void *arg)
+{
+	kb_meter_update(arg, done, total);
+}
+
 int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 {
+	/* the stop flag is only ever set while a command has armed it */
+	struct kb_control ctl = { .stop = &kb_stop_signal };
+	struct kb_meter meter;
 	uint64_t cpu0, wall0;
 	void *ring[KBENCH_L1_RING_WORDS] __attribute__((aligned(64)));
 	struct kbench_events_result *evres;
@@ -440,11 +451,21 @@ int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 	 * is its only busy one, so a share well below 1 means another task
 	 * had this CPU (the verdict's "CPU was shared").
 	 */
+	if (q->progress) {
+		kb_meter_start(&meter, q->samples, q->names, q->n, true);
+		ctl.progress = twin_progress;
+		ctl.arg = &meter;
+	}
 	cpu0 = cpu_ns_now();
 	wall0 = kb_mono_ns();
-	if (kbench_measure_events(&req, &evreq, &res, evres)) {
-		err = errno;
-		if (evres->failed >= 0)
+	err = kb_measure_ctl(&req, &evreq, &res, evres, &ctl) ? errno : 0;
+	if (q->progress)
+		kb_meter_end(&meter);
+	if (err) {
+		if (err == EINTR && ctl.stopped)
+			fprintf(stderr, "%s: interrupted before the first sample: nothing was measured\n",
+				prog);
+		else if (evres->failed >= 0)
 			twin_event_error(err, q->events[evres->failed]);
 		else if (q->cpu >= 0 && err == EINVAL)
 			fprintf(stderr, "%s: cannot pin to CPU %d: %s\n", prog,
@@ -463,6 +484,7 @@ int kb_twin_run(const struct kb_twin_req *q, struct kb_run *r)
 	r->wall_ns = kb_mono_ns() - wall0;
 	r->cpu_ns = cpu_ns_now() - cpu0;
 	twin_fill(r, &res, evres);
+	r->interrupted = ctl.stopped;
 	kbench_result_free(&res);
 	kbench_events_result_free(evres);
 	free(evres);

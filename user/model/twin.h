@@ -40,6 +40,11 @@ struct kb_twin_req {
 	unsigned int nevents;
 	unsigned int nargs;	/* 0, 1 (every routine) or n (each its own) */
 	uint64_t args[4];
+	/*
+	 * the estimate of a long run and its progress on a terminal
+	 * (meter.h); kb_stop_signal (stop.h) stops kb_twin_run() either way
+	 */
+	bool progress;
 };
 
 /*

@@ -54,6 +54,7 @@ static int merge_run(struct kb_run *d, const struct kb_run *s)
 	d->mem_bytes += s->mem_bytes;
 	if (s->status == KBENCH_RUN_TIMEOUT)
 		d->status = s->status;
+	d->interrupted = d->interrupted || s->interrupted;
 	d->counter_constant = d->counter_constant && s->counter_constant;
 	return 0;
 }
@@ -157,8 +158,8 @@ int kb_measure_until(const struct kb_run_req *q, bool user,
 			u->last_look = true;
 			break;
 		}
-		if (r->status == KBENCH_RUN_TIMEOUT || !r->nres ||
-		    !r->res[0].n)
+		if (r->status == KBENCH_RUN_TIMEOUT || r->interrupted ||
+		    !r->nres || !r->res[0].n)
 			break;
 		left = u->max_time_s - u->elapsed_s;
 		if (left <= 0)
@@ -177,6 +178,11 @@ int kb_measure_until(const struct kb_run_req *q, bool user,
 			break;
 		more.samples = (uint32_t)batch;
 		err = kb_run_measure(&more, user, &m);
+		if (err == -EINTR) {
+			/* stopped before this batch's first sample: the others stay */
+			r->interrupted = true;
+			break;
+		}
 		if (err)
 			return err;
 		err = merge_run(r, &m);

@@ -239,14 +239,15 @@ out_nomem:
 	return NULL;
 }
 
-/* One RUN: with progress on a terminal when @q asks for it. */
+/* One RUN: with its estimate and progress when @q asks for them. */
 static int run_request_once(struct kb_nl *nl, const struct kb_run_req *q,
 			    struct nl_msg *msg, kb_nl_msg_cb cb, void *arg)
 {
 	if (!msg)
 		return kb_nl_request(nl, NULL, 0, NULL, NULL);
 	if (q->progress)
-		return kb_progress_request(nl, msg, KBENCH_A_RUN_MAX, cb, arg);
+		return kb_progress_request(nl, msg, KBENCH_A_RUN_MAX, cb, arg,
+					   q);
 	return kb_nl_request(nl, msg, KBENCH_A_RUN_MAX, cb, arg);
 }
 

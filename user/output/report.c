@@ -52,6 +52,9 @@ void kb_report_header(const struct kb_run *r, const char *what)
 		 r->cpu, r->samples, r->iterations,
 		 r->adaptive ? " (adaptive)" : "",
 		 r->metric[0] ? "" : "ticks of ", r->counter, rate);
+	/* text only: JSON has "partial" from kb_run_print_header() */
+	if (!out_json())
+		kb_run_print_partial(r);
 	kb_report_n_adapted(r);
 	if (r->until)
 		kb_until_print(r->until, r);

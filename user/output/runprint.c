@@ -195,6 +195,19 @@ void kb_report_n_adapted(const struct kb_run *r)
 		 r->samples_reduced, r->iterations, r->iterations);
 }
 
+void kb_run_print_partial(const struct kb_run *r)
+{
+	const char *why = kb_run_partial(r);
+
+	if (!why)
+		return;
+	out_open_object("partial");
+	out_string("reason", "partial: %s", why);
+	out_uint("samples_taken", " after %llu", kb_run_samples_taken(r));
+	out_uint("samples_asked", " of %llu samples per routine\n", r->samples);
+	out_close_object();
+}
+
 void kb_run_print_header(const struct kb_run *r)
 {
 	char unit[KBENCH_NAME_MAX + 16];
@@ -229,8 +242,8 @@ void kb_run_print_header(const struct kb_run *r)
 				   r->span_cycles ? (double)r->routine_cycles /
 						    (double)r->span_cycles : NAN);
 	}
-	out_string("status", ", %s\n",
-		   r->status == KBENCH_RUN_TIMEOUT ? "timeout" : "complete");
+	out_string("status", ", %s\n", kb_run_status_name(r));
+	kb_run_print_partial(r);
 	kb_report_n_adapted(r);
 	if (r->kernel[0])
 		out_string("kernel", "  kernel %s", r->kernel);

@@ -21,6 +21,12 @@ enum {
 void kb_report_n_adapted(const struct kb_run *r);
 /* The run-level fields (inside the current JSON object). */
 void kb_run_print_header(const struct kb_run *r);
+/*
+ * A run with fewer samples than asked: "partial: interrupted after M of N
+ * samples", and in JSON "partial" {reason, samples_asked, samples_taken}.
+ * Nothing for a complete run.
+ */
+void kb_run_print_partial(const struct kb_run *r);
 /* One routine's summary (inside the current JSON object). */
 void kb_result_print(const struct kb_run *r, const struct kb_result *res,
 		     unsigned int flags);

@@ -369,6 +369,12 @@ static int compute_row(struct kb_diff_row *w, const struct kb_diff_opts *o,
 		kb_diff_note(note, "measured on cpu %u, now cpu %u", or->cpu, nr->cpu);
 	if (or->status == KBENCH_RUN_TIMEOUT || nr->status == KBENCH_RUN_TIMEOUT)
 		kb_diff_note(warn, "%s: a run timed out: partial samples", w->o->routine);
+	if (or->interrupted)
+		kb_diff_note(warn, "%s: the old side is partial: interrupted after %u of %u samples",
+			     w->o->routine, kb_run_samples_taken(or), or->samples);
+	if (nr->interrupted)
+		kb_diff_note(warn, "%s: the new side is partial: interrupted after %u of %u samples",
+			     w->o->routine, kb_run_samples_taken(nr), nr->samples);
 	w->verdict = KB_ROW_NA;
 	w->old_med_ns = o->metric ? NAN : kb_run_ns(or, w->ost->median);
 	w->new_med_ns = o->metric ? NAN : kb_run_ns(nr, w->nst->median);

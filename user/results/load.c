@@ -486,6 +486,19 @@ static const struct kb_field run_extra_fields[] = {
 	{ NULL }
 };
 
+/* "partial": why a run has fewer samples than asked (RESULTS.md) */
+struct partial_extra {
+	char reason[32];
+	uint32_t samples_asked, samples_taken;
+};
+
+static const struct kb_field partial_fields[] = {
+	KB_FILE_FIELD(struct partial_extra, reason, STR, 0, NULL, 0),
+	KB_FILE_FIELD(struct partial_extra, samples_asked, U32, 0, NULL, 0),
+	KB_FILE_FIELD(struct partial_extra, samples_taken, U32, 0, NULL, 0),
+	{ NULL }
+};
+
 static bool load_meta(struct jp *j, const JO *o, struct kb_meta *m)
 {
 	const JO *params;
@@ -813,6 +826,7 @@ static bool load_core(struct jp *j, const JO *o, struct kb_core *c)
 static bool load_run(struct jp *j, const JO *o, struct kb_saved_run *s)
 {
 	struct run_extra x = { "kernel", "complete" };
+	struct partial_extra p = { "", 0, 0 };
 	struct kb_run *r = &s->run;
 	const JO *a, *v;
 	size_t i, at;
@@ -821,7 +835,8 @@ static bool load_run(struct jp *j, const JO *o, struct kb_saved_run *s)
 	    !load_fields(j, o, kb_run_fields, r) ||
 	    !load_fields(j, o, kb_run_file_fields, r) ||
 	    !load_fields(j, o, kb_saved_run_fields, s) ||
-	    !load_fields(j, o, run_extra_fields, &x))
+	    !load_fields(j, o, run_extra_fields, &x) ||
+	    !load_object(j, o, "partial", partial_fields, &p))
 		return false;
 	v = member(j, o, "request", json_type_object, &at);
 	if (j->failed || (v && !load_request(j, v, &s->req)))
@@ -868,6 +883,9 @@ static bool load_run(struct jp *j, const JO *o, struct kb_saved_run *s)
 	}
 	if (!strcmp(x.status, "timeout"))
 		r->status = KBENCH_RUN_TIMEOUT;
+	/* a reason this version does not know leaves the run as it reads */
+	if (!strcmp(x.status, "interrupted") || !strcmp(p.reason, "interrupted"))
+		r->interrupted = true;
 	for (i = 0; i < r->nres; i++)
 		s->req.names[i] = r->res[i].routine;
 	s->req.n = r->nres;

@@ -522,8 +522,15 @@ static JO *run(struct wr *w, const struct kb_saved_run *s)
 	put_str(w, o, "side", r->user ? "user" : "kernel");
 	put_fields(w, o, kb_saved_run_fields, s);
 	put_fields(w, o, kb_run_fields, r);
-	put_str(w, o, "status", r->status == KBENCH_RUN_TIMEOUT ? "timeout" :
-							  "complete");
+	put_str(w, o, "status", kb_run_status_name(r));
+	if (kb_run_partial(r)) {
+		JO *p = new_obj(w);
+
+		put_str(w, p, "reason", kb_run_partial(r));
+		put_u64(w, p, "samples_asked", r->samples);
+		put_u64(w, p, "samples_taken", kb_run_samples_taken(r));
+		put(w, o, "partial", p);
+	}
 	put_fields(w, o, kb_run_file_fields, r);
 	put(w, o, "request", request(w, &s->req));
 	put(w, o, "events", event_descs(w, r));
