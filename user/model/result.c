@@ -113,7 +113,10 @@ const char *kb_run_partial(const struct kb_run *r)
 
 uint32_t kb_run_samples_taken(const struct kb_run *r)
 {
-	return r->nres ? (uint32_t)r->res[0].n : 0;
+	/* the samples held; the summary's count where none were fetched */
+	if (!r->nres)
+		return 0;
+	return r->res[0].n ? (uint32_t)r->res[0].n : r->res[0].samples;
 }
 
 const char *kb_run_unit(const struct kb_run *r)
