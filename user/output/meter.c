@@ -63,18 +63,31 @@ void kb_meter_start(struct kb_meter *m, uint32_t samples,
 
 void kb_meter_update(struct kb_meter *m, uint32_t done, uint32_t total)
 {
-	uint64_t now = kb_mono_ns(), el = now - m->t0;
 	uint32_t sd;
 	char line[128], when[32];
+	uint64_t now, el;
 
-	if (!done || !total || done > total)
+	/* called every round: nothing more to do costs no clock read */
+	if ((m->looked && !m->progress) || !done || !total || done > total)
 		return;
+	now = kb_mono_ns();
+	el = now - m->t0;
 	if (!m->looked) {
-		if (el < KB_METER_LOOK_NS)
+		/*
+		 * the rate of the samples phase alone for the rest: the start
+		 * (counter, probe, warm-up) is not a sample's cost
+		 */
+		if (!m->t1) {
+			m->t1 = now;
+			m->d1 = done;
 			return;
-		/* the rate so far (probe and warm-up included) for the rest */
+		}
+		if (now - m->t1 < KB_METER_LOOK_NS || done <= m->d1)
+			return;
 		m->looked = true;
-		m->predicted_s = (double)el / 1e9 * (double)total / (double)done;
+		m->predicted_s = (double)el / 1e9 +
+				 (double)(now - m->t1) / 1e9 *
+				 (double)(total - done) / (double)(done - m->d1);
 		if (m->predicted_s > KB_METER_LONG_S) {
 			kb_meter_duration(m->predicted_s, when, sizeof(when));
 			fprintf(stderr, "%s: about %s for %s (%s)\n", prog, when,

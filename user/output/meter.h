@@ -16,7 +16,7 @@
 
 /* A run predicted to take longer than this gets the estimate line. */
 #define KB_METER_LONG_S		10.0
-/* The prediction is made once, after this much of the run. */
+/* The prediction is made once, after this much of the samples phase. */
 #define KB_METER_LOOK_NS	200000000ULL
 /* The progress line: runs predicted over a second, redrawn this often. */
 #define KB_METER_REDRAW_NS	250000000ULL
@@ -26,6 +26,8 @@ struct kb_meter {
 	const char *ctrl_c;	/* what Ctrl-C does, for the estimate */
 	uint32_t samples;	/* asked, per routine */
 	uint64_t t0, next;	/* start; next redraw */
+	uint64_t t1;		/* the first report of samples taken ... */
+	uint32_t d1;		/* ... and the windows it counted */
 	bool tty;		/* stderr is a terminal */
 	bool looked;		/* the prediction was made */
 	bool progress;		/* it asked for a progress line */
