@@ -203,6 +203,7 @@ void kb_until_print(const struct kb_until *u, const struct kb_run *r)
 	out_bool("answered", NULL, u->answered);
 	out_text("sampled %s", u->answered ? "until answered" :
 		 u->last_look ? "until the last look, unanswered" :
+		 r->interrupted ? "until interrupted, unanswered" :
 		 "until --max-time, unanswered");
 	out_uint("looks", ": %llu look", u->looks);
 	out_text("%s", u->looks == 1 ? "" : "s");
