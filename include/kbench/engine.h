@@ -61,11 +61,23 @@
  */
 #define KBENCH_ADAPT_TARGET_PCT		50
 /*
- * Steps at most of a concurrent run's fit of N with its CPUs together
+ * A concurrent run's fit of N with its CPUs together
  * (kbench_engine_sync_fit()): from N = 1, each step grows N by up to the
- * ratio of the aim to the window just taken.
+ * ratio of the aim to the window just taken, and by at most
+ * KBENCH_SYNC_FIT_GROWTH times.  A window predicts the next by scaling,
+ * which holds only while the CPUs overlap as much and contend as much;
+ * at N = 1 their windows barely overlap (each waits at the rendezvous
+ * longer than it runs), so contention shows only as N grows, and may
+ * grow faster than N (k CPUs on one line: up to k times, more with a
+ * lock's queue).  A step from a short window straight to the aim would
+ * leave all of that to one leap; a bounded factor lets each step see a
+ * part of it before the next, and keeps the window a step misjudges
+ * within the factor of one that fitted.  From 1 to 2^24 (the module's
+ * limit of N) at 4 a step: 12 steps; KBENCH_SYNC_FIT_STEPS leaves room
+ * for steps that grow less.
  */
-#define KBENCH_SYNC_FIT_STEPS		8
+#define KBENCH_SYNC_FIT_GROWTH		4
+#define KBENCH_SYNC_FIT_STEPS		16
 /*
  * The changes of N after the probe a run records (struct kbench_div_change,
  * the world's array): N grows back only while the log holds fewer than
@@ -231,6 +243,18 @@ static __always_inline unsigned int kbench_sync_wait(struct kbench_sync *s,
 	}
 	s->wait = t - t0;
 	return flags;
+}
+
+/*
+ * Count the next @n windows of @s as arrived without taking them
+ * (outside windows): no CPU waits at the rendezvous for this one in
+ * them, and after them every CPU's count is where it would have been,
+ * so the next window finds them together again.
+ */
+static inline void kbench_sync_skip(struct kbench_sync *s, unsigned long long n)
+{
+	s->windows += n;
+	kbench_store_release(&s->rv->slot[s->slot].windows, s->windows);
 }
 
 typedef void (*kbench_guard_fn)(struct kbench_guard *g);
@@ -1213,73 +1237,111 @@ static inline int kbench_rounds_over(const struct kbench_rounds *r,
  * window the host stretched never decides; the longest series decides.
  * Each CPU proposes the largest N whose window, scaled from that one
  * (len x to / n, the fixed part scaled too: an overestimate), stays
- * within kbench_engine_aim(), at most the probe's N; agree() takes the
- * smallest proposal, which every CPU then uses, so all take the same
- * windows in the same order.  It stops when N no longer grows, reaches
- * the probe's N, or after KBENCH_SYNC_FIT_STEPS steps.  A fixed N is kept
- * where every CPU predicts its window within max_window, and refused
- * (-ERANGE, KBENCH_RANGE_FIXED, with its prediction) by each CPU that
- * does not; the others stop with -ECANCELED, which does not end the
- * group (the refusing CPU ends it), so that the answer names the CPU
- * that refused and its numbers; a routine whose
- * window at N = 1 is over max_window with its CPUs together is refused
- * as too slow (KBENCH_RANGE_SLOW), before any window of its samples.
+ * within kbench_engine_aim(), at most KBENCH_SYNC_FIT_GROWTH times n and
+ * at most the probe's N; agree() takes the smallest proposal, which
+ * every CPU then uses, so all take the same windows in the same order.
+ * It stops when N no longer grows (at the probe's N at the latest, whose
+ * windows it takes too: a routine whose cost grows faster than N passes
+ * any prediction by scaling); after KBENCH_SYNC_FIT_STEPS steps it keeps
+ * the last N whose windows it took.
+ *
+ * The bound first: past N = 1, a CPU stops a step at its first window
+ * over max_window (kbench_sync_skip() counts the step's other windows as
+ * arrived, so nobody waits for them), and proposes the N of the step
+ * before, whose windows all fitted on every CPU; every CPU still joins
+ * the step's round, takes that N or less, and the fit ends there on all
+ * of them.  So the fit takes at most one window over the bound per CPU
+ * after N = 1, and no N it keeps had one.  At N = 1 (no smaller N) the
+ * shortest of the step's windows decides, as in the probe: a routine
+ * whose window at N = 1 is over max_window with its CPUs together is
+ * refused as too slow (KBENCH_RANGE_SLOW), before any window of its
+ * samples.
+ *
+ * A fixed N is kept where every CPU predicts its window within
+ * max_window, and refused (-ERANGE, KBENCH_RANGE_FIXED, with its
+ * prediction) by each CPU that does not - a CPU whose window at a
+ * smaller N was already over the bound predicts from that window; the
+ * others stop with -ECANCELED, which does not end the group (the
+ * refusing CPU ends it), so that the answer names the CPU that refused,
+ * its series and its numbers.
  */
 static inline int kbench_engine_sync_fit(struct kbench_engine *e)
 {
 	unsigned long long met[KBENCH_ENGINE_SERIES_MAX];
 	unsigned long long any[KBENCH_ENGINE_SERIES_MAX];
-	unsigned int cap = e->iterations, n = 1, mn = 1, to, i, k, at = 0;
+	unsigned int windows = KBENCH_PROBE_REPEAT * e->nr_series;
+	unsigned int cap = e->iterations, n = 1, mn = 1, prev = 1, to, i, k;
 	unsigned long long len = 0, one, want, aim = kbench_engine_aim(e);
+	unsigned int at = 0, step;
 	struct kbench_window w;
-	unsigned int step;
-	int err;
+	int over = 0, err;
 
 	for (step = 0; step < KBENCH_SYNC_FIT_STEPS; step++) {
 		for (i = 0; i < e->nr_series; i++) {
 			met[i] = KBENCH_U64_MAX;
 			any[i] = KBENCH_U64_MAX;
 		}
-		for (k = 0; k < KBENCH_PROBE_REPEAT * e->nr_series; k++) {
+		for (k = 0; k < windows; k++) {
 			i = k % e->nr_series;
 			kbench_engine_take(e, e->series[i], n, &w);
 			if (!(w.flags & KBENCH_SAMPLE_F_SKEW) && w.len < met[i])
 				met[i] = w.len;
 			if (w.len < any[i])
 				any[i] = w.len;
+			/* past N = 1: no more windows at this N */
+			if (n > 1 && w.len > e->max_window) {
+				over = 1;
+				at = i;
+				len = w.len;
+				kbench_sync_skip(e->extra.sync, windows - k - 1);
+				break;
+			}
 		}
 		err = e->ops->check(e);
 		if (err)
 			return err;
-		len = 0;
-		for (i = 0; i < e->nr_series; i++) {
-			one = met[i] != KBENCH_U64_MAX ? met[i] : any[i];
-			if (one > len) {
-				len = one;
-				at = i;
-			}
-		}
 		mn = n;
-		if (len > e->max_window && n == 1)
-			return kbench_engine_refuse(e, KBENCH_RANGE_SLOW, at, 1,
-						    len, (long long)len);
-		if (!len)
-			len = 1;
-		/*
-		 * n x aim / len without overflow: aim is half the module's
-		 * window limit in ticks (< 2^32), n < 2^32
-		 */
-		want = aim / len * n + aim % len * n / len;
-		to = want >= cap ? cap : want ? (unsigned int)want : 1;
-		e->iterations = to;
+		if (over) {
+			/* back to the N before, which fitted; a round all join */
+			e->iterations = prev;
+		} else {
+			len = 0;
+			for (i = 0; i < e->nr_series; i++) {
+				one = met[i] != KBENCH_U64_MAX ? met[i] : any[i];
+				if (one > len) {
+					len = one;
+					at = i;
+				}
+			}
+			if (len > e->max_window && n == 1)
+				return kbench_engine_refuse(e, KBENCH_RANGE_SLOW,
+							    at, 1, len,
+							    (long long)len);
+			if (!len)
+				len = 1;
+			/*
+			 * n x aim / len without overflow: aim is half the
+			 * module's window limit in ticks (< 2^32), n < 2^32
+			 */
+			want = aim / len * n + aim % len * n / len;
+			if (want > (unsigned long long)n * KBENCH_SYNC_FIT_GROWTH)
+				want = (unsigned long long)n * KBENCH_SYNC_FIT_GROWTH;
+			to = want >= cap ? cap : want ? (unsigned int)want : 1;
+			e->iterations = to;
+		}
 		err = e->ops->agree(e);
 		if (err)
 			return err;
 		to = e->iterations;
-		if (to >= cap || to <= n)
+		/* the probe's N too is taken together before it is kept */
+		if (to <= n)
 			break;
+		prev = n;
 		n = to;
 	}
+	/* out of steps: the last N whose windows were taken, on every CPU */
+	if (step == KBENCH_SYNC_FIT_STEPS)
+		e->iterations = n;
 	if (e->adaptive || e->iterations >= cap)
 		return 0;
 	/* a fixed N: kept where every CPU predicts it within the bound */

@@ -293,10 +293,18 @@ struct fake {
 	unsigned int neg_below;		/* windows at a smaller N: net -50 */
 	unsigned int loop_stall_every;	/* every k-th: loop + 2^20, clean */
 	unsigned int together;		/* windows at the rendezvous: cost x */
+	/* ... and + cost x N^2 / contend: invisible at N = 1, then fast */
+	unsigned int contend;
+	unsigned long long bound;	/* windows at the rendezvous over it */
+	unsigned int over;		/* ... counted */
+	unsigned int nlog;		/* N of each window at the rendezvous */
+	unsigned int logn[128];
 };
 
 /* the longest window taken at the rendezvous */
 static unsigned long long sync_len_max;
+
+static unsigned long long rv_read(void);
 
 static unsigned int trace[64], ntrace;
 static unsigned int checks, fail_after, long_after;
@@ -329,6 +337,11 @@ static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
 	/* a routine the CPUs contend on: dearer when they run together */
 	if (x && x->sync && f->together)
 		cost *= f->together;
+	if (x && x->sync && f->contend)
+		cost += cost * n * n / f->contend;
+	/* several threads: the real rendezvous, on a counter of reads */
+	if (x && x->sync && x->sync->rv->nr > 1)
+		w->flags |= kbench_sync_wait(x->sync, rv_read);
 	if (f->rise && f->calls >= f->rise_from && f->calls < f->rise_to) {
 		cost *= f->rise;
 		/* the reference span's two iterations cost as much more */
@@ -362,13 +375,18 @@ static void fake_window(kbench_method_run_t run, void *data, unsigned int n,
 		w->len += 1ULL << 30;
 	if (f->calls >= f->host_from && f->calls <= f->host_to)
 		w->len += 2500;
-	w->flags = f->flag_all;
+	w->flags |= f->flag_all;
 	if (f->calls >= f->host_from && f->calls <= f->host_to)
 		w->flags |= f->host_flags;
 	if (f->long_from && f->calls > f->long_from)
 		w->flags |= f->long_flags;
-	if (x && x->sync && w->len > sync_len_max)
+	if (x && x->sync && x->sync->rv->nr == 1 && w->len > sync_len_max)
 		sync_len_max = w->len;
+	if (x && x->sync) {
+		f->over += f->bound && w->len > f->bound;
+		if (f->nlog < 128)
+			f->logn[f->nlog++] = n;
+	}
 }
 
 static void fake_gap(struct kbench_engine *e, const struct kbench_window *w)
@@ -1040,6 +1058,221 @@ static void test_sync_fit(void)
 	   r.e.range_series, r.e.range_len);
 }
 
+/*
+ * Over the windows at the rendezvous of the series of @r: how many were
+ * over their bound, whether N grew by at most KBENCH_SYNC_FIT_GROWTH from
+ * one window to the next (@grow: the largest such factor, rounded up),
+ * and how many windows were at N @at.
+ */
+static unsigned int fit_over(const struct fake_run *r, unsigned int *grow,
+			     unsigned int at, unsigned int *at_n)
+{
+	unsigned int i, j, over = 0, g;
+
+	*grow = 1;
+	*at_n = 0;
+	for (i = 0; i < r->e.nr_series; i++) {
+		over += r->f[i].over;
+		for (j = 0; j < r->f[i].nlog; j++) {
+			*at_n += r->f[i].logn[j] == at;
+			if (!j)
+				continue;
+			g = (r->f[i].logn[j] + r->f[i].logn[j - 1] - 1) /
+			    r->f[i].logn[j - 1];
+			if (g > *grow)
+				*grow = g;
+		}
+	}
+	return over;
+}
+
+/*
+ * A routine whose cost together grows with N^2 (6 N + 6 N^3 / 256
+ * ticks, series 0): at N = 1 as dear as alone, ~6550 at N = 64.  A fit
+ * that leaps from N = 1 to the aim's N (55) takes every window of that
+ * step over the bound 4000; growing N at most KBENCH_SYNC_FIT_GROWTH
+ * times a step, it meets the bound at N = 64, stops that step at its
+ * first window and goes back to N = 16 (~220 ticks).
+ */
+static void test_sync_fit_contend(void)
+{
+	static const struct kbench_engine_ops ops = {
+		.gap = fake_gap, .check = fake_check, .agree = one_agree,
+	};
+	static struct kbench_rendezvous_slot slot[1];
+	struct kbench_rendezvous rv = { .nr = 1, .slot = slot };
+	struct kbench_sync sync = { .rv = &rv };
+	static struct fake_run r;
+	unsigned int i, j, over, grow, at_n, valid, wide;
+	int err;
+
+	fake_setup(&r);
+	fake_adaptive(&r);
+	r.e.ops = &ops;
+	r.e.extra.sync = &sync;
+	for (i = 0; i < 3; i++) {
+		r.f[i].contend = 256;
+		r.f[i].bound = 4000;
+	}
+	err = fake_run_bounded(&r, 4000);
+	over = fit_over(&r, &grow, 64, &at_n);
+	/* the overhead series' every 4th window stalls: 12 valid of 16 */
+	valid = r.s[0].valid + r.s[1].valid + r.s[2].valid;
+	wide = 0;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < r.s[i].taken; j++)
+			wide += !!(r.fl[i][j] & KBENCH_SAMPLE_F_WINDOW);
+	ok(!err && r.e.iterations == 16 && valid == 44 && !wide,
+	   "sync fit: cost growing with N^2 together, invisible at N = 1: N %u, %u of 48 samples valid, %u over the bound (%d)",
+	   r.e.iterations, valid, wide, err);
+	ok(over == 1 && at_n == 1,
+	   "sync fit: one window over the bound in all (%u), the step at N = 64 stopped at its first (%u windows there)",
+	   over, at_n);
+	ok(grow <= KBENCH_SYNC_FIT_GROWTH,
+	   "sync fit: N grows at most %u times a step (at most %u times seen)",
+	   KBENCH_SYNC_FIT_GROWTH, grow);
+
+	/* a fixed N of 64: refused from that window, naming series and N */
+	fake_setup(&r);
+	r.e.ops = &ops;
+	r.e.extra.sync = &sync;
+	r.e.iterations = 64;
+	for (i = 0; i < 3; i++) {
+		r.f[i].contend = 256;
+		r.f[i].bound = 4000;
+	}
+	err = fake_run_bounded(&r, 4000);
+	over = fit_over(&r, &grow, 64, &at_n);
+	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_FIXED &&
+	   r.e.range_series == 0 && r.e.range_n == 64 &&
+	   r.e.range_len > 4000 && r.e.range_want_n == 64 && !r.s[0].taken &&
+	   over == 1 && grow <= KBENCH_SYNC_FIT_GROWTH,
+	   "sync fit: fixed N 64, over the bound together: refused (fixed, series %u, N %u, window %llu) after one window over it (%u), no samples",
+	   r.e.range_series, r.e.range_n, r.e.range_len, over);
+}
+
+/* agree() of two threads, each one engine: kbench_rounds under a mutex */
+static pthread_mutex_t pair_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pair_cond = PTHREAD_COND_INITIALIZER;
+static struct kbench_rounds pair_rounds;
+static unsigned int pair_calls[2];
+
+static int pair_agree(struct kbench_engine *e)
+{
+	unsigned int round;
+
+	pthread_mutex_lock(&pair_lock);
+	pair_calls[e->cpu]++;
+	round = kbench_rounds_report(&pair_rounds, e->iterations, 2);
+	pthread_cond_broadcast(&pair_cond);
+	while (!kbench_rounds_over(&pair_rounds, round))
+		pthread_cond_wait(&pair_cond, &pair_lock);
+	e->iterations = pair_rounds.agreed_n;
+	pthread_mutex_unlock(&pair_lock);
+	return 0;
+}
+
+struct pair_cpu {
+	struct fake_run r;
+	int err;
+};
+
+static void *pair_main(void *p)
+{
+	struct pair_cpu *c = p;
+
+	c->err = fake_run_bounded(&c->r, 4000);
+	return NULL;
+}
+
+/*
+ * Two CPUs, each its own engine, one rendezvous and one agree(): CPU 0's
+ * routine as test_sync_fit_contend()'s, CPU 1's as dear together as
+ * alone.  CPU 0 stops the step at N = 64 at its first window; CPU 1
+ * takes all of its windows there without waiting for the ones CPU 0
+ * left, both join the same rounds, and their windows meet again after.
+ */
+static void test_sync_fit_pair(void)
+{
+	static const struct kbench_engine_ops ops = {
+		.gap = fake_gap, .check = fake_check, .agree = pair_agree,
+	};
+	static struct kbench_rendezvous_slot slot[2];
+	/* a wait that gives up is a lost rendezvous here, not a slow host */
+	struct kbench_rendezvous rv = { .nr = 2, .slot = slot,
+					.spin_limit = 1ULL << 32 };
+	static struct kbench_sync sync[2];
+	static struct pair_cpu c[2];
+	unsigned int i, k, over0, over1, grow, at_n, skew = 0, valid = 0;
+	unsigned int wide = 0;
+	pthread_t th[2];
+	int fixed;
+
+	for (fixed = 0; fixed < 2; fixed++) {
+		memset(slot, 0, sizeof(slot));
+		memset(&pair_rounds, 0, sizeof(pair_rounds));
+		pair_rounds.min_n = KBENCH_ROUNDS_NONE;
+		rv.abort = 0;
+		for (i = 0; i < 2; i++) {
+			fake_setup(&c[i].r);
+			if (fixed)
+				c[i].r.e.iterations = 64;
+			else
+				fake_adaptive(&c[i].r);
+			c[i].r.e.ops = &ops;
+			c[i].r.e.cpu = i;
+			sync[i] = (struct kbench_sync){ .rv = &rv, .slot = i };
+			c[i].r.e.extra.sync = &sync[i];
+			for (k = 0; k < 3; k++) {
+				c[i].r.f[k].contend = i ? 0 : 256;
+				c[i].r.f[k].bound = 4000;
+			}
+			pair_calls[i] = 0;
+		}
+		ntrace = 64;	/* the trace is one thread's */
+		for (i = 0; i < 2; i++)
+			pthread_create(&th[i], NULL, pair_main, &c[i]);
+		for (i = 0; i < 2; i++)
+			pthread_join(th[i], NULL);
+		over0 = fit_over(&c[0].r, &grow, 64, &at_n);
+		over1 = fit_over(&c[1].r, &grow, 64, &at_n);
+		if (fixed) {
+			ok(c[0].err == -ERANGE &&
+			   c[0].r.e.range == KBENCH_RANGE_FIXED &&
+			   c[0].r.e.range_series == 0 &&
+			   c[0].r.e.range_n == 64 && c[1].err == -ECANCELED &&
+			   c[1].r.e.range == KBENCH_RANGE_NONE &&
+			   pair_calls[0] == pair_calls[1] &&
+			   slot[0].windows == slot[1].windows && over0 == 1,
+			   "sync fit, 2 CPUs, fixed N 64: CPU 0 refuses (series %u, N %u, window %llu), CPU 1 stops with -ECANCELED (%d), %u and %u rounds of agree, %llu and %llu windows",
+			   c[0].r.e.range_series, c[0].r.e.range_n,
+			   c[0].r.e.range_len, c[1].err, pair_calls[0],
+			   pair_calls[1], slot[0].windows, slot[1].windows);
+			continue;
+		}
+		for (i = 0; i < 2; i++)
+			for (k = 0; k < 3; k++) {
+				valid += c[i].r.s[k].valid;
+				for (at_n = 0; at_n < c[i].r.s[k].taken; at_n++) {
+					skew += !!(c[i].r.fl[k][at_n] &
+						   KBENCH_SAMPLE_F_SKEW);
+					wide += !!(c[i].r.fl[k][at_n] &
+						   KBENCH_SAMPLE_F_WINDOW);
+				}
+			}
+		ok(!c[0].err && !c[1].err && c[0].r.e.iterations == 16 &&
+		   c[1].r.e.iterations == 16 && pair_calls[0] == pair_calls[1] &&
+		   slot[0].windows == slot[1].windows,
+		   "sync fit, 2 CPUs: both at N %u and %u, %u and %u rounds of agree, %llu and %llu windows at the rendezvous",
+		   c[0].r.e.iterations, c[1].r.e.iterations, pair_calls[0],
+		   pair_calls[1], slot[0].windows, slot[1].windows);
+		/* the overhead series' every 4th window stalls: 88 valid */
+		ok(over0 == 1 && !over1 && valid == 88 && !skew && !wide,
+		   "sync fit, 2 CPUs: one window over the bound in the fit (CPU 0: %u, CPU 1: %u), none in the samples (%u), %u of 96 samples valid, %u met no one",
+		   over0, over1, wide, valid, skew);
+	}
+}
+
 /* Adaptive N toward 1000 ticks, windows of at most 3000 (N 256 here). */
 /*
  * Adaptive N after the probe: a routine whose cost rises 100-fold for a
@@ -1322,4 +1555,6 @@ void test_engine(void)
 	test_window_extra();
 	test_rendezvous();
 	test_sync_fit();
+	test_sync_fit_contend();
+	test_sync_fit_pair();
 }
