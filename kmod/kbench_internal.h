@@ -219,27 +219,36 @@ struct kbench_group {
 };
 
 /* Measurement (kbench_measure.c). */
+u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples);
+u64 kbench_run_charge(u32 nr_routines, u32 nr_events, u32 samples);
+void kbench_run_abort(struct kbench_run *run, int err);
+struct kbench_group *kbench_group_alloc(u32 nr);
+u64 kbench_group_skew_bytes(u32 nr, u32 nr_series, u32 samples);
+
+int kbench_run_aborted(struct kbench_run *run);
+/* ... what a run's thread (kbench_run.c) calls of it */
+void kbench_group_abort(struct kbench_group *g, u32 index, int err);
+int kbench_run_setup(struct kbench_run *run);
+int kbench_run_measure(struct kbench_run *run);
+void kbench_run_teardown(struct kbench_run *run);
+int kbench_finish(struct kbench_run *run);
+void kbench_group_done(struct kbench_group *g);
+
+/* A run's lifecycle: its memory, CPUs, thread and end (kbench_run.c). */
 int kbench_measure_init(void);
 void kbench_measure_exit(void);
 struct kbench_run *kbench_run_alloc(u32 nr_routines, u32 nr_events,
 				    u32 samples);
 struct kbench_run *kbench_run_alloc_err(u32 nr_routines, u32 nr_events,
 					u32 samples, u64 *in_use, u32 *ending);
-u64 kbench_run_bytes(u32 nr_routines, u32 nr_events, u32 samples);
-u64 kbench_run_charge(u32 nr_routines, u32 nr_events, u32 samples);
 int kbench_run_start(struct kbench_run *run);
 int kbench_run_execute(struct kbench_run *run);
 void kbench_abort_all(int err);
-void kbench_run_abort(struct kbench_run *run, int err);
 int kbench_run_alloc_starts(struct kbench_run *run, u64 *in_use, u32 *ending);
-struct kbench_group *kbench_group_alloc(u32 nr);
-u64 kbench_group_skew_bytes(u32 nr, u32 nr_series, u32 samples);
 int kbench_group_start(struct kbench_group *g, u32 *bad);
 void kbench_abort_requester(const struct net *net, u32 portid);
 bool kbench_wait_dying(void);
 int kbench_mem_charge(u64 bytes, u64 *in_use, u32 *ending);
-
-int kbench_run_aborted(struct kbench_run *run);
 
 /*
  * Injected delays of the test bed (kbench_fault.c): points where a race's

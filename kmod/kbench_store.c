@@ -117,7 +117,7 @@ static u64 kbench_store_reclaimable(void)
  * refuses; else evicts stored runs, oldest first, while the budget would
  * be exceeded, those that open dumps hold skipped (evicting them would
  * free nothing).  Knows nothing of runs that are ending: kbench_mem_charge()
- * (kbench_measure.c, which knows the runs in flight) does.  Process
+ * (kbench_run.c, which knows the runs in flight) does.  Process
  * context: it may sleep (a run evicted is freed here).
  *
  * Return: 0, or -E2BIG when the runs in flight, those held by dumps and
