@@ -19,6 +19,7 @@
  * its attribute in the extended ack (kbench_extack_fmt() where the text is
  * formatted).  parallel_ops: a long RUN never holds genl_mutex.
  */
+#include <linux/capability.h>
 #include <linux/module.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -187,4 +188,21 @@ void kbench_extack_fmt(struct netlink_ext_ack *extack,
 #endif
 	if (attr)
 		NL_SET_BAD_ATTR(extack, attr);
+}
+
+/*
+ * Privilege is the socket's: netlink_capable() asks both the opener of the
+ * socket that sent @skb and the sender now (a socket opened without the
+ * capability and handed to a privileged writer is refused: the lesson of
+ * CVE-2014-0181).
+ */
+bool kbench_may_measure(const struct sk_buff *skb,
+			struct netlink_ext_ack *extack)
+{
+	if (netlink_capable(skb, CAP_PERFMON) ||
+	    netlink_capable(skb, CAP_SYS_ADMIN))
+		return true;
+	NL_SET_ERR_MSG(extack,
+		       "measuring needs CAP_PERFMON or CAP_SYS_ADMIN");
+	return false;
 }

@@ -126,7 +126,7 @@ struct kbench_run {
 	u32 target_ns;
 	/*
 	 * the plain u32 attributes of the request by attribute (WARMUP,
-	 * ...), as given or by default: kbench_netlink.c's kbench_run_u32[]
+	 * ...), as given or by default: kbench_fill.c's kbench_run_u32[]
 	 */
 	u32 u32[KBENCH_A_RUN_MAX + 1];
 	bool adaptive;
@@ -349,8 +349,15 @@ void kbench_family_unregister(void);
 __printf(3, 4)
 void kbench_extack_fmt(struct netlink_ext_ack *extack,
 		       const struct nlattr *attr, const char *fmt, ...);
+bool kbench_may_measure(const struct sk_buff *skb,
+			struct netlink_ext_ack *extack);
 
-/* The handlers (kbench_netlink.c). */
+/* What a RUN's reply says (kbench_fill.c). */
+void kbench_run_u32_get(struct kbench_run *run, struct nlattr **tb);
+int kbench_run_fill(struct sk_buff *msg, const void *arg);
+int kbench_group_fill(struct sk_buff *msg, const void *arg);
+
+/* The handlers (kbench_netlink.c; SAMPLES_GET's: kbench_samples.c). */
 int kbench_netlink_init(void);
 void kbench_netlink_exit(void);
 void kbench_nl_run_complete(struct kbench_run *run);

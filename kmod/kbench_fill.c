@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kbench: what a RUN's reply says (kbench_run_fill() and
+ * kbench_group_fill(), which kbench_netlink.c hands to kbench_answer()):
+ * each routine's result and summary, its events, the run's figures and
+ * settings, and a concurrent run's CPUs and skew.  The request's plain
+ * u32 attributes are read with the table that echoes them
+ * (kbench_run_u32_get()).
+ */
+#include <net/genetlink.h>
+
+#include "kbench_compat.h"
+#include "kbench_internal.h"
+
+/* An EVENT_SUMMARY nest: event @x of the run summarized over series @s. */
+static int kbench_put_event_summary(struct sk_buff *msg, u32 x,
+				    const struct kbench_run *run,
+				    const struct kbench_series *s)
+{
+	const struct kbench_summary *sum = &s->xsum[x];
+	const struct kbench_event_id id = {
+		.index = x, .name = run->events[x].name,
+	};
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, KBENCH_A_RESULT_EVENT);
+	if (!nest)
+		return -EMSGSIZE;
+	if (kbench_put_event_id(msg, &id) ||
+	    kbench_put_event_figures(msg, sum)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int kbench_put_result(struct sk_buff *msg, int type, u32 index,
+			     const struct kbench_run *run,
+			     const struct kbench_series *s)
+{
+	const struct kbench_result_id id = {
+		.routine = s->name, .index = index, .flags = s->sum.flags,
+		.bytes_per_iter = s->bytes_per_iter, .has_arg = s->has_arg,
+		.arg = s->arg,
+	};
+	struct nlattr *nest;
+	u32 x;
+
+	nest = nla_nest_start(msg, type);
+	if (!nest)
+		return -EMSGSIZE;
+	if (kbench_put_result_id(msg, &id) || kbench_put_summary(msg, &s->sum))
+		goto out_cancel;
+	for (x = 0; x < run->nr_events; x++)
+		if (kbench_put_event_summary(msg, x, run, s))
+			goto out_cancel;
+	nla_nest_end(msg, nest);
+	return 0;
+
+out_cancel:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
+}
+
+/* An EVENT nest of the RUN reply: what event @ev counted, and how long. */
+static int kbench_put_event_info(struct sk_buff *msg,
+				 const struct kbench_event *ev)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, KBENCH_A_RUN_EVENT_INFO);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_string(msg, KBENCH_A_EVENT_NAME, ev->name) ||
+	    nla_put_u32(msg, KBENCH_A_EVENT_TYPE, ev->type) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_EVENT_CONFIG, ev->config,
+			      KBENCH_A_EVENT_PAD) ||
+	    nla_put_string(msg, KBENCH_A_EVENT_PMU, ev->pmu) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_EVENT_ENABLED_NS, ev->enabled_ns,
+			      KBENCH_A_EVENT_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_EVENT_RUNNING_NS, ev->running_ns,
+			      KBENCH_A_EVENT_PAD)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/*
+ * The request's plain u32 attributes and their defaults: each is taken
+ * into run->u32[attribute] and echoed in the reply, in this order; the
+ * policy bounds it (the spec).  A new one is its attribute in the spec, a
+ * row here and its use.
+ */
+static const struct {
+	int attr;
+	u32 def;
+} kbench_run_u32[] = {
+	{ KBENCH_A_RUN_WARMUP, KBENCH_WARMUP_DEFAULT },
+	{ KBENCH_A_RUN_MAX_WINDOW_US, 0 },
+};
+
+void kbench_run_u32_get(struct kbench_run *run, struct nlattr **tb)
+{
+	u32 k;
+
+	for (k = 0; k < ARRAY_SIZE(kbench_run_u32); k++) {
+		struct nlattr *a = tb[kbench_run_u32[k].attr];
+
+		run->u32[kbench_run_u32[k].attr] = a ? nla_get_u32(a) :
+							kbench_run_u32[k].def;
+	}
+}
+
+static int kbench_run_u32_put(struct sk_buff *msg, const struct kbench_run *run)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(kbench_run_u32); i++)
+		if (nla_put_u32(msg, kbench_run_u32[i].attr,
+				run->u32[kbench_run_u32[i].attr]))
+			return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * What the RUN reply and a CPU_RUN nest both say of a run, each under
+ * its own numbers: the names are the same after the nest's prefix.
+ */
+struct kbench_run_nest {
+	int elapsed_ns, span_cycles, routine_cycles, window_cycles, mem_bytes;
+	int result, overhead, pad;
+};
+
+#define KBENCH_RUN_NEST(p) {						\
+	.elapsed_ns = p##ELAPSED_NS, .span_cycles = p##SPAN_CYCLES,	\
+	.routine_cycles = p##ROUTINE_CYCLES,				\
+	.window_cycles = p##WINDOW_CYCLES, .mem_bytes = p##MEM_BYTES,	\
+	.result = p##RESULT, .overhead = p##OVERHEAD, .pad = p##PAD,	\
+}
+
+static const struct kbench_run_nest kbench_run_reply_nest =
+	KBENCH_RUN_NEST(KBENCH_A_RUN_);
+static const struct kbench_run_nest kbench_cpu_run_nest =
+	KBENCH_RUN_NEST(KBENCH_A_CPU_RUN_);
+
+/* @run's times and memory */
+static int kbench_put_run_figures(struct sk_buff *msg,
+				  const struct kbench_run *run,
+				  const struct kbench_run_nest *a)
+{
+	if (nla_put_u64_64bit(msg, a->elapsed_ns, run->elapsed_ns, a->pad) ||
+	    nla_put_u64_64bit(msg, a->span_cycles, run->span_cycles, a->pad) ||
+	    nla_put_u64_64bit(msg, a->routine_cycles, run->routine_cycles,
+			      a->pad) ||
+	    nla_put_u64_64bit(msg, a->window_cycles, run->window_cycles,
+			      a->pad) ||
+	    nla_put_u64_64bit(msg, a->mem_bytes, run->mem_bytes, a->pad))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* A RESULT nest per routine of @run, in order, then the OVERHEAD one. */
+static int kbench_put_results(struct sk_buff *msg,
+			      const struct kbench_run *run,
+			      const struct kbench_run_nest *a)
+{
+	u32 i;
+
+	for (i = 0; i < run->nr_series; i++)
+		if (kbench_put_result(msg, i < run->nr_routines ? a->result :
+				      a->overhead, i, run, &run->series[i]))
+			return -EMSGSIZE;
+	return 0;
+}
+
+/* The RUN reply's settings as @run used them, and the counter's. */
+static int kbench_put_run_settings(struct sk_buff *msg,
+				   const struct kbench_run *run)
+{
+	if (nla_put_u32(msg, KBENCH_A_RUN_SAMPLES, run->samples) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS, run->iterations) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_TARGET_NS, run->target_ns) ||
+	    kbench_run_u32_put(msg, run) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ADAPTIVE, run->adaptive) ||
+	    nla_put_string(msg, KBENCH_A_RUN_COUNTER, kbench_counter.name) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_COUNTER_HZ, kbench_counter.hz,
+			      KBENCH_A_RUN_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+int kbench_run_fill(struct sk_buff *msg, const void *arg)
+{
+	const struct kbench_run *run = arg;
+	u32 i;
+
+	if (nla_put_u32(msg, KBENCH_A_RUN_ID, run->id) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_CPU, run->cpu) ||
+	    kbench_put_run_settings(msg, run) ||
+	    kbench_put_run_figures(msg, run, &kbench_run_reply_nest) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, run->status) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS_MIN, run->iterations_min) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_N_CHANGES, run->n_changes) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_SAMPLES_REDUCED,
+			run->samples_reduced))
+		return -EMSGSIZE;
+	for (i = 0; i < run->nr_args; i++)
+		if (nla_put_u64_64bit(msg, KBENCH_A_RUN_ARG, run->args[i],
+				      KBENCH_A_RUN_PAD))
+			return -EMSGSIZE;
+	if (kbench_put_results(msg, run, &kbench_run_reply_nest))
+		return -EMSGSIZE;
+	for (i = 0; i < run->nr_events; i++)
+		if (kbench_put_event_info(msg, &run->events[i]))
+			return -EMSGSIZE;
+	return 0;
+}
+
+/* A CPU_RUN nest of a concurrent RUN's reply: CPU @i of group @g. */
+static int kbench_put_cpu_run(struct sk_buff *msg,
+			      const struct kbench_group *g, u32 i)
+{
+	const struct kbench_run *run = g->run[i];
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, KBENCH_A_RUN_CPU_RUN);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, KBENCH_A_CPU_RUN_CPU, run->cpu) ||
+	    nla_put_u32(msg, KBENCH_A_CPU_RUN_ID, run->id) ||
+	    nla_put_u32(msg, KBENCH_A_CPU_RUN_ITERATIONS, run->iterations) ||
+	    nla_put_u32(msg, KBENCH_A_CPU_RUN_STATUS, run->status) ||
+	    kbench_put_run_figures(msg, run, &kbench_cpu_run_nest) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_LATE_MAX, g->late_max[i],
+			      KBENCH_A_CPU_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_CPU_RUN_LATE_MEDIAN,
+			      g->late_median[i], KBENCH_A_CPU_RUN_PAD) ||
+	    kbench_put_results(msg, run, &kbench_cpu_run_nest)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/*
+ * A concurrent RUN's reply: the request's values as used (the first
+ * CPU's run id), the largest elapsed time, the sum of the memory, timeout
+ * if any CPU timed out; a CPU_RUN nest per CPU, then the start skew.
+ */
+int kbench_group_fill(struct sk_buff *msg, const void *arg)
+{
+	const struct kbench_group *g = arg;
+	const struct kbench_run *run = g->run[0];
+	u64 elapsed = 0, mem = 0;
+	u32 i, status = run->status;
+
+	for (i = 0; i < g->nr; i++) {
+		elapsed = max(elapsed, g->run[i]->elapsed_ns);
+		mem += g->run[i]->mem_bytes;
+		if (g->run[i]->status != KBENCH_RUN_COMPLETE)
+			status = g->run[i]->status;
+	}
+	if (nla_put_u32(msg, KBENCH_A_RUN_ID, run->id) ||
+	    kbench_put_run_settings(msg, run) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_ELAPSED_NS, elapsed,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_MEM_BYTES, mem,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, status))
+		return -EMSGSIZE;
+	for (i = 0; i < run->nr_args; i++)
+		if (nla_put_u64_64bit(msg, KBENCH_A_RUN_ARG, run->args[i],
+				      KBENCH_A_RUN_PAD))
+			return -EMSGSIZE;
+	for (i = 0; i < g->nr; i++)
+		if (kbench_put_cpu_run(msg, g, i))
+			return -EMSGSIZE;
+	if (nla_put_u64_64bit(msg, KBENCH_A_RUN_SKEW_MAX, g->skew_max,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_SKEW_MEDIAN, g->skew_median,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u64_64bit(msg, KBENCH_A_RUN_SKEW_BOUND, g->skew_bound,
+			      KBENCH_A_RUN_PAD) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_SKEW_FLAGGED, g->skew_flagged))
+		return -EMSGSIZE;
+	return 0;
+}
