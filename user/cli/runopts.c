@@ -61,7 +61,7 @@ int kb_opt_parse_cpu(const struct kb_opt *o, const char *arg, void *field)
  * --cpus LIST|all: distinct online CPUs, as taskset lists them; a CPU
  * given twice is an error (not merged), "all" takes every online CPU.
  */
-static int parse_cpus(const struct kb_opt *o, const char *arg, void *field)
+int kb_opt_parse_cpus(const struct kb_opt *o, const char *arg, void *field)
 {
 	struct kb_cpus_sel *sel = field;
 	struct kb_cpuset online, one;
@@ -427,7 +427,7 @@ const struct kb_opt kb_run_table[] = {
 	  .help = "with a sweep: the complexity fitted to the corrected median, or the best",
 	  .def = "auto" },
 	{ .name = "cpus", .kind = KB_OPT_STRING, .metavar = "LIST|all",
-	  .in = KB_IN_RUN, .parse = parse_cpus,
+	  .in = KB_IN_RUN, .parse = kb_opt_parse_cpus,
 	  KB_OPT_FIELD(struct kb_run_opts, cpus),
 	  .help = "run on these CPUs at the same time (0,2-3; all: every online one), with --user" },
 	{ .name = "each-cpu", .kind = KB_OPT_FLAG, .in = KB_IN_RUN,

@@ -48,6 +48,14 @@ struct kb_cpus_sel {
 	unsigned int lo, hi;	/* --cpus A..K: CPU counts (hi 0: a list) */
 };
 
+/*
+ * A .parse hook for --cpus LIST|all|A..K (a struct kb_cpus_sel field):
+ * distinct online CPUs, as taskset lists them ("--cpus 0,0: CPU 0 is
+ * listed twice"), every online one, or a sweep over CPU counts.
+ */
+struct kb_opt;
+int kb_opt_parse_cpus(const struct kb_opt *o, const char *arg, void *field);
+
 /* --unit: what the figures count (kb_unit_choices) */
 enum { KB_UNIT_TICKS, KB_UNIT_CORE };
 extern const char *const kb_unit_choices[];

@@ -9,6 +9,13 @@
  * median), with the median's 95% CI shifted alike, and the run's verdict.
  * A row the kernel lacks is shown as missing, with why and how to get it:
  * never left out of a table that looks whole.
+ *
+ * With --cpus LIST the rows that sharing contends (the locks, atomics and
+ * refcounts: one lock or line shared by every CPU, kb_prim_contended())
+ * are each one concurrent run on every CPU of LIST at once, the way run
+ * --cpus does it; their figure is the CPUs' median of each CPU's
+ * corrected median.  The other rows are measured as usual, alone on the
+ * first CPU of LIST, and say so.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +26,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "measure.h"
 #include "nl.h"
 #include "opts.h"
 #include "output.h"
@@ -26,6 +34,8 @@
 #include "report.h"
 #include "resfile.h"
 #include "result.h"
+#include "runopts.h"
+#include "stats.h"
 #include "svg.h"
 #include "twin.h"
 #include "verdict.h"
@@ -42,6 +52,7 @@ struct baseline_opts {
 	uint32_t samples, cpu, target_ns;
 	bool has_samples, has_cpu, has_target_ns;
 	const char *save, *svg;
+	struct kb_cpus_sel cpus;	/* --cpus: the contended rows at once */
 };
 
 const struct kb_opt kb_baseline_table[] = {
@@ -65,6 +76,10 @@ const struct kb_opt kb_baseline_table[] = {
 	  KB_OPT_GIVEN(struct baseline_opts, has_cpu),
 	  .help = "CPU to run on",
 	  .def = "the kernel's choice; with --user the current CPU" },
+	{ .name = "cpus", .kind = KB_OPT_STRING, .metavar = "LIST|all",
+	  .parse = kb_opt_parse_cpus,
+	  KB_OPT_FIELD(struct baseline_opts, cpus),
+	  .help = "the locking and atomics rows contended: each one run on all these CPUs at once (0,1 or 0-3), sharing one lock or line; the other rows alone on the first" },
 	{ .name = "target-ns", .kind = KB_OPT_U32, .metavar = "N",
 	  .min = 100, .max = 20000000,
 	  KB_OPT_FIELD(struct baseline_opts, target_ns),
@@ -84,10 +99,21 @@ const struct kb_opt kb_baseline_table[] = {
 };
 
 /* One side of a row: the kernel's routine or the userspace twin. */
+/* A CPU of a contended side: its figures per call, in ticks. */
+struct bl_cpu {
+	bool valid;
+	double per_call, ci_lo, ci_hi;
+	struct kb_stability v;
+};
+
 struct bl_side {
 	const char *routine;	/* NULL: the row has none on this side */
 	const char *absent;	/* not measurable here: why, and how to get it */
 	bool done, failed;
+	/* measured at once on --cpus: cr, and pc[cr.nr] the CPUs' figures */
+	bool contended;
+	struct kb_cpus_run cr;
+	struct bl_cpu *pc;
 	char desc[BL_DESC_MAX];
 	struct kb_run_req q;
 	struct kb_run r;
@@ -247,25 +273,130 @@ static int match_check(const char *pattern)
 	return 0;
 }
 
-static void side_figures(struct bl_side *s)
+/* @r's figures per call (@calls an iteration): the corrected median, its CI */
+static void run_figures(const struct kb_run *r, unsigned int calls,
+			double *per_call, double *ci_lo, double *ci_hi)
 {
-	const struct kb_result *x = &s->r.res[0];
-	double calls = s->calls > 1 ? s->calls : 1;
+	const struct kb_result *x = &r->res[0];
+	double c = calls > 1 ? calls : 1;
 	double shift;
 
-	s->per_call = (double)x->corr_median_milli / 1000.0;
-	shift = x->st.median - s->per_call;
-	s->ci_lo = (x->st.ci_lo - shift) / calls;
-	s->ci_hi = (x->st.ci_hi - shift) / calls;
-	s->per_call /= calls;
-	s->ns = s->r.counter_hz ? s->per_call * 1e9 / (double)s->r.counter_hz :
-				  NAN;
-	kb_result_stability(&s->r, x, &s->v);
+	*per_call = (double)x->corr_median_milli / 1000.0;
+	shift = x->st.median - *per_call;
+	*ci_lo = (x->st.ci_lo - shift) / c;
+	*ci_hi = (x->st.ci_hi - shift) / c;
+	*per_call /= c;
 }
 
-/* Measure one side of a row: 0, or -errno (printed; the row is marked). */
+static void side_figures(struct bl_side *s)
+{
+	run_figures(&s->r, s->calls, &s->per_call, &s->ci_lo, &s->ci_hi);
+	s->ns = s->r.counter_hz ? s->per_call * 1e9 / (double)s->r.counter_hz :
+				  NAN;
+	kb_result_stability(&s->r, &s->r.res[0], &s->v);
+}
+
+/*
+ * A contended side's figures: per call the CPUs' median of their
+ * corrected medians (run --cpus's headline), the interval from the lowest
+ * CPU's CI bound to the highest's, stable when every CPU's run is.
+ */
+static void cpus_figures(struct bl_side *s)
+{
+	struct kb_cpus_run *cr = &s->cr;
+	double *v = calloc(cr->nr, sizeof(*v));
+	unsigned int c, n = 0;
+
+	s->ci_lo = INFINITY;
+	s->ci_hi = -INFINITY;
+	memset(&s->v, 0, sizeof(s->v));
+	s->v.stable = true;
+	for (c = 0; c < cr->nr; c++) {
+		struct bl_cpu *p = &s->pc[c];
+		const struct kb_run *r = &cr->run[c];
+
+		p->valid = r->nres && r->res[0].valid;
+		if (!p->valid) {
+			s->v.stable = false;
+			if (s->v.nreasons < 10) {
+				snprintf(s->v.buf[s->v.nreasons], sizeof(s->v.buf[0]),
+					 "CPU %u: no valid sample", r->cpu);
+				s->v.nreasons++;
+			}
+			continue;
+		}
+		run_figures(r, s->calls, &p->per_call, &p->ci_lo, &p->ci_hi);
+		kb_result_stability(r, &r->res[0], &p->v);
+		if (v)
+			v[n++] = p->per_call;
+		s->ci_lo = fmin(s->ci_lo, p->ci_lo);
+		s->ci_hi = fmax(s->ci_hi, p->ci_hi);
+		if (!p->v.stable) {
+			s->v.stable = false;
+			if (s->v.nreasons < 10 && p->v.nreasons) {
+				snprintf(s->v.buf[s->v.nreasons], sizeof(s->v.buf[0]),
+					 "CPU %u: %s", r->cpu, p->v.reason[0]);
+				s->v.nreasons++;
+			}
+		}
+	}
+	for (c = 0; c < s->v.nreasons; c++)
+		s->v.reason[c] = s->v.buf[c];
+	qsort(v, n, sizeof(*v), kb_cmp_double);
+	s->per_call = n ? kb_median_sorted(v, n) : NAN;
+	s->ns = cr->run[0].counter_hz ?
+		s->per_call * 1e9 / (double)cr->run[0].counter_hz : NAN;
+	free(v);
+}
+
+/*
+ * The contended side @s at once on the @nr @cpus: 0, or -errno (printed;
+ * the row is marked).
+ */
+static int side_measure_cpus(struct bl_side *s, bool user, unsigned int nr,
+			     const int32_t *cpus)
+{
+	unsigned int c, valid = 0;
+	int err;
+
+	s->q.has_cpu = false;
+	err = kb_cpus_at_once(&s->q, user, nr, cpus, &s->cr);
+	if (err) {
+		s->failed = true;
+		return err;
+	}
+	s->contended = true;
+	s->pc = calloc(s->cr.nr, sizeof(*s->pc));
+	if (!s->pc) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		s->failed = true;
+		return -ENOMEM;
+	}
+	for (c = 0; c < s->cr.nr; c++) {
+		if (kb_run_analyze(&s->cr.run[c])) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			s->failed = true;
+			return -ENOMEM;
+		}
+		valid += s->cr.run[c].nres && s->cr.run[c].res[0].valid;
+	}
+	if (!valid) {
+		kb_report_no_valid(&s->cr.run[0], stderr);
+		s->failed = true;
+		return -ENODATA;
+	}
+	s->done = true;
+	cpus_figures(s);
+	return 0;
+}
+
+/*
+ * Measure one side of a row, at once on the @nr @cpus when it is
+ * contended (@nr 0: alone): 0, or -errno (printed; the row is marked).
+ */
 static int side_measure(struct bl_side *s, const struct baseline_opts *o,
-			bool user)
+			bool user, bool contended, unsigned int nr,
+			const int32_t *cpus)
 {
 	struct kb_run_req *q = &s->q;
 	int err;
@@ -279,6 +410,12 @@ static int side_measure(struct bl_side *s, const struct baseline_opts *o,
 	q->cpu = o->cpu;
 	q->has_target_ns = true;
 	q->target_ns = o->has_target_ns ? o->target_ns : BL_DEFAULT_TARGET_NS;
+	if (nr && contended)
+		return side_measure_cpus(s, user, nr, cpus);
+	if (nr) {	/* alone, on the first CPU of --cpus */
+		q->has_cpu = true;
+		q->cpu = (uint32_t)cpus[0];
+	}
 	err = kb_run_measure(q, user, &s->r);
 	if (err) {
 		s->failed = true;
@@ -298,7 +435,66 @@ static int side_measure(struct bl_side *s, const struct baseline_opts *o,
 	return 0;
 }
 
-static void side_print(const char *key, const struct bl_side *s)
+/* A contended side's CPUs and start skew (JSON), and a line of text. */
+static void cpus_print(const struct bl_side *s)
+{
+	const struct kb_cpus_run *cr = &s->cr;
+	unsigned int c;
+
+	out_open_array("per_cpu");
+	for (c = 0; c < cr->nr; c++) {
+		const struct bl_cpu *p = &s->pc[c];
+		const struct kb_run *r = &cr->run[c];
+
+		out_open_object(NULL);
+		out_uint("cpu", NULL, r->cpu);
+		if (p->valid) {
+			out_double("ticks_per_call", NULL, p->per_call);
+			out_double("ci_lo_ticks", NULL, p->ci_lo);
+			out_double("ci_hi_ticks", NULL, p->ci_hi);
+			out_string("verdict", NULL, p->v.stable ? "stable" : "unstable");
+			out_double("median_ticks_per_iter", NULL, r->res[0].st.median);
+		} else {
+			out_bool("failed", NULL, true);
+		}
+		out_uint("iterations", NULL, r->iterations);
+		out_uint("samples", NULL, r->nres ? r->res[0].samples : 0);
+		out_uint("valid", NULL, r->nres ? r->res[0].valid : 0);
+		out_uint("excluded_skew", NULL, r->nres ? r->res[0].excl[8] : 0);
+		if (!r->user)	/* for kbenchctl samples */
+			out_uint("run_id", NULL, r->run_id);
+		out_close_object();
+	}
+	out_close_array();
+	out_open_object("skew");
+	out_uint("median_ticks", NULL, cr->skew_median);
+	out_uint("max_ticks", NULL, cr->skew_max);
+	out_uint("bound_ticks", NULL, cr->skew_bound);
+	out_uint("flagged", NULL, cr->skew_flagged);
+	out_uint("samples", NULL, cr->skew_samples);
+	out_close_object();
+}
+
+/* Under a contended row: each CPU's figure and the start skew, as text. */
+static void cpus_line(const struct bl_side *s)
+{
+	const struct kb_cpus_run *cr = &s->cr;
+	unsigned int c;
+
+	out_text("      %s at once:", s->routine);
+	for (c = 0; c < cr->nr; c++) {
+		if (s->pc[c].valid)
+			out_text(" cpu %u %.3f", cr->run[c].cpu, s->pc[c].per_call);
+		else
+			out_text(" cpu %u -", cr->run[c].cpu);
+	}
+	out_text(" ticks/call; start skew median %llu ticks, %u of %u samples flagged skew\n",
+		 (unsigned long long)cr->skew_median, cr->skew_flagged,
+		 cr->skew_samples);
+}
+
+static void side_print(const char *key, const struct bl_side *s,
+		       bool with_cpus)
 {
 	char ci[48];
 
@@ -327,12 +523,44 @@ static void side_print(const char *key, const struct bl_side *s)
 	for (unsigned int i = 0; i < s->v.nreasons; i++)
 		out_string(NULL, NULL, s->v.reason[i]);
 	out_close_array();
-	out_double("median_ticks_per_iter", NULL, s->r.res[0].st.median);
-	out_uint("calls_per_iter", NULL, s->calls > 1 ? s->calls : 1);
-	out_uint("iterations", NULL, s->r.iterations);
-	out_uint("samples", NULL, s->r.res[0].samples);
-	out_uint("valid", NULL, s->r.res[0].valid);
+	if (s->contended) {
+		const struct kb_cpus_run *cr = &s->cr;
+		double *m = calloc(cr->nr, sizeof(*m));
+		uint64_t samples = 0, valid = 0;
+		unsigned int c, n = 0;
+
+		out_text(" (contended, %u CPUs)", cr->nr);
+		for (c = 0; c < cr->nr; c++) {
+			if (!s->pc[c].valid)
+				continue;
+			if (m)
+				m[n++] = cr->run[c].res[0].st.median;
+			samples += cr->run[c].res[0].samples;
+			valid += cr->run[c].res[0].valid;
+		}
+		qsort(m, n, sizeof(*m), kb_cmp_double);
+		out_double("median_ticks_per_iter", NULL,
+			   n ? kb_median_sorted(m, n) : NAN);
+		free(m);
+		out_uint("calls_per_iter", NULL, s->calls > 1 ? s->calls : 1);
+		out_uint("iterations", NULL, cr->run[0].iterations);
+		out_uint("samples", NULL, samples);
+		out_uint("valid", NULL, valid);
+	} else {
+		if (with_cpus)
+			out_text(" (alone on CPU %u)", s->r.cpu);
+		out_double("median_ticks_per_iter", NULL, s->r.res[0].st.median);
+		out_uint("calls_per_iter", NULL, s->calls > 1 ? s->calls : 1);
+		out_uint("iterations", NULL, s->r.iterations);
+		out_uint("samples", NULL, s->r.res[0].samples);
+		out_uint("valid", NULL, s->r.res[0].valid);
+	}
 	out_string("description", NULL, s->desc);
+	out_bool("contended", NULL, s->contended);
+	if (s->contended)
+		cpus_print(s);
+	else
+		out_uint("cpu", NULL, s->r.cpu);
 	out_close_object();
 }
 
@@ -346,7 +574,7 @@ static const struct kb_run *first_run(const struct bl_row *rows, size_t n,
 		const struct bl_side *s = user ? &rows[i].u : &rows[i].k;
 
 		if (s->done)
-			return &s->r;
+			return s->contended ? &s->cr.run[0] : &s->r;
 	}
 	return NULL;
 }
@@ -384,10 +612,11 @@ static void notes_side(const struct bl_row *rows, size_t n, bool user)
 
 static void table_print(const struct bl_row *rows, size_t n,
 			const struct baseline_opts *o, size_t measured,
-			size_t wanted)
+			size_t wanted, unsigned int nr, const int32_t *cpus)
 {
 	bool kern = !o->user, user = o->user || o->all;
 	const char *cat = NULL;
+	char list[256];
 	size_t i;
 
 	out_open_object(NULL);
@@ -396,6 +625,15 @@ static void table_print(const struct bl_row *rows, size_t n,
 	if (user)
 		header_side("user_run", "userspace counterparts", first_run(rows, n, true));
 	out_text("per call: the median per iteration minus the empty loop's (divided by the calls an iteration makes); its 95%% CI (order statistics of the samples, which it takes as independent)\n");
+	if (nr) {
+		kb_cpulist_format(&o->cpus.set, list, sizeof(list));
+		out_open_array("cpus");
+		for (unsigned int c = 0; c < nr; c++)
+			out_uint(NULL, NULL, (uint64_t)cpus[c]);
+		out_close_array();
+		out_text("contended: the locking and atomics rows ran on CPUs %s at once, one lock or line shared by all (as run --cpus): per call the CPUs' median of each CPU's corrected median, the CI from the lowest CPU's bound to the highest's; the other rows alone on CPU %d\n",
+			 list, cpus[0]);
+	}
 	out_text("%-24s", "primitive");
 	if (kern)
 		out_text(" %-28s %12s %10s  %-24s %s", "kernel routine", "ticks/call",
@@ -420,7 +658,7 @@ static void table_print(const struct bl_row *rows, size_t n,
 		if (kern) {
 			out_text(" %-28s ", w->k.routine ? w->k.routine : "-");
 			if (w->k.routine)
-				side_print("kernel", &w->k);
+				side_print("kernel", &w->k, nr);
 			else
 				out_text("%12s %10s  %-24s %s", "-", "-", "-",
 					 "(userspace only)");
@@ -429,11 +667,15 @@ static void table_print(const struct bl_row *rows, size_t n,
 			out_text("%s%-28s ", kern ? " | " : " ",
 				 w->u.routine ? w->u.routine : "-");
 			if (w->u.routine)
-				side_print("user", &w->u);
+				side_print("user", &w->u, nr);
 			else
 				out_text("%12s %10s  %-24s %s", "-", "-", "-", "-");
 		}
 		out_text("\n");
+		if (kern && w->k.contended)
+			cpus_line(&w->k);
+		if (user && w->u.contended)
+			cpus_line(&w->u);
 		if (o->verbose) {
 			if (kern && w->k.routine && w->k.desc[0])
 				out_text("      kernel: %s\n", w->k.desc);
@@ -462,7 +704,7 @@ static void table_print(const struct bl_row *rows, size_t n,
 }
 
 /* Every side measured, as one result file (one run per primitive). */
-static int save_all(const char *arg, const struct bl_row *rows, size_t n,
+static int save_all(const char *arg, struct bl_row *rows, size_t n,
 		    int argc, char *argv[])
 {
 	struct kb_saved_run *s;
@@ -478,11 +720,32 @@ static int save_all(const char *arg, const struct bl_row *rows, size_t n,
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		const struct bl_side *sd[2] = { &rows[i].k, &rows[i].u };
+		struct bl_side *sd[2] = { &rows[i].k, &rows[i].u };
 
 		for (unsigned int j = 0; j < 2; j++) {
 			if (!sd[j]->done)
 				continue;
+			/*
+			 * a contended side is saved as run --cpus A..K saves a
+			 * point: every CPU's samples in one run, ncpus the CPUs
+			 */
+			if (sd[j]->contended) {
+				err = kb_cpus_merge(&sd[j]->cr, &sd[j]->r);
+				sd[j]->contended = false;
+				if (err) {
+					sd[j]->done = false;
+					fprintf(stderr, "%s: out of memory\n", prog);
+					free(s);
+					return err;
+				}
+				sd[j]->r.has_ncpus = true;
+				err = kb_run_analyze(&sd[j]->r);
+				if (err) {
+					fprintf(stderr, "%s: out of memory\n", prog);
+					free(s);
+					return err;
+				}
+			}
 			kb_saved_run_init(&s[k], &sd[j]->r, &sd[j]->q);
 			s[k].analyzed = true;
 			if (!env) {
@@ -523,7 +786,8 @@ static int svg_all(const char *path, const struct bl_row *rows, size_t n)
 			if (!s->done)
 				continue;
 			scale = s->per_call != 0 ? s->ns / s->per_call :
-				1e9 / (double)s->r.counter_hz;
+				1e9 / (double)(s->contended ? s->cr.run[0].counter_hz :
+							     s->r.counter_hz);
 			b[k].group = rows[i].p->category;
 			b[k].label = s->routine;
 			b[k].user = j == 1;
@@ -544,10 +808,15 @@ static void rows_free(struct bl_row *rows, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (rows[i].k.done || rows[i].k.failed)
-			kb_run_free(&rows[i].k.r);
-		if (rows[i].u.done || rows[i].u.failed)
-			kb_run_free(&rows[i].u.r);
+		struct bl_side *sd[2] = { &rows[i].k, &rows[i].u };
+
+		for (unsigned int j = 0; j < 2; j++) {
+			if (sd[j]->cr.run)
+				kb_cpus_run_free(&sd[j]->cr);
+			else if (sd[j]->done || sd[j]->failed)
+				kb_run_free(&sd[j]->r);
+			free(sd[j]->pc);
+		}
 	}
 	free(rows);
 }
@@ -559,6 +828,8 @@ int baseline_main(const struct subcommand *sc, int argc, char *argv[])
 	size_t n = 0, i, wanted = 0, measured = 0;
 	bool kern, user, failed = false;
 	struct bl_row *rows;
+	int32_t *cpus = NULL;
+	unsigned int nr = 0, c;
 	int err, ret = EXIT_OK;
 
 	err = kb_opts_parse_noargs(sc, argc, argv, &o);
@@ -566,16 +837,40 @@ int baseline_main(const struct subcommand *sc, int argc, char *argv[])
 		return kb_exit_status(err);
 	if (o.user && o.all)
 		return kb_exit_status(kb_arg_error(sc->name, "--user and --all exclude each other (--all includes the userspace counterparts)"));
+	if (o.cpus.spec) {
+		char list[256];
+
+		if (o.cpus.hi)
+			return kb_exit_status(kb_arg_error(sc->name, "--cpus %s: a CPU list here (0,1 or 0-3), not CPU counts A..K (run ROUTINE --cpus A..K sweeps the count)",
+							   o.cpus.spec));
+		if (o.has_cpu)
+			return kb_exit_status(kb_arg_error(sc->name, "--cpus and --cpu exclude each other: --cpu N measures every row alone on CPU N, --cpus LIST the contended rows on all of LIST at once (and the others alone on its first CPU)"));
+		kb_cpulist_format(&o.cpus.set, list, sizeof(list));
+		if (kb_cpuset_count(&o.cpus.set) < 2)
+			return kb_exit_status(kb_arg_error(sc->name, "--cpus %s: contention needs at least two CPUs (CPUs %s given; list two or more online CPUs, as 0,1, or use --cpu N to measure alone)",
+							   o.cpus.spec, list));
+	}
 	if (o.match) {
 		err = match_check(o.match);
 		if (err)
 			return kb_exit_status(err);
+	}
+	if (o.cpus.spec) {
+		cpus = calloc(kb_cpuset_count(&o.cpus.set), sizeof(*cpus));
+		if (!cpus) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return EXIT_FAIL;
+		}
+		for (c = 0; c < KB_CPUS_MAX; c++)
+			if (kb_cpuset_has(&o.cpus.set, c))
+				cpus[nr++] = (int32_t)c;
 	}
 	kern = !o.user;
 	user = o.user || o.all;
 	rows = calloc(kb_prims_n, sizeof(*rows));
 	if (!rows) {
 		fprintf(stderr, "%s: out of memory\n", prog);
+		free(cpus);
 		return EXIT_FAIL;
 	}
 	for (i = 0; i < kb_prims_n; i++) {
@@ -634,15 +929,16 @@ int baseline_main(const struct subcommand *sc, int argc, char *argv[])
 	}
 	for (i = 0; i < n; i++) {
 		struct bl_side *k = &rows[i].k, *u = &rows[i].u;
+		bool cont = kb_prim_contended(rows[i].p);
 
 		if (k->routine && !k->absent) {
-			if (side_measure(k, &o, false))
+			if (side_measure(k, &o, false, cont, nr, cpus))
 				failed = true;
 			else
 				measured++;
 		}
 		if (u->routine) {
-			if (side_measure(u, &o, true))
+			if (side_measure(u, &o, true, cont, nr, cpus))
 				failed = true;
 			else
 				measured++;
@@ -658,7 +954,7 @@ int baseline_main(const struct subcommand *sc, int argc, char *argv[])
 		ret = EXIT_FAIL;
 		goto out_free;
 	}
-	table_print(rows, n, &o, measured, wanted);
+	table_print(rows, n, &o, measured, wanted, nr, cpus);
 	if (measured < wanted)
 		fprintf(stderr, "%s baseline: %zu of %zu routine%s not measured: %s\n",
 			prog, wanted - measured, wanted, wanted == 1 ? "" : "s",
@@ -673,6 +969,7 @@ int baseline_main(const struct subcommand *sc, int argc, char *argv[])
 out_free:
 	free(g.name);
 	free(g.desc);
+	free(cpus);
 	rows_free(rows, n);
 	return ret;
 }

@@ -113,18 +113,13 @@ static void aggregate(const struct kb_cpus_run *cr, unsigned int k)
 	out_close_object();
 }
 
-/*
- * The routines of @o at once on @nr @cpus into @cr, in the module or with
- * --user the twins: 0 or -errno (printed).
- */
-static int at_once(const struct kb_run_opts *o, unsigned int nr,
-		   const int32_t *cpus, struct kb_cpus_run *cr)
+int kb_cpus_at_once(const struct kb_run_req *q, bool user, unsigned int nr,
+		    const int32_t *cpus, struct kb_cpus_run *cr)
 {
-	const struct kb_run_req *q = &o->q;
 	struct kb_nl nl;
 	int err;
 
-	if (!o->user) {
+	if (!user) {
 		err = kb_nl_open(&nl);
 		if (err)
 			return err;
@@ -146,13 +141,22 @@ static int at_once(const struct kb_run_opts *o, unsigned int nr,
 	return kb_twin_run_cpus(&tq, cpus, nr, cr);
 }
 
-static void cpus_run_free(struct kb_cpus_run *cr)
+/* The routines of @o at once on @nr @cpus into @cr: 0 or -errno (printed). */
+static int at_once(const struct kb_run_opts *o, unsigned int nr,
+		   const int32_t *cpus, struct kb_cpus_run *cr)
+{
+	return kb_cpus_at_once(&o->q, o->user, nr, cpus, cr);
+}
+
+void kb_cpus_run_free(struct kb_cpus_run *cr)
 {
 	unsigned int c;
 
 	for (c = 0; c < cr->nr; c++)
 		kb_run_free(&cr->run[c]);
 	free(cr->run);
+	cr->run = NULL;
+	cr->nr = 0;
 }
 
 static int concurrent(const struct kb_run_opts *o, unsigned int nr,
@@ -208,7 +212,7 @@ static int concurrent(const struct kb_run_opts *o, unsigned int nr,
 	out_close_object();
 	out_close_object();
 	out_finish();
-	cpus_run_free(&cr);
+	kb_cpus_run_free(&cr);
 	return EXIT_OK;
 }
 
@@ -291,13 +295,32 @@ static unsigned int cores_first(const struct kb_run_opts *o, int32_t *cpus)
 	return nr;
 }
 
+int kb_cpus_merge(struct kb_cpus_run *cr, struct kb_run *r)
+{
+	struct kb_result *res[KB_TWIN_CPUS_MAX];
+	unsigned int c, i, k = cr->nr;
+	int err = 0;
+
+	for (i = 0; i <= cr->run[0].nres && !err; i++) {
+		for (c = 0; c < k; c++)
+			res[c] = i < cr->run[c].nres ? &cr->run[c].res[i] :
+				 &cr->run[c].overhead;
+		err = merge(res[0], res, k);
+	}
+	*r = cr->run[0];
+	memset(&cr->run[0], 0, sizeof(cr->run[0]));
+	kb_cpus_run_free(cr);
+	r->ncpus = k;
+	if (err)
+		kb_run_free(r);
+	return err;
+}
+
 int kb_cpus_scale(const struct kb_run_opts *o, unsigned int k,
 		  struct kb_run *r)
 {
-	struct kb_result *res[KB_TWIN_CPUS_MAX];
 	int32_t cpus[KB_TWIN_CPUS_MAX];
 	struct kb_cpus_run cr;
-	unsigned int c, i;
 	int err;
 
 	if (cores_first(o, cpus) < k)
@@ -305,22 +328,13 @@ int kb_cpus_scale(const struct kb_run_opts *o, unsigned int k,
 	err = at_once(o, k, cpus, &cr);
 	if (err)
 		return err;
-	for (i = 0; i <= cr.run[0].nres && !err; i++) {
-		for (c = 0; c < k; c++)
-			res[c] = i < cr.run[c].nres ? &cr.run[c].res[i] :
-				 &cr.run[c].overhead;
-		err = merge(res[0], res, k);
-	}
-	*r = cr.run[0];
-	memset(&cr.run[0], 0, sizeof(cr.run[0]));
-	cpus_run_free(&cr);
-	r->ncpus = k;
+	err = kb_cpus_merge(&cr, r);
+	if (err)
+		return err;
 	r->has_arg = false;
 	kb_run_stamp(r);
 	kb_run_env(r);
-	if (err)
-		kb_run_free(r);
-	return err;
+	return 0;
 }
 
 /* --each-cpu: the single-CPU run (kernel or --user) on each in turn. */

@@ -6,6 +6,7 @@
 #define KBENCHCTL_MEASURE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "result.h"
 
@@ -23,6 +24,24 @@ int kb_cpus_main(const struct kb_run_opts *o);
  */
 int kb_cpus_scale(const struct kb_run_opts *o, unsigned int k,
 		  struct kb_run *r);
+
+/*
+ * The routines of @q at once on the @nr @cpus into @cr, in the module or
+ * (@user) the twins, their windows started together: 0 or -errno
+ * (printed).  kb_cpus_run_free() after.
+ */
+struct kb_run_req;
+struct kb_cpus_run;
+int kb_cpus_at_once(const struct kb_run_req *q, bool user, unsigned int nr,
+		    const int32_t *cpus, struct kb_cpus_run *cr);
+void kb_cpus_run_free(struct kb_cpus_run *cr);
+
+/*
+ * @cr's runs merged into @r (@cr freed): every CPU's samples in one
+ * series, the kernel-style medians the CPUs' median, r->ncpus the CPUs.
+ * 0 or -errno (@r then empty).
+ */
+int kb_cpus_merge(struct kb_cpus_run *cr, struct kb_run *r);
 
 /*
  * run's and compare's way in: the options parsed, --asm's snippets built

@@ -189,3 +189,8 @@ unsigned int kb_prim_kernel_calls(const struct kb_prim *p)
 		return 12;
 	return 1;
 }
+
+bool kb_prim_contended(const struct kb_prim *p)
+{
+	return !strcmp(p->category, "locking") || !strcmp(p->category, "atomics");
+}

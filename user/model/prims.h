@@ -42,6 +42,15 @@ bool kb_prim_match(const struct kb_prim *p, const char *pattern);
  */
 unsigned int kb_prim_kernel_calls(const struct kb_prim *p);
 
+/*
+ * Does running @p at once on several CPUs contend it (baseline --cpus)?
+ * The locking, atomics and refcount rows: kbench_prims.ko and uprims.c
+ * give each one lock, atomic_t or refcount_t shared by every CPU.  The
+ * others work on per-CPU or read-only data, or (the copies) write one
+ * buffer that no real caller would share: they are measured alone.
+ */
+bool kb_prim_contended(const struct kb_prim *p);
+
 /* The rows' categories, in table order: names, how many. */
 size_t kb_prim_categories(const char **out, size_t max);
 

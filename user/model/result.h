@@ -142,9 +142,11 @@ struct kb_run {
 	uint64_t arg;
 	/*
 	 * a scaling sweep's point (--cpus A..K): the samples of this many
-	 * CPUs at once, the medians the CPUs' median (0: one CPU)
+	 * CPUs at once, the medians the CPUs' median (0: one CPU); a
+	 * contended row of baseline --cpus the same (has_ncpus: saved so)
 	 */
 	unsigned int ncpus;
+	bool has_ncpus;
 	char kernel[80];	/* release, for plot titles */
 	char date[40];
 	unsigned int nevents;	/* hardware events counted */

@@ -16,18 +16,24 @@
 #include "base.h"
 #include "output.h"
 
-/* A routine as people read it everywhere: "NAME:ARG", " [user]" for a twin. */
+/*
+ * A routine as people read it everywhere: "NAME:ARG", " [user]" for a
+ * twin, " [2 CPUs at once]" for a contended run (baseline --cpus).
+ */
 static void label(const struct kb_saved_run *s, const struct kb_result *r,
 		  char *buf, size_t len)
 {
+	char at[40] = "";
 	uint64_t a;
 
+	if (s->run.ncpus)
+		snprintf(at, sizeof(at), " [%u CPUs at once]", s->run.ncpus);
 	if (kb_diff_arg_of(s, r, &a))
-		snprintf(buf, len, "%s:%llu%s", r->routine,
-			 (unsigned long long)a, s->run.user ? " [user]" : "");
+		snprintf(buf, len, "%s:%llu%s%s", r->routine,
+			 (unsigned long long)a, s->run.user ? " [user]" : "", at);
 	else
-		snprintf(buf, len, "%s%s", r->routine,
-			 s->run.user ? " [user]" : "");
+		snprintf(buf, len, "%s%s%s", r->routine,
+			 s->run.user ? " [user]" : "", at);
 }
 
 static void format_pct(double v, char *buf, size_t len)

@@ -115,9 +115,14 @@ static int match_of(const struct kb_diff_opts *o, const char *name, bool has,
 	return -1;
 }
 
+/*
+ * The same measurement: side, sweep value, and as many CPUs at once (a
+ * contended run, baseline --cpus, is not the routine alone)
+ */
 static bool same_key(const struct kb_saved_run *a, const struct kb_saved_run *b)
 {
 	return a->run.user == b->run.user && a->has_arg == b->has_arg &&
+	       a->run.ncpus == b->run.ncpus &&
 	       (!a->has_arg || a->arg == b->arg);
 }
 

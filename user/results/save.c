@@ -151,6 +151,7 @@ const struct kb_field kb_run_file_fields[] = {
 	KB_FILE_FIELD(struct kb_run, counter_constant, BOOL, 0, NULL, 0),
 	KB_FILE_FIELD(struct kb_run, kernel, STR, 0, NULL, NUL_R),
 	KB_FILE_FIELD(struct kb_run, date, STR, 0, NULL, NUL_R),
+	KB_FILE_OPT(struct kb_run, ncpus, U32, has_ncpus, NUL_R),
 	{ NULL }
 };
 
