@@ -57,6 +57,11 @@ static struct kmem_cache *kbench_prims_cache;
 static DEFINE_XARRAY(kbench_prims_xa);
 static DEFINE_IDR(kbench_prims_idr);
 static siphash_key_t kbench_prims_sipkey;
+/*
+ * The locks, the atomic_t and the refcount_t are shared by every CPU:
+ * `kbenchctl baseline --cpus` runs their routines on several CPUs at
+ * once to contend them
+ */
 static DEFINE_RAW_SPINLOCK(kbench_prims_raw_lock);
 #ifndef CONFIG_PREEMPT_RT
 static DEFINE_SPINLOCK(kbench_prims_lock);

@@ -49,8 +49,8 @@
 struct baseline_opts {
 	bool user, all, verbose;
 	const char *match;
-	uint32_t samples, cpu, target_ns;
-	bool has_samples, has_cpu, has_target_ns;
+	uint32_t samples, cpu, target_ns, skew_ns;
+	bool has_samples, has_cpu, has_target_ns, has_skew_ns;
 	const char *save, *svg;
 	struct kb_cpus_sel cpus;	/* --cpus: the contended rows at once */
 };
@@ -80,6 +80,12 @@ const struct kb_opt kb_baseline_table[] = {
 	  .parse = kb_opt_parse_cpus,
 	  KB_OPT_FIELD(struct baseline_opts, cpus),
 	  .help = "the locking and atomics rows contended: each one run on all these CPUs at once (0,1 or 0-3), sharing one lock or line; the other rows alone on the first" },
+	{ .name = "skew-ns", .kind = KB_OPT_U32, .metavar = "NS",
+	  .min = 1, .max = 20000000,
+	  KB_OPT_FIELD(struct baseline_opts, skew_ns),
+	  KB_OPT_GIVEN(struct baseline_opts, has_skew_ns),
+	  .help = "with --cpus: a sample whose windows started further apart than this is flagged skew on every CPU (as run --cpus)",
+	  .def = "the module's target-ns / 8; --user: a tenth of the mean window" },
 	{ .name = "target-ns", .kind = KB_OPT_U32, .metavar = "N",
 	  .min = 100, .max = 20000000,
 	  KB_OPT_FIELD(struct baseline_opts, target_ns),
@@ -410,8 +416,11 @@ static int side_measure(struct bl_side *s, const struct baseline_opts *o,
 	q->cpu = o->cpu;
 	q->has_target_ns = true;
 	q->target_ns = o->has_target_ns ? o->target_ns : BL_DEFAULT_TARGET_NS;
+	q->has_skew_ns = o->has_skew_ns;
+	q->skew_ns = o->skew_ns;
 	if (nr && contended)
 		return side_measure_cpus(s, user, nr, cpus);
+	q->has_skew_ns = false;
 	if (nr) {	/* alone, on the first CPU of --cpus */
 		q->has_cpu = true;
 		q->cpu = (uint32_t)cpus[0];
@@ -605,6 +614,9 @@ static void notes_side(const struct bl_row *rows, size_t n, bool user)
 			continue;
 		if (s->absent)
 			out_text("  %s: missing: %s\n", s->routine, s->absent);
+		else if (s->failed && s->contended)
+			out_text("  %s: failed: no CPU had a valid sample (%u of %u samples flagged skew: the CPUs' windows did not start together; a larger --skew-ns allows more)\n",
+				 s->routine, s->cr.skew_flagged, s->cr.skew_samples);
 		else if (s->done && !s->v.stable && s->v.nreasons)
 			out_text("  %s: unstable: %s\n", s->routine, s->v.reason[0]);
 	}
@@ -682,6 +694,9 @@ static void table_print(const struct bl_row *rows, size_t n,
 			if (user && w->u.routine && w->u.desc[0])
 				out_text("      userspace: %s\n", w->u.desc);
 			out_text("      changed by: %s\n", w->p->configs);
+			if ((kern && w->k.contended) || (user && w->u.contended))
+				out_text("      contended: its one lock or line shared by the %u CPUs at once (an \"uncontended\" above is the usual run's)\n",
+					 nr);
 		}
 		out_close_object();
 	}
@@ -850,6 +865,8 @@ int baseline_main(const struct subcommand *sc, int argc, char *argv[])
 			return kb_exit_status(kb_arg_error(sc->name, "--cpus %s: contention needs at least two CPUs (CPUs %s given; list two or more online CPUs, as 0,1, or use --cpu N to measure alone)",
 							   o.cpus.spec, list));
 	}
+	if (o.has_skew_ns && !o.cpus.spec)
+		return kb_exit_status(kb_arg_error(sc->name, "--skew-ns bounds a contended run: it goes with --cpus"));
 	if (o.match) {
 		err = match_check(o.match);
 		if (err)

@@ -29,6 +29,10 @@
 
 static unsigned char uprim_src[UPRIM_LARGE] __attribute__((aligned(64)));
 static unsigned char uprim_dst[UPRIM_LARGE] __attribute__((aligned(64)));
+/*
+ * The locks and the atomic are one for every thread: baseline --cpus
+ * --user runs their twins on several CPUs at once to contend them
+ */
 static pthread_mutex_t uprim_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t uprim_rwlock = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_spinlock_t uprim_spin;
