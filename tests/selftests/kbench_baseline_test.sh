@@ -6,7 +6,11 @@
 # table (measured, or missing on this kernel with why), each figure as a
 # KTAP diagnostic line; under icount the figures of two runs identical and
 # their saved results diffed row by row; on PREEMPT_RT the rows that
-# cannot run with interrupts off named as missing.  Prints KTAP.
+# cannot run with interrupts off named as missing; with two CPUs online,
+# --cpus 0,1: the locking and atomics rows each one run on both CPUs at
+# once, measured or failed with why, the others alone on CPU 0, and the
+# contended rows saved with ncpus (their structure only: plain TCG is
+# host-timed, and icount runs one CPU).  Prints KTAP.
 #
 #   kbench_baseline_test.sh [SAMPLES]   samples per primitive (30)
 #
@@ -23,7 +27,7 @@ mkdir -p "$tmp" || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..9"
 
 # kbench_prims absent (and not loadable by modprobe here): the message
 # names the module and how to load it, exit 2, no table.
@@ -121,6 +125,57 @@ if kb_icount && [ "$(uname -m)" = x86_64 ]; then
 else
 	skip "identical figures need --icount on x86_64"
 	skip "identical figures need --icount on x86_64"
+fi
+
+# --cpus 0,1 (two CPUs online: plain TCG; icount runs one vCPU): the
+# contended rows of this kernel (the locks and atomics, each one lock or
+# atomic_t shared by both CPUs) are each measured at once on both, with a
+# line of per-CPU figures, or failed with why on stderr, or missing with
+# why; jiffies, not contended, alone on CPU 0.  Structure only.
+contended="spin_lock raw_spin_lock read_lock atomic_inc atomic_add_return atomic_cmpxchg refcount_inc_dec"
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+if [ "$ncpu" -ge 2 ]; then
+	# plain TCG starts the vCPUs' windows up to a few 100 us apart
+	kbenchctl baseline $opts --cpus 0,1 --skew-ns 2000000 --match locking,atomics,jiffies \
+		--save "$tmp/c.json" >"$tmp/c.txt" 2>"$tmp/c.err"
+	rc=$?
+	sed 's/^/# /' "$tmp/c.txt"
+	sed 's/^/# stderr: /' "$tmp/c.err"
+	bad=""
+	ncont=0
+	for p in $contended; do
+		line=$(rows "$tmp/c.txt" | grep "^  $p  *prim_$p ")
+		case "$line" in
+		*"(contended, 2 CPUs)")
+			grep -q "^      prim_$p at once: cpu 0 [-0-9.]* cpu 1 [-0-9.]* ticks/call; start skew median [0-9]* ticks, [0-9]* of [0-9]* samples flagged skew$" "$tmp/c.txt" ||
+				bad="$bad $p(no per-CPU line)"
+			ncont=$((ncont + 1)) ;;
+		*" failed")
+			grep -q "^  prim_$p: failed: no CPU had a valid sample" "$tmp/c.txt" &&
+				grep -q "prim_$p" "$tmp/c.err" || bad="$bad $p(failed, no reason)" ;;
+		*" missing")
+			grep -q "^  prim_$p: missing: " "$tmp/c.txt" || bad="$bad $p(missing, no reason)" ;;
+		*)	bad="$bad $p(row: $line)" ;;
+		esac
+	done
+	echo "# --cpus 0,1: $ncont of 7 contended rows measured at once, exit $rc"
+	[ -z "$bad" ] && [ "$rc" -le 1 ] &&
+		grep -q '^contended: the locking and atomics rows ran on CPUs 0-1 at once' "$tmp/c.txt" &&
+		rows "$tmp/c.txt" | grep -q '^  jiffies  *prim_jiffies .*(alone on CPU 0)$'
+	out="bad rows:$bad"
+	tap_out $? "baseline --cpus 0,1: every contended row measured on both CPUs at once or says why, jiffies alone on CPU 0"
+	# the contended rows saved as one run each with ncpus 2, and diff
+	# pairs them with themselves (labelled as at once)
+	nsaved=$(grep -c '"ncpus": 2' "$tmp/c.json")
+	out=$(kbenchctl diff "$tmp/c.json" "$tmp/c.json" 2>&1)
+	natonce=$(echo "$out" | grep -c '^prim_[a-z_]* \[2 CPUs at once\] ')
+	echo "# saved: $nsaved runs with ncpus 2, diff: $natonce rows at once"
+	[ "$nsaved" = "$ncont" ] && [ "$natonce" = "$ncont" ] &&
+		echo "$out" | grep -q '^prim_jiffies '
+	tap_out $? "baseline --cpus --save: $ncont contended rows saved with ncpus 2, diffed as at once; jiffies alone"
+else
+	skip "baseline --cpus 0,1: $ncpu CPU online (icount runs one vCPU; contention needs two)"
+	skip "baseline --cpus --save: $ncpu CPU online"
 fi
 
 rmmod kbench_prims

@@ -977,6 +977,18 @@ static const struct cli_case {
 	{ "baseline --user --all", 2,
 	  "kbenchctl baseline: --user and --all exclude each other (--all includes the userspace counterparts)", true },
 	{ "baseline extra", 2, "unexpected argument 'extra'", false },
+	{ "baseline --user --cpus 0", 2,
+	  "kbenchctl baseline: --cpus 0: contention needs at least two CPUs (CPUs 0 given; list two or more online CPUs, as 0,1, or use --cpu N to measure alone)", true },
+	{ "baseline --cpus 0 --cpu 0", 2,
+	  "kbenchctl baseline: --cpus and --cpu exclude each other: --cpu N measures every row alone on CPU N, --cpus LIST the contended rows on all of LIST at once (and the others alone on its first CPU)", true },
+	{ "baseline --user --cpus 0,8000", 2,
+	  "kbenchctl baseline: --cpus 0,8000: no such CPU (online: ", false },
+	{ "baseline --user --cpus 0,0", 2,
+	  "kbenchctl baseline: --cpus 0,0: CPU 0 is listed twice", true },
+	{ "baseline --user --skew-ns 1000", 2,
+	  "kbenchctl baseline: --skew-ns bounds a contended run: it goes with --cpus", true },
+	{ "baseline --user --cpus 1..2", 2,
+	  "kbenchctl baseline: --cpus 1..2: a CPU list here (0,1 or 0-3), not CPU counts A..K (run ROUTINE --cpus A..K sweeps the count)", true },
 	{ "samples 1 --routine 5", 2, "kbenchctl samples: --routine 5: at most 4", true },
 	{ "clocks --user --all", 2,
 	  "kbenchctl clocks: --user and --all exclude each other (--all includes the userspace clocks)", true },
@@ -1149,6 +1161,60 @@ void test_cli(void)
 		snprintf(cmd, sizeof(cmd), "python3 -c 'import xml.dom.minidom,sys; d=xml.dom.minidom.parse(sys.argv[1]); assert len(d.getElementsByTagName(\"rect\"))>=6' %s/bl.svg",
 			 fake_dir);
 		ok(!have("python3") || system(cmd) == 0, "baseline --svg: well-formed, a bar per routine");
+	}
+	/*
+	 * baseline --cpus: the structure of a contended table (keys, never
+	 * figures: a row whose every sample the start skew flagged says
+	 * failed), its saved file and valgrind, where two CPUs are online
+	 */
+	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2) {
+		char cmd[512];
+
+		json_check("baseline --user --cpus 0,1 --match atomic_inc,spin_lock,jhash_64 --samples 30 --json",
+			   "assert d[\"cpus\"]==[0,1]; r=d[\"rows\"]; assert [x[\"primitive\"] for x in r]==[\"spin_lock\",\"atomic_inc\",\"jhash_64\"]; "
+			   "u=[x[\"user\"] for x in r]; assert [x[\"contended\"] for x in u]==[True,True,False]; "
+			   "assert u[2][\"cpu\"]==0 and \"per_cpu\" not in u[2] and (u[2].get(\"failed\") or \"ticks_per_call\" in u[2]); "
+			   "c=[x for x in u[:2] if not x.get(\"failed\")]; "
+			   "assert all([p[\"cpu\"] for p in x[\"per_cpu\"]]==[0,1] and all(k in p for p in x[\"per_cpu\"] for k in (\"samples\",\"valid\",\"excluded_skew\",\"iterations\")) for x in c); "
+			   "assert all(all(k in x[\"skew\"] for k in (\"median_ticks\",\"max_ticks\",\"bound_ticks\",\"flagged\",\"samples\")) and \"ticks_per_call\" in x and x[\"verdict\"] in (\"stable\",\"unstable\") and x[\"samples\"]==60 for x in c); "
+			   "assert d[\"wanted\"]==3 and d[\"measured\"]+d[\"missing\"]==3",
+			   "baseline --user --cpus 0,1 --json: the CPUs, contended rows with per-CPU figures and skew, the others alone on CPU 0");
+		rc = run("baseline --user --cpus 0,1 --match atomic_inc,jhash_64 --samples 20", NULL, &out);
+		if (!ok((rc == 0 || rc == 1) &&
+			strstr(out, "contended: the locking and atomics rows ran on CPUs 0-1 at once") &&
+			strstr(out, "u_atomic_inc at once: cpu 0 ") &&
+			strstr(out, "(alone on CPU 0)"),
+			"baseline --user --cpus 0,1: the table says which rows ran at once, each CPU's figure, and which alone"))
+			diag("exit %d:\n%s", rc, out);
+		free(out);
+		/*
+		 * valgrind serializes the threads: the skew may flag every
+		 * sample of the contended row (exit 1), never an error
+		 */
+		snprintf(cmd, sizeof(cmd), "valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all --error-exitcode=99 %s baseline --user --cpus 0,1 --match atomic_inc,jhash_64 --samples 20 --json --save %s/blv.json 2>&1 >/dev/null",
+			 kbenchctl_bin, fake_dir);
+		if (!have("valgrind")) {
+			skip("no valgrind", "valgrind kbenchctl baseline --user --cpus 0,1");
+		} else {
+			rc = unit_cmd_out(cmd, &out);
+			if (!ok((rc == 0 || rc == 1) && !strstr(out, "=="),
+				"valgrind kbenchctl baseline --user --cpus 0,1 --json --save: no errors, no leaks"))
+				diag("exit %d:\n%s", rc, out);
+			free(out);
+		}
+		snprintf(cmd, sizeof(cmd), "baseline --user --cpus 0,1 --match atomic_inc,jhash_64 --samples 20 --save %s/blc.json",
+			 fake_dir);
+		rc = run(cmd, "2>/dev/null", &out);
+		free(out);
+		snprintf(cmd, sizeof(cmd), "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d[\"runs\"]; "
+			 "assert all(x.get(\"ncpus\")==(2 if x[\"routines\"][0][\"routine\"]==\"u_atomic_inc\" else None) for x in r) and r' %s/blc.json",
+			 fake_dir);
+		ok((rc == 0 || rc == 1) && (!have("python3") || system(cmd) == 0),
+		   "baseline --cpus --save: a contended row saved as one run with ncpus 2, the others without");
+		snprintf(cmd, sizeof(cmd), "diff %s/blc.json %s/blc.json --threshold 50", fake_dir, fake_dir);
+		expect(cmd, 0, "u_jhash_64 [user]");
+	} else {
+		skip("one CPU online", "baseline --user --cpus 0,1: contended rows need two CPUs");
 	}
 	expect("run add_chain --user --samples 200 -v", 0, "statistics of");
 	expect("run add_chain --user --samples 200 --verbose", 0, "median CI coverage");
