@@ -366,12 +366,12 @@ static int side_measure_cpus(struct bl_side *s, bool user, unsigned int nr,
 	int err;
 
 	s->q.has_cpu = false;
+	s->contended = true;
 	err = kb_cpus_at_once(&s->q, user, nr, cpus, &s->cr);
 	if (err) {
 		s->failed = true;
 		return err;
 	}
-	s->contended = true;
 	s->pc = calloc(s->cr.nr, sizeof(*s->pc));
 	if (!s->pc) {
 		fprintf(stderr, "%s: out of memory\n", prog);
@@ -518,6 +518,10 @@ static void side_print(const char *key, const struct bl_side *s,
 	if (!s->done) {
 		out_text("%12s %10s  %-24s %s", "-", "-", "-", "failed");
 		out_bool("failed", NULL, true);
+		if (with_cpus)
+			out_bool("contended", NULL, s->contended);
+		if (s->pc)	/* every CPU's samples and the skew: why */
+			cpus_print(s);
 		out_close_object();
 		return;
 	}
@@ -614,7 +618,7 @@ static void notes_side(const struct bl_row *rows, size_t n, bool user)
 			continue;
 		if (s->absent)
 			out_text("  %s: missing: %s\n", s->routine, s->absent);
-		else if (s->failed && s->contended)
+		else if (s->failed && s->pc)
 			out_text("  %s: failed: no CPU had a valid sample (%u of %u samples flagged skew: the CPUs' windows did not start together; a larger --skew-ns allows more)\n",
 				 s->routine, s->cr.skew_flagged, s->cr.skew_samples);
 		else if (s->done && !s->v.stable && s->v.nreasons)
@@ -684,9 +688,9 @@ static void table_print(const struct bl_row *rows, size_t n,
 				out_text("%12s %10s  %-24s %s", "-", "-", "-", "-");
 		}
 		out_text("\n");
-		if (kern && w->k.contended)
+		if (kern && w->k.pc)
 			cpus_line(&w->k);
-		if (user && w->u.contended)
+		if (user && w->u.pc)
 			cpus_line(&w->u);
 		if (o->verbose) {
 			if (kern && w->k.routine && w->k.desc[0])
