@@ -126,12 +126,15 @@ const struct subcommand subcommands[] = {
 		   "--variable=mkfile kbench): make, sudo make load, sudo make run.\n" },
 	{ .name = "baseline", .fn = baseline_main,
 	  .description = "the kernel's own primitives and their userspace counterparts, by category",
-	  .synopsis = "baseline [--user | --all] [--match GLOB[,GLOB...]] [options]",
+	  .synopsis = "baseline [--user | --all] [--match GLOB[,GLOB...]] [--cpus LIST] [options]",
 	  .opts = kb_baseline_table,
 	  .notes = "The kernel's primitives are the routines prim_* of the companion module\n"
 		   "kbench_prims.ko (baseline runs 'modprobe kbench_prims' when they are missing).\n"
 		   "A primitive this kernel cannot run with interrupts off (PREEMPT_RT's sleeping\n"
 		   "locks) or lacks (its configuration off) is a row marked missing, with why.\n"
+		   "--cpus 0,1: the locking and atomics rows (one lock or line shared by all\n"
+		   "CPUs) each one run on all of them at once, as run --cpus; per call the CPUs'\n"
+		   "median; the other rows alone on the first CPU.\n"
 		   "Exit status: 0 every selected routine measured or missing on this kernel,\n"
 		   "1 a measurement failed or nothing could be measured, 2 a usage error (an\n"
 		   "unknown primitive in --match) or kbench or kbench_prims not loaded.\n" },
