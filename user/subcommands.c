@@ -126,7 +126,7 @@ const struct subcommand subcommands[] = {
 		   "--variable=mkfile kbench): make, sudo make load, sudo make run.\n" },
 	{ .name = "baseline", .fn = baseline_main,
 	  .description = "the kernel's own primitives and their userspace counterparts, by category",
-	  .synopsis = "baseline [--user | --all] [--match GLOB[,GLOB...]] [--cpus LIST] [options]",
+	  .synopsis = "baseline [--user | --all] [--match GLOB[,GLOB...]] [options]",
 	  .opts = kb_baseline_table,
 	  .notes = "The kernel's primitives are the routines prim_* of the companion module\n"
 		   "kbench_prims.ko (baseline runs 'modprobe kbench_prims' when they are missing).\n"

@@ -544,12 +544,12 @@ static void side_print(const char *key, const struct bl_side *s,
 
 		out_text(" (contended, %u CPUs)", cr->nr);
 		for (c = 0; c < cr->nr; c++) {
-			if (!s->pc[c].valid)
+			if (!cr->run[c].nres)
 				continue;
-			if (m)
-				m[n++] = cr->run[c].res[0].st.median;
 			samples += cr->run[c].res[0].samples;
 			valid += cr->run[c].res[0].valid;
+			if (m && s->pc[c].valid)
+				m[n++] = cr->run[c].res[0].st.median;
 		}
 		qsort(m, n, sizeof(*m), kb_cmp_double);
 		out_double("median_ticks_per_iter", NULL,
