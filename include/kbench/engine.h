@@ -1250,8 +1250,13 @@ static inline int kbench_rounds_over(const struct kbench_rounds *r,
  * arrived, so nobody waits for them), and proposes the N of the step
  * before, whose windows all fitted on every CPU; every CPU still joins
  * the step's round, takes that N or less, and the fit ends there on all
- * of them.  So the fit takes at most one window over the bound per CPU
- * after N = 1, and no N it keeps had one.  At N = 1 (no smaller N) the
+ * of them.  So with adaptive N the fit takes at most one window over the
+ * bound per CPU after N = 1, and no N it keeps had one.  A fixed N, which
+ * the fall back would refuse, first looks again at the same N: every CPU
+ * takes another step there (agree() gives them all the same N), and the
+ * CPU falls back only after KBENCH_LONG_WINDOWS_ABORT steps in a row
+ * with a window over the bound, one each - the samples' rule for a fixed
+ * N - so that one window the host stretched does not refuse a run.  At N = 1 (no smaller N) the
  * shortest of the step's windows decides, as in the probe: a routine
  * whose window at N = 1 is over max_window with its CPUs together is
  * refused as too slow (KBENCH_RANGE_SLOW), before any window of its
@@ -1272,11 +1277,12 @@ static inline int kbench_engine_sync_fit(struct kbench_engine *e)
 	unsigned int windows = KBENCH_PROBE_REPEAT * e->nr_series;
 	unsigned int cap = e->iterations, n = 1, mn = 1, prev = 1, to, i, k;
 	unsigned long long len = 0, one, want, aim = kbench_engine_aim(e);
-	unsigned int at = 0, step;
+	unsigned int at = 0, step, looks = 0, stay = 0;
 	struct kbench_window w;
-	int over = 0, err;
+	int over, err;
 
 	for (step = 0; step < KBENCH_SYNC_FIT_STEPS; step++) {
+		over = 0;
 		for (i = 0; i < e->nr_series; i++) {
 			met[i] = KBENCH_U64_MAX;
 			any[i] = KBENCH_U64_MAX;
@@ -1302,9 +1308,18 @@ static inline int kbench_engine_sync_fit(struct kbench_engine *e)
 			return err;
 		mn = n;
 		if (over) {
-			/* back to the N before, which fitted; a round all join */
-			e->iterations = prev;
+			/*
+			 * back to the N before, which fitted; a round all
+			 * join.  A fixed N, which that would refuse, looks
+			 * again at this N first: a window the host stretched
+			 * (nothing flags it under TCG) is not the routine's,
+			 * KBENCH_LONG_WINDOWS_ABORT in a row are
+			 */
+			looks++;
+			e->iterations = !e->adaptive &&
+					looks < KBENCH_LONG_WINDOWS_ABORT ? n : prev;
 		} else {
+			looks = 0;
 			len = 0;
 			for (i = 0; i < e->nr_series; i++) {
 				one = met[i] != KBENCH_U64_MAX ? met[i] : any[i];
@@ -1334,8 +1349,19 @@ static inline int kbench_engine_sync_fit(struct kbench_engine *e)
 			return err;
 		to = e->iterations;
 		/* the probe's N too is taken together before it is kept */
-		if (to <= n)
+		if (to < n)
 			break;
+		/*
+		 * N stays: done, but for a fixed N, where a CPU may be
+		 * looking again (every CPU sees the same N, so all stay or
+		 * stop alike)
+		 */
+		if (to == n) {
+			if (e->adaptive || ++stay >= KBENCH_LONG_WINDOWS_ABORT)
+				break;
+			continue;
+		}
+		stay = 0;
 		prev = n;
 		n = to;
 	}

@@ -1103,7 +1103,7 @@ static void test_sync_fit_contend(void)
 	struct kbench_rendezvous rv = { .nr = 1, .slot = slot };
 	struct kbench_sync sync = { .rv = &rv };
 	static struct fake_run r;
-	unsigned int i, j, over, grow, at_n, valid, wide;
+	unsigned int i, j, over, grow, at_n, valid, wide, sc;
 	int err;
 
 	fake_setup(&r);
@@ -1146,9 +1146,30 @@ static void test_sync_fit_contend(void)
 	ok(err == -ERANGE && r.e.range == KBENCH_RANGE_FIXED &&
 	   r.e.range_series == 0 && r.e.range_n == 64 &&
 	   r.e.range_len > 4000 && r.e.range_want_n == 64 && !r.s[0].taken &&
-	   over == 1 && grow <= KBENCH_SYNC_FIT_GROWTH,
-	   "sync fit: fixed N 64, over the bound together: refused (fixed, series %u, N %u, window %llu) after one window over it (%u), no samples",
+	   over == KBENCH_LONG_WINDOWS_ABORT && grow <= KBENCH_SYNC_FIT_GROWTH,
+	   "sync fit: fixed N 64, over the bound together: refused (fixed, series %u, N %u, window %llu) after a window over it at each of its looks (%u), no samples",
 	   r.e.range_series, r.e.range_n, r.e.range_len, over);
+
+	/*
+	 * a fixed N of 64 that fits, one window of the fit past N = 1
+	 * stretched by the host: it looks again, and keeps N
+	 */
+	for (sc = 2; sc < 64; sc++) {
+		fake_setup(&r);
+		r.e.ops = &ops;
+		r.e.extra.sync = &sync;
+		r.e.iterations = 64;
+		for (i = 0; i < 3; i++)
+			r.f[i].bound = 4000;
+		r.f[0].stretch_call = sc;
+		err = fake_run_bounded(&r, 4000);
+		over = fit_over(&r, &grow, 64, &at_n);
+		if (over)
+			break;
+	}
+	ok(over == 1 && !err && r.e.iterations == 64 && r.s[0].taken,
+	   "sync fit: fixed N 64, one window of the fit stretched by the host (call %u): looked again, kept N %u (%d)",
+	   sc, r.e.iterations, err);
 }
 
 /* agree() of two threads, each one engine: kbench_rounds under a mutex */
@@ -1243,7 +1264,8 @@ static void test_sync_fit_pair(void)
 			   c[0].r.e.range_n == 64 && c[1].err == -ECANCELED &&
 			   c[1].r.e.range == KBENCH_RANGE_NONE &&
 			   pair_calls[0] == pair_calls[1] &&
-			   slot[0].windows == slot[1].windows && over0 == 1,
+			   slot[0].windows == slot[1].windows &&
+			   over0 == KBENCH_LONG_WINDOWS_ABORT,
 			   "sync fit, 2 CPUs, fixed N 64: CPU 0 refuses (series %u, N %u, window %llu), CPU 1 stops with -ECANCELED (%d), %u and %u rounds of agree, %llu and %llu windows",
 			   c[0].r.e.range_series, c[0].r.e.range_n,
 			   c[0].r.e.range_len, c[1].err, pair_calls[0],
