@@ -14,7 +14,12 @@
 # arm64 the chains' medians are within 1/N of that, and a round's ratio,
 # the difference of two such windows over 32 N adds, is 0.0625 or one
 # step of 1/(32 N) tick beside it: the median stays exact, its interval's
-# ends may sit one step out (seen: 0.06253125 in --user at N = 1000).  Without icount nothing is exact:
+# ends may sit one step out (seen: 0.06253125 in --user at N = 1000).
+# add_chain's own window rounds alike: 6 N instructions are 0.375 N
+# ticks, so its median per iteration in core cycles is 6 or one tick
+# over N beside it, 1 / (0.0625 N) = 0.016 at N = 1000 (seen: 5.984 in
+# the kernel, where the window's phase against the tick follows the
+# code run before it).  Without icount nothing is exact:
 # the tests skip.  Prints TAP.
 
 # shellcheck source=tests/selftests/kbench_lib.sh
@@ -29,10 +34,11 @@ num_is() { awk -v x="$1" -v v="$2" 'BEGIN { exit !(x != "" && x + 0 == v + 0) }'
 num_near() { awk -v x="$1" -v v="$2" -v d="$3" 'BEGIN { exit !(x != "" && x - v <= d && v - x <= d) }'; }
 
 case "$(uname -m)" in
-x86_64) ratio=1 loop=2 step=0 cistep=0 ;;
-aarch64) ratio=0.0625 loop=3 step=0.001 cistep=0.0000313 ;;	# one step, 1/32000, and a rounding
-ppc64le | ppc64) ratio=0.512 loop=2 step=0 cistep=0 ;;
-*) ratio='' loop='' step=0 cistep=0 ;;
+x86_64) ratio=1 loop=2 step=0 cistep=0 cycstep=0 ;;
+# one step: 1/1000 tick, 1/32000 of the ratio, 1/62.5 core cycle (and a rounding)
+aarch64) ratio=0.0625 loop=3 step=0.001 cistep=0.0000313 cycstep=0.0161 ;;
+ppc64le | ppc64) ratio=0.512 loop=2 step=0 cistep=0 cycstep=0 ;;
+*) ratio='' loop='' step=0 cistep=0 cycstep=0 ;;
 esac
 lo=$(awk -v r="$ratio" -v l="$loop" 'BEGIN { print (32 + l) * r }')
 hi=$(awk -v r="$ratio" -v l="$loop" 'BEGIN { print (64 + l) * r }')
@@ -48,9 +54,9 @@ for side in "" "--user"; do
 	num_near "$(echo "$out" | json_num ticks_per_cycle_ci95_hi)" "$ratio" "$cistep" &&
 	num_near "$(echo "$out" | json_num lo_median_ticks)" "$lo" "$step" &&
 	num_near "$(echo "$out" | json_num hi_median_ticks)" "$hi" "$step" &&
-	num_is "$(echo "$out" | json_num median_cycles)" 6 &&
+	num_near "$(echo "$out" | json_num median_cycles)" 6 "$cycstep" &&
 	echo "$out" | grep -q '"unit": "core cycles"'
-	tap_out $? "$what under icount: exactly $ratio ticks a core cycle (CI within $cistep), the chains $lo and $hi ticks, add_chain 6 core cycles"
+	tap_out $? "$what under icount: exactly $ratio ticks a core cycle (CI within $cistep), the chains $lo and $hi ticks, add_chain 6 core cycles (within $cycstep)"
 done
 
 exit $failed
