@@ -264,28 +264,22 @@ static double batch_lrv(const double *s, size_t n, size_t l)
 /*
  * Batch medians across time scales: the long-run variance of the median's
  * influence series s = sgn(x - median) (NAN: 0) from overlapping batch
- * means of L values (batch_lrv()), at L = n/2, n/3, n/4, n/6, n/8, n/16,
- * n/32, against the same at the block length @b that the bootstrap used.
- * Level switching (a frequency state, an SMT neighbour coming and going)
- * with stays of hundreds of samples has a small lag-1 autocorrelation
- * and a Politis-White length far shorter than its stays: there the
- * batches of the longer scales vary more than the blocks allow.  A run
- * of 1000 samples holds about three stays of 300: batches of n/4 are
- * shorter than a stay and see only part of it, so the longest scales,
- * n/2 and n/3, are the ones that show it (two levels 1% apart, mean stay
- * 300: A/A calls at threshold 0 fell from 14.7% to 7.0% over 900 pairs
- * when they were added; tests/unit/test_blockboot.c).  A scale counts
- * when its ratio exceeds the 95% point of chi-square(df) / df, df =
- * 1.5 (k - 1) for its k = n / L batches (Wilson-Hilferty), a chance
- * excess of independent batches; the widening is the square root of the
- * largest such ratio times t(0.975, df) / z(0.975) for the few batches
- * (at n/2, df 1.5: t 6.02, so a scale that counts there widens at least
- * 5.5x).  1: no scale counts (or too few values).
+ * means of L values (batch_lrv()), at L = n/4, n/8, n/16, n/32, against
+ * the same at the block length @b that the bootstrap used.  Level switching (a frequency state, an SMT neighbour
+ * coming and going) with stays of hundreds of samples has a small lag-1
+ * autocorrelation and a Politis-White length far shorter than its
+ * stays: there the batches of the longer scales vary more than the
+ * blocks allow.  A scale counts when its ratio exceeds the 95% point of
+ * chi-square(df) / df, df = 1.5 (k - 1) for its k = n / L batches
+ * (Wilson-Hilferty), a chance excess of independent batches; the
+ * widening is the square root of the largest such ratio times
+ * t(0.975, df) / z(0.975) for the few batches.  1: no scale counts (or
+ * too few values).
  */
 double kb_batch_widen(const double *x, size_t n, double b, double *ratio,
 		      size_t *len)
 {
-	static const unsigned int ks[] = { 2, 3, 4, 6, 8, 16, 32 };
+	static const unsigned int ks[] = { 4, 8, 16, 32 };
 	double med = kb_median_of(x, n), ref, w = 1, best = 1, *s;
 	size_t bl = b < 1.5 ? 1 : (size_t)(b + 0.5), i, at = 0;
 	unsigned int j;

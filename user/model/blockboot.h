@@ -88,7 +88,7 @@ double kb_block_length_mean(const double *x, size_t n, double *g_ratio);
 /* The same for the median: of sign(x - median(x)). */
 double kb_block_length_median(const double *x, size_t n, double *g_ratio);
 /*
- * The check across time scales (batch medians at n/2 ... n/32 against
+ * The check across time scales (batch medians at n/8, n/16, n/32 against
  * the block length @b): the factor (>= 1) that widens the interval of
  * the median of @x when a longer scale varies significantly more than
  * the blocks allow (level switching); *@ratio, *@len (may be NULL): that

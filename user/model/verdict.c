@@ -144,10 +144,6 @@ void kb_verdict(const struct kb_verdict_in *in, struct kb_stability *v)
 			if (len)
 				add_reason(v, "level switching or slow drift: batches of %zu samples vary %.1fx what blocks of %.0f allow (intervals widened %.2fx)",
 					   len, ratio, b, w);
-			else if ((double)in->nseries / (2 * b) - 1 < KB_STABLE_BLOCK_DF_MIN)
-				add_reason(v, "long-range dependence: blocks of %.0f samples, %.1f degrees of freedom for their spread (< %d): level switching?",
-					   b, (double)in->nseries / (2 * b) - 1,
-					   KB_STABLE_BLOCK_DF_MIN);
 		}
 		h = kb_halves_change(in->series, in->nseries, &apart);
 		if (apart && fabs(h) > KB_STABLE_HALVES_MAX)

@@ -33,15 +33,6 @@
  * (relative) with their 95% CIs apart: a trend or a step within the run.
  */
 #define KB_STABLE_HALVES_MAX	0.01
-/*
- * ... or dependence that reaches so far that the median's interval rests
- * on few blocks: the Politis-White block length b of sign(x - median)
- * leaves n / (2 b) - 1 degrees of freedom for the blocks' spread (the t
- * correction blockboot.c applies); below this many, level switching with
- * stays of hundreds of samples, which batch means of a run of a few
- * stays cannot always show, is the likely cause.
- */
-#define KB_STABLE_BLOCK_DF_MIN	10
 /* CPU time of the measuring thread / wall time of the run (userspace). */
 #define KB_STABLE_CPU_SHARE_MIN	0.90
 
