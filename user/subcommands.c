@@ -35,6 +35,15 @@ const struct subcommand kb_global = {
 		 "run and compare --user stopped by Ctrl-C: 130 (SIGTERM: 143).\n",
 };
 
+/* run's and compare's: long and interrupted runs */
+static const char kb_run_notes[] =
+	"A run that looks like taking over 10 s says so on stderr (\"about 7 min\n"
+	"for ...\"), and shows its progress there when stderr is a terminal.\n"
+	"--user: Ctrl-C (or SIGTERM) stops the sampling at the next round; what was\n"
+	"measured is reported and saved (--save) marked partial, and the exit\n"
+	"status is 130 (143).  A second Ctrl-C ends kbenchctl at once.  Kernel runs,\n"
+	"--runs, sweeps and --cpus keep nothing of an interrupted run.\n";
+
 const struct subcommand subcommands[] = {
 	{ .name = "info", .fn = info_main,
 	  .description = "show the module, its counter and limits, and what can distort a measurement",
@@ -52,23 +61,13 @@ const struct subcommand subcommands[] = {
 	  .description = "measure up to 4 routines, interleaved",
 	  .synopsis = "run ROUTINE [ROUTINE...] [options]",
 	  .opts = kb_run_table, .opts_in = KB_IN_RUN,
-	  .notes = "A run that looks like taking over 10 s says so on stderr (\"about 7 min\n"
-		   "for ...\"), and shows its progress there when stderr is a terminal.\n"
-		   "--user: Ctrl-C (or SIGTERM) stops the sampling at the next round; what was\n"
-		   "measured is reported and saved (--save) marked partial, and the exit\n"
-		   "status is 130 (143).  A second Ctrl-C ends kbenchctl at once.  Kernel runs,\n"
-		   "--runs, sweeps and --cpus keep nothing of an interrupted run.\n" },
+	  .notes = kb_run_notes },
 	{ .name = "compare", .fn = compare_main,
 	  .description = "compare two routines, or a routine in the kernel and in userspace",
 	  .synopsis = "compare A B [options]\n"
 		      "   or: kbenchctl compare ROUTINE --kernel-vs-user [options]",
 	  .opts = kb_run_table, .opts_in = KB_IN_COMPARE,
-	  .notes = "A run that looks like taking over 10 s says so on stderr (\"about 7 min\n"
-		   "for ...\"), and shows its progress there when stderr is a terminal.\n"
-		   "--user: Ctrl-C (or SIGTERM) stops the sampling at the next round; what was\n"
-		   "measured is reported and saved (--save) marked partial, and the exit\n"
-		   "status is 130 (143).  A second Ctrl-C ends kbenchctl at once.  Kernel runs,\n"
-		   "--runs, sweeps and --cpus keep nothing of an interrupted run.\n" },
+	  .notes = kb_run_notes },
 	{ .name = "events", .fn = events_main,
 	  .description = "list the hardware events of this machine's PMUs, per CPU type",
 	  .synopsis = "events [-v] [--json]",
