@@ -640,7 +640,7 @@ static void table_print(const struct bl_row *rows, size_t n,
 		header_side("kernel_run", "kernel primitives", first_run(rows, n, false));
 	if (user)
 		header_side("user_run", "userspace counterparts", first_run(rows, n, true));
-	out_text("per call: the median per iteration minus the empty loop's (divided by the calls an iteration makes); its 95%% CI (order statistics of the samples, which it takes as independent)\n");
+	out_text("per call: the median per iteration minus the empty loop's (divided by the calls an iteration makes); its 95%% CI (order statistics of the samples, widened for their serial dependence)\n");
 	if (nr) {
 		kb_cpulist_format(&o->cpus.set, list, sizeof(list));
 		out_open_array("cpus");

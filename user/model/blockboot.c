@@ -203,6 +203,12 @@ double kb_block_length_median(const double *x, size_t n, double *g_ratio)
 	return b;
 }
 
+/* A length in whole samples, at least 1. */
+static size_t block_of(double b)
+{
+	return b < 1.5 ? 1 : (size_t)(b + 0.5);
+}
+
 /*
  * The block bootstrap's variance of a mean falls short of the true one by
  * G / (b g) (relative; Kuensch 1989, the bias term Politis and White
@@ -321,10 +327,57 @@ double kb_batch_widen(const double *x, size_t n, double b, double *ratio,
 	return w;
 }
 
-/* A length in whole samples, at least 1. */
-static size_t block_of(double b)
+
+
+/*
+ * The interval of one median from the machinery of the comparisons: the
+ * median's variance is its influence series' long-run variance over n
+ * (times 1 / (4 f^2)), and the order-statistic interval takes that
+ * series as independent (long-run variance = variance).  The circular
+ * block bootstrap's variance of a mean at block length b is, to first
+ * order, the overlapping batch means estimate at batch length b
+ * (Kuensch 1989, section 3): so tau = batch_lrv(s, b) / batch_lrv(s, 1)
+ * is what blocks of the Politis-White length see beyond independence,
+ * and the interval's half-width in ranks about (n + 1) / 2 is scaled by
+ * sqrt(tau), by inflation() (the bias at b, t for few blocks) and by
+ * kb_batch_widen() (level switching), as kb_boot_independent()'s
+ * resampled medians are.  Never narrower than the order-statistic
+ * interval (ranks rounded to the nearest, never inwards).  An interval
+ * of one value is left as it is: identical samples (qemu icount) and
+ * quantized ones whose middle ranks all hold the median's value, where
+ * the sign series is mostly 0 and its variance ratio says little.
+ */
+double kb_median_ci_series(const double *x, size_t n, const double *sorted,
+			   size_t k, struct kb_stats *st)
 {
-	return b < 1.5 ? 1 : (size_t)(b + 0.5);
+	double med, g, bl, tau, w, c, h, cover, *s;
+	size_t i, bs, r, rs;
+
+	if (k < 8 || n < 8 || !(st->ci_hi > st->ci_lo))
+		return 1;
+	med = st->median;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return 1;
+	for (i = 0; i < n; i++)
+		s[i] = isnan(x[i]) ? 0 : (double)((x[i] > med) - (x[i] < med));
+	bl = kb_block_length_median(x, n, &g);
+	bs = block_of(bl);
+	tau = bs > 1 && bs < n ? batch_lrv(s, n, bs) / batch_lrv(s, n, 1) : 1;
+	free(s);
+	if (!(tau > 1))
+		tau = 1;
+	w = sqrt(tau) * inflation(g, bs, n) * kb_batch_widen(x, n, bl, NULL, NULL);
+	if (!(w > 1))
+		return 1;
+	/* the order-statistic ranks r .. k + 1 - r, half-width h about c */
+	c = ((double)k + 1) / 2;
+	kb_median_ci_ranks(k, &r, &rs, &cover);
+	h = floor(c - w * (c - (double)r) + 0.5);
+	r = h < 1 ? 1 : h < (double)r ? (size_t)h : r;
+	st->ci_lo = sorted[r - 1];
+	st->ci_hi = sorted[k - r];
+	return w;
 }
 
 /*

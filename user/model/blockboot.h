@@ -96,6 +96,19 @@ double kb_block_length_median(const double *x, size_t n, double *g_ratio);
  */
 double kb_batch_widen(const double *x, size_t n, double b, double *ratio,
 		      size_t *len);
+/*
+ * The 95% interval of the median of the series @x[0..n) (time order, NAN
+ * excluded), whose @k valid values are @sorted and whose statistics
+ * (kb_stats_sorted()) are @st: @st's order-statistic interval (which
+ * takes the samples as independent) widened in ranks by the factor the
+ * block bootstrap's interval would have (the block length, its bias, t
+ * for few blocks, the check across time scales: blockboot.c); returns
+ * the factor (1: left as it was; never below 1).  Identical values keep
+ * [x, x].  @st->ci_coverage stays the order-statistic interval's.
+ */
+struct kb_stats;
+double kb_median_ci_series(const double *x, size_t n, const double *sorted,
+			   size_t k, struct kb_stats *st);
 /* Lag-1 autocorrelation of @x (NAN values skipped); NAN below 3 values. */
 double kb_lag1_autocorr(const double *x, size_t n);
 

@@ -167,6 +167,7 @@ int kb_core_extract(struct kb_run *r, const unsigned int slot[2],
 		goto out_free;
 	}
 	kb_stats_sorted(s, k, &st);
+	kb_median_ci_series(d, n, s, k, &st);
 	c->ratio = st.median;
 	c->ci_lo = st.ci_lo;
 	c->ci_hi = st.ci_hi;

@@ -15,6 +15,7 @@
 #include <kbench/summary.h>
 
 #include "base.h"
+#include "blockboot.h"
 #include "result.h"
 
 int kb_result_push(struct kb_result *res, int64_t net, uint32_t flags)
@@ -157,6 +158,7 @@ static int analyze_values(const int64_t *net, const uint32_t *flags, size_t n,
 			  struct kb_stats *st)
 {
 	size_t i, k = 0;
+	double *x;
 
 	free(*sorted);
 	*sorted = malloc((n ? n : 1) * sizeof(double));
@@ -168,6 +170,12 @@ static int analyze_values(const int64_t *net, const uint32_t *flags, size_t n,
 					 (double)(iterations ? iterations : 1);
 	qsort(*sorted, k, sizeof(double), kb_cmp_double);
 	kb_stats_sorted(*sorted, k, st);
+	/* the median's interval from the samples in time order (blockboot.h) */
+	x = kb_series_of(net, flags, n, iterations);
+	if (!x)
+		return -ENOMEM;
+	kb_median_ci_series(x, n, *sorted, k, st);
+	free(x);
 	return 0;
 }
 
