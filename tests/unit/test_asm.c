@@ -124,6 +124,48 @@ static void test_asm_cli(void)
 	rc = cmd(c, &out);
 	ok(rc == 2 && strstr(out, "an empty snippet"), "asm: an empty snippet is refused");
 	free(out);
+	snprintf(c, sizeof(c), "env -u CC -u CROSS_COMPILE ARCH=arm64 %s run --asm nop --user",
+		 kbenchctl_bin);
+	rc = cmd(c, &out);
+	ok(rc == 2 && strstr(out, "kbenchctl run: --asm for ARCH=arm64 on this x86_64 machine: nothing of it runs here; --keep DIR keeps the build for the arm64 machine"),
+	   "asm: ARCH naming another machine without --keep: nothing would be left, refused");
+	free(out);
+	snprintf(c, sizeof(c), "env -u CC -u CROSS_COMPILE ARCH=arm64 %s run --asm nop --user --keep /tmp/kbench-unit-never",
+		 kbenchctl_bin);
+	rc = cmd(c, &out);
+	ok(rc == 2 && strstr(out, "name its compiler in CROSS_COMPILE (Debian: apt install gcc-aarch64-linux-gnu; CROSS_COMPILE=aarch64-linux-gnu-)") &&
+	   access("/tmp/kbench-unit-never", F_OK),
+	   "asm: ARCH=arm64 with no cross compiler named: which to install and how to name it, nothing made");
+	free(out);
+	snprintf(c, sizeof(c), "ARCH=sparc %s run --asm nop --user", kbenchctl_bin);
+	rc = cmd(c, &out);
+	ok(rc == 2 && strstr(out, "kbenchctl run: --asm: ARCH=sparc: no loop for it (x86_64, arm64 and powerpc have one; unset ARCH for this machine's)"),
+	   "asm: an ARCH with no loop is named");
+	free(out);
+	snprintf(c, sizeof(c), "%s run --asm nop --sign-key k.pem", kbenchctl_bin);
+	rc = cmd(c, &out);
+	ok(rc == 2 && strstr(out, "kbenchctl run: --sign-key wants --sign-cert too: a key and its certificate"),
+	   "asm: --sign-key without its certificate is refused");
+	free(out);
+	snprintf(c, sizeof(c), "%s run --asm nop --user --sign-key k.pem --sign-cert c.der",
+		 kbenchctl_bin);
+	rc = cmd(c, &out);
+	ok(rc == 2 && strstr(out, "kbenchctl run: --sign-key goes with --asm CODE in the kernel (a module to sign)"),
+	   "asm: --sign-key with --user (nothing to sign) is refused");
+	free(out);
+	if (system("command -v aarch64-linux-gnu-gcc >/dev/null 2>&1")) {
+		skip("no aarch64-linux-gnu-gcc", "asm: a build kept for arm64");
+	} else {
+		snprintf(c, sizeof(c),
+			 "d=$(mktemp -d) && ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- %s run --asm 'add x3, x3, x4' --unroll 4 --user --keep $d/k 2>&1 && grep -c -e 'subs x28, x28, #1' -e 'stp d8, d9' $d/k/kbench_asm.s && file $d/k/kbench_asm.so; rm -rf $d",
+			 kbenchctl_bin);
+		rc = cmd(c, &out);
+		if (!ok(rc == 0 && strstr(out, "kbench_asm.so built for ARCH=arm64, not this machine: kept in ") &&
+			strstr(out, "not loaded\n2\n") && strstr(out, "ARM aarch64"),
+			"asm: ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- --user --keep DIR: arm64's loop, assembled by the cross compiler, kept, not loaded"))
+			diag("exit %d: %s", rc, out);
+		free(out);
+	}
 	snprintf(c, sizeof(c), "%s compare --asm nop --asm nop --asm nop --user",
 		 kbenchctl_bin);
 	rc = cmd(c, &out);

@@ -923,7 +923,7 @@ static const struct cli_case {
 	{ "run add_chain --sampels 3", 2,
 	  "kbenchctl run: unknown option '--sampels' (did you mean --samples?)", true },
 	{ "run add_chain --s 3", 2,
-	  "kbenchctl run: ambiguous option '--s': --samples, --skew-ns, --spacing, --svg, --save, --seed", true },
+	  "kbenchctl run: ambiguous option '--s': --samples, --skew-ns, --spacing, --sign-key, --sign-cert, --svg, --save, --seed", true },
 	{ "run add_chain --user=1", 2, "kbenchctl run: --user takes no value", true },
 	{ "run a b c d e", 2,
 	  "kbenchctl run: at most 4 routines per run; 'e' is one too many", true },

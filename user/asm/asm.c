@@ -32,22 +32,23 @@ const char *kb_asm_name(unsigned int i)
  * Per architecture: the routine's entry (void fn(unsigned int n, void
  * *data): n in the first argument register, data in the second) up to
  * the loop's label 1, and the loop's end (the empty routine's two
- * instructions) through the return.  %s: the symbol.
+ * instructions) through the return.  %s: the symbol.  Every target's
+ * loop is here, whatever this machine is: ARCH names another one for a
+ * build kept for it (kb_asm_arch_target()).
  */
-#if defined(__x86_64__)
-static const char head[] =
+static const char x86_head[] =
 	"\t.text\n"
 	"\t.globl %s\n"
 	"\t.type %s, @function\n"
 	"\t.p2align 6\n"
 	"%s:\n"
 	KB_ASM_X86_LOOP_HEAD;
-static const char tail[] =
+static const char x86_tail[] =
 	KB_ASM_X86_LOOP_TAIL "\tret\n"
 	"\t.size %s, .-%s\n";
-static const char note[] = "\t.section .note.GNU-stack,\"\",@progbits\n";
-#elif defined(__aarch64__)
-static const char head[] =
+static const char x86_note[] = "\t.section .note.GNU-stack,\"\",@progbits\n";
+
+static const char arm64_head[] =
 	"\t.text\n"
 	"\t.globl %s\n"
 	"\t.type %s, %%function\n"
@@ -60,13 +61,9 @@ static const char head[] =
 	"\tstp x27, x28, [sp, #80]\n\tstp d8, d9, [sp, #96]\n"
 	"\tstp d10, d11, [sp, #112]\n\tstp d12, d13, [sp, #128]\n"
 	"\tstp d14, d15, [sp, #144]\n"
-	"\tmov w28, w0\n"
-	"\tmov x27, x1\n"
-	"\t.p2align 6\n"
-	"1:\n";
-static const char tail[] =
-	"\tsubs x28, x28, #1\n"
-	"\tb.ne 1b\n"
+	KB_ASM_ARM64_LOOP_HEAD;
+static const char arm64_tail[] =
+	KB_ASM_ARM64_LOOP_TAIL
 	"\tldp d14, d15, [sp, #144]\n\tldp d12, d13, [sp, #128]\n"
 	"\tldp d10, d11, [sp, #112]\n\tldp d8, d9, [sp, #96]\n"
 	"\tldp x27, x28, [sp, #80]\n\tldp x25, x26, [sp, #64]\n"
@@ -75,13 +72,13 @@ static const char tail[] =
 	"\tldp x29, x30, [sp], #160\n"
 	"3:\tret\n"
 	"\t.size %s, .-%s\n";
-static const char note[] = "\t.section .note.GNU-stack,\"\",%%progbits\n";
-#elif defined(__powerpc64__)
+static const char arm64_note[] = "\t.section .note.GNU-stack,\"\",%%progbits\n";
+
 /*
  * ELFv2: r14-r31 and f14-f31 saved below the stack pointer (the 288-byte
  * protected zone holds exactly them), CR in the caller's CR save word.
  */
-static const char head[] =
+static const char ppc64_head[] =
 	"\t.abiversion 2\n"
 	"\t.text\n"
 	"\t.globl %s\n"
@@ -90,32 +87,17 @@ static const char head[] =
 	"%s:\n"
 	"\tcmpwi 3, 0\n"
 	"\tbeqlr\n"
-	"\tmfcr 0\n\tstw 0, 8(1)\n"
-	"\tstd 14, -144(1)\n\tstd 15, -136(1)\n\tstd 16, -128(1)\n"
-	"\tstd 17, -120(1)\n\tstd 18, -112(1)\n\tstd 19, -104(1)\n"
-	"\tstd 20, -96(1)\n\tstd 21, -88(1)\n\tstd 22, -80(1)\n"
-	"\tstd 23, -72(1)\n\tstd 24, -64(1)\n\tstd 25, -56(1)\n"
-	"\tstd 26, -48(1)\n\tstd 27, -40(1)\n\tstd 28, -32(1)\n"
-	"\tstd 29, -24(1)\n\tstd 30, -16(1)\n\tstd 31, -8(1)\n"
+	KB_ASM_PPC64_SAVE_GPRS
 	"\tstfd 14, -288(1)\n\tstfd 15, -280(1)\n\tstfd 16, -272(1)\n"
 	"\tstfd 17, -264(1)\n\tstfd 18, -256(1)\n\tstfd 19, -248(1)\n"
 	"\tstfd 20, -240(1)\n\tstfd 21, -232(1)\n\tstfd 22, -224(1)\n"
 	"\tstfd 23, -216(1)\n\tstfd 24, -208(1)\n\tstfd 25, -200(1)\n"
 	"\tstfd 26, -192(1)\n\tstfd 27, -184(1)\n\tstfd 28, -176(1)\n"
 	"\tstfd 29, -168(1)\n\tstfd 30, -160(1)\n\tstfd 31, -152(1)\n"
-	"\trldicl 30, 3, 0, 32\n"
-	"\tmr 31, 4\n"
-	"\t.p2align 6\n"
-	"1:\n";
-static const char tail[] =
-	"\taddic. 30, 30, -1\n"
-	"\tbne 1b\n"
-	"\tld 14, -144(1)\n\tld 15, -136(1)\n\tld 16, -128(1)\n"
-	"\tld 17, -120(1)\n\tld 18, -112(1)\n\tld 19, -104(1)\n"
-	"\tld 20, -96(1)\n\tld 21, -88(1)\n\tld 22, -80(1)\n"
-	"\tld 23, -72(1)\n\tld 24, -64(1)\n\tld 25, -56(1)\n"
-	"\tld 26, -48(1)\n\tld 27, -40(1)\n\tld 28, -32(1)\n"
-	"\tld 29, -24(1)\n\tld 30, -16(1)\n\tld 31, -8(1)\n"
+	KB_ASM_PPC64_LOOP_HEAD;
+static const char ppc64_tail[] =
+	KB_ASM_PPC64_LOOP_TAIL
+	KB_ASM_PPC64_RESTORE_GPRS
 	"\tlfd 14, -288(1)\n\tlfd 15, -280(1)\n\tlfd 16, -272(1)\n"
 	"\tlfd 17, -264(1)\n\tlfd 18, -256(1)\n\tlfd 19, -248(1)\n"
 	"\tlfd 20, -240(1)\n\tlfd 21, -232(1)\n\tlfd 22, -224(1)\n"
@@ -125,10 +107,48 @@ static const char tail[] =
 	"\tlwz 0, 8(1)\n\tmtcr 0\n"
 	"\tblr\n"
 	"\t.size %s, .-%s\n";
-static const char note[] = "\t.section .note.GNU-stack,\"\",@progbits\n";
+
+static const struct {
+	const char *name;	/* kbuild's ARCH */
+	const char *head, *tail, *note;
+} loops[] = {
+	[KB_ASM_X86_64] = { "x86_64", x86_head, x86_tail, x86_note },
+	[KB_ASM_ARM64] = { "arm64", arm64_head, arm64_tail, arm64_note },
+	[KB_ASM_PPC64] = { "powerpc", ppc64_head, ppc64_tail, x86_note },
+};
+
+enum kb_asm_arch kb_asm_arch_native(void)
+{
+#if defined(__x86_64__)
+	return KB_ASM_X86_64;
+#elif defined(__aarch64__)
+	return KB_ASM_ARM64;
+#elif defined(__powerpc64__)
+	return KB_ASM_PPC64;
 #else
-#define KB_ASM_NO_ARCH
+	return KB_ASM_NATIVE;	/* none: refused */
 #endif
+}
+
+enum kb_asm_arch kb_asm_arch_target(void)
+{
+	const char *arch = getenv("ARCH");
+
+	if (!arch || !arch[0])
+		return kb_asm_arch_native();
+	if (!strcmp(arch, "x86_64") || !strcmp(arch, "x86"))
+		return KB_ASM_X86_64;
+	if (!strcmp(arch, "arm64"))
+		return KB_ASM_ARM64;
+	if (!strcmp(arch, "powerpc"))
+		return KB_ASM_PPC64;
+	return KB_ASM_NATIVE;
+}
+
+const char *kb_asm_arch_name(enum kb_asm_arch arch)
+{
+	return arch > KB_ASM_NATIVE && arch < KB_ASM_NARCH ? loops[arch].name : "none";
+}
 
 /* The symbol of snippet @i. */
 static void sym_of(unsigned int i, char *buf, size_t len)
@@ -145,7 +165,6 @@ static unsigned int lines_of(const char *s)
 	return n;
 }
 
-#ifndef KB_ASM_NO_ARCH
 /* Append printf output at *@at of @buf; false when it did not fit. */
 static bool __attribute__((format(printf, 4, 5)))
 put(char *buf, size_t len, size_t *at, const char *fmt, ...)
@@ -171,37 +190,31 @@ static unsigned int count_lines(const char *buf, size_t at)
 		n += buf[i] == '\n';
 	return n;
 }
-#endif
 
 int kb_asm_source(const struct kb_asm *a, char *buf, size_t len,
 		  unsigned int line[KB_ASM_MAX])
 {
-#ifdef KB_ASM_NO_ARCH
-	(void)a;
-	(void)buf;
-	(void)len;
-	(void)line;
-	return -EOPNOTSUPP;
-#else
+	enum kb_asm_arch arch = a->arch ? a->arch : kb_asm_arch_native();
 	char sym[32];
 	size_t at = 0;
 	unsigned int i;
 
+	if (arch <= KB_ASM_NATIVE || arch >= KB_ASM_NARCH)
+		return -EOPNOTSUPP;
 	/* the snippets are written as given: their lines are the source's */
 	for (i = 0; i < a->n; i++) {
 		sym_of(i, sym, sizeof(sym));
-		if (!put(buf, len, &at, head, sym, sym, sym) ||
+		if (!put(buf, len, &at, loops[arch].head, sym, sym, sym) ||
 		    !put(buf, len, &at, "\t.rept %u\n", a->unroll))
 			return -E2BIG;
 		line[i] = count_lines(buf, at);
 		if (!put(buf, len, &at, "%s\n\t.endr\n", a->code[i]) ||
-		    !put(buf, len, &at, tail, sym, sym))
+		    !put(buf, len, &at, loops[arch].tail, sym, sym))
 			return -E2BIG;
 	}
-	if (!put(buf, len, &at, note))
+	if (!put(buf, len, &at, loops[arch].note))
 		return -E2BIG;
 	return (int)at;
-#endif
 }
 
 /* Where in @line the assembler's quoted text (`...') of @msg starts. */
@@ -390,10 +403,47 @@ static int make_dir(const char *sub, struct kb_asm *a)
 	return 0;
 }
 
+/*
+ * The target (asm.h) into a->arch and, for another machine's, its
+ * compiler into *@cc: $CROSS_COMPILE's gcc, as kbuild takes it, else $CC.
+ * 0 or -EINVAL (printed).
+ */
+static int target(const char *sub, struct kb_asm *a, const char **cc,
+		  char *buf, size_t len)
+{
+	const char *arch = getenv("ARCH"), *cross = getenv("CROSS_COMPILE");
+	const char *own = kb_asm_arch_name(kb_asm_arch_native());
+
+	a->arch = kb_asm_arch_target();
+	if (a->arch == KB_ASM_NATIVE && arch && arch[0])
+		return kb_arg_error(sub, "--asm: ARCH=%s: no loop for it (x86_64, arm64 and powerpc have one; unset ARCH for this machine's)",
+				    arch);
+	if (a->arch == KB_ASM_NATIVE)
+		return kb_arg_error(sub, "--asm: no loop for this architecture (x86_64, arm64 and powerpc64 have one)");
+	if (a->arch == kb_asm_arch_native())
+		return 0;
+	if (!a->keep && !a->check_only)
+		return kb_arg_error(sub, "--asm for ARCH=%s on this %s machine: nothing of it runs here; --keep DIR keeps the build for the %s machine",
+				    arch, own, arch);
+	if (cross && cross[0]) {
+		snprintf(buf, len, "%sgcc", cross);
+		*cc = buf;
+	} else if (!getenv("CC")) {
+		return kb_arg_error(sub, "--asm for ARCH=%s on this %s machine: name its compiler in CROSS_COMPILE (Debian: apt install gcc-%s; CROSS_COMPILE=%s)",
+				    arch, own,
+				    a->arch == KB_ASM_ARM64 ? "aarch64-linux-gnu" :
+				    a->arch == KB_ASM_PPC64 ? "powerpc64le-linux-gnu" : "x86-64-linux-gnu",
+				    a->arch == KB_ASM_ARM64 ? "aarch64-linux-gnu-" :
+				    a->arch == KB_ASM_PPC64 ? "powerpc64le-linux-gnu-" : "x86_64-linux-gnu-");
+	}
+	return 0;
+}
+
 int kb_asm_build(const char *sub, struct kb_asm *a)
 {
 	const char *cc = getenv("CC");
 	unsigned int line[KB_ASM_MAX], i;
+	char ccbuf[512];
 	char path[4200], sym[32], *err = NULL, *msg;
 	size_t len = 65536;
 	char *src = NULL;
@@ -401,16 +451,15 @@ int kb_asm_build(const char *sub, struct kb_asm *a)
 
 	if (!cc || !cc[0])
 		cc = "cc";
+	ret = target(sub, a, &cc, ccbuf, sizeof(ccbuf));
+	if (ret)
+		return ret;
 	do {
 		free(src);
 		len *= 4;
 		src = malloc(len);
 		n = src ? kb_asm_source(a, src, len, line) : -ENOMEM;
 	} while (n == -E2BIG && len < (256u << 20));
-	if (n == -EOPNOTSUPP) {
-		free(src);
-		return kb_arg_error(sub, "--asm: no loop for this architecture (x86_64, arm64 and powerpc64 have one)");
-	}
 	if (n < 0) {
 		free(src);
 		return kb_arg_error(sub, "--asm: the source of %u copies does not fit in memory: a smaller --unroll",
@@ -452,6 +501,17 @@ int kb_asm_build(const char *sub, struct kb_asm *a)
 		}
 	}
 	snprintf(path, sizeof(path), "%s/" OBJ, a->dir);
+	if (a->check_only) {
+		ret = 0;
+		goto out_free;
+	}
+	if (a->arch != kb_asm_arch_native()) {
+		fprintf(stderr, "%s: --asm: %s built for ARCH=%s, not this machine: kept in %s, not loaded\n",
+			prog, OBJ, kb_asm_arch_name(a->arch), a->dir);
+		a->built_only = true;
+		ret = 0;
+		goto out_free;
+	}
 	a->so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!a->so) {
 		fprintf(stderr, "%s: --asm: cannot load %s: %s\n", prog, path,

@@ -10,8 +10,14 @@
  * another kernel than the running one, it is only built (and kept).
  *
  * Root's responsibility: the snippet runs in the kernel with interrupts
- * off; a snippet that faults is not caught (no exception table entry can
- * cover arbitrary code), so the kernel oopses as for any module's fault.
+ * off.  Each of its statements has an exception table entry, so a fault
+ * the kernel hands to the table (x86: a general protection fault, an
+ * invalid opcode, a divide error, a page fault on a kernel address;
+ * arm64 and powerpc: a data access fault) returns from the routine and
+ * says which snippet (the module's faulted parameter); anything else -
+ * a user address under SMAP or PAN, an undefined instruction on arm64,
+ * a wild write that lands - is the kernel's to handle, as for any
+ * module.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,18 +36,79 @@
 
 #define KMOD_NAME	"kbench_asm"
 
-#if defined(__x86_64__)
-static const char kbody_head[] =
-	"SYM_FUNC_START(%s)\n"
-	KB_ASM_X86_LOOP_HEAD;
-static const char kbody_tail[] =
-	KB_ASM_X86_LOOP_TAIL "\n"
-	"\tRET\n"
-	"SYM_FUNC_END(%s)\n";
-#define KB_ASM_KMOD
-#endif
-
-#ifdef KB_ASM_KMOD
+/*
+ * Per architecture, the module's routine: its entry through the kernel's
+ * linkage macros (SYM_FUNC_START: BTI or ENDBR where the kernel has them;
+ * x86's RET: the return thunk), the callee-saved registers kept (no
+ * floating-point or vector register: the kernel's own code may not touch
+ * them), the loop as in userspace (asm.h); after the return, the fixup
+ * that the exception table sends a faulting copy to: the snippet's number
+ * into kbench_asm_faulted, then the registers back and the return (label
+ * 9991).  A copy's every statement has its entry (label 9992, put before
+ * it; no instruction added to the loop).  %s: the symbol; %u: the
+ * snippet's number.
+ */
+static const struct {
+	const char *include, *head, *end, *tail, *fixup;
+	const char *entry;	/* the table entry of label 9992 */
+	char comment;		/* the assembler's comment character */
+} kloops[] = {
+	[KB_ASM_X86_64] = {
+		.include = "#include <linux/linkage.h>\n#include <asm/asm.h>\n",
+		.head = "SYM_FUNC_START(%s)\n" KB_ASM_X86_LOOP_HEAD,
+		.end = KB_ASM_X86_LOOP_END,
+		.tail = "9991:\n" KB_ASM_X86_LOOP_POPS "\n\tRET\n",
+		.fixup = "9990:\n\tmovl $%u, kbench_asm_faulted(%%rip)\n\tjmp 9991b\n",
+		.entry = "\t_ASM_EXTABLE(9992b, 9990f)\n",
+		.comment = '#',
+	},
+	[KB_ASM_ARM64] = {
+		.include = "#include <linux/linkage.h>\n#include <asm/asm-extable.h>\n",
+		.head = "SYM_FUNC_START(%s)\n"
+			"\tcbz w0, 3f\n"
+			"\tstp x29, x30, [sp, #-96]!\n"
+			"\tmov x29, sp\n"
+			"\tstp x19, x20, [sp, #16]\n\tstp x21, x22, [sp, #32]\n"
+			"\tstp x23, x24, [sp, #48]\n\tstp x25, x26, [sp, #64]\n"
+			"\tstp x27, x28, [sp, #80]\n"
+			KB_ASM_ARM64_LOOP_HEAD,
+		.end = KB_ASM_ARM64_LOOP_TAIL,
+		.tail = "9991:\n"
+			"\tldp x27, x28, [sp, #80]\n\tldp x25, x26, [sp, #64]\n"
+			"\tldp x23, x24, [sp, #48]\n\tldp x21, x22, [sp, #32]\n"
+			"\tldp x19, x20, [sp, #16]\n"
+			"\tldp x29, x30, [sp], #96\n"
+			"3:\tret\n",
+		.fixup = "9990:\n\tadrp x9, kbench_asm_faulted\n"
+			 "\tmov w10, #%u\n"
+			 "\tstr w10, [x9, :lo12:kbench_asm_faulted]\n"
+			 "\tb 9991b\n",
+		.entry = "\t_ASM_EXTABLE_UACCESS(9992b, 9990f)\n",
+		.comment = '/',
+	},
+	[KB_ASM_PPC64] = {
+		.include = "#include <linux/linkage.h>\n",
+		.head = "SYM_FUNC_START(%s)\n"
+			"\tcmpwi 3, 0\n"
+			"\tbeqlr\n"
+			KB_ASM_PPC64_SAVE_GPRS
+			KB_ASM_PPC64_LOOP_HEAD,
+		.end = KB_ASM_PPC64_LOOP_TAIL,
+		.tail = "9991:\n" KB_ASM_PPC64_RESTORE_GPRS
+			"\tlwz 0, 8(1)\n\tmtcr 0\n"
+			"\tblr\n",
+		/* the flag's address from the fixup's own (no TOC of ours here) */
+		.fixup = "9990:\n\tmflr 0\n\tbcl 20, 31, 9993f\n"
+			 "9993:\tmflr 9\n\tmtlr 0\n"
+			 "\taddis 9, 9, (kbench_asm_faulted - 9993b)@ha\n"
+			 "\taddi 9, 9, (kbench_asm_faulted - 9993b)@l\n"
+			 "\tli 10, %u\n\tstw 10, 0(9)\n"
+			 "\tb 9991b\n",
+		/* asm/extable.h's EX_TABLE, whose header is not for .S files */
+		.entry = "\t.section __ex_table, \"a\"; .balign 4; .long (9992b) - .; .long (9990f) - .; .previous\n",
+		.comment = '#',
+	},
+};
 static const char kmakefile[] =
 	"# SPDX-License-Identifier: GPL-2.0\n"
 	"# written by kbenchctl --asm: the snippets as a kbench module\n"
@@ -90,6 +157,13 @@ cat(char **s, const char *fmt, ...)
 	*s = t;
 }
 
+/* Append @text, a printf format without conversions ("%%" for '%'). */
+static void cat_text(char **s, const char *text)
+{
+	for (; *text; text += 1 + (text[0] == '%' && text[1] == '%'))
+		cat(s, "%c", *text);
+}
+
 static int put_file(const char *dir, const char *name, const char *text)
 {
 	char path[4200];
@@ -107,24 +181,61 @@ static int put_file(const char *dir, const char *name, const char *text)
 	return err;
 }
 
+/*
+ * The snippet @code into *@body, each statement (between ';' and line
+ * ends, outside comments) after label 9992 and followed by its exception
+ * table entry.  The instructions are the snippet's, in its order.
+ */
+static void put_statements(char **body, const char *code, int arch)
+{
+	const char *p = code, *e;
+	size_t n;
+
+	while (*p) {
+		/* one statement: up to ';' or a line's end, a comment skipped */
+		for (e = p; *e && *e != ';' && *e != '\n'; e++)
+			if (*e == kloops[arch].comment &&
+			    (kloops[arch].comment != '/' || e[1] == '/')) {
+				e += strcspn(e, "\n");
+				break;
+			}
+		n = (size_t)(e - p);
+		if (strspn(p, " \t") < n)
+			cat(body, "9992:\t%.*s\n%s", (int)n, p, kloops[arch].entry);
+		p = *e ? e + 1 : e;
+	}
+}
+
 /* The three files of the module; 0 or -errno. */
 static int write_module(const struct kb_asm *a, const char *dir)
 {
 	char *body = NULL, *main = NULL, sym[32];
+	int arch = a->arch;
 	unsigned int i;
 	int err;
 
 	cat(&body, "/* SPDX-License-Identifier: GPL-2.0 */\n"
 		   "/* written by kbenchctl --asm: the loops (asm.h) */\n"
-		   "#include <linux/linkage.h>\n\t.text\n");
+		   "%s\t.text\n", kloops[arch].include);
 	cat(&main, "%s", kmain_head);
 	for (i = 0; i < a->n; i++) {
 		snprintf(sym, sizeof(sym), "kbench_asm_%u", i + 1);
-		cat(&body, kbody_head, sym);
-		cat(&body, "\t.rept %u\n%s\n\t.endr\n", a->unroll, a->code[i]);
-		cat(&body, kbody_tail, sym);
+		cat(&body, kloops[arch].head, sym);
+		cat(&body, "\t.rept %u\n", a->unroll);
+		put_statements(&body, a->code[i], arch);
+		cat(&body, "\t.endr\n");
+		cat_text(&body, kloops[arch].end);
+		cat_text(&body, kloops[arch].tail);
+		cat(&body, kloops[arch].fixup, i + 1);
+		cat(&body, "SYM_FUNC_END(%s)\n", sym);
 		cat(&main, "void %s(unsigned int n, void *data);\n", sym);
 	}
+	cat(&main,
+	    "\n/* the snippet that faulted (1-based): its fixup sets it */\n"
+	    "extern int kbench_asm_faulted;\n"
+	    "int kbench_asm_faulted;\n"
+	    "module_param_named(faulted, kbench_asm_faulted, int, 0444);\n"
+	    "MODULE_PARM_DESC(faulted, \"the snippet whose copy faulted, caught by the exception table (1-based; 0: none)\");\n");
 	cat(&main, "\nstatic struct kbench_routine kbench_asm_routines[] = {\n");
 	for (i = 0; i < a->n; i++)
 		cat(&main, "\t{ .name = \"%s\", .desc = \"kbenchctl --asm snippet %u, %u copies an iteration\", .run = kbench_asm_%u },\n",
@@ -167,8 +278,8 @@ static int write_module(const struct kb_asm *a, const char *dir)
 	return err;
 }
 
-/* Run make -C @dir [@target] with stdout and stderr kept in *@out. */
-static int run_make(const char *dir, const char *target, char **out)
+/* Run @argv with stdout and stderr kept in *@out; its exit status. */
+static int run_cmd(const char *const argv[], char **out)
 {
 	int pfd[2], status;
 	size_t cap = 4096, n = 0;
@@ -188,7 +299,7 @@ static int run_make(const char *dir, const char *target, char **out)
 		dup2(pfd[1], 2);
 		close(pfd[0]);
 		close(pfd[1]);
-		execlp("make", "make", "-s", "-C", dir, target, (char *)NULL);
+		execvp(argv[0], (char *const *)argv);
 		_exit(127);
 	}
 	close(pfd[1]);
@@ -255,19 +366,124 @@ static bool same_files(const char *a, const char *b)
 	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", a, b);
 	return !system(cmd);
 }
-#endif
+
+/* Does the kernel we run load only signed modules (Secure Boot)? */
+static bool kernel_wants_signed(void)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/sys/module/module/parameters/sig_enforce", "r");
+	bool yes = false;
+
+	if (f) {
+		yes = fgets(buf, sizeof(buf), f) && buf[0] == 'Y';
+		fclose(f);
+	}
+	f = fopen("/sys/kernel/security/lockdown", "r");
+	if (f) {
+		/* "none [integrity] confidentiality": anything but none */
+		yes |= fgets(buf, sizeof(buf), f) && !strstr(buf, "[none]") &&
+		       strchr(buf, '[');
+		fclose(f);
+	}
+	return yes;
+}
+
+static bool is_signed(const char *ko)
+{
+	static const char magic[] = "~Module signature appended~\n";
+	char tail[sizeof(magic) - 1];
+	int fd = open(ko, O_RDONLY | O_CLOEXEC);
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = lseek(fd, -(off_t)sizeof(tail), SEEK_END) >= 0 &&
+	      read(fd, tail, sizeof(tail)) == (ssize_t)sizeof(tail) &&
+	      !memcmp(tail, magic, sizeof(tail));
+	close(fd);
+	return yes;
+}
+
+/*
+ * Sign @ko when --sign-key was given, or when this kernel wants signed
+ * modules (then with DKMS's key, if any), through KDIR's scripts/sign-file
+ * and the kernel's CONFIG_MODULE_SIG_HASH; a module signed already is
+ * left.  0, or -errno after a message saying what to do.
+ */
+static int sign(const char *sub, const struct kb_asm *a, const char *ko,
+		bool loading)
+{
+	static const char dkms_key[] = "/var/lib/dkms/mok.key";
+	static const char dkms_cert[] = "/var/lib/dkms/mok.pub";
+	const char *key = a->sign_key, *cert = a->sign_cert;
+	const char *kdir = getenv("KDIR");
+	char tool[4300], conf[4300], build[256], line[256], hash[64] = "sha256";
+	char *argv_out = NULL;
+	struct utsname u;
+	FILE *f;
+	int rc;
+
+	if (is_signed(ko))
+		return 0;
+	if (!key) {
+		if (!loading || !kernel_wants_signed())
+			return 0;
+		if (access(dkms_key, R_OK) || access(dkms_cert, R_OK))
+			return kb_arg_error(sub, "--asm: this kernel loads only signed modules (Secure Boot or lockdown): --sign-key KEY --sign-cert CERT with a key it trusts (DKMS's, %s, enrolled with mokutil --import %s, is not readable here)",
+					    dkms_key, dkms_cert);
+		key = dkms_key;
+		cert = dkms_cert;
+	}
+	if (kdir && strlen(kdir) > 4096)
+		return kb_arg_error(sub, "KDIR: longer than 4096 characters");
+	if (!kdir || !kdir[0]) {
+		if (uname(&u))
+			return -errno;
+		snprintf(build, sizeof(build), "/lib/modules/%.64s/build", u.release);
+		kdir = build;
+	}
+	snprintf(tool, sizeof(tool), "%s/scripts/sign-file", kdir);
+	snprintf(conf, sizeof(conf), "%s/include/config/auto.conf", kdir);
+	f = fopen(conf, "r");
+	while (f && fgets(line, sizeof(line), f))
+		/* "sha256", quoted or not */
+		if (sscanf(line, "CONFIG_MODULE_SIG_HASH=%63[^\n]", hash) == 1) {
+			if (hash[0] == '"')
+				memmove(hash, hash + 1, strlen(hash));
+			hash[strcspn(hash, "\"")] = '\0';
+			break;
+		}
+	if (f)
+		fclose(f);
+	if (access(tool, X_OK))
+		return kb_arg_error(sub, "--asm: no %s to sign the module with: install the kernel's build tree (Debian: apt install linux-headers-$(uname -r))",
+				    tool);
+	rc = run_cmd((const char *const[]){ tool, hash, key, cert, ko, NULL },
+		     &argv_out);
+	if (rc) {
+		fprintf(stderr, "%s %s: --asm: signing %s with %s failed (exit %d):\n%s",
+			prog, sub, ko, key, rc, argv_out ? argv_out : "");
+		free(argv_out);
+		return -EIO;
+	}
+	free(argv_out);
+	return 0;
+}
 
 int kb_asm_kernel_build(const char *sub, struct kb_asm *a)
 {
-#ifndef KB_ASM_KMOD
-	(void)a;
-	return kb_arg_error(sub, "--asm in the kernel: no module template for this architecture yet (x86_64 has one); --user works");
-#else
 	struct kb_asm check = *a;
 	char src[4300], stage[4200], path[4400], kver[128], *out = NULL;
 	struct utsname u;
 	int err, rc, fd;
-	bool reuse;
+	bool reuse, other;
+
+	a->arch = kb_asm_arch_target();
+	if (a->arch == KB_ASM_NATIVE) {
+		/* the assembler check below says why */
+		check.check_only = true;
+		return kb_asm_build(sub, &check);
+	}
 
 	if (!a->keep) {
 		const char *tmp = getenv("TMPDIR");
@@ -303,6 +519,7 @@ int kb_asm_kernel_build(const char *sub, struct kb_asm *a)
 	if (!reuse) {
 		/* the snippet assembled as in userspace: its errors mapped */
 		check.keep = NULL;
+		check.check_only = true;
 		check.kernel = false;	/* a userspace build, its own files */
 		err = kb_asm_build(sub, &check);
 		kb_asm_user_free(&check);
@@ -322,7 +539,8 @@ int kb_asm_kernel_build(const char *sub, struct kb_asm *a)
 			snprintf(to, sizeof(to), "%s/%s", a->dir, files[i]);
 			rename(from, to);
 		}
-		rc = run_make(a->dir, "all", &out);
+		rc = run_cmd((const char *const[]){ "make", "-s", "-C", a->dir,
+						     "all", NULL }, &out);
 		if (rc) {
 			fprintf(stderr, "%s %s: --asm: building the module in %s failed%s:\n%s",
 				prog, sub, a->dir,
@@ -337,9 +555,13 @@ int kb_asm_kernel_build(const char *sub, struct kb_asm *a)
 	snprintf(path, sizeof(path), "rm -rf '%s'", stage);
 	if (system(path))
 		fprintf(stderr, "%s: --asm: could not remove %s\n", prog, stage);
-	/* built for another kernel: kept, not loaded */
-	if (vermagic(src, kver, sizeof(kver)) && !uname(&u) &&
-	    strcmp(kver, u.release)) {
+	/* built for another kernel: kept, not loaded (signed if asked) */
+	other = vermagic(src, kver, sizeof(kver)) && !uname(&u) &&
+		strcmp(kver, u.release);
+	err = sign(sub, a, src, !other);
+	if (err)
+		return err;
+	if (other) {
 		fprintf(stderr, "%s: --asm: %s built for kernel %s, not the running %s: kept in %s, not loaded\n",
 			prog, KMOD_NAME ".ko", kver, u.release, a->dir);
 		a->built_only = true;
@@ -360,7 +582,22 @@ int kb_asm_kernel_build(const char *sub, struct kb_asm *a)
 	close(fd);
 	a->loaded = true;
 	return 0;
-#endif
+}
+
+int kb_asm_kernel_faulted(const struct kb_asm *a)
+{
+	FILE *f;
+	int n = 0;
+
+	if (!a->loaded)
+		return 0;
+	f = fopen("/sys/module/" KMOD_NAME "/parameters/faulted", "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%d", &n) != 1)
+		n = 0;
+	fclose(f);
+	return n;
 }
 
 void kb_asm_kernel_unload(struct kb_asm *a)

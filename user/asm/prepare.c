@@ -58,7 +58,7 @@ int kb_asm_prepare(const char *sub, struct kb_asm *a)
 		return err;
 	}
 	err = kb_asm_build(sub, a);
-	for (i = 0; !err && i < a->n; i++) {
+	for (i = 0; !err && !a->built_only && i < a->n; i++) {
 		t.name = kb_asm_name(i);
 		t.desc = a->code[i];
 		t.run = a->run[i];

@@ -453,7 +453,7 @@ const struct kb_opt kb_run_table[] = {
 	{ .name = "asm", .kind = KB_OPT_STRING, .metavar = "CODE",
 	  .in = KB_IN_MEASURE, .parse = parse_asm,
 	  KB_OPT_FIELD(struct kb_run_opts, asm_),
-	  .help = "measure a snippet of assembly (the target's syntax; ';' or newlines between instructions) instead of routines: repeated --unroll times in a loop, built with cc; figures per copy; compare takes two (--asm A --asm B); in the kernel a module built from it against KDIR (root), with --user a shared object" },
+	  .help = "measure a snippet of assembly (the target's syntax; ';' or newlines between instructions) instead of routines: repeated --unroll times in a loop, built with cc; figures per copy; compare takes two (--asm A --asm B); in the kernel a module built from it against KDIR (root; a fault the exception table catches is reported), with --user a shared object; ARCH and CROSS_COMPILE (kbuild's) build it for another machine, kept with --keep" },
 	{ .name = "unroll", .kind = KB_OPT_U32, .metavar = "U",
 	  .in = KB_IN_MEASURE, .min = 1, .max = KB_ASM_UNROLL_MAX,
 	  KB_OPT_FIELD(struct kb_run_opts, asm_.unroll),
@@ -463,6 +463,12 @@ const struct kb_opt kb_run_table[] = {
 	{ .name = "keep", .kind = KB_OPT_STRING, .metavar = "DIR",
 	  .in = KB_IN_MEASURE, KB_OPT_FIELD(struct kb_run_opts, asm_.keep),
 	  .help = "with --asm: build in DIR and keep the source and the shared object there (a later run with the same snippet reuses them)" },
+	{ .name = "sign-key", .kind = KB_OPT_STRING, .metavar = "FILE",
+	  .in = KB_IN_MEASURE, KB_OPT_FIELD(struct kb_run_opts, asm_.sign_key),
+	  .help = "with --asm in the kernel: sign the module with this private key (PEM; with --sign-cert) through KDIR's scripts/sign-file, for a kernel that loads only signed modules (Secure Boot); without it such a kernel gets DKMS's key, /var/lib/dkms/mok.key, when there is one" },
+	{ .name = "sign-cert", .kind = KB_OPT_STRING, .metavar = "FILE",
+	  .in = KB_IN_MEASURE, KB_OPT_FIELD(struct kb_run_opts, asm_.sign_cert),
+	  .help = "with --asm in the kernel: the certificate (DER or PEM) of --sign-key's key, one the kernel trusts (enrolled with mokutil --import)" },
 	{ .name = "unit", .kind = KB_OPT_CHOICE, .metavar = "UNIT",
 	  .in = KB_IN_MEASURE, .choices = kb_unit_choices,
 	  KB_OPT_FIELD(struct kb_run_opts, unit),
@@ -689,6 +695,13 @@ int kb_run_opts_parse(const struct subcommand *sc, int argc, char *argv[],
 	if (o->asm_.n && first < argc)
 		return kb_arg_error(sub, "--asm measures its snippet%s instead of routines: not with '%s'",
 				    o->asm_.n > 1 ? "s" : "", argv[first]);
+	if ((o->asm_.sign_key || o->asm_.sign_cert) && (!o->asm_.n || o->user))
+		return kb_arg_error(sub, "%s goes with --asm CODE in the kernel (a module to sign)",
+				    o->asm_.sign_key ? "--sign-key" : "--sign-cert");
+	if (!o->asm_.sign_key != !o->asm_.sign_cert)
+		return kb_arg_error(sub, "%s wants %s too: a key and its certificate",
+				    o->asm_.sign_key ? "--sign-key" : "--sign-cert",
+				    o->asm_.sign_key ? "--sign-cert" : "--sign-key");
 	if ((o->has_unroll || o->asm_.keep) && !o->asm_.n)
 		return kb_arg_error(sub, "%s goes with --asm CODE",
 				    o->has_unroll ? "--unroll" : "--keep");

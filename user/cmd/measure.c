@@ -116,6 +116,12 @@ int kb_run_opts_main(const struct subcommand *sc, int argc, char *argv[],
 		return EXIT_OK;
 	}
 	ret = body(sc, &o, argc, argv, orig);
+	err = kb_asm_kernel_faulted(&o.asm_);
+	if (err > 0) {
+		fprintf(stderr, "%s %s: --asm '%s' faulted in the kernel, caught by its exception table entry: the routine returned at the fault, so the figures time nothing of it\n",
+			prog, sc->name, o.asm_.code[err - 1]);
+		ret = EXIT_FAIL;
+	}
 	kb_asm_free(&o.asm_);
 	return ret;
 }
