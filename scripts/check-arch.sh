@@ -62,6 +62,49 @@ else
 	exit 1
 fi
 
+# --asm for this arch, built here by kbenchctl itself (ARCH and
+# CROSS_COMPILE as kbuild takes them, --keep DIR): the module, the shared
+# object and a module whose snippet faults; kbench_asm_test.sh reuses them
+# in the VM, which has no compiler.
+echo "# ---- $arch: kbenchctl --asm builds kept for $arch"
+# shellcheck disable=SC1090,SC1091
+. "$top/build/cross/$arch/env"
+asm=$top/build/cross/$arch/asm
+case "$arch" in
+arm64) code='add x3, x3, x4; mul x5, x5, x5; nop'
+	bad='mov x9, #16; ldr x10, [x9]' ;;
+*) code='add 3, 3, 4; mulld 5, 5, 5; nop'
+	bad='lis 9, -16369; sldi 9, 9, 32; ld 10, 0(9)' ;;
+esac
+rm -rf "$asm" && mkdir -p "$asm/kit" &&
+	sed -e "s,@MKFILE@,$asm/kit/kbench.mk,g" -e "s,@KBUILD_INCLUDE@,$top/include,g" \
+	    -e "s,@SYMVERSDIR@,$asm/kit,g" "$top/kbench.mk.in" >"$asm/kit/kbench.mk" &&
+	make -s -C "$top/user" kbenchctl >"$asm/log" 2>&1
+asm_ok=$?
+for what in kmod user fault; do
+	[ $asm_ok = 0 ] || break
+	c=$code opt=()
+	[ $what = fault ] && c=$bad
+	[ $what = user ] && opt=(--user)
+	ARCH=$XKARCH CROSS_COMPILE=$XCROSS KDIR=$XKDIR KBENCH_MK=$asm/kit/kbench.mk \
+		KBENCH_SYMVERS=$top/build/cross/$arch/kmod/Module.symvers \
+		"$top/user/kbenchctl" run --asm "$c" --unroll 10 "${opt[@]}" \
+		--keep "$asm/asm-$what" >>"$asm/log" 2>&1 &&
+		grep -q "built for .*kept in $asm/asm-$what, not loaded" "$asm/log" ||
+		asm_ok=1
+done
+if [ $asm_ok = 0 ]; then
+	echo "ok 3 asm_builds_$arch"
+else
+	sed 's/^/# /' "$asm/log"
+	echo "not ok 3 asm_builds_$arch"
+	rc=1
+fi
+asm_add=()
+for what in kmod user fault; do
+	[ -d "$asm/asm-$what" ] && asm_add+=(--add "$asm/asm-$what")
+done
+
 echo "# ---- $arch: what the module's disassembly must show"
 "$top/tests/host/arch-windows.sh" "$arch" || rc=1
 
@@ -74,7 +117,7 @@ for m in $modes; do
 		quick=(--quick)
 	t0=$(date +%s)
 	echo "# ---- $arch $m: tests/vm/run --arch $arch ${opt[*]} -- /selftests/run.sh ${skip_args[*]} ${quick[*]} $*"
-	"$top/tests/vm/run" --arch "$arch" --no-build "${opt[@]}" \
+	"$top/tests/vm/run" --arch "$arch" --no-build "${opt[@]}" "${asm_add[@]}" \
 		--timeout "$vm_timeout" -- /selftests/run.sh "${skip_args[@]}" \
 		"${quick[@]}" "$@" || rc=1
 	echo "# $arch $m: $(( $(date +%s) - t0 )) s"

@@ -23,7 +23,10 @@
 #           (3 instructions, --unroll 10) in the kernel: the module built on
 #           the host with the staged kit for 6.1 (built, kept, not loaded:
 #           the host runs another kernel), reused from its --keep DIR in the
-#           VM, loaded, measured and unloaded: exactly 3.2 per copy
+#           VM, loaded, measured and unloaded: exactly 3.2 per copy; a
+#           snippet that faults (#GP) caught by its exception table
+#           entries (exit 1, the message, dmesg clean); --sign-key and
+#           --sign-cert sign the module (modinfo's signer, the kernel's hash)
 #
 # Usage: tests/kit/run.sh [--no-vm] [--kernels "6.1 6.12 6.12-rt"]
 # The staged install and the modules go to build/kit/ (~2 min on 2 cores:
@@ -293,6 +296,8 @@ fi
 
 # ---- kbenchctl --asm in the kernel: the module built for 6.1 with the kit ----
 asm_code='add %rax, %rbx; imul %rcx, %rdx; nop'
+# shellcheck disable=SC2016 # assembly: $ is an immediate
+asm_bad='movabs $0xdead000000000000, %rax; mov (%rax), %rbx'
 if [ -n "$first_kver" ]; then
 	rm -rf "$b/asm-kmod"
 	(cd "$b" && KDIR=$first_kdir staged "$stage$prefix/bin/kbenchctl" run \
@@ -300,6 +305,26 @@ if [ -n "$first_kver" ]; then
 		grep -q "kbench_asm.ko built for kernel $first_kver, not the running $(uname -r): kept in $b/asm-kmod, not loaded" "$b/asm.log" &&
 		[ "$(modinfo -F vermagic "$b/asm-kmod/kbench_asm.ko" | cut -d' ' -f1)" = "$first_kver" ]
 	tap $? "kbenchctl run --asm for $first_kver: the module built with the kit, kept, not loaded into another kernel" "$b/asm.log"
+	# a snippet that faults (a load from a non-canonical address: #GP),
+	# each statement with its exception table entry
+	rm -rf "$b/asm-fault"
+	(cd "$b" && KDIR=$first_kdir staged "$stage$prefix/bin/kbenchctl" run \
+		--asm "$asm_bad" --unroll 10 --keep "$b/asm-fault") >"$b/asm-fault.log" 2>&1 &&
+		[ "$(grep -c '^9992:' "$b/asm-fault/kbench_asm_body.S")" = 2 ] &&
+		[ "$(grep -c '_ASM_EXTABLE(9992b, 9990f)' "$b/asm-fault/kbench_asm_body.S")" = 2 ]
+	tap $? "kbenchctl run --asm for $first_kver: a label and an exception table entry for each statement of the snippet" "$b/asm-fault.log"
+	# signed for a kernel that loads only signed modules: a throwaway key
+	rm -rf "$b/asm-sign" && mkdir -p "$b/asm-sign" &&
+		openssl req -new -nodes -utf8 -sha256 -days 1 -batch -x509 -outform DER \
+			-out "$b/asm-sign/cert.der" -keyout "$b/asm-sign/key.pem" \
+			-subj "/CN=kbench kit test/" >"$b/asm-sign.log" 2>&1 &&
+		(cd "$b" && KDIR=$first_kdir staged "$stage$prefix/bin/kbenchctl" run \
+			--asm "$asm_code" --unroll 10 --keep "$b/asm-sign/k" \
+			--sign-key "$b/asm-sign/key.pem" --sign-cert "$b/asm-sign/cert.der") >>"$b/asm-sign.log" 2>&1 &&
+		[ "$(modinfo -F signer "$b/asm-sign/k/kbench_asm.ko")" = "kbench kit test" ] &&
+		[ "$(modinfo -F sig_hashalgo "$b/asm-sign/k/kbench_asm.ko")" = \
+		  "$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$first_kdir/include/config/auto.conf")" ]
+	tap $? "kbenchctl run --asm --sign-key KEY --sign-cert CERT for $first_kver: the module signed by that key with the kernel's CONFIG_MODULE_SIG_HASH (modinfo's signer)" "$b/asm-sign.log"
 fi
 
 # ---- in the VM: the generated module loads, lists, sweeps, unloads ----------
@@ -336,6 +361,12 @@ if [ -f /extra/asm-kmod/kbench_asm.ko ]; then
 		--unroll 10 --keep /extra/asm-kmod --iterations 1000 --samples 50; echo "@@rc $?"
 	grep -q '^kbench_asm ' /proc/modules; echo "@@asm-after $?"
 fi
+# a snippet that faults: caught by its exception table entries
+if [ -f /extra/asm-fault/kbench_asm.ko ]; then
+	echo "@@asm-fault"; kbenchctl run --asm 'movabs $0xdead000000000000, %rax; mov (%rax), %rbx' \
+		--unroll 10 --keep /extra/asm-fault --iterations 100 --samples 10 2>&1; echo "@@rc $?"
+	grep -q '^kbench_asm ' /proc/modules; echo "@@asm-fault-after $?"
+fi
 echo "@@rmmod"; (cd /extra/variant-new 2>/dev/null && make unload "$mk"); rmmod kbench; echo "@@rc $?"
 grep -q -E '^(kbench|mybench) ' /proc/modules; echo "@@loaded-after $?"
 pattern='WARNING|BUG:|kernel BUG|Oops|lockup|RCU stall|rcu: INFO|scheduling while atomic|sleeping function called from invalid context|Call Trace'
@@ -356,7 +387,7 @@ EOF
 		--kmod-dir "$vk" \
 		--add "$b/mod-$first_k/mybench" --add "$stage$prefix/share/kbench/kbench.mk" \
 		--add "$b/variant-old" --add "$b/variant-new" \
-		${first_kver:+--add "$b/asm-kmod"} \
+		${first_kver:+--add "$b/asm-kmod" --add "$b/asm-fault"} \
 		--add "$(command -v make)" --add "$b/guest.sh" \
 		-- sh /extra/guest.sh >"$b/vm.log" 2>"$b/vm.err"
 	echo "# VM exit status $?"
@@ -444,6 +475,9 @@ except Exception as e:
 	ok = False
 t(rc('asm') == 0 and ok and parts.get('asm-after', ('0',))[0] == '1',
   'under icount kbenchctl run --asm (3 instructions) --unroll 10 in the kernel: the kept module loaded, exactly 3.2 per copy (the loop 0.2), corrected 3, unloaded after')
+t(rc('asm-fault') == 1 and 'faulted in the kernel, caught by its exception table entry' in parts.get('asm-fault', (None, ''))[1] and
+  parts.get('asm-fault-after', ('0',))[0] == '1',
+  'kbenchctl run --asm with a load from a non-canonical address in the kernel: the #GP caught by the exception table, exit 1 and the message, the module unloaded (and dmesg clean below: no oops)')
 t(rc('rmmod') == 0 and parts.get('loaded-after', ('0',))[0] == '1', 'make unload, rmmod kbench: neither left')
 t(rc('dmesg') == 1, 'dmesg clean (no warning, BUG, Oops, stall, Call Trace)')
 for ok, what in res:
