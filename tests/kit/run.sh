@@ -26,7 +26,9 @@
 #           VM, loaded, measured and unloaded: exactly 3.2 per copy; a
 #           snippet that faults (#GP) caught by its exception table
 #           entries (exit 1, the message, dmesg clean); --sign-key and
-#           --sign-cert sign the module (modinfo's signer, the kernel's hash)
+#           --sign-cert sign the module (modinfo's signer, the kernel's hash);
+#           the --user object built and kept on the host: under icount
+#           exactly 1 tick a core cycle and 3.2 core cycles per copy
 #
 # Usage: tests/kit/run.sh [--no-vm] [--kernels "6.1 6.12 6.12-rt"]
 # The staged install and the modules go to build/kit/ (~2 min on 2 cores:
@@ -305,6 +307,13 @@ if [ -n "$first_kver" ]; then
 		grep -q "kbench_asm.ko built for kernel $first_kver, not the running $(uname -r): kept in $b/asm-kmod, not loaded" "$b/asm.log" &&
 		[ "$(modinfo -F vermagic "$b/asm-kmod/kbench_asm.ko" | cut -d' ' -f1)" = "$first_kver" ]
 	tap $? "kbenchctl run --asm for $first_kver: the module built with the kit, kept, not loaded into another kernel" "$b/asm.log"
+	# the --user object, built and kept here (and measured here: this
+	# host's figures are not asserted), reused in the VM under icount
+	rm -rf "$b/asm-user"
+	staged "$stage$prefix/bin/kbenchctl" run --asm "$asm_code" --unroll 10 --user \
+		--samples 5 --keep "$b/asm-user" >"$b/asm-user.log" 2>&1 &&
+		[ -f "$b/asm-user/kbench_asm.so" ]
+	tap $? "kbenchctl run --asm --user --keep DIR: the shared object built and kept for the VM" "$b/asm-user.log"
 	# a snippet that faults (a load from a non-canonical address: #GP),
 	# each statement with its exception table entry
 	rm -rf "$b/asm-fault"
@@ -361,6 +370,11 @@ if [ -f /extra/asm-kmod/kbench_asm.ko ]; then
 		--unroll 10 --keep /extra/asm-kmod --iterations 1000 --samples 50; echo "@@rc $?"
 	grep -q '^kbench_asm ' /proc/modules; echo "@@asm-after $?"
 fi
+# --user: the object built on the host, reused from --keep
+if [ -f /extra/asm-user/kbench_asm.so ]; then
+	echo "@@asm-user"; kbenchctl --json run --asm 'add %rax, %rbx; imul %rcx, %rdx; nop' \
+		--unroll 10 --user --unit core --keep /extra/asm-user --iterations 1000 --samples 50; echo "@@rc $?"
+fi
 # a snippet that faults: caught by its exception table entries
 if [ -f /extra/asm-fault/kbench_asm.ko ]; then
 	echo "@@asm-fault"; kbenchctl run --asm 'movabs $0xdead000000000000, %rax; mov (%rax), %rbx' \
@@ -387,7 +401,7 @@ EOF
 		--kmod-dir "$vk" \
 		--add "$b/mod-$first_k/mybench" --add "$stage$prefix/share/kbench/kbench.mk" \
 		--add "$b/variant-old" --add "$b/variant-new" \
-		${first_kver:+--add "$b/asm-kmod" --add "$b/asm-fault"} \
+		${first_kver:+--add "$b/asm-kmod" --add "$b/asm-fault" --add "$b/asm-user"} \
 		--add "$(command -v make)" --add "$b/guest.sh" \
 		-- sh /extra/guest.sh >"$b/vm.log" 2>"$b/vm.err"
 	echo "# VM exit status $?"
@@ -475,6 +489,17 @@ except Exception as e:
 	ok = False
 t(rc('asm') == 0 and ok and parts.get('asm-after', ('0',))[0] == '1',
   'under icount kbenchctl run --asm (3 instructions) --unroll 10 in the kernel: the kept module loaded, exactly 3.2 per copy (the loop 0.2), corrected 3, unloaded after')
+try:
+	j = json.loads(parts['asm-user'][1])
+	print('# --asm --user: %s core cycles per copy, loop %s, ticks per cycle %s' %
+	      (j['stats']['median_cycles'], j['asm']['loop_per_copy'], j['core']['ticks_per_cycle']))
+	ok = (j['side'] == 'user' and j['stats']['median_cycles'] == 3.2 and
+	      j['asm']['loop_per_copy'] == 0.2 and j['core']['ticks_per_cycle'] == 1)
+except Exception as e:
+	print('# asm-user json:', e)
+	ok = False
+t(rc('asm-user') == 0 and ok,
+  'under icount kbenchctl run --asm (3 instructions) --unroll 10 --user --unit core: the kept object, exactly 1 tick a core cycle, 3.2 core cycles per copy (the loop 0.2)')
 t(rc('asm-fault') == 1 and 'faulted in the kernel, caught by its exception table entry' in parts.get('asm-fault', (None, ''))[1] and
   parts.get('asm-fault-after', ('0',))[0] == '1',
   'kbenchctl run --asm with a load from a non-canonical address in the kernel: the #GP caught by the exception table, exit 1 and the message, the module unloaded (and dmesg clean below: no oops)')
