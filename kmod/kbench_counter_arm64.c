@@ -35,7 +35,12 @@ static int kbench_cntvct_probe(struct kbench_counter *c)
 	 * what the arch timer driver uses unless the firmware overrides it.
 	 * The generic timer runs at a fixed rate, also in idle states.
 	 */
-	return kbench_counter_fixed_rate(c, arch_timer_get_cntfrq());
+	int err = kbench_counter_fixed_rate(c, arch_timer_get_cntfrq());
+
+	/* pseudo-NMIs can run in windows: the snapshot flags them */
+	if (!err && kbench_arch_pseudo_nmi())
+		c->detectors |= KBENCH_SAMPLE_F_NMI;
+	return err;
 }
 
 struct kbench_counter kbench_counters[] = {

@@ -2,16 +2,21 @@
 /*
  * kbench: arm64 virtual counter (CNTVCT_EL0).
  *
- * There is no per-CPU NMI or SMI count to watch on arm64, so the snapshot
- * is empty and only the generic detectors (CPU change, backwards, window,
- * reference) apply.
+ * arm64 has no NMI or SMI count of its own.  Only where the kernel uses
+ * pseudo-NMIs can anything interrupt a window, and then the snapshot
+ * watches the CPU's interrupt count (kbench_arch_pseudo_nmi()); otherwise
+ * it is empty and only the generic detectors (CPU change, backwards,
+ * window, reference) apply.
  */
 #ifndef _KBENCH_COUNTER_ARM64_H
 #define _KBENCH_COUNTER_ARM64_H
 
 #include <linux/compiler.h>
+#include <linux/kernel_stat.h>
+#include <linux/percpu.h>
 #include <asm/arch_timer.h>
 #include <asm/byteorder.h>
+#include <asm/cpufeature.h>
 #include <asm/pvclock-abi.h>
 
 /*
@@ -49,17 +54,49 @@ static __always_inline u64 kbench_ctr_read_unordered(void)
 #define KBENCH_CLOCK_UNORDERED	"cntvct"
 #define KBENCH_CLOCK_ORDERED	"cntvct_ordered"
 
-/* local_irq_save() masks IRQ and FIQ in DAIF: nothing to add. */
+/*
+ * With irqchip.gicv3_pseudo_nmi=1 on a kernel built with
+ * CONFIG_ARM64_PSEUDO_NMI, local_irq_save() does not mask IRQs in DAIF
+ * but raises the GIC's priority mask (PMR): the interrupts the kernel
+ * made NMIs (the PMU's for perf and the hard lockup detector, the
+ * backtrace and kgdb IPIs) are still taken inside windows.  6.1 and 6.12
+ * both have system_uses_irq_prio_masking() (a patched capability; a
+ * constant false without the option).
+ */
+static __always_inline bool kbench_arch_pseudo_nmi(void)
+{
+	return system_uses_irq_prio_masking();
+}
+
+/*
+ * local_irq_save() masks IRQ and FIQ in DAIF, or by priority (above):
+ * the pseudo-NMIs are left to run, and are flagged, rather than masked
+ * in DAIF too, so that the hard lockup detector and backtraces keep
+ * working while a run goes on.
+ */
 static __always_inline void kbench_arch_irq_off(void)
 {
 }
 
+/*
+ * snap[0]: the CPU's count of interrupts handled, kstat.irqs_sum, which
+ * pseudo-NMIs raise too (handle_percpu_devid_fasteoi_nmi() and
+ * handle_fasteoi_nmi() call __kstat_incr_irqs_this_cpu() on 6.1 and
+ * 6.12; kstat is exported): inside a window nothing else can raise it.
+ * Read only where pseudo-NMIs are in use, so that the window costs the
+ * same as before everywhere else.
+ */
 static __always_inline void kbench_arch_snap_begin(struct kbench_guard *g)
 {
+	if (kbench_arch_pseudo_nmi())
+		g->snap[0] = this_cpu_read(kstat.irqs_sum);
 }
 
 static __always_inline void kbench_arch_snap_end(struct kbench_guard *g)
 {
+	if (kbench_arch_pseudo_nmi() &&
+	    g->snap[0] != this_cpu_read(kstat.irqs_sum))
+		g->flags |= KBENCH_SAMPLE_F_NMI;
 }
 
 /*

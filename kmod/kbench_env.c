@@ -2,7 +2,8 @@
 /*
  * kbench: what the running kernel knows that can distort a measurement
  * (INFO's environment): the debug options that add work to kernel code,
- * the preemption model, HZ and the hypervisor the kernel detected.
+ * the preemption model, HZ, the hypervisor the kernel detected and
+ * whether NMIs can run inside windows (arm64's pseudo-NMIs).
  *
  * Only facts the kernel alone can tell are here.  What sysfs and procfs
  * show to everyone (cpufreq, SMT, isolation, interrupts, the NMI
@@ -215,6 +216,40 @@ void kbench_env_init(void)
 	kbench_env_hypervisor_init();
 }
 
+/*
+ * Where local_irq_save() masks interrupts by priority in the GIC (arm64,
+ * irqchip.gicv3_pseudo_nmi=1 on a CONFIG_ARM64_PSEUDO_NMI kernel), the
+ * interrupts the kernel made NMIs still run inside windows.  A constant
+ * false elsewhere, and on kernels built without the option.
+ */
+static bool kbench_env_pseudo_nmi(void)
+{
+#ifdef CONFIG_ARM64
+	return kbench_arch_pseudo_nmi();
+#else
+	return false;
+#endif
+}
+
+/**
+ * kbench_env_flags() - the environment flags of the running kernel
+ *
+ * Return: enum kbench_env_flags, as INFO's environment and every RUN
+ * reply report them.
+ */
+u32 kbench_env_flags(void)
+{
+	u32 flags = 0;
+
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		flags |= KBENCH_ENV_F_PREEMPT_RT;
+	if (IS_ENABLED(CONFIG_PREEMPT_DYNAMIC))
+		flags |= KBENCH_ENV_F_PREEMPT_DYNAMIC;
+	if (kbench_env_pseudo_nmi())
+		flags |= KBENCH_ENV_F_PSEUDO_NMI;
+	return flags;
+}
+
 /**
  * kbench_env_put() - put INFO's environment nest into a message
  * @msg: the INFO reply
@@ -223,13 +258,8 @@ void kbench_env_init(void)
  */
 int kbench_env_put(struct sk_buff *msg)
 {
-	u32 debug = kbench_env_debug(), flags = 0;
+	u32 debug = kbench_env_debug(), flags = kbench_env_flags();
 	struct nlattr *nest;
-
-	if (IS_ENABLED(CONFIG_PREEMPT_RT))
-		flags |= KBENCH_ENV_F_PREEMPT_RT;
-	if (IS_ENABLED(CONFIG_PREEMPT_DYNAMIC))
-		flags |= KBENCH_ENV_F_PREEMPT_DYNAMIC;
 
 	nest = nla_nest_start(msg, KBENCH_A_INFO_ENVIRONMENT);
 	if (!nest)

@@ -205,7 +205,8 @@ int kbench_run_fill(struct sk_buff *msg, const void *arg)
 	    nla_put_u32(msg, KBENCH_A_RUN_ITERATIONS_MIN, run->iterations_min) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_N_CHANGES, run->n_changes) ||
 	    nla_put_u32(msg, KBENCH_A_RUN_SAMPLES_REDUCED,
-			run->samples_reduced))
+			run->samples_reduced) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ENV_FLAGS, kbench_env_flags()))
 		return -EMSGSIZE;
 	for (i = 0; i < run->nr_args; i++)
 		if (nla_put_u64_64bit(msg, KBENCH_A_RUN_ARG, run->args[i],
@@ -270,7 +271,8 @@ int kbench_group_fill(struct sk_buff *msg, const void *arg)
 			      KBENCH_A_RUN_PAD) ||
 	    nla_put_u64_64bit(msg, KBENCH_A_RUN_MEM_BYTES, mem,
 			      KBENCH_A_RUN_PAD) ||
-	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, status))
+	    nla_put_u32(msg, KBENCH_A_RUN_STATUS, status) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ENV_FLAGS, kbench_env_flags()))
 		return -EMSGSIZE;
 	for (i = 0; i < run->nr_args; i++)
 		if (nla_put_u64_64bit(msg, KBENCH_A_RUN_ARG, run->args[i],

@@ -338,6 +338,7 @@ int kbench_clock_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* The kernel's environment report (kbench_env.c). */
 void kbench_env_init(void);
+u32 kbench_env_flags(void);
 int kbench_env_put(struct sk_buff *msg);
 
 /* The family and its extack messages (kbench_family.c). */

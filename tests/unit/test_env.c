@@ -26,6 +26,7 @@
 #include "meta.h"
 #include "output.h"
 #include "resfile.h"
+#include "result.h"
 #include "sysfs.h"
 #include "tap.h"
 #include "tests.h"
@@ -130,6 +131,7 @@ static void test_laptop(void)
 		{ KB_ENV_HZ, "250", false },
 		{ KB_ENV_NMI_WATCHDOG, "on", true },
 		{ KB_ENV_HYPERVISOR, "none", false },
+		{ KB_ENV_PSEUDO_NMI, "off", false },
 		{ KB_ENV_CPUFREQ, "intel_pstate", false },
 		{ KB_ENV_GOVERNOR, "powersave", true },
 		{ KB_ENV_BOOST, "on (intel_pstate no_turbo=0)", true },
@@ -189,6 +191,7 @@ static void test_server(void)
 		{ KB_ENV_HZ, "1000", false },
 		{ KB_ENV_NMI_WATCHDOG, "off", false },
 		{ KB_ENV_HYPERVISOR, "kvm (KVMKVMKVM)", true },
+		{ KB_ENV_PSEUDO_NMI, "off", false },
 		{ KB_ENV_CPUFREQ, "acpi-cpufreq", false },
 		{ KB_ENV_GOVERNOR, "performance", false },
 		{ KB_ENV_BOOST, "off", false },
@@ -225,6 +228,7 @@ static void test_vm(void)
 		{ KB_ENV_PREEMPT_RT, NULL, false },
 		/* ... but DMI names the machine a virtual one (qemu) */
 		{ KB_ENV_HYPERVISOR, "other (QEMU)", true },
+		{ KB_ENV_PSEUDO_NMI, NULL, false },
 		/* ... but /proc/cmdline tells slub_debug */
 		{ KB_ENV_SLUB, "on (slub_debug=FZ)", true },
 		{ KB_ENV_NMI_WATCHDOG, "off", false },
@@ -286,6 +290,73 @@ static void test_odd(void)
 	   !e.item[KB_ENV_SLUB].known && kb_env_problems(&e) == 0 &&
 	   !strcmp(e.item[KB_ENV_NMI_WATCHDOG].value, "none (no hard lockup detector)"),
 	   "an empty tree: no cpufreq, no NMI watchdog, SMT, interrupts and slub unknown, no problem");
+}
+
+/*
+ * arm64 booted with irqchip.gicv3_pseudo_nmi=1: the module's pseudo-nmi
+ * flag, from INFO or from the RUN reply alone, is a problem whose warning
+ * names the boot parameter.
+ */
+static void test_pseudo_nmi(void)
+{
+	static const char warning[] =
+		"warning: pseudo-NMIs on (irqchip.gicv3_pseudo_nmi=1): interrupts are masked by priority: pseudo-NMIs (perf, the hard lockup detector) can run in windows; those samples are excluded (nmi) (boot without irqchip.gicv3_pseudo_nmi=1)\n";
+	struct kb_kernel_env k = debian;
+	const struct kb_env_item *it;
+	struct kb_run *r;
+	struct kb_env e;
+	char *buf = NULL;
+	size_t len = 0;
+	unsigned int n;
+	FILE *f;
+
+	use_root("server");
+	kb_env_collect(&e, &k, 3);
+	n = kb_env_problems(&e);
+	k.flags |= KBENCH_ENV_F_PSEUDO_NMI;
+	kb_env_collect(&e, &k, 3);
+	it = &e.item[KB_ENV_PSEUDO_NMI];
+	ok(it->known && it->problem &&
+	   !strcmp(it->value, "on (irqchip.gicv3_pseudo_nmi=1)") &&
+	   kb_env_problems(&e) == n + 1,
+	   "pseudo-nmi: on (irqchip.gicv3_pseudo_nmi=1), a problem");
+	f = open_memstream(&buf, &len);
+	out_init(f, false);
+	kb_env_print(&e, KB_ENV_VIEW_WARNINGS);
+	out_finish();
+	fclose(f);
+	if (!ok(buf && strstr(buf, warning), "pseudo-nmi: its warning line names the boot parameter"))
+		diag("got:\n%s", buf);
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	out_init(f, true);
+	kb_env_print(&e, KB_ENV_VIEW_WARNINGS);
+	out_finish();
+	fclose(f);
+	ok(buf && strstr(buf, "\"pseudo_nmi\"") &&
+	   strstr(buf, "\"on (irqchip.gicv3_pseudo_nmi=1)\""),
+	   "pseudo-nmi: --json has pseudo_nmi among the problems, with its value");
+	free(buf);
+	out_init(stdout, false);
+
+	/* the RUN reply's env flags say it when INFO's did not */
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		abort();
+	r->kenv = debian;
+	r->cpu = 3;
+	r->env_flags = KBENCH_ENV_F_PSEUDO_NMI;
+	kb_run_env(r);
+	ok(r->env.item[KB_ENV_PSEUDO_NMI].problem,
+	   "pseudo-nmi: the RUN reply's env-flags alone make it a problem of the run");
+	r->env_flags = 0;
+	r->kenv = debian;
+	kb_run_env(r);
+	ok(r->env.item[KB_ENV_PSEUDO_NMI].known &&
+	   !r->env.item[KB_ENV_PSEUDO_NMI].problem,
+	   "pseudo-nmi: off without the flag");
+	free(r);
 }
 
 /* The hypervisor seen from userspace, from each source alone and in order. */
@@ -583,6 +654,7 @@ void test_env(void)
 	test_vm();
 	test_odd();
 	test_hypervisor_classify();
+	test_pseudo_nmi();
 	test_saved();
 	test_tune();
 	unsetenv("KBENCH_SYSFS_ROOT");

@@ -43,6 +43,8 @@ static const struct {
 	[KB_ENV_NMI_WATCHDOG] = { "nmi_watchdog", "NMI watchdog", false,
 		"its NMIs hit windows every few seconds: those samples are excluded (nmi)" },
 	[KB_ENV_HYPERVISOR] = { "hypervisor", "hypervisor", true, NULL /* below */ },
+	[KB_ENV_PSEUDO_NMI] = { "pseudo_nmi", "pseudo-NMIs", false,
+		"interrupts are masked by priority: pseudo-NMIs (perf, the hard lockup detector) can run in windows; those samples are excluded (nmi)" },
 	[KB_ENV_CPUFREQ] = { "cpufreq_driver", "cpufreq driver", true,
 		"sets the clock speed; without one, firmware or the host does" },
 	[KB_ENV_GOVERNOR] = { "governor", "governor", true,
@@ -337,6 +339,21 @@ static void env_hypervisor(struct kb_env_item *it, const struct kb_kernel_env *k
 		set(it, k->hypervisor != KBENCH_HYPERVISOR_NONE, "%s", name);
 }
 
+/*
+ * arm64's pseudo-NMIs (the module's pseudo-nmi flag): local_irq_save()
+ * leaves them unmasked, so they run inside windows.
+ */
+static void env_pseudo_nmi(struct kb_env_item *it, const struct kb_kernel_env *k)
+{
+	if (!k)
+		return;
+	set_fix(it, "boot without irqchip.gicv3_pseudo_nmi=1");
+	if (k->flags & KBENCH_ENV_F_PSEUDO_NMI)
+		set(it, true, "on (irqchip.gicv3_pseudo_nmi=1)");
+	else
+		set(it, false, "off");
+}
+
 /* ---- the measured CPU ---------------------------------------------------- */
 
 static void mhz(char *buf, size_t len, long khz)
@@ -543,6 +560,7 @@ void kb_env_collect(struct kb_env *e, const struct kb_kernel_env *k, int cpu)
 	env_preempt(e, k);
 	env_nmi(&e->item[KB_ENV_NMI_WATCHDOG], cpu);
 	env_hypervisor(&e->item[KB_ENV_HYPERVISOR], k);
+	env_pseudo_nmi(&e->item[KB_ENV_PSEUDO_NMI], k);
 	if (cpu < 0)
 		return;
 	env_cpufreq(e, cpu);

@@ -43,6 +43,7 @@ enum kb_env_id {
 	KB_ENV_HZ,
 	KB_ENV_NMI_WATCHDOG,
 	KB_ENV_HYPERVISOR,
+	KB_ENV_PSEUDO_NMI,
 	/* the measured CPU */
 	KB_ENV_CPUFREQ,
 	KB_ENV_GOVERNOR,

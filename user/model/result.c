@@ -391,6 +391,9 @@ void kb_run_stamp(struct kb_run *r)
 
 void kb_run_env(struct kb_run *r)
 {
+	/* what held while the run went on, even if INFO missed it */
+	if (r->kenv.known)
+		r->kenv.flags |= r->env_flags & KBENCH_ENV_F_PSEUDO_NMI;
 	kb_env_collect(&r->env, &r->kenv, (int)r->cpu);
 	r->has_env = true;
 }

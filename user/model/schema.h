@@ -42,7 +42,8 @@
 	X(max_window_us, U32, KBENCH_A_RUN_MAX_WINDOW_US, NULL)		\
 	X(iterations_min, U32, KBENCH_A_RUN_ITERATIONS_MIN, NULL)	\
 	X(n_changes, U32, KBENCH_A_RUN_N_CHANGES, NULL)			\
-	X(samples_reduced, U32, KBENCH_A_RUN_SAMPLES_REDUCED, NULL)
+	X(samples_reduced, U32, KBENCH_A_RUN_SAMPLES_REDUCED, NULL)	\
+	X(env_flags, U32, KBENCH_A_RUN_ENV_FLAGS, NULL)
 
 /*
  * struct kb_run_req's plain u32 fields, X(member, RUN attribute): each

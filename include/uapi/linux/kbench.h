@@ -152,10 +152,16 @@ enum kbench_kernel_debug {
  * @KBENCH_ENV_F_PREEMPT_DYNAMIC: CONFIG_PREEMPT_DYNAMIC: the preemption model
  *   was chosen at boot (preempt=) or later, and preempt-model is the current
  *   one.
+ * @KBENCH_ENV_F_PSEUDO_NMI: arm64 with irqchip.gicv3_pseudo_nmi=1
+ *   (CONFIG_ARM64_PSEUDO_NMI): local_irq_save() masks interrupts by priority
+ *   in the GIC, so pseudo-NMIs (perf, the hard lockup detector, backtrace
+ *   IPIs) can run inside windows. Such samples are flagged nmi (info detectors
+ *   has nmi).
  */
 enum kbench_env_flags {
 	KBENCH_ENV_F_PREEMPT_RT = 1,
 	KBENCH_ENV_F_PREEMPT_DYNAMIC = 2,
+	KBENCH_ENV_F_PSEUDO_NMI = 4,
 };
 
 /**
@@ -317,6 +323,7 @@ enum kbench_run_attrs {
 	KBENCH_A_RUN_ITERATIONS_MIN,
 	KBENCH_A_RUN_N_CHANGES,
 	KBENCH_A_RUN_SAMPLES_REDUCED,
+	KBENCH_A_RUN_ENV_FLAGS,
 
 	__KBENCH_A_RUN_MAX,
 	KBENCH_A_RUN_MAX = (__KBENCH_A_RUN_MAX - 1)
