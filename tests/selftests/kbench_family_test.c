@@ -180,7 +180,8 @@ TEST_F(kb, info_fields)
 
 /*
  * INFO's environment: every attribute but the vendor always, each within
- * its enum, and the facts uname shows (PREEMPT_RT, PREEMPT_DYNAMIC).
+ * its enum, and the facts uname shows (PREEMPT_RT, PREEMPT_DYNAMIC);
+ * pseudo-NMIs only on arm64, and with the nmi detector.
  */
 TEST_F(kb, info_environment)
 {
@@ -196,7 +197,15 @@ TEST_F(kb, info_environment)
 	EXPECT_EQ(0, e[KBENCH_A_ENV_DEBUG_ACTIVE] & ~e[KBENCH_A_ENV_DEBUG]);
 	EXPECT_EQ(0, e[KBENCH_A_ENV_DEBUG] & ~(2 * KBENCH_DEBUG_F_LOCK_STAT - 1));
 	EXPECT_EQ(0, e[KBENCH_A_ENV_FLAGS] &
-		  ~(KBENCH_ENV_F_PREEMPT_RT | KBENCH_ENV_F_PREEMPT_DYNAMIC));
+		  ~(KBENCH_ENV_F_PREEMPT_RT | KBENCH_ENV_F_PREEMPT_DYNAMIC |
+		    KBENCH_ENV_F_PSEUDO_NMI));
+#ifndef __aarch64__
+	/* pseudo-NMIs are arm64's (GICv3 priority masking) */
+	EXPECT_EQ(0, e[KBENCH_A_ENV_FLAGS] & KBENCH_ENV_F_PSEUDO_NMI);
+#endif
+	/* where they can run in windows, the windows flag them */
+	if (e[KBENCH_A_ENV_FLAGS] & KBENCH_ENV_F_PSEUDO_NMI)
+		EXPECT_TRUE(in->v[KBENCH_A_INFO_DETECTORS] & KBENCH_SAMPLE_F_NMI);
 	EXPECT_LE(e[KBENCH_A_ENV_PREEMPT_MODEL], KBENCH_PREEMPT_LAZIEST);
 	EXPECT_LE(e[KBENCH_A_ENV_HYPERVISOR], KBENCH_HYPERVISOR_OTHER);
 	EXPECT_TRUE(e[KBENCH_A_ENV_HZ] == 100 || e[KBENCH_A_ENV_HZ] == 250 ||
