@@ -118,6 +118,14 @@ struct kbench_run {
 	const struct nlattr *nla_events[KBENCH_EVENTS_MAX];
 	bool requester_gone;		/* its socket was released */
 	u32 ending;			/* -EAGAIN: the run that is ending */
+	/*
+	 * The room its answer needs in the requester's receive queue while
+	 * it is owed (kbench_reply.c: kbench_owed, under its lock), and
+	 * whether the answer is being sent, the only one to that socket.
+	 */
+	struct list_head owed_node;
+	u32 owed;
+	bool sending;
 
 	/* request, as used */
 	u32 cpu;
@@ -245,6 +253,7 @@ int kbench_run_start(struct kbench_run *run);
 int kbench_run_execute(struct kbench_run *run);
 void kbench_abort_all(int err);
 int kbench_run_alloc_starts(struct kbench_run *run, u64 *in_use, u32 *ending);
+bool kbench_exiting(void);
 int kbench_group_start(struct kbench_group *g, u32 *bad);
 void kbench_abort_requester(const struct net *net, u32 portid);
 bool kbench_wait_dying(void);
@@ -373,6 +382,7 @@ const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
 int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 			    struct genl_info *info,
 			    const struct nlattr **events);
+void kbench_owed_drop(struct kbench_run *run);
 void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 			    u64 elapsed_ns);
 void kbench_answer(struct kbench_run *run, int err,

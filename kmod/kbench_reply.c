@@ -8,9 +8,27 @@
  * Everything here sends to the requester, with its socket pinned
  * (kbench_requester_pin()); of the rest of the module it calls only the
  * budget (the request copy is charged).
+ *
+ * The room of the answers is kept per requester's socket, not per run.
+ * A requester may send several RUNs on one socket and read nothing until
+ * the last is answered (a batch, or a client that reads at the end):
+ * their answers then wait in its receive queue together, and netlink
+ * drops a message for a socket whose queue is over its rcvbuf, flags it
+ * ENOBUFS and drops every later one until the reader has emptied the
+ * queue.  So each run with a requester is listed in kbench_owed from the
+ * time its request is held until its answer has gone, with the room the
+ * answer takes in the queue (kbench_answer_room()); progress to a socket
+ * leaves free the room of every answer owed to it; and an answer is sent
+ * only when it fits, one at a time per socket: until then its run's
+ * thread waits for the reader, its CPU already free for the next run.
  */
 #include <linux/file.h>
+#include <linux/freezer.h>
+#include <linux/jiffies.h>
+#include <linux/list.h>
+#include <linux/sched.h>
 #include <linux/skbuff.h>
+#include <linux/spinlock.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
 
@@ -71,6 +89,83 @@ static size_t kbench_answer_size(const struct kbench_run *run)
 {
 	return run->group ? kbench_group_reply_size(run->group) :
 			    kbench_run_reply_size(run);
+}
+
+/*
+ * What a receive queue is charged for a message of @len bytes: its head,
+ * kmalloc()ed or from the page allocator, rounded up to a power of two
+ * at most, and the sk_buff.
+ */
+static size_t kbench_skb_room(size_t len)
+{
+	return roundup_pow_of_two(SKB_DATA_ALIGN(len) +
+				  SKB_DATA_ALIGN(sizeof(struct skb_shared_info))) +
+	       SKB_DATA_ALIGN(sizeof(struct sk_buff));
+}
+
+/*
+ * The ack of @run's request (netlink_ack()): the error, the request
+ * itself unless the requester set NETLINK_CAP_ACK, the extack (a message
+ * of at most KBENCH_EXTACK_MSG_LEN, the bad attribute's offset).
+ */
+static size_t kbench_ack_room(const struct kbench_run *run)
+{
+	return kbench_skb_room(nlmsg_total_size(sizeof(struct nlmsgerr) +
+						run->req_nlh->nlmsg_len +
+						NLMSG_GOODSIZE / 4));
+}
+
+/* The room @run's answer takes in its requester's queue: reply and ack. */
+static u32 kbench_answer_room(const struct kbench_run *run)
+{
+	size_t len = nlmsg_total_size(genlmsg_total_size(kbench_answer_size(run)));
+
+	return kbench_skb_room(len) + kbench_ack_room(run);
+}
+
+/*
+ * The runs whose answer is owed to a requester (kbench_run->owed_node),
+ * with the room it needs (->owed) and whether it is being sent
+ * (->sending), under kbench_owed_lock.  One entry per run in flight or
+ * waiting to answer: few.
+ */
+static DEFINE_SPINLOCK(kbench_owed_lock);
+static LIST_HEAD(kbench_owed);
+
+/* The room owed to @sk: the answers of all its runs.  Under the lock. */
+static u64 kbench_owed_to(const struct sock *sk)
+{
+	const struct kbench_run *r;
+	u64 owed = 0;
+
+	lockdep_assert_held(&kbench_owed_lock);
+	list_for_each_entry(r, &kbench_owed, owed_node)
+		if (r->requester == sk)
+			owed += r->owed;
+	return owed;
+}
+
+static void kbench_owed_add(struct kbench_run *run)
+{
+	run->owed = kbench_answer_room(run);
+	spin_lock(&kbench_owed_lock);
+	list_add_tail(&run->owed_node, &kbench_owed);
+	spin_unlock(&kbench_owed_lock);
+}
+
+/**
+ * kbench_owed_drop() - @run's answer has gone, or never will
+ * @run: a run whose request is let go (kbench_run_drop_request())
+ */
+void kbench_owed_drop(struct kbench_run *run)
+{
+	if (!run->owed)
+		return;
+	spin_lock(&kbench_owed_lock);
+	list_del(&run->owed_node);
+	run->owed = 0;
+	run->sending = false;
+	spin_unlock(&kbench_owed_lock);
 }
 
 /* An attribute of the request @nlh at the same place in its copy @copy. */
@@ -135,6 +230,7 @@ int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 					    info->attrs[KBENCH_A_RUN_ITERATIONS]);
 	for (i = 0; i < run->nr_events; i++)
 		run->nla_events[i] = kbench_nla_in(copy, nlh, events[i]);
+	kbench_owed_add(run);
 	return 0;
 }
 
@@ -173,48 +269,127 @@ static void kbench_requester_unpin(struct file *pin)
 }
 
 /*
- * The RUN reply to the requester of @run, as genlmsg_reply() would have
- * sent it: @size bytes that @fill fills from @arg.
+ * Whether @size more bytes may go to @sk for @run now: no other answer
+ * is being sent to it, and its queue has room for them or is empty
+ * (netlink queues a message for a queue not over its rcvbuf, whatever
+ * the message's size).  Under kbench_owed_lock.
  */
-static int kbench_run_reply(struct kbench_run *run, size_t size,
-			    int (*fill)(struct sk_buff *msg, const void *arg),
-			    const void *arg)
+static bool kbench_answer_fits(const struct kbench_run *run,
+			       struct sock *sk, size_t size)
 {
-	struct sk_buff *msg;
+	const struct kbench_run *r;
+	int rmem;
 
-	msg = kbench_msg(run->portid, run->seq, KBENCH_CMD_RUN, size, fill,
-			 arg);
-	if (IS_ERR(msg))
-		return PTR_ERR(msg);
-	return genlmsg_unicast(sock_net(run->requester), msg, run->portid);
+	lockdep_assert_held(&kbench_owed_lock);
+	list_for_each_entry(r, &kbench_owed, owed_node)
+		if (r != run && r->requester == sk && r->sending)
+			return false;
+	rmem = atomic_read(&sk->sk_rmem_alloc);
+	return !rmem || (s64)rmem + size <= READ_ONCE(sk->sk_rcvbuf);
+}
+
+/*
+ * What the requester's queue will be charged for @msg: netlink_unicast()
+ * trims a head that is at least half empty to the message's length
+ * (netlink_trim()), so at most kbench_skb_room() of its length, or what
+ * it is charged now.
+ */
+static size_t kbench_msg_room(const struct sk_buff *msg)
+{
+	return min_t(size_t, msg->truesize, kbench_skb_room(msg->len));
+}
+
+/* Between two looks at a requester's queue that had no room. */
+#define KBENCH_ANSWER_POLL_MS	10
+
+/*
+ * Pin @run's requester (kbench_requester_pin()) once @size more bytes
+ * fit its receive queue (kbench_answer_fits()): @run's answer is then
+ * the one being sent to it until kbench_owed_drop().  Until then the
+ * run's thread looks again every KBENCH_ANSWER_POLL_MS with nothing held
+ * (frozen meanwhile if the system suspends): the requester may read,
+ * close its socket (its release ends the wait: NULL) or never read.
+ * max_run_ms of waiting, or module exit, end the wait too: the answer is
+ * then sent as it was before the room was kept per socket, and what does
+ * not fit is dropped (the run stays stored, its id in the store).
+ */
+static struct file *kbench_answer_wait(struct kbench_run *run, size_t size)
+{
+	unsigned long until = jiffies + msecs_to_jiffies(kbench_max_run_ms);
+	struct sock *sk = run->requester;
+	struct file *pin;
+	bool go;
+
+	for (;;) {
+		pin = kbench_requester_pin(run);
+		if (!pin)
+			return NULL;
+		spin_lock(&kbench_owed_lock);
+		go = kbench_answer_fits(run, sk, size) || kbench_exiting() ||
+		     time_after(jiffies, until);
+		if (go)
+			run->sending = true;
+		spin_unlock(&kbench_owed_lock);
+		if (go)
+			return pin;
+		kbench_requester_unpin(pin);
+		if (!try_to_freeze())
+			schedule_timeout_interruptible(msecs_to_jiffies(KBENCH_ANSWER_POLL_MS));
+	}
 }
 
 /*
  * Answer @run's request, if its requester is still there (pinned, so
  * that its port is its own while the answer goes): on success the reply
- * (at most kbench_answer_size() bytes, filled by @fill from @arg), then
- * the ack when asked for or @err; then let go of the request.
+ * (at most kbench_answer_size() bytes, filled by @fill from @arg) as
+ * genlmsg_reply() would have sent it, then the ack when asked for or
+ * @err, each once it fits the requester's queue (kbench_answer_wait());
+ * then let go of the request.
  */
 void kbench_answer(struct kbench_run *run, int err,
 		   struct netlink_ext_ack *extack,
 		   int (*fill)(struct sk_buff *msg, const void *arg),
 		   const void *arg)
 {
-	struct file *pin = kbench_requester_pin(run);
+	struct sk_buff *msg = NULL;
+	struct file *pin;
 
-	if (pin) {
-		kbench_fault_delay(KBENCH_FAULT_ANSWER, NULL);
-		if (!err) {
-			err = kbench_run_reply(run, kbench_answer_size(run),
-					       fill, arg);
-			if (err)
-				NL_SET_ERR_MSG(extack,
-					       "cannot send the RUN reply: fetch the run with samples-get");
+	if (!err) {
+		msg = kbench_msg(run->portid, run->seq, KBENCH_CMD_RUN,
+				 kbench_answer_size(run), fill, arg);
+		if (IS_ERR(msg)) {
+			err = PTR_ERR(msg);
+			msg = NULL;
+			NL_SET_ERR_MSG(extack,
+				       "cannot send the RUN reply: fetch the run with samples-get");
 		}
-		if (err || (run->req_nlh->nlmsg_flags & NLM_F_ACK))
-			netlink_ack(run->req_skb, run->req_nlh, err, extack);
-		kbench_requester_unpin(pin);
 	}
+	pin = kbench_answer_wait(run, msg ? kbench_msg_room(msg) :
+					    kbench_ack_room(run));
+	if (!pin)
+		goto out_free;
+	kbench_fault_delay(KBENCH_FAULT_ANSWER, NULL);
+	if (msg) {
+		err = genlmsg_unicast(sock_net(run->requester), msg,
+				      run->portid);
+		msg = NULL;
+		if (err)
+			NL_SET_ERR_MSG(extack,
+				       "cannot send the RUN reply: fetch the run with samples-get");
+		else if (!(run->req_nlh->nlmsg_flags & NLM_F_ACK))
+			goto out_unpin;
+		/* the reply is in the queue now: room for the ack after it */
+		kbench_requester_unpin(pin);
+		pin = kbench_answer_wait(run, kbench_ack_room(run));
+		if (!pin)
+			goto out_drop;
+	}
+	netlink_ack(run->req_skb, run->req_nlh, err, extack);
+out_unpin:
+	kbench_requester_unpin(pin);
+out_free:
+	nlmsg_free(msg);
+out_drop:
 	kbench_run_drop_request(run);
 }
 
@@ -228,27 +403,15 @@ void kbench_answer(struct kbench_run *run, int err,
  *
  * A requester may not read during the run (an old client read nothing until
  * the end, when RUN held it in sendmsg()), so notifications queue up.  The
- * RUN reply and its ack come after them, and netlink drops a message for a
+ * RUN replies and acks come after them, and netlink drops a message for a
  * socket whose receive queue is full (and flags the socket ENOBUFS): so a
  * notification is sized exactly and only sent while it leaves room in
- * the requester's queue for the reply and the ack: KBENCH_PROGRESS_ROOM,
- * or more for a reply that needs more (kbench_answer_size(): a group's
- * grows with its CPUs, about 100 KB for 32).  Best effort: progress can
- * be skipped, the reply cannot.
+ * the requester's queue for the answers of all its runs (kbench_owed_to():
+ * a group's grows with its CPUs, about 100 KB for 32), and at least
+ * KBENCH_PROGRESS_ROOM.  Best effort: progress can be skipped, the
+ * answers cannot.
  */
 #define KBENCH_PROGRESS_ROOM	(32 * 1024)
-
-static int kbench_progress_room(const struct kbench_run *run)
-{
-	size_t len = nlmsg_total_size(genlmsg_total_size(kbench_answer_size(run)));
-	/* what the receive queue is charged: a kmalloc()ed head, ack beside */
-	size_t reply = roundup_pow_of_two(SKB_DATA_ALIGN(len) +
-			SKB_DATA_ALIGN(sizeof(struct skb_shared_info))) +
-		       SKB_DATA_ALIGN(sizeof(struct sk_buff));
-
-	return max_t(size_t, kbench_fault_room(KBENCH_PROGRESS_ROOM),
-		     reply + SKB_TRUESIZE(NLMSG_GOODSIZE));
-}
 
 void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 			    u64 elapsed_ns)
@@ -256,8 +419,9 @@ void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 	struct sock *sk = run->requester;
 	struct sk_buff *msg;
 	struct file *pin;
+	u64 owed;
 	void *hdr;
-	int room;
+	s64 room;
 
 	/* the port may be another socket's once the requester's is released */
 	pin = kbench_requester_pin(run);
@@ -267,8 +431,12 @@ void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 			  nla_total_size_64bit(sizeof(u64)), GFP_KERNEL);
 	if (!msg)
 		goto out_unpin;
-	room = READ_ONCE(sk->sk_rcvbuf) - atomic_read(&sk->sk_rmem_alloc);
-	if (room < (int)msg->truesize + kbench_progress_room(run))
+	spin_lock(&kbench_owed_lock);
+	owed = kbench_owed_to(sk);
+	spin_unlock(&kbench_owed_lock);
+	room = (s64)READ_ONCE(sk->sk_rcvbuf) - atomic_read(&sk->sk_rmem_alloc);
+	if (room < (s64)(msg->truesize +
+			 max_t(u64, kbench_fault_room(KBENCH_PROGRESS_ROOM), owed)))
 		goto out_free;
 	hdr = genlmsg_put(msg, 0, 0, &kbench_genl_family, 0,
 			  KBENCH_CMD_PROGRESS_NTF);

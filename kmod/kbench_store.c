@@ -157,6 +157,7 @@ void kbench_mem_uncharge(u64 bytes)
 /* Let go of the RUN request and its socket (any context that may sleep). */
 void kbench_run_drop_request(struct kbench_run *run)
 {
+	kbench_owed_drop(run);
 	if (run->requester)
 		sock_put(run->requester);
 	run->requester = NULL;

@@ -16,7 +16,8 @@ request over the memory budget next to a kept run, a run as large as the
 budget allows started right after a killed one's process was reaped, a
 RUN next to a run that is ending refused at once while a family
 registers, a run a dump holds kept when the budget evicts, eight
-RUNs in one sendmsg() each answered, a requester closed while its run is
+RUNs in one sendmsg() each answered, sixteen RUNs one after another on
+one small socket read only at the end each answered, a requester closed while its run is
 in a routine's setup holding netlink's notifier chain, and 30 rmmods
 during starting and running RUNs and groups.
 """
@@ -35,7 +36,7 @@ PARAMS = '/sys/module/kbench/parameters/'
 # kmod/kbench_internal.h: enum kbench_fault_point, as bits of fault_point
 START, GROUP_END, ANSWER, GROUP_LATE, RELEASE = \
     1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5
-TESTS = 16
+TESTS = 17
 
 NETLINK_GENERIC = 16
 NLM_F_REQUEST, NLM_F_ACK, NLM_F_DUMP = 1, 4, 0x300
@@ -740,6 +741,97 @@ def batched_eight(tap, ynl, h):
               f'{bad}\n{got}')
 
 
+NLMSG_DONE = 3
+
+
+def wait_stored(nl, fam, run_id, timeout=60):
+    """Until samples-get on @nl finds run @run_id stored (the run has
+    ended, its CPU is free): True, or False after @timeout seconds."""
+    end = time.time() + timeout
+    while time.time() < end:
+        nl.send(fam, KBENCH_CMD_SAMPLES_GET,
+                attr(A_SAMPLES_RUN_ID, struct.pack('I', run_id)),
+                NLM_F_REQUEST | NLM_F_DUMP)
+        found, done = False, False
+        while not done:
+            msgs = nl.recv(10)
+            if not msgs:
+                break
+            for kind, _, err, body in msgs:
+                if kind == fam:
+                    found = True
+                elif kind in (NLMSG_DONE, NLMSG_ERROR):
+                    done = True
+                    found = found and not (
+                        kind == NLMSG_ERROR and err or
+                        kind == NLMSG_DONE and struct.unpack_from(
+                            'i', body + b'\0' * 4)[0])
+        if found:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def answers_per_socket(tap, ynl, h, k=16):
+    """@k RUNs on one socket whose queue is small (SO_RCVBUF 4096: 8 KiB
+    charged, room for a few answers: a reply, trimmed by netlink to its
+    length, and an ack), sent one after another (each once
+    the one before has run: stored, as samples-get on another socket
+    sees), alternating the CPUs, by a client that reads nothing until the
+    last was sent: every RUN gets its reply and its ack, none is lost and
+    the socket is never flagged ENOBUFS.  With room kept per run, each
+    run's answer was sent as it ended, one went over the queue's limit
+    and every later one was dropped (ENOBUFS)."""
+    watch = Nl()
+    fam = watch.family()
+    base = ran_id(watch, fam, watch.send(fam, KBENCH_CMD_RUN, run_req(0)))
+    nl = Nl()
+    nl.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    seqs, ran = [], 0
+    for i in range(k):
+        seqs.append(nl.send(fam, KBENCH_CMD_RUN, run_req(i % 2)))
+        if base is not None and wait_stored(watch, fam, base + 1 + i):
+            ran += 1
+    got = {s: [] for s in seqs}
+    enobufs, end = 0, time.time() + 60
+    while time.time() < end and not all(
+            any(kd == NLMSG_ERROR for kd, _, _ in got[s]) for s in seqs):
+        try:
+            msgs = nl.recv(max(0.1, end - time.time()))
+        except OSError as e:
+            if e.errno != errno.ENOBUFS:
+                raise
+            enobufs += 1
+            continue
+        for kind, seq, err, body in msgs:
+            if seq in got:
+                got[seq].append((kind, err, ext_msg(body)
+                                 if kind == NLMSG_ERROR else ''))
+    nl.close()
+    watch.close()
+    bad = []
+    for seq in seqs:
+        acks = [(e, m) for kd, e, m in got[seq] if kd == NLMSG_ERROR]
+        replies = [i for i, (kd, _, _) in enumerate(got[seq]) if kd == fam]
+        if len(acks) != 1:
+            bad.append(f'{seq}: {len(acks)} acks, {len(replies)} replies')
+        elif acks[0][0] == 0 and replies != [0]:
+            bad.append(f'{seq}: acked without its reply first')
+        elif acks[0][0] and not acks[0][1]:
+            bad.append(f'{seq}: refused without a message {acks[0]}')
+    wait_no_thread(h, '0')
+    wait_no_thread(h, '1')
+    answered = sum(1 for s in seqs if any(kd == NLMSG_ERROR
+                                          for kd, _, _ in got[s]))
+    check_freed(tap, ynl, h, base is not None and not bad and not enobufs,
+                f'{k} RUNs one after another on one socket of 8 KiB read '
+                'only at the end: each answered (reply and ack, or a '
+                f'refusal with its message), none lost, no ENOBUFS ({ran} '
+                'seen stored before the next was sent)',
+                f'base {base} enobufs {enobufs} answered {answered} of '
+                f'{k}, the first {seqs[0]}: bad {bad}')
+
+
 def task_state(tid):
     """The state letter of thread @tid of this process ('' when gone)."""
     try:
@@ -863,6 +955,7 @@ def run_all(tap, ynl, h, rounds=30):
         budget_ending_no_wait(tap, ynl, h)
         pinned_survives_eviction(tap, ynl, h)
         batched_eight(tap, ynl, h)
+        answers_per_socket(tap, ynl, h)
         release_outside_chain(tap, ynl, h)
         rmmod_rounds(tap, ynl, h, rounds)
     finally:
