@@ -174,9 +174,13 @@ static void test_heavy_tails_and_p(void)
  * coming and going give.  A/A pairs of independent runs of SIM_N
  * samples at threshold 0: how many intervals exclude 0 (the batch check
  * widens them), and how many runs the stability verdict calls stable.
- * Without the check: 28 of 100 called, 45 of 100 stable.  With it 14 and
- * 19: better, not yet the 8 and "not stable" wanted - a run of 1000
- * samples holds about 3 stays, too few for the batches to see them all.
+ * Without the check: 28 of 100 called, 45 of 100 stable; with batches of
+ * n/4 ... n/32, 14 and 19; with n/2 and n/3 too (their widening at most
+ * twice the others') 8, and KPSS's test in the verdict 16 stable.  A run
+ * of 1000 samples holds about 3 stays: 7 of these 100 runs hold no
+ * switch at all and 4 more only an excursion of under 130 samples or one
+ * at the very edge; nothing in such a run tells it from a stationary
+ * one, so those stay "stable".
  */
 static void sim_two_level(struct kb_rng *r, double *x, size_t n)
 {
@@ -232,10 +236,59 @@ static void test_two_level(void)
 	}
 	diag("two levels 1%% apart, mean stay 300, %d samples: lag-1 %.2f, batch check counted in %u of 100 runs",
 	     SIM_N, rho, widened);
-	ok(calls <= 16, "two levels 1%% apart (mean stay 300 samples), 100 A/A pairs at threshold 0: %u changes called (<= 16; 28 without the batch check)",
+	ok(calls <= 8, "two levels 1%% apart (mean stay 300 samples), 100 A/A pairs at threshold 0: %u changes called (<= 8; 28 without the batch check, 14 with n/4 ... n/32 only)",
 	   calls);
-	ok(runs == 100 && stable <= 25, "two levels: the stability verdict calls %u of %u runs stable (<= 25; 45 without the batch check)",
+	ok(runs == 100 && stable <= 17, "two levels: the stability verdict calls %u of %u runs stable (<= 17; 45 without the checks, 19 with the batches only)",
 	   stable, runs);
+}
+
+/*
+ * A huge real difference in heavy noise, as plain TCG gives: medians 1.0
+ * and 2.64 (+164%), lognormal noise of sigma 0.3, one sample in 50 three
+ * to ten times its value, independent or AR(1) at phi 0.5 in the log;
+ * 200 and 1000 samples, compare's paired interval and diff's independent
+ * one, threshold 1%.  The bounded widening of the few-batch scales keeps
+ * it a difference (uncapped, t at 1.5 df made such a CI -11% .. +171%).
+ */
+static void sim_heavy(struct kb_rng *r, double *x, size_t n, double med,
+		      double phi)
+{
+	double e = sim_normal(r);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		e = phi * e + sqrt(1 - phi * phi) * sim_normal(r);
+		x[i] = med * exp(0.3 * e);
+		if (kb_rng_below(r, 50) == 0)
+			x[i] *= 3 + (double)kb_rng_below(r, 8);
+	}
+}
+
+static void test_huge_difference(void)
+{
+	static double a[SIM_N], b[SIM_N];
+	static const size_t ns[] = { 200, SIM_N };
+	unsigned int k, slower = 0, tries = 0, j, p;
+	double lowest = INFINITY;
+	struct kb_rng r;
+
+	kb_rng_seed(&r, 164);
+	for (j = 0; j < 2; j++)
+		for (p = 0; p < 4; p++)
+			for (k = 0; k < 25; k++) {
+				struct kb_compare c = { .threshold_pct = 1 };
+
+				sim_heavy(&r, a, ns[j], 1.0, p / 2 ? 0.5 : 0);
+				sim_heavy(&r, b, ns[j], 2.64, p / 2 ? 0.5 : 0);
+				kb_compare_series(a, ns[j], b, ns[j], p % 2,
+						  k + 1, &c);
+				slower += c.verdict == KB_VERDICT_SLOWER &&
+					  !c.inconclusive;
+				lowest = fmin(lowest, c.ci_lo_pct);
+				tries++;
+			}
+	ok(slower == tries, "+164%% in lognormal noise (sigma 0.3) with outliers, 200 and 1000 samples, paired and not, AR(1) 0 and 0.5: slower in %u of %u, never inconclusive (the lowest CI end +%.1f%%)",
+	   slower, tries, lowest);
 }
 
 /*
@@ -283,11 +336,11 @@ static void test_median_ci(void)
 	   cover, old);
 	median_ci_cover(0, 200, &old, &cover, &w);
 	/*
-	 * 1.10x on average: the check across time scales widens about one
-	 * independent run in six (its four scales at 5% each), by 1.3-2.6x
+	 * 1.17x on average: the check across time scales widens about one
+	 * independent run in eight (its six scales at 5% each), by 1.3-2.6x
 	 */
-	ok(cover >= 182 && cover >= old && w < 1.15,
-	   "independent samples, 200 runs: %u hold the median (order statistics %u), widened %.3fx on average (< 1.15)",
+	ok(cover >= 182 && cover >= old && w < 1.2,
+	   "independent samples, 200 runs: %u hold the median (order statistics %u), widened %.3fx on average (< 1.2)",
 	   cover, old, w);
 	/* identical samples (qemu icount): [x, x] */
 	for (i = 0; i < SIM_N; i++)
@@ -306,4 +359,5 @@ void test_blockboot(void)
 	test_drift_and_step();
 	test_heavy_tails_and_p();
 	test_two_level();
+	test_huge_difference();
 }

@@ -88,12 +88,15 @@ double kb_block_length_mean(const double *x, size_t n, double *g_ratio);
 /* The same for the median: of sign(x - median(x)). */
 double kb_block_length_median(const double *x, size_t n, double *g_ratio);
 /*
- * The check across time scales (batch medians at n/8, n/16, n/32 against
+ * The check across time scales (batch medians at n/2 ... n/32 against
  * the block length @b): the factor (>= 1) that widens the interval of
  * the median of @x when a longer scale varies significantly more than
  * the blocks allow (level switching); *@ratio, *@len (may be NULL): that
- * scale's variance ratio and batch length (0: none counts).
+ * scale's variance ratio and batch length (0: none counts).  The scales
+ * of 2 and 3 batches widen at most KB_BATCH_FEW_CAP times what the
+ * others do (blockboot.c).
  */
+#define KB_BATCH_FEW_CAP	2.0
 double kb_batch_widen(const double *x, size_t n, double b, double *ratio,
 		      size_t *len);
 /*
@@ -109,6 +112,13 @@ double kb_batch_widen(const double *x, size_t n, double b, double *ratio,
 struct kb_stats;
 double kb_median_ci_series(const double *x, size_t n, const double *sorted,
 			   size_t k, struct kb_stats *st);
+/*
+ * KPSS's stationarity statistic of the median's sign series at block
+ * length @b (blockboot.c); above KB_KPSS_CRIT_5 the series wanders more
+ * than stationarity at that dependence allows (5%).  NAN: too few values.
+ */
+#define KB_KPSS_CRIT_5	0.463
+double kb_sign_kpss(const double *x, size_t n, double b);
 /* Lag-1 autocorrelation of @x (NAN values skipped); NAN below 3 values. */
 double kb_lag1_autocorr(const double *x, size_t n);
 

@@ -141,9 +141,14 @@ void kb_verdict(const struct kb_verdict_in *in, struct kb_stability *v)
 			double ratio, w = kb_batch_widen(in->series, in->nseries,
 							 b, &ratio, &len);
 
+			double eta = kb_sign_kpss(in->series, in->nseries, b);
+
 			if (len)
 				add_reason(v, "level switching or slow drift: batches of %zu samples vary %.1fx what blocks of %.0f allow (intervals widened %.2fx)",
 					   len, ratio, b, w);
+			else if (eta > KB_KPSS_CRIT_5)
+				add_reason(v, "level switching or slow drift: the samples' side of the median wanders beyond what blocks of %.0f allow (KPSS %.2f > %.3f)",
+					   b, eta, KB_KPSS_CRIT_5);
 		}
 		h = kb_halves_change(in->series, in->nseries, &apart);
 		if (apart && fabs(h) > KB_STABLE_HALVES_MAX)
