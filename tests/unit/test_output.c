@@ -573,7 +573,7 @@ static void test_until_line(void)
 	s = capture_end();
 	expect_str(s, "sampled until --max-time, unanswered: 3 looks, 7000 samples per routine, 0.31 s "
 		   "(at most 0.3 s; until precise, CI half-width 0.001% asked; false alarms at most 0.05 over all looks "
-		   "(8 at most), 0.0063 at the last)\n",
+		   "(8 at most), 0.0082 at the last)\n",
 		   "until: out of time, the line says unanswered, what was asked and the last look's alarm budget");
 	free(s);
 

@@ -47,17 +47,81 @@ static void test_ranks(void)
 	   "n 5: too few for 95%%: min..max, coverage %.4f", c);
 }
 
-static void test_spending(void)
+/*
+ * P(max over the looks of |W(n_k)| / sqrt(n_k) >= c), n_k = 2^(k-1): the
+ * density of W integrated from look to look over the paths still inside,
+ * on a grid of step @h, the cell at the boundary weighted by its share
+ * inside (seqtest.c's computation of KB_SEQ_Z_05).
+ */
+/* the share of grid cell [x - h/2, x + h/2] inside |x| < b */
+static double inside(double x, double b, double h)
 {
-	double sum = 0;
+	double w = (b - fabs(x)) / h + 0.5;
+
+	return w <= 0 ? 0 : w >= 1 ? 1 : w;
+}
+static double doubling_cross(double c, unsigned int looks, double h)
+{
+	long n = (long)(c * sqrt(ldexp(1, (int)looks - 1)) / h) + 2, i, j;
+	double *f = calloc(2 * n + 1, sizeof(*f));
+	double *g = calloc(2 * n + 1, sizeof(*g)), mass = 0, *tmp;
 	unsigned int k;
 
-	ok(kb_seq_alpha(0.05, 1) == 0.05 / 8 && kb_seq_alpha(0.05, 8) == 0.05 / 8 &&
-	   kb_seq_alpha(0.05, 0) == 0.05 / 8 && kb_seq_alpha(0.05, 9) == 0,
-	   "alpha_k = alpha / 8 for looks 1..8, nothing left for a 9th");
-	for (k = 1; k <= 1000; k++)
-		sum += kb_seq_alpha(0.05, k);
-	ok(fabs(sum - 0.05) < 1e-15, "any number of looks spends at most %.15f = 0.05", sum);
+	if (!f || !g) {
+		free(f);
+		free(g);
+		return NAN;
+	}
+	for (i = -n; i <= n; i++)
+		f[i + n] = inside((double)i * h, c, h) *
+			   exp(-(double)(i * i) * h * h / 2) / sqrt(2 * M_PI);
+	for (k = 1; k < looks; k++) {
+		double v = ldexp(1, (int)k - 1), b = c * sqrt(2 * v);
+		long jp = (long)(c * sqrt(v) / h) + 1, jb = (long)(b / h) + 1;
+
+		memset(g, 0, (2 * n + 1) * sizeof(*g));
+		for (i = -jb; i <= jb; i++) {
+			double s = 0;
+
+			for (j = -jp; j <= jp; j++) {
+				double d = (double)(i - j) * h;
+
+				s += f[j + n] * exp(-d * d / (2 * v));
+			}
+			g[i + n] = inside((double)i * h, b, h) * s * h / sqrt(2 * M_PI * v);
+		}
+		tmp = f;
+		f = g;
+		g = tmp;
+	}
+	for (i = 0; i <= 2 * n; i++)
+		mass += f[i] * h;
+	free(f);
+	free(g);
+	return 1 - mass;
+}
+static void test_spending(void)
+{
+	double lo = 2.5, hi = 2.8, a = kb_seq_alpha(0.05, 1), x;
+	unsigned int k;
+
+	ok(fabs(a - erfc(KB_SEQ_Z_05 / sqrt(2))) < 1e-15 && kb_seq_alpha(0.05, 8) == a &&
+	   kb_seq_alpha(0.05, 0) == a && kb_seq_alpha(0.05, 9) == 0 &&
+	   kb_seq_alpha(0.01, 3) == 0.01 / 8,
+	   "alpha_k = %.5f (z %.5f) for looks 1..8 at 5%%, nothing left for a 9th; alpha / 8 at other levels",
+	   a, KB_SEQ_Z_05);
+	for (k = 0; k < 16; k++) {
+		double m = (lo + hi) / 2;
+
+		if (doubling_cross(m, KB_SEQ_LOOKS, 0.04) > 0.05)
+			lo = m;
+		else
+			hi = m;
+	}
+	x = doubling_cross(KB_SEQ_Z_05, KB_SEQ_LOOKS, 0.04);
+	ok(fabs((lo + hi) / 2 - KB_SEQ_Z_05) < 2e-4 && fabs(x - 0.05) < 2e-4,
+	   "8 doubling looks: the boundary crossed with probability 5%% is z %.5f (KB_SEQ_Z_05 %.5f crosses with %.5f; Bonferroni's 2.734 with %.4f)",
+	   (lo + hi) / 2, KB_SEQ_Z_05, x, doubling_cross(2.734, KB_SEQ_LOOKS, 0.04));
 }
 
 /* A sample of cycles per iteration: integer ticks / N, a noisy tail. */
@@ -219,6 +283,82 @@ static void test_look(void)
 	   "A/A at a 0.001%% threshold: not resolved yet");
 }
 
+/*
+ * The cost of looking, measured: on paired AR(1) streams (phi 0.5) the
+ * anytime mode's samples when a look's CI half-width first reaches a
+ * target (the batches double from 50 rounds), against the rounds the
+ * fixed 95% interval needs for it: its half-width on the same samples
+ * scaled as 1 / sqrt(n); targets spread evenly in log over 4 octaves of
+ * the fixed interval's samples.  1.82 x 1.44 = 2.6 times on average (the
+ * wider boundary, then the doubling's overshoot) and at most 3.6 where
+ * the blocks are many; the early looks hold few blocks (50 rounds in
+ * blocks of several), where t's quantile at the look's tail outgrows
+ * z's by more than at 95%: 3.70 on average here (1.79 to 10.6).
+ */
+#define COST_STREAMS	8
+#define COST_TARGETS	6
+
+static double half_width(const double *a, const double *b, size_t n,
+			 bool look, unsigned int k)
+{
+	struct kb_compare c = { .threshold_pct = 0 };
+
+	if (look)
+		kb_until_compare_look(a, n, b, n, k, &c);
+	else if (kb_compare_series_alpha(a, n, b, n, true, k, 0.05, &c))
+		return NAN;
+	return (c.ci_hi_pct - c.ci_lo_pct) / 2;
+}
+
+static void test_look_cost(void)
+{
+	static double a[SIM_FIRST << 7], b[SIM_FIRST << 7];
+	double ea = 0, eb = 0, sum = 0, worst = 0, best = INFINITY;
+	unsigned int s, t, k, done = 0;
+	struct kb_rng rng;
+	size_t i;
+
+	kb_rng_seed(&rng, 95);
+	for (s = 0; s < COST_STREAMS; s++) {
+		double top;
+
+		for (i = 0; i < (size_t)SIM_FIRST << 7; i++) {
+			ea = 0.5 * ea + (draw(&rng, 0) - 100.3);
+			eb = 0.5 * eb + (draw(&rng, 0) - 100.3);
+			a[i] = 100 + ea;
+			b[i] = 100 + eb;
+		}
+		top = half_width(a, b, 100, false, 1);
+		for (t = 0; t < COST_TARGETS; t++) {
+			/* 100 to 1600 rounds of the fixed interval */
+			double h = top * pow(0.25, (t + 0.5) / COST_TARGETS);
+			size_t n_any = 0;
+			double hf, need;
+
+			for (k = 1; k <= KB_SEQ_LOOKS && !n_any; k++)
+				if (half_width(a, b, (size_t)SIM_FIRST << (k - 1), true, k) <= h)
+					n_any = (size_t)SIM_FIRST << (k - 1);
+			if (!n_any)
+				continue;
+			/*
+			 * the fixed interval on the same samples, and the rounds
+			 * it needs for h as the width goes, 1 / sqrt(n)
+			 */
+			hf = half_width(a, b, n_any, false, 1);
+			need = (double)n_any * (hf / h) * (hf / h);
+			sum += (double)n_any / need;
+			worst = fmax(worst, (double)n_any / need);
+			best = fmin(best, (double)n_any / need);
+			done++;
+		}
+	}
+	diag("the cost of looking: %u targets, the anytime mode took %.2f times the samples of a fixed 95%% interval on average (%.2f to %.2f)",
+	     done, done ? sum / done : NAN, best, worst);
+	ok(done >= COST_STREAMS * COST_TARGETS - 2 && sum / done > 2.2 && sum / done < 4.5 && worst < 12,
+	   "the anytime mode's samples to reach a width: %.2f times a fixed interval's on average (1.82 for the boundary, 1.44 for the doubling, t at few blocks), at most %.2f",
+	   done ? sum / done : NAN, worst);
+}
+
 void test_seqtest(void)
 {
 	test_ranks();
@@ -226,4 +366,5 @@ void test_seqtest(void)
 	test_look_price();
 	test_look();
 	test_simulation();
+	test_look_cost();
 }

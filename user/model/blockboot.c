@@ -522,7 +522,7 @@ static double normal_quantile(double p)
 /* The interval and p from the resampled differences @d[0..r). */
 static void summarize(double *d, unsigned int r, struct kb_boot *bt)
 {
-	double t = bt->threshold_pct, mean = 0, ss = 0, z;
+	double t = bt->threshold_pct, mean = 0, ss = 0, z, sd;
 	size_t le = 0, ge = 0, j;
 	unsigned int i;
 
@@ -535,15 +535,25 @@ static void summarize(double *d, unsigned int r, struct kb_boot *bt)
 	bt->drawn = r;
 	if (bt->normal) {
 		z = normal_quantile(1 - bt->alpha / 2);
-		bt->lo_pct = bt->est_pct - z * bt->sd_pct;
-		bt->hi_pct = bt->est_pct + z * bt->sd_pct;
-		if (!(bt->sd_pct > 0)) {
+		sd = bt->sd_pct;
+		/*
+		 * another level than 95% (the anytime looks): t's quantile at
+		 * that tail in place of z's, at the blocks' df; the resamples
+		 * carry t(0.975) / z(0.975) already (inflation()), so that
+		 * factor is taken out
+		 */
+		if (bt->df > 0 && fabs(bt->alpha - 0.05) > 1e-9)
+			sd *= kb_t_quantile(1 - bt->alpha / 2, bt->df) / z *
+			      1.959964 / kb_t_quantile(0.975, bt->df);
+		bt->lo_pct = bt->est_pct - z * sd;
+		bt->hi_pct = bt->est_pct + z * sd;
+		if (!(sd > 0)) {
 			bt->p = fabs(bt->est_pct) > t ? 0 : 1;
 			return;
 		}
 		/* P(N(est, sd) <= T) and P(N(est, sd) >= -T), the smaller, x 2 */
-		bt->p = fmin(0.5 * erfc((bt->est_pct - t) / bt->sd_pct / sqrt(2)),
-			     0.5 * erfc((-t - bt->est_pct) / bt->sd_pct / sqrt(2)));
+		bt->p = fmin(0.5 * erfc((bt->est_pct - t) / sd / sqrt(2)),
+			     0.5 * erfc((-t - bt->est_pct) / sd / sqrt(2)));
 		bt->p = fmin(1, 2 * bt->p);
 		return;
 	}
@@ -567,6 +577,7 @@ static void boot_init(struct kb_boot *bt, size_t work)
 	if (!(bt->alpha > 0 && bt->alpha < 1))
 		bt->alpha = 0.05;
 	bt->lo_pct = bt->hi_pct = bt->sd_pct = bt->p = NAN;
+	bt->df = 0;
 	bt->normal = bt->want_normal;
 	r = KB_BOOT_WORK_MAX / (double)(work ? work : 1);
 	if (r < bt->resamples) {
@@ -618,6 +629,8 @@ int kb_boot_paired(const double *a, const double *b, size_t n,
 	bt->block_b = bb;
 	sa.b = sb.b = block_of(ba);
 	k = fmax(inflation(ga, sa.b, n), inflation(gb, sb.b, n)) * wd;
+	/* inflation()'s degrees of freedom */
+	bt->df = fmax(2, (double)n / (2 * (double)sa.b) - 1);
 	sa.buf = malloc(n * sizeof(double));
 	sb.buf = malloc(n * sizeof(double));
 	d = malloc(bt->resamples * sizeof(*d));

@@ -62,6 +62,13 @@ struct kb_boot {
 	double alpha;		/* two-sided level of the interval */
 	double threshold_pct;	/* T of the p-value */
 	bool want_normal;	/* the normal interval whatever n (small alpha) */
+	/*
+	 * paired: the blocks' degrees of freedom (n / (2 b) - 1, at least
+	 * 2; 0: none), so that a normal interval at a level other than 95%
+	 * takes t's quantile at its tail in place of z's (the resamples
+	 * carry t / z at 95% already: inflation())
+	 */
+	double df;
 	/* out */
 	double est_pct;		/* median(b) / median(a) - 1, percent */
 	double lo_pct, hi_pct;	/* the interval */

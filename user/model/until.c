@@ -66,14 +66,15 @@ bool kb_until_compare_look(const double *a, size_t na, const double *b,
 	int err;
 
 	/*
-	 * look k spends alpha / KB_SEQ_LOOKS (seqtest.h): the paired block
-	 * bootstrap's normal interval at that level, rounds kept together
+	 * look k at the doubling looks' exact boundary (seqtest.h): the
+	 * paired block bootstrap's normal interval at that level, t at the
+	 * blocks' df, rounds kept together
 	 */
 	err = kb_compare_series_alpha(a, na, b, nb, true, look,
 				      kb_seq_alpha(KB_UNTIL_ALPHA, look), c);
 	c->sequential = true;
 	_Static_assert(KB_SEQ_LOOKS == 8, "the basis names 8 looks");
-	c->basis = "paired block bootstrap over rounds, anytime (alpha / 8 at each of at most 8 looks)";
+	c->basis = "paired block bootstrap over rounds, anytime (z 2.644, t at the blocks' df, at each of at most 8 doubling looks)";
 	if (err) {
 		c->verdict = KB_VERDICT_EQUAL;
 		c->below_threshold = false;
