@@ -386,21 +386,21 @@ double kb_sign_kpss(const double *x, size_t n, double b)
  * order, the overlapping batch means estimate at batch length b
  * (Kuensch 1989, section 3): so tau = batch_lrv(s, b) / batch_lrv(s, 1)
  * is what blocks of the Politis-White length see beyond independence,
- * and the interval's half-width in ranks about (n + 1) / 2 is scaled by
- * sqrt(tau), by inflation() (the bias at b, t for few blocks) and by
- * kb_batch_widen() (level switching), as kb_boot_independent()'s
- * resampled medians are.  Never narrower than the order-statistic
- * interval (ranks rounded to the nearest, never inwards).  An interval
- * of one value is left as it is: identical samples (qemu icount) and
- * quantized ones whose middle ranks all hold the median's value, where
- * the sign series is mostly 0 and its variance ratio says little.
+ * and each end's distance from the median is scaled by sqrt(tau), by
+ * inflation() (the bias at b, t for few blocks) and by kb_batch_widen()
+ * (level switching), as kb_boot_independent()'s resampled medians'
+ * deviations are.  Never narrower than the order-statistic interval.
+ * An interval of one value stays one value: identical samples (qemu
+ * icount) and quantized ones whose middle ranks all hold the median's
+ * value.
  */
 double kb_median_ci_series(const double *x, size_t n, const double *sorted,
 			   size_t k, struct kb_stats *st)
 {
-	double med, g, bl, tau, w, c, h, cover, *s;
-	size_t i, bs, r, rs;
+	double med, g, bl, tau, w, *s;
+	size_t i, bs;
 
+	(void)sorted;	/* @st holds the order statistics the interval needs */
 	if (k < 8 || n < 8 || !(st->ci_hi > st->ci_lo))
 		return 1;
 	med = st->median;
@@ -418,13 +418,14 @@ double kb_median_ci_series(const double *x, size_t n, const double *sorted,
 	w = sqrt(tau) * inflation(g, bs, n) * kb_batch_widen(x, n, bl, NULL, NULL);
 	if (!(w > 1))
 		return 1;
-	/* the order-statistic ranks r .. k + 1 - r, half-width h about c */
-	c = ((double)k + 1) / 2;
-	kb_median_ci_ranks(k, &r, &rs, &cover);
-	h = floor(c - w * (c - (double)r) + 0.5);
-	r = h < 1 ? 1 : h < (double)r ? (size_t)h : r;
-	st->ci_lo = sorted[r - 1];
-	st->ci_hi = sorted[k - r];
+	/*
+	 * each end's distance from the median scaled, as the bootstrap
+	 * scales each resampled median's deviation: ranks widened instead
+	 * would reach the tails, where the density is thin, and turn a
+	 * factor of a few into min .. max
+	 */
+	st->ci_lo = med - w * (med - st->ci_lo);
+	st->ci_hi = med + w * (st->ci_hi - med);
 	return w;
 }
 

@@ -110,7 +110,7 @@ double kb_batch_widen(const double *x, size_t n, double b, double *ratio,
  * The 95% interval of the median of the series @x[0..n) (time order, NAN
  * excluded), whose @k valid values are @sorted and whose statistics
  * (kb_stats_sorted()) are @st: @st's order-statistic interval (which
- * takes the samples as independent) widened in ranks by the factor the
+ * takes the samples as independent) widened about the median by the factor the
  * block bootstrap's interval would have (the block length, its bias, t
  * for few blocks, the check across time scales: blockboot.c); returns
  * the factor (1: left as it was; never below 1).  Identical values keep
