@@ -68,6 +68,8 @@ struct kbench_thread {
 	const struct net *net;
 	u32 portid;
 	bool waited;			/* by that release already */
+	/* its measurement over (under kbench_cpu_lock): answering, ending */
+	bool finished;
 	struct list_head wait_node;	/* in that release's kbench_closed */
 };
 
@@ -172,6 +174,7 @@ static int kbench_run_thread(void *arg)
 	 */
 	spin_lock(&kbench_cpu_lock);
 	per_cpu(kbench_cpu_run, run->cpu) = NULL;
+	t->finished = true;
 	spin_unlock(&kbench_cpu_lock);
 	if (run->group) {
 		kbench_group_done(run->group);
@@ -584,10 +587,12 @@ void kbench_abort_requester(const struct net *net, u32 portid)
 /*
  * A thread whose run was asked to end (its requester's socket released,
  * its CPU gone offline, a group's error) and still holds its memory and
- * CPU: within one window, its teardown and its answer; or a thread past
- * its answer (t->run NULL) that has not yet let go of the run: its
- * requester may already send the next RUN, and until the thread's
- * reference is dropped the run's memory is neither free nor evictable.
+ * CPU: within one window, its teardown and its answer; or a thread whose
+ * measurement is over (t->finished): sending its answer, which may wait
+ * for room in the requester's queue, or past it and not yet let go of the
+ * run (t->run NULL).  Its requester may already send the next RUN, and
+ * until the thread's reference is dropped the run's memory is neither
+ * free nor evictable.
  * With a reference, or NULL.  *@id: its run's.
  */
 static struct kbench_thread *kbench_find_ending(u32 *id)
@@ -597,7 +602,7 @@ static struct kbench_thread *kbench_find_ending(u32 *id)
 	spin_lock(&kbench_cpu_lock);
 	list_for_each_entry(t, &kbench_inflight, node) {
 		if (completion_done(&t->done) ||
-		    (t->run && !kbench_run_aborted(t->run)))
+		    (t->run && !t->finished && !kbench_run_aborted(t->run)))
 			continue;
 		refcount_inc(&t->ref);
 		*id = t->run_id;
