@@ -253,7 +253,6 @@ int kbench_run_start(struct kbench_run *run);
 int kbench_run_execute(struct kbench_run *run);
 void kbench_abort_all(int err);
 int kbench_run_alloc_starts(struct kbench_run *run, u64 *in_use, u32 *ending);
-bool kbench_exiting(void);
 int kbench_group_start(struct kbench_group *g, u32 *bad);
 void kbench_abort_requester(const struct net *net, u32 portid);
 bool kbench_wait_dying(void);
@@ -382,7 +381,12 @@ const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
 int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 			    struct genl_info *info,
 			    const struct nlattr **events);
+/* kbench_store.c: the room owed to requesters (kbench_reply.c's) */
+extern spinlock_t kbench_owed_lock;
+extern struct list_head kbench_owed;
 void kbench_owed_drop(struct kbench_run *run);
+void kbench_set_exiting(void);
+bool kbench_exiting(void);
 void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 			    u64 elapsed_ns);
 void kbench_answer(struct kbench_run *run, int err,

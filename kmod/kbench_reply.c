@@ -123,15 +123,6 @@ static u32 kbench_answer_room(const struct kbench_run *run)
 	return kbench_skb_room(len) + kbench_ack_room(run);
 }
 
-/*
- * The runs whose answer is owed to a requester (kbench_run->owed_node),
- * with the room it needs (->owed) and whether it is being sent
- * (->sending), under kbench_owed_lock.  One entry per run in flight or
- * waiting to answer: few.
- */
-static DEFINE_SPINLOCK(kbench_owed_lock);
-static LIST_HEAD(kbench_owed);
-
 /* The room owed to @sk: the answers of all its runs.  Under the lock. */
 static u64 kbench_owed_to(const struct sock *sk)
 {
@@ -153,20 +144,6 @@ static void kbench_owed_add(struct kbench_run *run)
 	spin_unlock(&kbench_owed_lock);
 }
 
-/**
- * kbench_owed_drop() - @run's answer has gone, or never will
- * @run: a run whose request is let go (kbench_run_drop_request())
- */
-void kbench_owed_drop(struct kbench_run *run)
-{
-	if (!run->owed)
-		return;
-	spin_lock(&kbench_owed_lock);
-	list_del(&run->owed_node);
-	run->owed = 0;
-	run->sending = false;
-	spin_unlock(&kbench_owed_lock);
-}
 
 /* An attribute of the request @nlh at the same place in its copy @copy. */
 const struct nlattr *kbench_nla_in(const struct sk_buff *copy,

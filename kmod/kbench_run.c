@@ -681,12 +681,6 @@ int kbench_mem_charge(u64 bytes, u64 *in_use, u32 *ending)
 	}
 }
 
-/* Module exit has begun: nothing may wait for a requester any more. */
-bool kbench_exiting(void)
-{
-	return READ_ONCE(kbench_shutting_down);
-}
-
 /*
  * Module exit: refuse new runs, end the running ones within one window
  * and wait until each thread has exited (its answer sent), those whose
@@ -698,6 +692,7 @@ void kbench_abort_all(int err)
 	struct kbench_thread *t, *tmp;
 	LIST_HEAD(all);
 
+	kbench_set_exiting();
 	spin_lock(&kbench_cpu_lock);
 	WRITE_ONCE(kbench_shutting_down, true);
 	list_for_each_entry(t, &kbench_inflight, node)

@@ -154,6 +154,46 @@ void kbench_mem_uncharge(u64 bytes)
 	spin_unlock(&kbench_store_lock);
 }
 
+/*
+ * The runs whose answer is owed to a requester (kbench_run->owed_node),
+ * with the room it needs (->owed) and whether it is being sent
+ * (->sending), under kbench_owed_lock: the room accounting of
+ * kbench_reply.c, kept here beside the memory's so that letting go of a
+ * run needs nothing above this file.  One entry per run in flight or
+ * waiting to answer: few.
+ */
+DEFINE_SPINLOCK(kbench_owed_lock);
+LIST_HEAD(kbench_owed);
+
+/**
+ * kbench_owed_drop() - @run's answer has gone, or never will
+ * @run: a run whose request is let go (kbench_run_drop_request())
+ */
+void kbench_owed_drop(struct kbench_run *run)
+{
+	if (!run->owed)
+		return;
+	spin_lock(&kbench_owed_lock);
+	list_del(&run->owed_node);
+	run->owed = 0;
+	run->sending = false;
+	spin_unlock(&kbench_owed_lock);
+}
+
+/* Module exit has begun: nothing may wait for a requester any more. */
+static bool kbench_exit_begun;
+
+/* Said by kbench_abort_all(), read by whoever would wait for a requester. */
+void kbench_set_exiting(void)
+{
+	WRITE_ONCE(kbench_exit_begun, true);
+}
+
+bool kbench_exiting(void)
+{
+	return READ_ONCE(kbench_exit_begun);
+}
+
 /* Let go of the RUN request and its socket (any context that may sleep). */
 void kbench_run_drop_request(struct kbench_run *run)
 {
