@@ -144,7 +144,6 @@ static void kbench_owed_add(struct kbench_run *run)
 	spin_unlock(&kbench_owed_lock);
 }
 
-
 /* An attribute of the request @nlh at the same place in its copy @copy. */
 const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
 				   const struct nlmsghdr *nlh,
