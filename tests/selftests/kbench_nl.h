@@ -30,7 +30,13 @@
 
 #define KNL_BUF_SIZE		(256 * 1024)
 #define KNL_REQ_SIZE		(64 * 1024)
-#define KNL_TIMEOUT_MS_DEFAULT	30000
+/*
+ * How long an answer may take before a request is given up: a run ends by
+ * max_run_ms (60 s by default), and its answer may wait as long again for
+ * room in the requester's queue.  A bound that tells "never answered"
+ * from "answered", not a speed (it was 30 s, under max_run_ms).
+ */
+#define KNL_TIMEOUT_MS_DEFAULT	150000
 
 /* A request under construction: one netlink message in a fixed buffer. */
 struct knl_req {
