@@ -255,10 +255,7 @@ TEST_F_TIMEOUT(kb, plain_no_negative_min, 600)
 	struct kb_run_args a = {
 		.nroutines = 1, .has_cpu = true, .cpu = 0, .samples = 1000,
 	};
-	long long min, med, excl, worst_min, worst_med;
-#if defined(__x86_64__)
-	long long reduced;
-#endif
+	long long min, med, excl, worst_min, worst_med, reduced;
 	struct knl_result res;
 	struct kb_run run;
 	unsigned int r, k;
@@ -277,9 +274,18 @@ TEST_F_TIMEOUT(kb, plain_no_negative_min, 600)
 			min = KB_RES(&run.result[0], NET_MIN);
 			med = KB_RES(&run.result[0], NET_MEDIAN);
 			excl += KB_RES(&run.result[0], EXCL_REFERENCE);
+			reduced = run.v[KBENCH_A_RUN_SAMPLES_REDUCED];
 			EXPECT_GE(min, 0) TH_LOG("%s run %u: min %lld",
 						 routines[k], r, min);
-			if (med > 0)
+			/*
+			 * A sample at a reduced N (windows over the bound
+			 * shortened it, host stalls included) may span a
+			 * few iterations, where TCG's counter steps (26
+			 * ticks here) leave a net of 0: seen on the debug
+			 * kernel beside other suites (min 0, median 70434,
+			 * 1210 samples at a reduced N).  Never below 0.
+			 */
+			if (med > 0 && !reduced)
 				EXPECT_GT(min, 0)
 					TH_LOG("%s run %u: min %lld, median %lld",
 					       routines[k], r, min, med);
@@ -295,7 +301,6 @@ TEST_F_TIMEOUT(kb, plain_no_negative_min, 600)
 			 * a sample at N / d is scaled by d, its host noise with
 			 * it.  Reported either way.
 			 */
-			reduced = run.v[KBENCH_A_RUN_SAMPLES_REDUCED];
 			if (med >= 1000 && !reduced) {
 				EXPECT_GE(2 * min, med)
 					TH_LOG("%s run %u: min %lld, median %lld",
