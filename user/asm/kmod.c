@@ -41,24 +41,24 @@
  * linkage macros (SYM_FUNC_START: BTI or ENDBR where the kernel has them;
  * x86's RET: the return thunk), the callee-saved registers kept (no
  * floating-point or vector register: the kernel's own code may not touch
- * them), the loop as in userspace (asm.h); after the return, the fixup
- * that the exception table sends a faulting copy to: the snippet's number
- * into kbench_asm_faulted, then the registers back and the return (label
- * 9991).  A copy's every statement has its entry (label 9992, put before
- * it; no instruction added to the loop).  %s: the symbol; %u: the
- * snippet's number.
+ * them), the loop as in userspace (asm.h); then (the tail) the loop's
+ * end, the registers back (label 9991) and the return, and the fixup that
+ * the exception table sends a faulting copy to: the snippet's number into
+ * kbench_asm_faulted, then back to 9991.  A copy's every statement has its
+ * entry (label 9992, put before it; no instruction added to the loop).
+ * printf formats: head's %s the symbol, tail's %u the snippet's number.
  */
 static const struct {
-	const char *include, *head, *end, *tail, *fixup;
+	const char *include, *head, *tail;
 	const char *entry;	/* the table entry of label 9992 */
 	char comment;		/* the assembler's comment character */
 } kloops[] = {
 	[KB_ASM_X86_64] = {
 		.include = "#include <linux/linkage.h>\n#include <asm/asm.h>\n",
 		.head = "SYM_FUNC_START(%s)\n" KB_ASM_X86_LOOP_HEAD,
-		.end = KB_ASM_X86_LOOP_END,
-		.tail = "9991:\n" KB_ASM_X86_LOOP_POPS "\n\tRET\n",
-		.fixup = "9990:\n\tmovl $%u, kbench_asm_faulted(%%rip)\n\tjmp 9991b\n",
+		.tail = KB_ASM_X86_LOOP_END
+			"9991:\n" KB_ASM_X86_LOOP_POPS "\n\tRET\n"
+			"9990:\n\tmovl $%u, kbench_asm_faulted(%%rip)\n\tjmp 9991b\n",
 		.entry = "\t_ASM_EXTABLE(9992b, 9990f)\n",
 		.comment = '#',
 	},
@@ -72,17 +72,17 @@ static const struct {
 			"\tstp x23, x24, [sp, #48]\n\tstp x25, x26, [sp, #64]\n"
 			"\tstp x27, x28, [sp, #80]\n"
 			KB_ASM_ARM64_LOOP_HEAD,
-		.end = KB_ASM_ARM64_LOOP_TAIL,
-		.tail = "9991:\n"
+		.tail = KB_ASM_ARM64_LOOP_TAIL
+			"9991:\n"
 			"\tldp x27, x28, [sp, #80]\n\tldp x25, x26, [sp, #64]\n"
 			"\tldp x23, x24, [sp, #48]\n\tldp x21, x22, [sp, #32]\n"
 			"\tldp x19, x20, [sp, #16]\n"
 			"\tldp x29, x30, [sp], #96\n"
-			"3:\tret\n",
-		.fixup = "9990:\n\tadrp x9, kbench_asm_faulted\n"
-			 "\tmov w10, #%u\n"
-			 "\tstr w10, [x9, :lo12:kbench_asm_faulted]\n"
-			 "\tb 9991b\n",
+			"3:\tret\n"
+			"9990:\n\tadrp x9, kbench_asm_faulted\n"
+			"\tmov w10, #%u\n"
+			"\tstr w10, [x9, :lo12:kbench_asm_faulted]\n"
+			"\tb 9991b\n",
 		.entry = "\t_ASM_EXTABLE_UACCESS(9992b, 9990f)\n",
 		.comment = '/',
 	},
@@ -93,17 +93,17 @@ static const struct {
 			"\tbeqlr\n"
 			KB_ASM_PPC64_SAVE_GPRS
 			KB_ASM_PPC64_LOOP_HEAD,
-		.end = KB_ASM_PPC64_LOOP_TAIL,
-		.tail = "9991:\n" KB_ASM_PPC64_RESTORE_GPRS
+		/* the fixup: the flag's address from its own (no TOC of ours) */
+		.tail = KB_ASM_PPC64_LOOP_TAIL
+			"9991:\n" KB_ASM_PPC64_RESTORE_GPRS
 			"\tlwz 0, 8(1)\n\tmtcr 0\n"
-			"\tblr\n",
-		/* the flag's address from the fixup's own (no TOC of ours here) */
-		.fixup = "9990:\n\tmflr 0\n\tbcl 20, 31, 9993f\n"
-			 "9993:\tmflr 9\n\tmtlr 0\n"
-			 "\taddis 9, 9, (kbench_asm_faulted - 9993b)@ha\n"
-			 "\taddi 9, 9, (kbench_asm_faulted - 9993b)@l\n"
-			 "\tli 10, %u\n\tstw 10, 0(9)\n"
-			 "\tb 9991b\n",
+			"\tblr\n"
+			"9990:\n\tmflr 0\n\tbcl 20, 31, 9993f\n"
+			"9993:\tmflr 9\n\tmtlr 0\n"
+			"\taddis 9, 9, (kbench_asm_faulted - 9993b)@ha\n"
+			"\taddi 9, 9, (kbench_asm_faulted - 9993b)@l\n"
+			"\tli 10, %u\n\tstw 10, 0(9)\n"
+			"\tb 9991b\n",
 		/* asm/extable.h's EX_TABLE, whose header is not for .S files */
 		.entry = "\t.section __ex_table, \"a\"; .balign 4; .long (9992b) - .; .long (9990f) - .; .previous\n",
 		.comment = '#',
@@ -155,13 +155,6 @@ cat(char **s, const char *fmt, ...)
 	vsnprintf(t + old, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	*s = t;
-}
-
-/* Append @text, a printf format without conversions ("%%" for '%'). */
-static void cat_text(char **s, const char *text)
-{
-	for (; *text; text += 1 + (text[0] == '%' && text[1] == '%'))
-		cat(s, "%c", *text);
 }
 
 static int put_file(const char *dir, const char *name, const char *text)
@@ -224,9 +217,7 @@ static int write_module(const struct kb_asm *a, const char *dir)
 		cat(&body, "\t.rept %u\n", a->unroll);
 		put_statements(&body, a->code[i], arch);
 		cat(&body, "\t.endr\n");
-		cat_text(&body, kloops[arch].end);
-		cat_text(&body, kloops[arch].tail);
-		cat(&body, kloops[arch].fixup, i + 1);
+		cat(&body, kloops[arch].tail, i + 1);
 		cat(&body, "SYM_FUNC_END(%s)\n", sym);
 		cat(&main, "void %s(unsigned int n, void *data);\n", sym);
 	}
