@@ -46,7 +46,8 @@ static const char x86_head[] =
 static const char x86_tail[] =
 	KB_ASM_X86_LOOP_TAIL "\tret\n"
 	"\t.size %s, .-%s\n";
-static const char x86_note[] = "\t.section .note.GNU-stack,\"\",@progbits\n";
+/* no executable stack ('@' comments nothing on x86 and powerpc) */
+static const char stack_note[] = "\t.section .note.GNU-stack,\"\",@progbits\n";
 
 static const char arm64_head[] =
 	"\t.text\n"
@@ -72,7 +73,7 @@ static const char arm64_tail[] =
 	"\tldp x29, x30, [sp], #160\n"
 	"3:\tret\n"
 	"\t.size %s, .-%s\n";
-static const char arm64_note[] = "\t.section .note.GNU-stack,\"\",%%progbits\n";
+static const char arm64_stack_note[] = "\t.section .note.GNU-stack,\"\",%%progbits\n";
 
 /*
  * ELFv2: r14-r31 and f14-f31 saved below the stack pointer (the 288-byte
@@ -111,10 +112,14 @@ static const char ppc64_tail[] =
 static const struct {
 	const char *name;	/* kbuild's ARCH */
 	const char *head, *tail, *note;
+	const char *gcc, *cross;	/* Debian's gcc-GCC, CROSS_COMPILE */
 } loops[] = {
-	[KB_ASM_X86_64] = { "x86_64", x86_head, x86_tail, x86_note },
-	[KB_ASM_ARM64] = { "arm64", arm64_head, arm64_tail, arm64_note },
-	[KB_ASM_PPC64] = { "powerpc", ppc64_head, ppc64_tail, x86_note },
+	[KB_ASM_X86_64] = { "x86_64", x86_head, x86_tail, stack_note,
+			    "x86-64-linux-gnu", "x86_64-linux-gnu-" },
+	[KB_ASM_ARM64] = { "arm64", arm64_head, arm64_tail, arm64_stack_note,
+			   "aarch64-linux-gnu", "aarch64-linux-gnu-" },
+	[KB_ASM_PPC64] = { "powerpc", ppc64_head, ppc64_tail, stack_note,
+			   "powerpc64le-linux-gnu", "powerpc64le-linux-gnu-" },
 };
 
 enum kb_asm_arch kb_asm_arch_native(void)
@@ -430,11 +435,8 @@ static int target(const char *sub, struct kb_asm *a, const char **cc,
 		*cc = buf;
 	} else if (!getenv("CC")) {
 		return kb_arg_error(sub, "--asm for ARCH=%s on this %s machine: name its compiler in CROSS_COMPILE (Debian: apt install gcc-%s; CROSS_COMPILE=%s)",
-				    arch, own,
-				    a->arch == KB_ASM_ARM64 ? "aarch64-linux-gnu" :
-				    a->arch == KB_ASM_PPC64 ? "powerpc64le-linux-gnu" : "x86-64-linux-gnu",
-				    a->arch == KB_ASM_ARM64 ? "aarch64-linux-gnu-" :
-				    a->arch == KB_ASM_PPC64 ? "powerpc64le-linux-gnu-" : "x86_64-linux-gnu-");
+				    arch, own, loops[a->arch].gcc,
+				    loops[a->arch].cross);
 	}
 	return 0;
 }
