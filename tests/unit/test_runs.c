@@ -172,47 +172,68 @@ static void test_interval_exact(void)
  * Synthetic saved files, 5 runs each, between-run spread 0.25% and 1%
  * within-run noise: A/A at --threshold 0 changed in at most 1 of 20 seeds;
  * +1% regressed in at least 18 of 20 at --threshold 0.  At the default
- * threshold (2%, declared) and 0.5% between runs: A/A "no change" (the
- * whole interval inside +-2%) in at least 18 of 20; +3% regressed in 15
- * of 20 at 5 runs a side (the runs resolve about 3.0%: a change of that
- * size is called 4 times in 5, which is what this measures) and at least
- * 18 of 20 at 8 runs a side.
+ * threshold (2%, declared) and 0.5% between runs, decided by the estimate
+ * rule (significant, the estimate beyond 2%): A/A "no change" (the whole
+ * interval inside +-2%) in at least 18 of 20 (20 of 20, 100 of 100); +3%
+ * regressed in at least 18 of 20 at 5 runs a side (20 of 20, 100 of 100;
+ * the whole-interval rule called it in 15 of 20) and at 8 runs a side;
+ * +1% (under the threshold) never regressed, +1.5% in 14 of 100 (at most
+ * 15: the estimate's noise across 2%, the price of the rule; the whole
+ * interval never called it).  Seeds 1-20 as before, 21-100 more.
  */
 static void test_synthetic(void)
 {
 	struct kb_diff_opts o0, od;
 	struct kb_diff_row row;
 	unsigned int s, aa = 0, up0 = 0, aad = 0, up3 = 0, up3r8 = 0, repl = 0;
+	unsigned int aad100 = 0, up3_100 = 0, up1_100 = 0, up15_100 = 0;
+	unsigned int up3_est = 0, up3_whole = 0;
 	double spread = 0;
 
 	kb_diff_opts_init(&o0);
 	o0.threshold = 0;
 	o0.has_threshold = true;
 	kb_diff_opts_init(&od);
-	for (s = 1; s <= 20; s++) {
+	for (s = 1; s <= 100; s++) {
 		struct kb_resfile a, b, c;
 		int v;
 
-		make_reps(&a, 5, 100, 0.0025, 0.01, 2 * s, true);
-		make_reps(&b, 5, 100, 0.0025, 0.01, 2 * s + 1, true);
-		make_reps(&c, 5, 101, 0.0025, 0.01, 2 * s + 1, true);
-		v = diff_verdict(&a, &b, &o0, &row);
-		aa += v == KB_ROW_REGRESSED || v == KB_ROW_IMPROVED;
-		repl += row.replicated && row.c.runs_a == 5 && row.c.runs_b == 5;
-		spread += row.c.spread_pct / 20;
-		up0 += diff_verdict(&a, &c, &o0, NULL) == KB_ROW_REGRESSED;
-		kb_resfile_free(&a);
-		kb_resfile_free(&b);
-		kb_resfile_free(&c);
+		if (s <= 20) {
+			make_reps(&a, 5, 100, 0.0025, 0.01, 2 * s, true);
+			make_reps(&b, 5, 100, 0.0025, 0.01, 2 * s + 1, true);
+			make_reps(&c, 5, 101, 0.0025, 0.01, 2 * s + 1, true);
+			v = diff_verdict(&a, &b, &o0, &row);
+			aa += v == KB_ROW_REGRESSED || v == KB_ROW_IMPROVED;
+			repl += row.replicated && row.c.runs_a == 5 &&
+				row.c.runs_b == 5;
+			spread += row.c.spread_pct / 20;
+			up0 += diff_verdict(&a, &c, &o0, NULL) == KB_ROW_REGRESSED;
+			kb_resfile_free(&a);
+			kb_resfile_free(&b);
+			kb_resfile_free(&c);
+		}
 		make_reps(&a, 5, 100, 0.005, 0.01, 100 + 2 * s, true);
 		make_reps(&b, 5, 100, 0.005, 0.01, 101 + 2 * s, true);
 		make_reps(&c, 5, 103, 0.005, 0.01, 101 + 2 * s, true);
 		v = diff_verdict(&a, &b, &od, &row);
-		aad += v == KB_ROW_NO_CHANGE && !row.c.inconclusive;
-		up3 += diff_verdict(&a, &c, &od, NULL) == KB_ROW_REGRESSED;
+		aad100 += v == KB_ROW_NO_CHANGE && !row.c.inconclusive;
+		aad += s <= 20 && v == KB_ROW_NO_CHANGE && !row.c.inconclusive;
+		v = diff_verdict(&a, &c, &od, &row);
+		up3_100 += v == KB_ROW_REGRESSED;
+		up3 += s <= 20 && v == KB_ROW_REGRESSED;
+		up3_est += v == KB_ROW_REGRESSED && row.c.by_estimate;
+		up3_whole += row.c.ci_lo_pct > 2;
+		kb_resfile_free(&b);
+		kb_resfile_free(&c);
+		make_reps(&b, 5, 101, 0.005, 0.01, 101 + 2 * s, true);
+		make_reps(&c, 5, 101.5, 0.005, 0.01, 101 + 2 * s, true);
+		up1_100 += diff_verdict(&a, &b, &od, NULL) == KB_ROW_REGRESSED;
+		up15_100 += diff_verdict(&a, &c, &od, NULL) == KB_ROW_REGRESSED;
 		kb_resfile_free(&a);
 		kb_resfile_free(&b);
 		kb_resfile_free(&c);
+		if (s > 20)
+			continue;
 		make_reps(&a, 8, 100, 0.005, 0.01, 300 + 2 * s, true);
 		make_reps(&c, 8, 103, 0.005, 0.01, 301 + 2 * s, true);
 		up3r8 += diff_verdict(&a, &c, &od, NULL) == KB_ROW_REGRESSED;
@@ -227,12 +248,64 @@ static void test_synthetic(void)
 	   aa);
 	ok(up0 >= 18, "+1%%, 5 runs a side, --threshold 0: regressed in %u of 20 seeds (at least 18)",
 	   up0);
-	ok(aad >= 18, "A/A, 5 runs a side, 0.5%% between runs, default threshold (2%%): no change in %u of 20 seeds (at least 18)",
-	   aad);
-	ok(up3 >= 14, "+3%%, 5 runs a side, 0.5%% between runs, default threshold: regressed in %u of 20 seeds (at least 14: the runs resolve about 3%%)",
-	   up3);
+	ok(aad >= 18 && aad100 >= 95,
+	   "A/A, 5 runs a side, 0.5%% between runs, default threshold (2%%): no change in %u of 20 seeds (at least 18), %u of 100 (at least 95)",
+	   aad, aad100);
+	ok(up3 >= 18 && up3_100 >= 95,
+	   "+3%%, 5 runs a side, 0.5%% between runs, default threshold: regressed in %u of 20 seeds (at least 18), %u of 100 (at least 95; %u by the estimate with the interval reaching inside 2%%, the whole interval beyond 2%% in %u)",
+	   up3, up3_100, up3_est, up3_whole);
 	ok(up3r8 >= 18, "+3%%, 8 runs a side, 0.5%% between runs, default threshold: regressed in %u of 20 seeds (at least 18)",
 	   up3r8);
+	ok(up1_100 == 0 && up15_100 <= 15,
+	   "under the threshold, 5 runs a side: +1%% regressed in %u of 100 (never), +1.5%% in %u of 100 (at most 15: the price of the estimate rule)",
+	   up1_100, up15_100);
+}
+
+/* The estimate rule by hand (stats.h, kb_compare_decide_estimate()). */
+static void test_estimate_rule(void)
+{
+	static const struct {
+		double est, lo, hi;
+		enum kb_verdict v;
+		bool inconclusive, by_estimate;
+	} cases[] = {
+		{ 3.0, 2.3, 3.7, KB_VERDICT_SLOWER, false, false },
+		{ 3.0, 1.5, 4.5, KB_VERDICT_SLOWER, false, true },
+		{ -3.0, -4.5, -1.5, KB_VERDICT_FASTER, false, true },
+		{ 3.0, -0.5, 6.5, KB_VERDICT_EQUAL, true, false },
+		{ 1.5, 0.5, 2.5, KB_VERDICT_EQUAL, true, false },
+		{ 0.5, -0.9, 1.9, KB_VERDICT_EQUAL, false, false },
+	};
+	unsigned int i, good = 0;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kb_compare c = { .threshold_pct = 2,
+					.rel_median_pct = cases[i].est,
+					.ci_lo_pct = cases[i].lo,
+					.ci_hi_pct = cases[i].hi };
+
+		kb_compare_decide_estimate(&c);
+		if (c.verdict == cases[i].v && c.estimate_rule &&
+		    c.inconclusive == cases[i].inconclusive &&
+		    c.by_estimate == cases[i].by_estimate)
+			good++;
+		else
+			diag("case %u: verdict %d inconclusive %d by_estimate %d",
+			     i, c.verdict, c.inconclusive, c.by_estimate);
+	}
+	ok(good == i, "estimate rule at 2%%: significant and beyond by the estimate is called, said so when the CI reaches inside; not significant, or within but reaching across, inconclusive; the whole CI inside, no change (%u of %u)",
+	   good, i);
+	{
+		struct kb_compare c = { .threshold_pct = 0, .rel_median_pct = 0.4,
+					.ci_lo_pct = 0.1, .ci_hi_pct = 0.7 };
+		struct kb_compare d = c;
+
+		kb_compare_decide_estimate(&c);
+		kb_compare_decide(&d);
+		ok(c.verdict == d.verdict && c.verdict == KB_VERDICT_SLOWER &&
+		   !c.by_estimate,
+		   "estimate rule at threshold 0: decides as the whole-CI rule");
+	}
 }
 
 /* What the reports say, and files of one run, mixed, and old readers. */
@@ -254,6 +327,10 @@ static void test_reports(void)
 		strstr(t, "(noise threshold 2%, 95% t interval over the runs)"),
 		"diff of replicated files, +4%%: the spread between runs stated as what the runs resolve, the declared threshold 2%%, regressed, exit 1"))
 		diag("%s", t);
+	if (!ok(strstr(t, "\n  regressed +") &&
+		strstr(t, "%, significant; beyond the 2% threshold "),
+		"replicated: a line says why the call (significant, beyond the threshold by the whole interval or by its estimate)"))
+		diag("%s", t);
 	free(t);
 	rc = unit_diff_text(&a, &b, &o, true, &t);
 	ok(strstr(t, "\"old_runs\": 5") && strstr(t, "\"between_run_spread_pct\": 0.") &&
@@ -261,8 +338,10 @@ static void test_reports(void)
 	   strstr(t, "\"threshold_pct\": 2") &&
 	   strstr(t, "\"resolvable_change_pct\": ") &&
 	   !strstr(t, "\"resolvable_change_pct\": null") &&
-	   strstr(t, "\"verdict_basis\": \"Welch t interval over the runs"),
-	   "JSON: old_runs, between_run_spread_pct, threshold_is_spread false, resolvable_change_pct, the basis");
+	   strstr(t, "\"verdict_basis\": \"Welch t interval over the runs") &&
+	   strstr(t, "\"decision_rule\": \"significant, estimate beyond the threshold\"") &&
+	   strstr(t, "\"called_by_estimate\": "),
+	   "JSON: old_runs, between_run_spread_pct, threshold_is_spread false, resolvable_change_pct, the basis, the decision rule");
 	free(t);
 	/* at threshold 0 a CI that holds 0 is "no significant difference" */
 	o.threshold = 0;
@@ -305,6 +384,11 @@ static void test_reports(void)
 	rc = unit_diff_text(&one1, &one2, &o, false, &t);
 	ok(rc == 0 && strstr(t, "run-to-run noise unseen (--runs 3 or more on each side measures it)"),
 	   "files of one run: says that run-to-run noise is unseen");
+	free(t);
+	rc = unit_diff_text(&one1, &one2, &o, true, &t);
+	ok(strstr(t, "\"decision_rule\": \"whole CI beyond the threshold\"") &&
+	   strstr(t, "\"called_by_estimate\": false"),
+	   "files of one run: decided by the whole interval (JSON decision_rule)");
 	free(t);
 	/* 3 runs against 1: a prediction interval over the 3 */
 	rc = unit_diff_text(&a, &one1, &o, false, &t);
@@ -384,5 +468,6 @@ void test_runs(void)
 	test_t_distribution();
 	test_interval_exact();
 	test_synthetic();
+	test_estimate_rule();
 	test_reports();
 }

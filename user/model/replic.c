@@ -163,12 +163,17 @@ static void finish(struct kb_runs_ci *ci, double d, double alpha)
 	}
 	ci->resolvable_pct = to_pct(up + (tq + kb_t_quantile(0.8, ci->df)) *
 				    ci->se);
+	ci->p_zero = ci->se > 0 ?
+		     2 * kb_t_cdf(-fabs(d) / ci->se, ci->df) : d != 0 ? 0 : 1;
+	ci->resolvable_est_pct = to_pct(fmax(up, tq * ci->se) +
+					kb_t_quantile(0.8, ci->df) * ci->se);
 }
 
 static void clear(struct kb_runs_ci *ci)
 {
 	ci->est_pct = ci->lo_pct = ci->hi_pct = ci->p = NAN;
 	ci->se = ci->df = ci->resolvable_pct = NAN;
+	ci->p_zero = ci->resolvable_est_pct = NAN;
 	ci->spread_a_pct = ci->spread_b_pct = ci->spread_pct = NAN;
 	ci->gm_a = ci->gm_b = NAN;
 }

@@ -66,6 +66,14 @@ struct kb_runs_ci {
 	 * t(0.8)) se, as a change in percent
 	 */
 	double resolvable_pct;
+	/* H0: change = 0 (two-sided t): what significance means */
+	double p_zero;
+	/*
+	 * the smallest change called 4 times in 5 by the estimate rule
+	 * (significant, the estimate beyond T: stats.h,
+	 * kb_compare_decide_estimate()): max(T, t(1 - alpha/2) se) + t(0.8) se
+	 */
+	double resolvable_est_pct;
 };
 
 /*

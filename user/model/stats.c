@@ -445,6 +445,8 @@ void kb_compare_decide(struct kb_compare *c)
 
 	c->below_threshold = false;
 	c->inconclusive = false;
+	c->estimate_rule = false;
+	c->by_estimate = false;
 	c->resolve_halfwidth_pct = NAN;
 	if (isnan(lo) || isnan(hi)) {
 		c->verdict = KB_VERDICT_EQUAL;
@@ -463,6 +465,37 @@ void kb_compare_decide(struct kb_compare *c)
 			/* the estimate stays; the CI must not reach the nearer side */
 			c->resolve_halfwidth_pct = fabs(fabs(c->rel_median_pct) - t);
 		}
+	}
+}
+
+void kb_compare_decide_estimate(struct kb_compare *c)
+{
+	double t = c->threshold_pct, lo = c->ci_lo_pct, hi = c->ci_hi_pct;
+	double est = c->rel_median_pct;
+	bool sig = lo > 0 || hi < 0;
+
+	kb_compare_decide(c);
+	c->estimate_rule = true;
+	if (isnan(lo) || isnan(hi) || isnan(est))
+		return;
+	c->inconclusive = false;
+	c->below_threshold = false;
+	c->resolve_halfwidth_pct = NAN;
+	if (sig && (est > t || est < -t)) {
+		c->verdict = est > t ? KB_VERDICT_SLOWER : KB_VERDICT_FASTER;
+		c->by_estimate = est > t ? !(lo > t) : !(hi < -t);
+		return;
+	}
+	c->verdict = KB_VERDICT_EQUAL;
+	c->below_threshold = sig;
+	if (t > 0 && !(lo >= -t && hi <= t)) {
+		c->inconclusive = true;
+		/*
+		 * beyond the threshold by its estimate: the CI must stop short
+		 * of 0; within it: of the nearer side of the threshold
+		 */
+		c->resolve_halfwidth_pct = fabs(est) > t ? fabs(est) :
+					   t - fabs(est);
 	}
 }
 

@@ -126,6 +126,10 @@ struct kb_compare {
 	double block;		/* block length, in rounds or samples */
 	unsigned int runs_a, runs_b;	/* replicated runs (0: one run) */
 	double spread_pct;	/* between-run spread (largest side); NAN: unseen */
+	/* decided by kb_compare_decide_estimate() (else kb_compare_decide()) */
+	bool estimate_rule;
+	/* a call with the CI reaching inside +-threshold (the estimate rule) */
+	bool by_estimate;
 };
 
 /*
@@ -136,6 +140,15 @@ struct kb_compare {
  * bootstrap p agrees with it by construction).
  */
 void kb_compare_decide(struct kb_compare *c);
+/*
+ * The estimate rule (diff of replicated runs; RESULTS.md, "Replicated
+ * runs"): slower (faster) when the change is significant (the CI excludes
+ * 0) and its estimate lies beyond +threshold (-threshold), by_estimate
+ * set when the CI reaches inside the threshold; no change only when the
+ * whole CI lies within +-threshold; otherwise inconclusive.  At threshold
+ * 0 it decides as kb_compare_decide().
+ */
+void kb_compare_decide_estimate(struct kb_compare *c);
 /*
  * One plain line, no newline: "b is 3.1% faster than a (95% CI ...)"; no
  * p-value; " [A/A: ...]" when @a and @b are the same label.

@@ -235,6 +235,10 @@ static void print_rows_json(const struct kb_diff_row *rows, size_t nrows,
 		out_double("resolvable_change_pct", NULL,
 			   !na ? w->resolvable_pct : NAN);
 		out_bool("below_threshold", NULL, !na && w->c.below_threshold);
+		out_string("decision_rule", NULL, na ? NULL :
+			   w->c.estimate_rule ? "significant, estimate beyond the threshold" :
+						"whole CI beyond the threshold");
+		out_bool("called_by_estimate", NULL, !na && w->c.by_estimate);
 		if (w->why_na)
 			out_string("reason", NULL, w->why_na);
 		out_close_object();
@@ -243,8 +247,38 @@ static void print_rows_json(const struct kb_diff_row *rows, size_t nrows,
 }
 
 /*
+ * Replicated rows: why the call (the estimate rule, stats.h): "regressed
+ * +3.0% [2.3, 3.7]%, significant; beyond the 2% threshold by its
+ * estimate".
+ */
+static void runs_why(const struct kb_diff_row *w)
+{
+	double t = w->threshold_used, e = w->c.rel_median_pct;
+	const char *call = row_call(w);
+
+	if (w->verdict == KB_ROW_NA || !w->c.estimate_rule)
+		return;
+	out_text("  %s %+.1f%% [%.1f, %.1f]%%", call, e, w->c.ci_lo_pct,
+		 w->c.ci_hi_pct);
+	if (w->verdict != KB_ROW_NO_CHANGE)
+		out_text(", significant; beyond the %g%% threshold %s\n", t,
+			 w->c.by_estimate ? "by its estimate (the interval reaches inside it)" :
+					    "with the whole interval");
+	else if (w->c.inconclusive && fabs(e) > t)
+		out_text(": beyond the %g%% threshold by its estimate, not significant (the interval holds 0)\n",
+			 t);
+	else if (w->c.inconclusive)
+		out_text(": within the %g%% threshold by its estimate, the interval reaching across it\n",
+			 t);
+	else if (t > 0)
+		out_text(": the whole interval within \u00b1%g%%\n", t);
+	else
+		out_text(": the interval holds 0\n");
+}
+
+/*
  * Text: a line per row compared between replicated runs (the spread, the
- * threshold, what an inconclusive one could resolve).
+ * threshold, what an inconclusive one could resolve), then why the call.
  */
 static void print_runs_lines(const struct kb_diff_row *rows, size_t nrows)
 {
@@ -270,6 +304,7 @@ static void print_runs_lines(const struct kb_diff_row *rows, size_t nrows)
 			out_text("; these runs resolve a change of %.2f%% (called 4 times in 5)",
 				 w->resolvable_pct);
 		out_text("\n");
+		runs_why(w);
 	}
 }
 

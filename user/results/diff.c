@@ -5,9 +5,10 @@
  * (matched by side, name and sweep argument) the medians per iteration,
  * the relative change with its bootstrap CI, the Mann-Whitney p and a
  * verdict, criterion-style: a change counts only when its CI excludes 0
- * and it is beyond the noise threshold (the CI not inside +-threshold); the
- * p is reported, never consulted (kb_compare_decide()).  The statistics are model/stats.c's, the ones
- * `compare` uses.  No printing but the warnings of loading and saving.
+ * and it is beyond the noise threshold (single runs: the whole CI beyond
+ * it, kb_compare_decide(); replicated runs: its estimate beyond it,
+ * kb_compare_decide_estimate()); the p is reported, never consulted.
+ * The statistics are model/stats.c's, the ones `compare` uses.  No printing but the warnings of loading and saving.
  */
 #include <errno.h>
 #include <math.h>
@@ -278,7 +279,12 @@ static unsigned int run_medians(const struct kb_resfile *rf,
  * run of the replicated side (model/replic.h).  The threshold is the
  * declared one (--threshold, default 2%), as for single runs: the
  * spread between runs is what the runs resolve (resolvable_pct), not
- * what the user calls a change.  false: one run a side.
+ * what the user calls a change.  The call is the estimate rule's
+ * (stats.h, kb_compare_decide_estimate()): a significant change whose
+ * estimate is beyond the threshold; the interval holds the run-to-run
+ * noise, so a significant change is one the runs see.  Single runs keep
+ * the whole-CI rule: their interval does not hold that noise.  false: one
+ * run a side.
  */
 static bool compare_runs(struct kb_diff_row *w, const struct kb_diff_opts *o,
 			 const struct kb_resfile *old,
@@ -322,12 +328,13 @@ static bool compare_runs(struct kb_diff_row *w, const struct kb_diff_opts *o,
 	w->spread_old_pct = ci.spread_a_pct;
 	w->spread_new_pct = ci.spread_b_pct;
 	w->df = ci.df;
-	w->resolvable_pct = ci.resolvable_pct;
+	w->resolvable_pct = ci.resolvable_est_pct;
 	w->c.threshold_pct = ci.threshold_pct;
 	w->c.rel_median_pct = ci.est_pct;
 	w->c.ci_lo_pct = ci.lo_pct;
 	w->c.ci_hi_pct = ci.hi_pct;
-	w->c.p = ci.p;
+	/* the p of what decides significance: H0 change = 0 */
+	w->c.p = ci.p_zero;
 	w->c.mw_p = NAN;
 	w->u = NAN;
 	w->c.block = NAN;
@@ -335,7 +342,7 @@ static bool compare_runs(struct kb_diff_row *w, const struct kb_diff_opts *o,
 	w->c.basis = w->predicted ?
 		     "t prediction interval of one more run of the replicated side (each run's log median one value)" :
 		     "Welch t interval over the runs (each run's log median one value)";
-	kb_compare_decide(&w->c);
+	kb_compare_decide_estimate(&w->c);
 	w->verdict = w->c.verdict == KB_VERDICT_FASTER ? KB_ROW_IMPROVED :
 		     w->c.verdict == KB_VERDICT_SLOWER ? KB_ROW_REGRESSED :
 		     KB_ROW_NO_CHANGE;
