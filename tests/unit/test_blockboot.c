@@ -297,6 +297,8 @@ static void test_huge_difference(void)
  * use) against the order-statistic one, over 200 generated AR(1) runs
  * at phi 0.45 (1% sd, the true median 100): how often each holds 100.
  */
+static unsigned int widen_kept;	/* runs whose stats kept the factor */
+
 static void median_ci_cover(double phi, unsigned int runs, unsigned int *old,
 			    unsigned int *cover, double *widen)
 {
@@ -307,16 +309,27 @@ static void median_ci_cover(double phi, unsigned int runs, unsigned int *old,
 	kb_rng_seed(&r, 45);
 	*old = *cover = 0;
 	*widen = 0;
+	widen_kept = 0;
 	for (k = 0; k < runs; k++) {
 		struct kb_stats st;
+		double w, lo, hi;
 
 		sim_ar1(&r, x, SIM_N, phi, 0.01, 100);
 		memcpy(v, x, sizeof(v));
 		qsort(v, SIM_N, sizeof(*v), kb_cmp_double);
 		kb_stats_sorted(v, SIM_N, &st);
+		lo = st.ci_lo;
+		hi = st.ci_hi;
 		*old += st.ci_lo <= 100 && st.ci_hi >= 100;
-		*widen += kb_median_ci_series(x, SIM_N, v, SIM_N, &st) / runs;
+		w = kb_median_ci_series(x, SIM_N, v, SIM_N, &st);
+		*widen += w / runs;
 		*cover += st.ci_lo <= 100 && st.ci_hi >= 100;
+		/* JSON median_ci95_widening: the factor, as applied */
+		widen_kept += st.ci_widen == w &&
+			      fabs((st.ci_hi - st.median) -
+				   w * (hi - st.median)) < 1e-9 &&
+			      fabs((st.median - st.ci_lo) -
+				   w * (st.median - lo)) < 1e-9;
 	}
 }
 
@@ -334,6 +347,9 @@ static void test_median_ci(void)
 	ok(cover >= 182 && cover <= 198 && old + 10 <= cover,
 	   "AR(1) phi 0.45, 200 runs: the printed 95%% CI of the median holds it in %u (91-99%%), the order-statistic one in %u (at least 10 fewer)",
 	   cover, old);
+	ok(widen_kept == 200 && w > 1.3,
+	   "the widening factor kept in the statistics (JSON median_ci95_widening) is the one applied to each end, in %u of 200 runs (%.2fx on average)",
+	   widen_kept, w);
 	median_ci_cover(0, 200, &old, &cover, &w);
 	/*
 	 * 1.17x on average: the check across time scales widens about one
@@ -348,8 +364,11 @@ static void test_median_ci(void)
 	x[3] = NAN;
 	kb_stats_sorted(v, SIM_N - 1, &st);
 	w = kb_median_ci_series(x, SIM_N, v, SIM_N - 1, &st);
-	ok(w == 1 && st.ci_lo == 7 && st.ci_hi == 7,
-	   "identical samples: the median's interval stays [7, 7] (factor %g)", w);
+	ok(w == 1 && st.ci_widen == 1 && st.ci_lo == 7 && st.ci_hi == 7,
+	   "identical samples: the median's interval stays [7, 7] (factor %g, kept %g)",
+	   w, st.ci_widen);
+	kb_stats_sorted(v, 0, &st);
+	ok(isnan(st.ci_widen), "no samples: no widening factor (JSON null)");
 }
 
 void test_blockboot(void)

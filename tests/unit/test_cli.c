@@ -1250,6 +1250,7 @@ void test_cli(void)
 		   "assert d[\"ns_per_iter\"][\"min\"]>0; s=d[\"stats\"]; "
 		   "assert s[\"count\"]+s[\"excluded\"]==200 and s[\"min_cycles\"]<=s[\"median_cycles\"]<=s[\"max_cycles\"]; "
 		   "assert s[\"median_ci95_lo_cycles\"]<=s[\"median_cycles\"]<=s[\"median_ci95_hi_cycles\"]; "
+		   "assert s[\"median_ci95_widening\"]>=1; "
 		   "assert \"stable\" in s[\"stability\"] and \"throughput_ops_per_s\" in s; "
 		   "assert d[\"overhead\"][\"routine\"]==\"empty\" and \"corrected_cycles_per_iter\" in d",
 		   "run --user --json: required keys and consistent values");

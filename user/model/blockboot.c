@@ -426,6 +426,7 @@ double kb_median_ci_series(const double *x, size_t n, const double *sorted,
 	 */
 	st->ci_lo = med - w * (med - st->ci_lo);
 	st->ci_hi = med + w * (st->ci_hi - med);
+	st->ci_widen = w;
 	return w;
 }
 

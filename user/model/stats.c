@@ -116,7 +116,9 @@ void kb_stats_sorted(const double *x, size_t n, struct kb_stats *s)
 
 	memset(s, 0, sizeof(*s));
 	s->count = n;
+	s->ci_widen = 1;
 	if (!n) {
+		s->ci_widen = NAN;
 		s->min = s->max = s->mean = s->stddev = s->median = NAN;
 		s->mad = s->p1 = s->p5 = s->p25 = s->p75 = s->p95 = NAN;
 		s->p99 = s->cv = s->ci_lo = s->ci_hi = NAN;

@@ -48,6 +48,12 @@ struct kb_stats {
 	double p1, p5, p25, p75, p95, p99;
 	double cv;
 	double ci_lo, ci_hi, ci_coverage;	/* 95% CI of the median */
+	/*
+	 * the factor by which kb_median_ci_series() widened the
+	 * order-statistic interval about the median for the samples' serial
+	 * dependence (1: not widened; NAN without samples)
+	 */
+	double ci_widen;
 	size_t mild, severe;			/* Tukey outliers */
 	size_t far_high;			/* far above the median */
 	struct kb_mode mode;

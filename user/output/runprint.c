@@ -298,6 +298,8 @@ static void print_stats(const struct kb_run *r, const struct kb_result *res)
 		stat_row(r, stat_rows[i].label, stat_rows[i].key,
 			 stat_value(s, i));
 	out_double("median_ci95_coverage", "    median CI coverage %.4f", s->ci_coverage);
+	/* JSON only: the dependence widening of the median's interval */
+	out_double("median_ci95_widening", NULL, s->ci_widen);
 	out_double("cv", ", CV %.4f", s->cv);
 	out_double("mode_share", ", mode share %.3f", s->mode.share);
 	out_bool("mode_pure", " (pure: %s)\n", s->mode.pure);
