@@ -48,6 +48,22 @@ u32 kbench_fault_room(u32 room)
 	return bytes ? bytes : room;
 }
 
+/*
+ * The messages of an answer whose allocation fails, as bits by their
+ * index (bit 0: the first message): a group's answer is one message per
+ * CPU and one of the group's figures, and a test makes one of them fail
+ * to see that the results stay stored and the ack says where.
+ */
+static unsigned int kbench_fault_nomem_mask;
+module_param_named(fault_nomem, kbench_fault_nomem_mask, uint, 0644);
+MODULE_PARM_DESC(fault_nomem,
+		 "test bed: messages of an answer that fail to allocate, bits by index");
+
+bool kbench_fault_nomem(u32 part)
+{
+	return part < 32 && (READ_ONCE(kbench_fault_nomem_mask) & BIT(part));
+}
+
 void kbench_fault_delay(enum kbench_fault_point point, struct kbench_run *run)
 {
 	unsigned int ms;

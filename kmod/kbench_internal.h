@@ -10,6 +10,8 @@
 #include <linux/kbench.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/sizes.h>
+#include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -126,6 +128,9 @@ struct kbench_run {
 	struct list_head owed_node;
 	u32 owed;
 	bool sending;
+	/* what the answer is: its messages (kbench_answer()) */
+	const struct kbench_answer_ops *answer;
+	const void *answer_arg;
 
 	/* request, as used */
 	u32 cpu;
@@ -224,6 +229,36 @@ struct kbench_group {
 	u64 skew_max, skew_median;
 	u32 skew_flagged;
 	u64 late_max[KBENCH_CPUS_MAX], late_median[KBENCH_CPUS_MAX];
+	/*
+	 * What the group's figures say of all its runs, kept when the group
+	 * has ended (kbench_group_sum()), as long as one of its runs is
+	 * (run->group): the runs' ids (run-get finds the others in the
+	 * store), the longest elapsed time, the memory, the status.
+	 */
+	u32 id[KBENCH_CPUS_MAX];
+	u64 elapsed_max;
+	u64 mem_sum;
+	u32 status;
+};
+
+/*
+ * Every message kbench builds, its attributes' room included, fits in a
+ * head of 16 KiB, an order-2 allocation at most (the answer of a
+ * concurrent run is a message per CPU, not one message), and is
+ * read whole by a client with a 16 KiB buffer.  Dumps are sized by
+ * netlink itself.
+ */
+#define KBENCH_MSG_MAX		SKB_WITH_OVERHEAD(SZ_16K)
+
+/*
+ * A RUN's answer (kbench_answer()): parts(@arg) messages, part @i at
+ * most size(@arg, @i) bytes of attributes (at most KBENCH_MSG_MAX with
+ * the headers), filled by fill() from @arg.
+ */
+struct kbench_answer_ops {
+	u32 (*parts)(const void *arg);
+	size_t (*size)(const void *arg, u32 i);
+	int (*fill)(struct sk_buff *msg, const void *arg, u32 i);
 };
 
 /* Measurement (kbench_measure.c). */
@@ -274,6 +309,7 @@ enum kbench_fault_point {
 #ifdef KBENCH_FAULT_INJECT
 void kbench_fault_delay(enum kbench_fault_point point, struct kbench_run *run);
 u32 kbench_fault_room(u32 room);
+bool kbench_fault_nomem(u32 part);
 #else
 static inline void kbench_fault_delay(enum kbench_fault_point point,
 				      struct kbench_run *run)
@@ -284,6 +320,12 @@ static inline void kbench_fault_delay(enum kbench_fault_point point,
 static inline u32 kbench_fault_room(u32 room)
 {
 	return room;
+}
+
+/* whether message @part of an answer is to fail its allocation: never */
+static inline bool kbench_fault_nomem(u32 part)
+{
+	return false;
 }
 #endif
 
@@ -363,8 +405,17 @@ bool kbench_may_measure(const struct sk_buff *skb,
 
 /* What a RUN's reply says (kbench_fill.c). */
 void kbench_run_u32_get(struct kbench_run *run, struct nlattr **tb);
-int kbench_run_fill(struct sk_buff *msg, const void *arg);
-int kbench_group_fill(struct sk_buff *msg, const void *arg);
+extern const struct kbench_answer_ops kbench_run_answer;
+extern const struct kbench_answer_ops kbench_group_answer;
+void kbench_group_sum(struct kbench_group *g);
+int kbench_run_fill(struct sk_buff *msg, const struct kbench_run *run);
+int kbench_cpu_msg_fill(struct sk_buff *msg, const struct kbench_group *g,
+			const struct kbench_run *run, u32 i);
+int kbench_group_msg_fill(struct sk_buff *msg, const struct kbench_group *g,
+			  const struct kbench_run *run);
+size_t kbench_run_msg_size(u32 nr_series, u32 nr_events);
+size_t kbench_cpu_msg_size(u32 nr_series);
+size_t kbench_group_msg_size(void);
 
 /* The handlers (kbench_netlink.c; SAMPLES_GET's: kbench_samples.c). */
 int kbench_netlink_init(void);
@@ -380,7 +431,9 @@ const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
 				   const struct nlattr *nla);
 int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 			    struct genl_info *info,
-			    const struct nlattr **events);
+			    const struct nlattr **events,
+			    const struct kbench_answer_ops *answer,
+			    const void *arg);
 /* kbench_store.c: the room owed to requesters (kbench_reply.c's) */
 extern spinlock_t kbench_owed_lock;
 extern struct list_head kbench_owed;
@@ -390,8 +443,6 @@ bool kbench_exiting(void);
 void kbench_progress_notify(struct kbench_run *run, u32 done, u32 total,
 			    u64 elapsed_ns);
 void kbench_answer(struct kbench_run *run, int err,
-		   struct netlink_ext_ack *extack,
-		   int (*fill)(struct sk_buff *msg, const void *arg),
-		   const void *arg);
+		   struct netlink_ext_ack *extack);
 
 #endif /* _KBENCH_INTERNAL_H */

@@ -623,7 +623,8 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 				   kbench_counter.hz) / KBENCH_SKEW_SHARE;
 	/* the first CPU's run answers: it holds the request */
 	run = g->run[0];
-	err = kbench_run_hold_request(run, skb, info, NULL);
+	err = kbench_run_hold_request(run, skb, info, NULL,
+				      &kbench_group_answer, g);
 	if (err)
 		goto out_put;
 	for (i = 0; i < nr; i++) {
@@ -718,7 +719,8 @@ static int kbench_nl_run(struct sk_buff *skb, struct genl_info *info)
 		return err;
 	}
 	run->cpu = cpu;
-	err = kbench_run_hold_request(run, skb, info, events);
+	err = kbench_run_hold_request(run, skb, info, events,
+				      &kbench_run_answer, run);
 	if (err)
 		goto out_put_run;
 	kbench_run_settings(run, tb, &q);
@@ -798,13 +800,15 @@ void kbench_nl_run_complete(struct kbench_run *run)
 		if (!err)
 			kbench_store_add(run);
 	}
-	kbench_answer(run, err, &extack, kbench_run_fill, run);
+	kbench_answer(run, err, &extack);
 }
 
 /*
  * The end of a concurrent RUN, in its group's last thread: as
  * kbench_nl_run_complete() for the group's runs, every one stored on
- * success, one reply (kbench_group_fill()) and the ack.  A failure is
+ * success with the group's figures (kbench_group_sum(): run-get finds
+ * them from any of its runs), the answer (kbench_group_answer: a
+ * message per CPU, then the group's) and the ack.  A failure is
  * explained by the run that caused it, its CPU's cpus attribute named.
  */
 static void kbench_nl_group_complete(struct kbench_group *g)
@@ -816,13 +820,14 @@ static void kbench_nl_group_complete(struct kbench_group *g)
 
 	for (i = 0; i < g->nr; i++)
 		kbench_run_put_routines(g->run[i]);
+	kbench_group_sum(g);
 	if (err)
 		kbench_run_explain(&extack, cause, err, cause->nla_cpu,
 				   cause->nla_iterations);
 	else
 		for (i = 0; i < g->nr; i++)
 			kbench_store_add(g->run[i]);
-	kbench_answer(lead, err, &extack, kbench_group_fill, g);
+	kbench_answer(lead, err, &extack);
 }
 
 int kbench_nl_routine_get_dumpit(struct sk_buff *skb,

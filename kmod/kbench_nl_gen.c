@@ -53,8 +53,13 @@ static const struct nla_policy kbench_samples_get_nl_policy[KBENCH_A_SAMPLES_PAC
 	[KBENCH_A_SAMPLES_PACKED] = { .type = NLA_FLAG, },
 };
 
+/* KBENCH_CMD_RUN_GET - dump */
+static const struct nla_policy kbench_run_get_nl_policy[KBENCH_A_RUN_ID + 1] = {
+	[KBENCH_A_RUN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
 /* Ops table for kbench */
-const struct genl_split_ops kbench_nl_ops[5] = {
+const struct genl_split_ops kbench_nl_ops[6] = {
 	{
 		.cmd	= KBENCH_CMD_INFO,
 		.doit	= kbench_nl_info_doit,
@@ -85,6 +90,15 @@ const struct genl_split_ops kbench_nl_ops[5] = {
 		.done		= kbench_nl_samples_done,
 		.policy		= kbench_samples_get_nl_policy,
 		.maxattr	= KBENCH_A_SAMPLES_PACKED,
+		.flags		= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= KBENCH_CMD_RUN_GET,
+		.start		= kbench_nl_run_get_start,
+		.dumpit		= kbench_nl_run_get_dumpit,
+		.done		= kbench_nl_run_get_done,
+		.policy		= kbench_run_get_nl_policy,
+		.maxattr	= KBENCH_A_RUN_ID,
 		.flags		= GENL_CMD_CAP_DUMP,
 	},
 };

@@ -20,11 +20,13 @@
 #define KBENCH_WINDOW_US_MAX	20000
 
 /* Ops table for kbench */
-extern const struct genl_split_ops kbench_nl_ops[5];
+extern const struct genl_split_ops kbench_nl_ops[6];
 
 int kbench_nl_clock_start(struct netlink_callback *cb);
 int kbench_nl_samples_start(struct netlink_callback *cb);
+int kbench_nl_run_get_start(struct netlink_callback *cb);
 int kbench_nl_samples_done(struct netlink_callback *cb);
+int kbench_nl_run_get_done(struct netlink_callback *cb);
 
 int kbench_nl_info_doit(struct sk_buff *skb, struct genl_info *info);
 int kbench_nl_routine_get_dumpit(struct sk_buff *skb,
@@ -34,6 +36,7 @@ int kbench_nl_clock_get_dumpit(struct sk_buff *skb,
 int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info);
 int kbench_nl_samples_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb);
+int kbench_nl_run_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 enum {
 	KBENCH_NLGRP_PROGRESS,

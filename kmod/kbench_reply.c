@@ -38,8 +38,8 @@
 /*
  * One @cmd message to @portid, answering @seq, of at most @size bytes of
  * attributes that @fill fills from @arg: the allocation, header and
- * unwinding of every reply (INFO's, a RUN's from its thread), written
- * once.  An ERR_PTR() when out of memory or the attributes do not fit.
+ * unwinding of a reply (INFO's).  An ERR_PTR() when out of memory or the
+ * attributes do not fit.
  */
 struct sk_buff *kbench_msg(u32 portid, u32 seq, u8 cmd, size_t size,
 			   int (*fill)(struct sk_buff *msg, const void *arg),
@@ -58,37 +58,6 @@ struct sk_buff *kbench_msg(u32 portid, u32 seq, u8 cmd, size_t size,
 	}
 	genlmsg_end(msg, hdr);
 	return msg;
-}
-
-/*
- * The RUN reply's size: NLMSG_GOODSIZE holds the results without events;
- * each event adds a summary per series and its description (each well
- * under 256 bytes).
- */
-static size_t kbench_run_reply_size(const struct kbench_run *run)
-{
-	return NLMSG_GOODSIZE + (size_t)run->nr_events *
-	       (run->nr_series + 1) * 256;
-}
-
-/*
- * A concurrent RUN's reply (kbench_group_fill()): a cpu-run per CPU, each
- * with its results (each well under 512 bytes) and figures.
- */
-static size_t kbench_group_reply_size(const struct kbench_group *g)
-{
-	return g->nr * ((size_t)g->run[0]->nr_series * 512 + 256) +
-	       NLMSG_GOODSIZE;
-}
-
-/*
- * The reply @run's requester waits for: its own, or its group's
- * (progress leaves room for it in the requester's queue).
- */
-static size_t kbench_answer_size(const struct kbench_run *run)
-{
-	return run->group ? kbench_group_reply_size(run->group) :
-			    kbench_run_reply_size(run);
 }
 
 /*
@@ -115,12 +84,26 @@ static size_t kbench_ack_room(const struct kbench_run *run)
 						NLMSG_GOODSIZE / 4));
 }
 
-/* The room @run's answer takes in its requester's queue: reply and ack. */
+/* A message of @size bytes of attributes, its headers included. */
+static size_t kbench_msg_len(size_t size)
+{
+	return nlmsg_total_size(genlmsg_total_size(size));
+}
+
+/*
+ * The room @run's answer takes in its requester's queue: its messages
+ * (one, or a group's one per CPU and one more) and the ack.
+ */
 static u32 kbench_answer_room(const struct kbench_run *run)
 {
-	size_t len = nlmsg_total_size(genlmsg_total_size(kbench_answer_size(run)));
+	const struct kbench_answer_ops *a = run->answer;
+	size_t room = kbench_ack_room(run);
+	u32 i, n = a->parts(run->answer_arg);
 
-	return kbench_skb_room(len) + kbench_ack_room(run);
+	for (i = 0; i < n; i++)
+		room += kbench_skb_room(kbench_msg_len(a->size(run->answer_arg,
+							       i)));
+	return room;
 }
 
 /* The room owed to @sk: the answers of all its runs.  Under the lock. */
@@ -170,7 +153,9 @@ const struct nlattr *kbench_nla_in(const struct sk_buff *copy,
  */
 int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 			    struct genl_info *info,
-			    const struct nlattr **events)
+			    const struct nlattr **events,
+			    const struct kbench_answer_ops *answer,
+			    const void *arg)
 {
 	const struct nlmsghdr *nlh = info->nlhdr;
 	struct sk_buff *copy;
@@ -206,6 +191,8 @@ int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 					    info->attrs[KBENCH_A_RUN_ITERATIONS]);
 	for (i = 0; i < run->nr_events; i++)
 		run->nla_events[i] = kbench_nla_in(copy, nlh, events[i]);
+	run->answer = answer;
+	run->answer_arg = arg;
 	kbench_owed_add(run);
 	return 0;
 }
@@ -315,56 +302,110 @@ static struct file *kbench_answer_wait(struct kbench_run *run, size_t size)
 }
 
 /*
+ * Message @i of @run's answer, or NULL when it cannot be built: out of
+ * memory (or the test bed's fault_nomem), or a bug in its size bound.
+ * Each message is allocated only when the one before has gone: a
+ * group's answer never holds more than one message at a time.
+ */
+static struct sk_buff *kbench_answer_msg(const struct kbench_run *run, u32 i)
+{
+	const struct kbench_answer_ops *a = run->answer;
+	const void *arg = run->answer_arg;
+	size_t size = a->size(arg, i);
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (WARN_ON_ONCE(kbench_msg_len(size) > KBENCH_MSG_MAX) ||
+	    kbench_fault_nomem(i))
+		return NULL;
+	msg = genlmsg_new(size, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	/* several messages: NLM_F_MULTI, the ack ends them (never NLMSG_DONE) */
+	hdr = genlmsg_put(msg, run->portid, run->seq, &kbench_genl_family,
+			  a->parts(arg) > 1 ? NLM_F_MULTI : 0, KBENCH_CMD_RUN);
+	if (!hdr || WARN_ON_ONCE(a->fill(msg, arg, i))) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	genlmsg_end(msg, hdr);
+	return msg;
+}
+
+/*
+ * A message of the answer could not be sent (@err: -ENOMEM, or
+ * netlink_unicast()'s): the results are stored (a successful run is
+ * stored before it answers), so the ack says @err and where they are:
+ * its extack cookie is the run id (the group's first CPU's, which
+ * run-get takes for the whole group), its message says it in words.
+ * Formatted into the run: on 6.1 the extack only points at it.
+ */
+static int kbench_answer_lost(struct kbench_run *run, int err,
+			      struct netlink_ext_ack *extack)
+{
+	scnprintf(run->explain, sizeof(run->explain),
+		  "%s: run-get id %u gives the answer",
+		  err == -ENOMEM ? "out of memory for the answer" :
+		  "the answer could not be sent", run->id);
+#ifdef KBENCH_HAVE_EXTACK_FMT
+	NL_SET_ERR_MSG_FMT(extack, "%s", run->explain);
+#else
+	extack->_msg = run->explain;
+#endif
+	nl_set_extack_cookie_u64(extack, run->id);
+	return err;
+}
+
+/*
  * Answer @run's request, if its requester is still there (pinned, so
- * that its port is its own while the answer goes): on success the reply
- * (at most kbench_answer_size() bytes, filled by @fill from @arg) as
- * genlmsg_reply() would have sent it, then the ack when asked for or
- * @err, each once it fits the requester's queue (kbench_answer_wait());
- * then let go of the request.
+ * that its port is its own while the answer goes): on success the
+ * answer's messages (run->answer: one, or a group's one per CPU and
+ * the group's figures), each with the request's sequence number, each
+ * built when the one before has gone and sent once it fits the
+ * requester's queue (kbench_answer_wait()); then the ack when asked for
+ * or on error; then let go of the request.  A message that cannot be
+ * built or sent is skipped, the others still go, and the ack tells the
+ * requester to fetch the answer by id (kbench_answer_lost()).
  */
 void kbench_answer(struct kbench_run *run, int err,
-		   struct netlink_ext_ack *extack,
-		   int (*fill)(struct sk_buff *msg, const void *arg),
-		   const void *arg)
+		   struct netlink_ext_ack *extack)
 {
-	struct sk_buff *msg = NULL;
+	u32 i, n = err ? 0 : run->answer->parts(run->answer_arg);
+	struct sk_buff *msg;
 	struct file *pin;
+	int lost = 0, ret;
 
-	if (!err) {
-		msg = kbench_msg(run->portid, run->seq, KBENCH_CMD_RUN,
-				 kbench_answer_size(run), fill, arg);
-		if (IS_ERR(msg)) {
-			err = PTR_ERR(msg);
-			msg = NULL;
-			NL_SET_ERR_MSG(extack,
-				       "cannot send the RUN reply: fetch the run with samples-get");
+	for (i = 0; i < n; i++) {
+		msg = kbench_answer_msg(run, i);
+		if (!msg) {
+			lost = lost ?: -ENOMEM;
+			continue;
 		}
-	}
-	pin = kbench_answer_wait(run, msg ? kbench_msg_room(msg) :
-					    kbench_ack_room(run));
-	if (!pin)
-		goto out_free;
-	kbench_fault_delay(KBENCH_FAULT_ANSWER, NULL);
-	if (msg) {
-		err = genlmsg_unicast(sock_net(run->requester), msg,
-				      run->portid);
-		msg = NULL;
-		if (err)
-			NL_SET_ERR_MSG(extack,
-				       "cannot send the RUN reply: fetch the run with samples-get");
-		else if (!(run->req_nlh->nlmsg_flags & NLM_F_ACK))
-			goto out_unpin;
-		/* the reply is in the queue now: room for the ack after it */
-		kbench_requester_unpin(pin);
-		pin = kbench_answer_wait(run, kbench_ack_room(run));
-		if (!pin)
+		pin = kbench_answer_wait(run, kbench_msg_room(msg));
+		if (!pin) {
+			nlmsg_free(msg);
 			goto out_drop;
+		}
+		if (i == 0)
+			kbench_fault_delay(KBENCH_FAULT_ANSWER, NULL);
+		ret = genlmsg_unicast(sock_net(run->requester), msg,
+				      run->portid);
+		if (ret)
+			lost = lost ?: ret;
+		/* in the queue now: room for the next message after it */
+		kbench_requester_unpin(pin);
 	}
+	if (lost)
+		err = kbench_answer_lost(run, lost, extack);
+	else if (n && !(run->req_nlh->nlmsg_flags & NLM_F_ACK))
+		goto out_drop;
+	pin = kbench_answer_wait(run, kbench_ack_room(run));
+	if (!pin)
+		goto out_drop;
+	if (!n)
+		kbench_fault_delay(KBENCH_FAULT_ANSWER, NULL);
 	netlink_ack(run->req_skb, run->req_nlh, err, extack);
-out_unpin:
 	kbench_requester_unpin(pin);
-out_free:
-	nlmsg_free(msg);
 out_drop:
 	kbench_run_drop_request(run);
 }
@@ -383,8 +424,8 @@ out_drop:
  * socket whose receive queue is full (and flags the socket ENOBUFS): so a
  * notification is sized exactly and only sent while it leaves room in
  * the requester's queue for the answers of all its runs (kbench_owed_to():
- * a group's grows with its CPUs, about 100 KB for 32), and at least
- * KBENCH_PROGRESS_ROOM.  Best effort: progress can be skipped, the
+ * a group's is a message per CPU and one more, about 140 KB for 32), and
+ * at least KBENCH_PROGRESS_ROOM.  Best effort: progress can be skipped, the
  * answers cannot.
  */
 #define KBENCH_PROGRESS_ROOM	(32 * 1024)

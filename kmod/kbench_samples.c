@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kbench: the SAMPLES_GET dump - a stored run's samples, series by
- * series, one attribute per sample or packed to the width the page
- * needs, with the divisors of N they were taken at.  Its privilege is
- * decided in .start (kbench_may_measure()).
+ * kbench: the dumps of a stored run.  SAMPLES_GET: its samples, series
+ * by series, one attribute per sample or packed to the width the page
+ * needs, with the divisors of N they were taken at.  RUN_GET: its
+ * answer again.  Their privilege is decided in .start
+ * (kbench_may_measure()).
  */
 #include <net/genetlink.h>
 
@@ -450,6 +451,119 @@ int kbench_nl_samples_start(struct netlink_callback *cb)
 int kbench_nl_samples_done(struct netlink_callback *cb)
 {
 	struct kbench_samples_ctx *ctx = kbench_samples_ctx(cb);
+
+	kbench_run_put(ctx->run);
+	ctx->run = NULL;
+	return 0;
+}
+
+/*
+ * RUN_GET: a stored run's answer again, by id (the answer a RUN sent, or
+ * could not send: kbench_answer() then names the id).  A run on one CPU
+ * is its RUN reply; a run of a group gives the group's answer: a message
+ * per CPU whose run is still stored, then the group's figures, which the
+ * group keeps while any of its runs is alive (run->group).  Each message
+ * is at most KBENCH_MSG_MAX; several go in one dump skb.
+ */
+struct kbench_run_get_ctx {
+	struct kbench_run *run;	/* the run asked for, held */
+	u32 part;		/* its answer's next message */
+	bool denied;		/* .start found no privilege */
+};
+
+static struct kbench_run_get_ctx *
+kbench_run_get_ctx(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct kbench_run_get_ctx) > sizeof(cb->ctx));
+	return (struct kbench_run_get_ctx *)cb->ctx;
+}
+
+/* Message @i of @run's answer into @skb: 0 (also for an evicted CPU's) */
+static int kbench_run_get_part(struct sk_buff *skb,
+			       struct netlink_callback *cb,
+			       const struct kbench_run *run, u32 i)
+{
+	const struct kbench_group *g = run->group;
+	struct kbench_run *r = NULL;
+	void *hdr;
+	int err;
+
+	if (g && i < g->nr) {
+		r = kbench_store_get(g->id[i]);
+		if (!r)
+			return 0;
+	}
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &kbench_genl_family, NLM_F_MULTI, KBENCH_CMD_RUN_GET);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto out_put;
+	}
+	if (!g)
+		err = kbench_run_fill(skb, run);
+	else if (r)
+		err = kbench_cpu_msg_fill(skb, g, r, i);
+	else
+		err = kbench_group_msg_fill(skb, g, run);
+	if (err)
+		genlmsg_cancel(skb, hdr);
+	else
+		genlmsg_end(skb, hdr);
+out_put:
+	kbench_run_put(r);
+	return err;
+}
+
+int kbench_nl_run_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct kbench_run_get_ctx *ctx = kbench_run_get_ctx(cb);
+	struct nlattr **tb = kbench_dump_attrs(cb);
+	u32 n;
+	int err;
+
+	if (ctx->denied) {
+		NL_SET_ERR_MSG(cb->extack,
+			       "measuring needs CAP_PERFMON or CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	if (!ctx->run) {
+		if (!tb[KBENCH_A_RUN_ID]) {
+			NL_SET_ERR_ATTR_MISS(cb->extack, NULL, KBENCH_A_RUN_ID);
+			NL_SET_ERR_MSG(cb->extack, "missing run id");
+			return -EINVAL;
+		}
+		ctx->run = kbench_store_get(nla_get_u32(tb[KBENCH_A_RUN_ID]));
+		if (!ctx->run) {
+			NL_SET_ERR_MSG_ATTR(cb->extack, tb[KBENCH_A_RUN_ID],
+					    "no stored run with this id");
+			return -ENOENT;
+		}
+	}
+	n = ctx->run->group ? ctx->run->group->nr + 1 : 1;
+	for (; ctx->part < n; ctx->part++) {
+		err = kbench_run_get_part(skb, cb, ctx->run, ctx->part);
+		if (!err)
+			continue;
+		if (skb->len)
+			break;
+		/* a message of KBENCH_MSG_MAX fits a reader of 16 KiB */
+		NL_SET_ERR_MSG(cb->extack,
+			       "the reader's buffer is too small for the run: 16 KiB holds it");
+		return err;
+	}
+	return skb->len;
+}
+
+/* As kbench_nl_samples_start() */
+int kbench_nl_run_get_start(struct netlink_callback *cb)
+{
+	kbench_run_get_ctx(cb)->denied = !kbench_may_measure(cb->skb, NULL);
+	return 0;
+}
+
+int kbench_nl_run_get_done(struct netlink_callback *cb)
+{
+	struct kbench_run_get_ctx *ctx = kbench_run_get_ctx(cb);
 
 	kbench_run_put(ctx->run);
 	ctx->run = NULL;
