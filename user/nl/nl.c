@@ -124,15 +124,24 @@ struct nl_msg *kb_nl_msg(struct kb_nl *nl, uint8_t cmd, bool dump)
 	return msg;
 }
 
-/* The extack TLVs from @p to @end: the message, the offset (@offs). */
+/*
+ * The extack TLVs from @p to @end: the message, the offset (@offs), a
+ * u64 cookie (@nl's, when given).
+ */
 static void parse_tlvs(const unsigned char *p, const unsigned char *end,
-		       char *msg, size_t len, uint32_t *offs)
+		       char *msg, size_t len, uint32_t *offs, struct kb_nl *nl)
 {
 	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
 
 	if (p >= end || nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)p,
 				  (int)(end - p), NULL) < 0)
 		return;
+	if (nl && tb[NLMSGERR_ATTR_COOKIE] &&
+	    nla_len(tb[NLMSGERR_ATTR_COOKIE]) == sizeof(uint64_t)) {
+		memcpy(&nl->cookie, nla_data(tb[NLMSGERR_ATTR_COOKIE]),
+		       sizeof(nl->cookie));
+		nl->has_cookie = true;
+	}
 	if (tb[NLMSGERR_ATTR_MSG] && len)
 		snprintf(msg, len, "%.*s", nla_len(tb[NLMSGERR_ATTR_MSG]),
 			 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
@@ -141,8 +150,10 @@ static void parse_tlvs(const unsigned char *p, const unsigned char *end,
 		*offs = nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
 }
 
-void kb_nl_parse_extack(const struct nlmsghdr *nlh, const struct nlmsgerr *err,
-			char *msg, size_t len, uint32_t *offs)
+/* kb_nl_parse_extack(), and the cookie into @nl when it is not NULL */
+static void parse_extack(const struct nlmsghdr *nlh, const struct nlmsgerr *err,
+			 char *msg, size_t len, uint32_t *offs,
+			 struct kb_nl *nl)
 {
 	size_t skip = sizeof(*err);
 
@@ -155,7 +166,14 @@ void kb_nl_parse_extack(const struct nlmsghdr *nlh, const struct nlmsgerr *err,
 	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
 		skip += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
 	parse_tlvs((const unsigned char *)err + NLMSG_ALIGN(skip),
-		   (const unsigned char *)nlh + nlh->nlmsg_len, msg, len, offs);
+		   (const unsigned char *)nlh + nlh->nlmsg_len, msg, len, offs,
+		   nl);
+}
+
+void kb_nl_parse_extack(const struct nlmsghdr *nlh, const struct nlmsgerr *err,
+			char *msg, size_t len, uint32_t *offs)
+{
+	parse_extack(nlh, err, msg, len, offs, NULL);
 }
 
 static kb_nl_attr_namer attr_namer;
@@ -238,8 +256,8 @@ static int error_cb(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
 		((const unsigned char *)err - NLMSG_HDRLEN);
 
 	(void)nla;
-	kb_nl_parse_extack(nlh, err, rq->nl->extack, sizeof(rq->nl->extack),
-			   &rq->nl->bad_attr_offset);
+	parse_extack(nlh, err, rq->nl->extack, sizeof(rq->nl->extack),
+		     &rq->nl->bad_attr_offset, rq->nl);
 	rq->done = err->error < 0 ? err->error : 0;
 	return NL_STOP;
 }
@@ -270,7 +288,8 @@ static int finish_cb(struct nl_msg *msg, void *arg)
 			parse_tlvs((const unsigned char *)nlmsg_data(nlh) +
 				   NLMSG_ALIGN(sizeof(int)),
 				   (const unsigned char *)nlh + nlh->nlmsg_len,
-				   rq->nl->extack, sizeof(rq->nl->extack), NULL);
+				   rq->nl->extack, sizeof(rq->nl->extack), NULL,
+				   NULL);
 	}
 	return NL_STOP;
 }
@@ -344,6 +363,8 @@ static int request_begin(struct kb_nl *nl, struct nl_msg *msg)
 	nl->extack[0] = '\0';
 	nl->bad_attr_offset = 0;
 	nl->bad_attr = 0;
+	nl->has_cookie = false;
+	nl->cookie = 0;
 	if (msg)
 		return 0;
 	nl->error = -ENOMEM;

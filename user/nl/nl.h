@@ -25,6 +25,13 @@ struct kb_nl {
 	int error;		/* -errno of the last request */
 	char extack[256];	/* kernel's extack message, if any */
 	uint32_t bad_attr_offset;	/* NLMSGERR_ATTR_OFFS, 0 if none */
+	/*
+	 * The ack's NLMSGERR_ATTR_COOKIE as a u64, if it had one: a RUN's
+	 * ack says there the id of the run its answer is stored under
+	 * (run-get), when a message of the answer could not be sent.
+	 */
+	bool has_cookie;
+	uint64_t cookie;
 	/* the request attribute at that offset: command, type, payload */
 	uint8_t bad_cmd;
 	uint16_t bad_attr;		/* 0: none */

@@ -287,6 +287,59 @@ static int run_request(struct kb_nl *nl, const struct kb_run_req *q,
 	return err;
 }
 
+/* RUN_GET of stored run @id: its answer again, each message into @cb. */
+static int run_get(struct kb_nl *nl, uint32_t id, kb_nl_msg_cb cb, void *arg)
+{
+	struct nl_msg *msg = kb_nl_msg(nl, KBENCH_CMD_RUN_GET, true);
+
+	if (msg && nla_put_u32(msg, KBENCH_A_RUN_ID, id) < 0) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return kb_nl_request(nl, msg, KBENCH_A_RUN_MAX, cb, arg);
+}
+
+/*
+ * The RUN of @q and its answer (run_request()).  When the module could
+ * not send a message of the answer (out of memory, the requester's queue
+ * full) it kept the results and its ack says so: -errno, and the run's
+ * id as the extack's cookie.  Then @reset forgets what came and the
+ * answer is read again, by RUN_GET.
+ */
+static int run_answer(struct kb_nl *nl, const struct kb_run_req *q,
+		      const int32_t *cpus, unsigned int nr, kb_nl_msg_cb cb,
+		      void (*reset)(void *arg), void *arg)
+{
+	bool quiet = nl->quiet;
+	int err;
+
+	nl->quiet = true;
+	err = run_request(nl, q, cpus, nr, cb, arg);
+	nl->quiet = quiet;
+	if (err < 0 && nl->has_cookie && nl->cookie &&
+	    nl->cookie <= UINT32_MAX) {
+		if (!quiet)
+			fprintf(stderr, "%s: %s: reading run %u again\n", prog,
+				nl->extack[0] ? nl->extack : strerror(-err),
+				(uint32_t)nl->cookie);
+		reset(arg);
+		return run_get(nl, (uint32_t)nl->cookie, cb, arg);
+	}
+	if (err < 0 && !quiet)
+		kb_nl_print_error(nl);
+	return err;
+}
+
+/* A run's reply read again: it is one message, parsed whole. */
+static void run_reset(void *arg)
+{
+	struct kb_run *r = arg;
+
+	r->nres = 0;
+	r->nevents = 0;
+	r->has_overhead = false;
+}
+
 int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 		  struct kb_run *r)
 {
@@ -294,7 +347,7 @@ int kb_run_kernel(struct kb_nl *nl, const struct kb_run_req *q,
 
 	memset(r, 0, sizeof(*r));
 	kb_run_fetch_info(nl, r);
-	err = run_request(nl, q, NULL, 0, run_reply_cb, r);
+	err = run_answer(nl, q, NULL, 0, run_reply_cb, run_reset, r);
 	if (err)
 		return err;
 	r->has_arg = q->nargs == 1;
@@ -323,21 +376,39 @@ static const struct kb_field cpu_run_fields[] = {
 	{ NULL }
 };
 
-/* A concurrent RUN's reply: each CPU_RUN nest a run of its own. */
+/*
+ * A concurrent RUN's answer, over its messages until the ack: @cr, and
+ * the INFO fields every CPU's run starts from.
+ */
+struct cpus_answer {
+	struct kb_cpus_run *cr;
+	struct kb_run info;
+	bool figures;		/* the group's figures (skew-*) came */
+};
+
+/*
+ * A message of a concurrent RUN's answer: each CPU_RUN nest a run of its
+ * own, the group's figures (skew-*) where they are.  The module sends a
+ * message per CPU and one of the group's figures (a module before that
+ * sent one message with everything): the runs accumulate until the ack.
+ */
 static int cpus_reply_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
-	struct kb_cpus_run *cr = arg;
-	struct kb_run tmpl = cr->run[0];
+	struct cpus_answer *ca = arg;
+	struct kb_cpus_run *cr = ca->cr;
+	struct kb_run tmpl = ca->info;
 	struct nlattr *a;
 	int rem;
 
 	kb_fields_parse(kb_run_fields, tb, &tmpl);
 	tmpl.status = kb_u32(tb[KBENCH_A_RUN_STATUS], 0);
-	cr->skew_max = kb_u64(tb[KBENCH_A_RUN_SKEW_MAX], 0);
-	cr->skew_median = kb_u64(tb[KBENCH_A_RUN_SKEW_MEDIAN], 0);
-	cr->skew_bound = kb_u64(tb[KBENCH_A_RUN_SKEW_BOUND], 0);
-	cr->skew_flagged = kb_u32(tb[KBENCH_A_RUN_SKEW_FLAGGED], 0);
-	cr->nr = 0;
+	if (tb[KBENCH_A_RUN_SKEW_MAX]) {
+		cr->skew_max = kb_u64(tb[KBENCH_A_RUN_SKEW_MAX], 0);
+		cr->skew_median = kb_u64(tb[KBENCH_A_RUN_SKEW_MEDIAN], 0);
+		cr->skew_bound = kb_u64(tb[KBENCH_A_RUN_SKEW_BOUND], 0);
+		cr->skew_flagged = kb_u32(tb[KBENCH_A_RUN_SKEW_FLAGGED], 0);
+		ca->figures = true;
+	}
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
 			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
 		struct nlattr *cb[KBENCH_A_CPU_RUN_MAX + 1], *b;
@@ -364,6 +435,19 @@ static int cpus_reply_cb(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
+/* The answer read again (RUN_GET): from nothing. */
+static void cpus_reset(void *arg)
+{
+	struct cpus_answer *ca = arg;
+	unsigned int c;
+
+	for (c = 0; c < ca->cr->nr; c++)
+		kb_run_free(&ca->cr->run[c]);
+	memset(ca->cr->run, 0, ca->cr->cap * sizeof(*ca->cr->run));
+	ca->cr->nr = 0;
+	ca->figures = false;
+}
+
 int kb_run_kernel_cpus(struct kb_nl *nl, const struct kb_run_req *q,
 		       const int32_t *cpus, unsigned int nr,
 		       struct kb_cpus_run *cr)
@@ -371,16 +455,18 @@ int kb_run_kernel_cpus(struct kb_nl *nl, const struct kb_run_req *q,
 	unsigned int c;
 	int err;
 
+	struct cpus_answer ca = { .cr = cr };
+
 	memset(cr, 0, sizeof(*cr));
 	cr->run = calloc(nr, sizeof(*cr->run));
 	if (!cr->run)
 		return -ENOMEM;
 	cr->cap = nr;
-	kb_run_fetch_info(nl, &cr->run[0]);
-	err = run_request(nl, q, cpus, nr, cpus_reply_cb, cr);
-	if (!err && cr->nr != nr) {
-		fprintf(stderr, "%s: --cpus: the module answered for %u of %u CPUs\n",
-			prog, cr->nr, nr);
+	kb_run_fetch_info(nl, &ca.info);
+	err = run_answer(nl, q, cpus, nr, cpus_reply_cb, cpus_reset, &ca);
+	if (!err && (cr->nr != nr || !ca.figures)) {
+		fprintf(stderr, "%s: --cpus: the module answered for %u of %u CPUs%s\n",
+			prog, cr->nr, nr, ca.figures ? "" : ", without the skew");
 		err = -EPROTO;
 	}
 	/* the skews: one per sample of each series (the overhead's too) */
