@@ -16,12 +16,14 @@ Prints TAP; exits 1 if a test failed.
 """
 import os
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import time
 
 import races_test
-from ynl_common import Tap, Ynl, rejected
+from ynl_common import Tap, Ynl, answer, rejected, run_answer
 
 KO = '/lib/kbench/kbench.ko'
 MODARGS = os.environ.get('KBENCH_CONC_MODULE_ARGS', 'max_window_us=20000')
@@ -92,7 +94,7 @@ def param(name):
 
 def cpus_free(ynl):
     """A short run on both CPUs succeeds: nothing holds them any more."""
-    run, diag = ynl.json('--do', 'run', request={
+    run, diag = run_answer(ynl, {
         'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 5,
         'iterations': 10, 'warmup': 0})
     return run is not None and len(run.get('cpu-run', [])) == 2, diag
@@ -114,6 +116,85 @@ def reload(extra=''):
                    capture_output=True, check=True)
 
 
+NLM_F_MULTI = 2
+# the largest message kbench builds: a head of 16 KiB (kbench_internal.h
+# KBENCH_MSG_MAX, SKB_WITH_OVERHEAD(SZ_16K) on x86_64 and arm64)
+MSG_MAX = 16384 - 320
+
+
+def raw_answer(nl, seq, timeout=300):
+    """[(type, flags, length, payload)] that @nl received for @seq, in
+    order, until its ack (or after @timeout s)."""
+    got, end = [], time.time() + timeout
+    while time.time() < end and not any(
+            k == races_test.NLMSG_ERROR for k, _, _, _ in got):
+        nl.s.settimeout(max(0.1, end - time.time()))
+        try:
+            data = nl.s.recv(1 << 20)
+        except socket.timeout:
+            break
+        while len(data) >= 16:
+            n, kind, flags, s, _ = struct.unpack_from('IHHII', data)
+            if s == seq:
+                got.append((kind, flags, n, data[16:n]))
+            data = data[(n + 3) & ~3:]
+    return got
+
+
+def nests(body, kind):
+    """How many attributes of @kind a RUN message's @body has."""
+    data, n = body[4:], 0
+    while len(data) >= 4:
+        ln, k = struct.unpack_from('HH', data)
+        if ln < 4:
+            break
+        n += (k & 0x3fff) == kind
+        data = data[(ln + 3) & ~3:]
+    return n
+
+
+A_RUN_CPU_RUN, A_RUN_SKEW_MAX, A_RUN_GROUP_ID, A_RUN_CPU_COUNT = \
+    25, 26, 35, 36
+
+
+def answer_split(tap, ynl):
+    """A 2-CPU group's answer on a raw socket: a message per CPU (one
+    cpu-run each), then the group's (skew, cpu-count), each NLM_F_MULTI
+    with the request's sequence number and under 16 KiB, then the ack;
+    run-get of the group's id gives the same answer again."""
+    nl = races_test.Nl()
+    fam = nl.family()
+    seq = nl.send(fam, races_test.KBENCH_CMD_RUN,
+                  races_test.group_req([1, 0], 40))
+    got = raw_answer(nl, seq)
+    nl.close()
+    msgs = [(f, n, b) for k, f, n, b in got if k == fam]
+    acks = [struct.unpack_from('i', b)[0] for k, _, _, b in got
+            if k == races_test.NLMSG_ERROR]
+    shape = [(nests(b, A_RUN_CPU_RUN), nests(b, A_RUN_SKEW_MAX),
+              nests(b, A_RUN_CPU_COUNT)) for _, _, b in msgs]
+    gid = [races_test.attrs(b[4:]).get(A_RUN_GROUP_ID) for _, _, b in msgs]
+    tap.check(acks == [0] and shape == [(1, 0, 0), (1, 0, 0), (0, 1, 1)] and
+              all(f & NLM_F_MULTI and n <= MSG_MAX for f, n, _ in msgs) and
+              len(set(gid)) == 1 and None not in gid,
+              'a group of 2 CPUs answers in 3 messages (a cpu-run each, then '
+              'skew and cpu-count), NLM_F_MULTI, the same group-id, each '
+              f'under {MSG_MAX} bytes ({[n for _, n, _ in msgs]}), then the '
+              'ack', f'shape {shape} acks {acks} got '
+              f'{[(k, f, n) for k, f, n, _ in got]}')
+    print(f'# message lengths {[n for _, n, _ in msgs]}', flush=True)
+    gid = struct.unpack('I', gid[0])[0] if gid and gid[0] else 0
+    again, diag = ynl.json('--dump', 'run-get', request={'id': gid})
+    merged = answer(again)
+    cr = merged.get('cpu-run', []) if merged else []
+    tap.check(isinstance(again, list) and len(again) == 3 and
+              [c.get('cpu') for c in cr] == [1, 0] and
+              cr[0].get('id') == gid and 'skew-max' in merged and
+              merged.get('cpu-count') == 2,
+              'run-get of the group id: the same 3 messages (cpus 1,0, the '
+              'skew, cpu-count 2)', diag)
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith('--')]
     faults = '--faults' in sys.argv
@@ -122,7 +203,7 @@ def main():
     if len(args) != 2:
         sys.exit(__doc__.split('\n\n')[1])
     ynl = Ynl(*args, wrapper=NTF_WRAPPER, timeout=600)
-    tap = Tap(22 + races_test.TESTS if faults else 15, diag_lines=40)
+    tap = Tap(24 + races_test.TESTS if faults else 17, diag_lines=40)
 
     # the skew bound loose (20 ms): emulated vCPUs on a loaded host start
     # windows milliseconds apart, and the default (target-ns / 8) flagged
@@ -131,7 +212,7 @@ def main():
     req = {'routine': ['add_chain', 'mul_chain'], 'cpus': [1, 0],
            'samples': 40, 'iterations': 100, 'warmup': 2,
            'skew-ns': 20000000}
-    run, diag = ynl.json('--do', 'run', request=req)
+    run, diag = run_answer(ynl, req)
     cr = run.get('cpu-run', []) if run else []
     tap.check(run is not None and [c.get('cpu') for c in cr] == [1, 0] and
               len({c.get('id') for c in cr}) == 2 and
@@ -173,7 +254,9 @@ def main():
               "samples-get of each CPU's run id: 40 samples of each series",
               diag2)
 
-    run, diag = ynl.json('--do', 'run', request={
+    answer_split(tap, ynl)
+
+    run, diag = run_answer(ynl, {
         'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 20})
     cr = run.get('cpu-run', []) if run else []
     tap.check(len(cr) == 2 and run.get('adaptive') == 1 and
@@ -210,7 +293,7 @@ def main():
     # shared data: set up and torn down once per run, whatever its CPUs
     ins = subprocess.run(['insmod', '/lib/kbench/kbench_setup_test.ko'],
                          capture_output=True, text=True)
-    run, diag = ynl.json('--do', 'run', request={
+    run, diag = run_answer(ynl, {
         'routine': ['shared_test'], 'cpus': [0, 1], 'samples': 10,
         'iterations': 10})
     got = [param(n) for n in ('shared_setups', 'shared_teardowns',
@@ -220,7 +303,7 @@ def main():
               'shared_test on cpus 0,1: setup_shared and teardown_shared '
               'once, a setup per CPU with the shared data, its index and '
               'the count', f'{ins.stderr}\n{got}\n{diag}')
-    run, diag = ynl.json('--do', 'run', request={
+    run, diag = run_answer(ynl, {
         'routine': ['shared_test'], 'cpu': 1, 'samples': 10,
         'iterations': 10})
     got = [param(n) for n in ('shared_setups', 'shared_teardowns',
@@ -236,7 +319,7 @@ def main():
     for group in (['atomic_shared', 'atomic_percpu', 'spin_shared',
                    'spin_percpu'], ['rcu_read', 'pingpong']):
         # emulated vCPUs start milliseconds apart: a loose bound
-        run, d = ynl.json('--do', 'run', request={
+        run, d = run_answer(ynl, {
             'routine': group, 'cpus': [0, 1], 'samples': 20,
             'iterations': 100, 'skew-ns': 20000000})
         cr = run.get('cpu-run', []) if run else []

@@ -6,9 +6,10 @@ fault_hits); run by concurrent_test.py --faults, with its Tap.
 Each test would fail on a module that has the race: rmmod while a RUN
 starts, a requester killed (a fatal signal) while its RUN starts, the
 requester closed while a group's later CPU is still finishing, a group
-whose later CPU starts late stopping at one deadline, a group's reply
+whose later CPU starts late stopping at one deadline, a group's answer
 larger than the room progress leaves free (made small) to a requester
-that reads nothing, a socket
+that reads nothing, a group's answer with a message not allocated
+fetched again by run-get, a socket
 that binds the port of a closed requester before the answer is sent, a
 socket that binds it before the release notifier has run and sends a
 RUN of its own, a
@@ -32,11 +33,20 @@ import subprocess
 import threading
 import time
 
+from ynl_common import answer, run_answer
+
+
+def run_answer_get(ynl, run_id):
+    """`ynl --dump run-get` of @run_id: (its answer() or None, diag)."""
+    reply, diag = ynl.json('--dump', 'run-get', request={'id': run_id})
+    return answer(reply), diag
+
+
 PARAMS = '/sys/module/kbench/parameters/'
 # kmod/kbench_internal.h: enum kbench_fault_point, as bits of fault_point
 START, GROUP_END, ANSWER, GROUP_LATE, RELEASE = \
     1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5
-TESTS = 17
+TESTS = 18
 
 NETLINK_GENERIC = 16
 NLM_F_REQUEST, NLM_F_ACK, NLM_F_DUMP = 1, 4, 0x300
@@ -355,7 +365,7 @@ def group_one_deadline(tap, ynl, h):
     off for a CPU that would not come."""
     setp('fault_point', GROUP_LATE)
     setp('fault_delay_ms', 5000)
-    run, diag = ynl.json('--do', 'run', request={
+    run, diag = run_answer(ynl, {
         'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 300000,
         'target-ns': 1000000, 'warmup': 0, 'skew-ns': 20000000})
     setp('fault_point', 0)
@@ -402,12 +412,54 @@ def group_answer_room(tap, ynl, h):
     setp('fault_room', 0)
     acks = [(e, m) for k, e, m in got if k == NLMSG_ERROR]
     replies = [k for k, _, _ in got if k == fam]
-    check_freed(tap, ynl, h, started and replies == [fam] and
+    check_freed(tap, ynl, h, started and replies == [fam] * 3 and
                 acks == [(0, '')],
                 "a group's requester that reads nothing, its queue 16 KiB, "
-                'progress told to leave 512 bytes: the reply and its ack '
-                'arrive, no ENOBUFS',
+                'progress told to leave 512 bytes: the answer (a message '
+                "per CPU and the group's) and its ack arrive, no ENOBUFS",
                 f'started {started} got {got}')
+
+
+NLMSGERR_ATTR_COOKIE = 3
+
+
+def answer_nomem(tap, ynl, h):
+    """A group's answer whose first message cannot be allocated
+    (fault_nomem bit 0: CPU 0's): CPU 1's message and the group's still
+    come, the ack says -ENOMEM with the group's id as its extack cookie
+    and in its message, and run-get of that id gives the whole answer:
+    the results were stored, not lost."""
+    setp('fault_nomem', 1)
+    nl = Nl()
+    fam = nl.family()
+    try:
+        seq = nl.send(fam, KBENCH_CMD_RUN, group_req([0, 1], 20))
+        got = []
+        end = time.time() + 120
+        while time.time() < end and not any(k == NLMSG_ERROR
+                                            for k, _, _, _ in got):
+            got += [m for m in nl.recv(5) if m[1] == seq]
+    finally:
+        setp('fault_nomem', 0)
+        nl.close()
+    replies = [b for k, _, _, b in got if k == fam]
+    acks = [(e, attrs(b[4 + 16:])) for k, _, e, b in got if k == NLMSG_ERROR]
+    cookie = acks[0][1].get(NLMSGERR_ATTR_COOKIE) if acks else None
+    gid = struct.unpack('Q', cookie)[0] if cookie and len(cookie) == 8 else 0
+    msg = acks[0][1].get(1, b'').rstrip(b'\0').decode() if acks else ''
+    again, diag = run_answer_get(ynl, gid)
+    cr = again.get('cpu-run', []) if again else []
+    check_freed(tap, ynl, h, len(replies) == 2 and len(acks) == 1 and
+                acks[0][0] == -errno.ENOMEM and gid > 0 and
+                f'run-get id {gid}' in msg and
+                [c.get('cpu') for c in cr] == [0, 1] and
+                cr[0].get('id') == gid and 'skew-max' in again,
+                "a group's answer, its first message not allocated: the "
+                'other two arrive, the ack says -ENOMEM, cookie and message '
+                'name the group id, run-get of it gives both CPUs and the '
+                'skew',
+                f'replies {len(replies)} acks {acks} gid {gid} msg {msg!r}\n'
+                f'{diag}')
 
 
 def port_reused(tap, ynl, h):
@@ -948,6 +1000,7 @@ def run_all(tap, ynl, h, rounds=30):
         closed_while_group_ends(tap, ynl, h)
         group_one_deadline(tap, ynl, h)
         group_answer_room(tap, ynl, h)
+        answer_nomem(tap, ynl, h)
         port_reused(tap, ynl, h)
         port_reused_before_release(tap, ynl, h)
         budget_refusal_keeps(tap, ynl, h)
@@ -961,5 +1014,6 @@ def run_all(tap, ynl, h, rounds=30):
     finally:
         if os.path.exists(PARAMS + 'fault_point'):
             setp('fault_point', 0)
+            setp('fault_nomem', 0)
         if os.path.exists(ST_PARAMS + 'hold'):
             setp('hold', 0, ST_PARAMS)

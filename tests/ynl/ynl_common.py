@@ -74,3 +74,26 @@ def rejected(tap, ynl, desc, request, msg, attr):
               f"'bad-attr': '.{attr}'" in text,
               f"{desc}: exit 1, extack '{msg}' at .{attr}",
               f'exit {rc}\n{text}')
+
+
+def answer(reply):
+    """A RUN's answer as one dict.  A concurrent RUN answers in a message
+    per CPU (one cpu-run nest each) and one of the group's figures, and
+    ynl gives several messages as a list: merged here, the cpu-runs in
+    their order, the other attributes as the messages say them (the last
+    message's win).  One message (a run on one CPU) as it is."""
+    if not isinstance(reply, list):
+        return reply
+    out, cr = {}, []
+    for m in reply:
+        cr += m.get('cpu-run', [])
+        out.update({k: v for k, v in m.items() if k != 'cpu-run'})
+    if cr:
+        out['cpu-run'] = cr
+    return out
+
+
+def run_answer(ynl, request):
+    """`ynl --do run` of @request: (its answer() or None, diagnostics)."""
+    reply, diag = ynl.json('--do', 'run', request=request)
+    return answer(reply), diag
