@@ -131,6 +131,11 @@ struct kbench_run {
 	/* what the answer is: its messages (kbench_answer()) */
 	const struct kbench_answer_ops *answer;
 	const void *answer_arg;
+	/*
+	 * the request's notify: acked at its start, answered by RUN_NTF
+	 * notifications and a RUN_END_NTF instead of replies and an ack
+	 */
+	bool notify;
 
 	/* request, as used */
 	u32 cpu;

@@ -525,7 +525,7 @@ static void kbench_nl_group_complete(struct kbench_group *g);
  * replies (kbench_nl_group_complete()).
  */
 static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
-			       const struct kbench_run_req *q)
+			       const struct kbench_run_req *q, u32 *id)
 {
 	const struct nlattr *nla_cpus[KBENCH_CPUS_MAX];
 	struct nlattr **tb = info->attrs;
@@ -633,6 +633,7 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 		g->run[i]->nla_iterations = run->nla_iterations;
 	}
 	g->complete = kbench_nl_group_complete;
+	*id = run->id;
 	err = kbench_group_start(g, &bad);
 	if (err) {
 		if (err == -ENODEV)
@@ -666,8 +667,12 @@ out_put:
 	return err;
 }
 
-/* A RUN: 0 once its run has started (its thread answers), or -errno. */
-static int kbench_nl_run(struct sk_buff *skb, struct genl_info *info)
+/*
+ * A RUN: 0 once its run has started (its thread answers; *@id its run
+ * id, the group's first CPU's for cpus), or -errno.
+ */
+static int kbench_nl_run(struct sk_buff *skb, struct genl_info *info,
+			 u32 *id)
 {
 	const struct nlattr *events[KBENCH_EVENTS_MAX];
 	struct nlattr **tb = info->attrs;
@@ -688,7 +693,7 @@ static int kbench_nl_run(struct sk_buff *skb, struct genl_info *info)
 	if (nr_events < 0)
 		return nr_events;
 	if (tb[KBENCH_A_RUN_CPUS])
-		return kbench_nl_run_group(skb, info, &q);
+		return kbench_nl_run_group(skb, info, &q, id);
 	if (tb[KBENCH_A_RUN_SKEW_NS]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KBENCH_A_RUN_SKEW_NS],
 				    "skew-ns: only with cpus");
@@ -737,6 +742,7 @@ static int kbench_nl_run(struct sk_buff *skb, struct genl_info *info)
 
 	/* the run's thread sends the reply and the ack when the run ends */
 	run->complete = kbench_nl_run_complete;
+	*id = run->id;
 	err = kbench_run_start(run);
 	if (err) {
 		kbench_run_explain(info->extack, run, err, tb[KBENCH_A_RUN_CPU],
@@ -757,8 +763,18 @@ out_put_run:
 
 int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	int err = kbench_nl_run(skb, info);
+	u32 id = 0;
+	int err = kbench_nl_run(skb, info, &id);
 
+	/*
+	 * Started, with notify: as nl80211's peer measurement, the ack now,
+	 * the run id in its cookie; the run's thread sends the answer as
+	 * RUN_NTF notifications and a RUN_END_NTF.
+	 */
+	if (!err && nla_get_flag(info->attrs[KBENCH_A_RUN_NOTIFY])) {
+		nl_set_extack_cookie_u64(info->extack, id);
+		return 0;
+	}
 	/*
 	 * Started: like a dump that has started, -EINTR tells
 	 * netlink_rcv_skb() to send no ack now; genetlink's cb_lock is
@@ -782,7 +798,9 @@ int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
  * synchronous doit would have: the RUN reply (on success) and the ack
  * (always on error, else when asked for), with the request's sequence
  * number, so clients that wait for the reply and the ack see no
- * difference.  The extack of a failure is built here, on this stack.
+ * difference; or, for notify, the same as RUN_NTF notifications and a
+ * RUN_END_NTF (kbench_answer()).  The extack of a failure is built
+ * here, on this stack.
  */
 void kbench_nl_run_complete(struct kbench_run *run)
 {

@@ -32,7 +32,7 @@ static const struct netlink_range_validation kbench_a_run_skew_ns_range = {
 };
 
 /* KBENCH_CMD_RUN - do */
-static const struct nla_policy kbench_run_nl_policy[KBENCH_A_RUN_SKEW_NS + 1] = {
+static const struct nla_policy kbench_run_nl_policy[KBENCH_A_RUN_NOTIFY + 1] = {
 	[KBENCH_A_RUN_ROUTINE] = { .type = NLA_STRING, .len = KBENCH_NAME_MAX, },
 	[KBENCH_A_RUN_CPU] = NLA_POLICY_MAX(NLA_U32, KBENCH_CPU_MAX),
 	[KBENCH_A_RUN_SAMPLES] = NLA_POLICY_FULL_RANGE(NLA_U32, &kbench_a_run_samples_range),
@@ -44,6 +44,7 @@ static const struct nla_policy kbench_run_nl_policy[KBENCH_A_RUN_SKEW_NS + 1] = 
 	[KBENCH_A_RUN_MAX_WINDOW_US] = NLA_POLICY_RANGE(NLA_U32, 1, KBENCH_WINDOW_US_MAX),
 	[KBENCH_A_RUN_CPUS] = NLA_POLICY_MAX(NLA_U32, KBENCH_CPU_MAX),
 	[KBENCH_A_RUN_SKEW_NS] = NLA_POLICY_FULL_RANGE(NLA_U32, &kbench_a_run_skew_ns_range),
+	[KBENCH_A_RUN_NOTIFY] = { .type = NLA_FLAG, },
 };
 
 /* KBENCH_CMD_SAMPLES_GET - dump */
@@ -80,7 +81,7 @@ const struct genl_split_ops kbench_nl_ops[6] = {
 		.cmd		= KBENCH_CMD_RUN,
 		.doit		= kbench_nl_run_doit,
 		.policy		= kbench_run_nl_policy,
-		.maxattr	= KBENCH_A_RUN_SKEW_NS,
+		.maxattr	= KBENCH_A_RUN_NOTIFY,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 	{

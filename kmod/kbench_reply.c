@@ -193,6 +193,7 @@ int kbench_run_hold_request(struct kbench_run *run, struct sk_buff *skb,
 		run->nla_events[i] = kbench_nla_in(copy, nlh, events[i]);
 	run->answer = answer;
 	run->answer_arg = arg;
+	run->notify = nla_get_flag(info->attrs[KBENCH_A_RUN_NOTIFY]);
 	kbench_owed_add(run);
 	return 0;
 }
@@ -321,9 +322,19 @@ static struct sk_buff *kbench_answer_msg(const struct kbench_run *run, u32 i)
 	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg)
 		return NULL;
-	/* several messages: NLM_F_MULTI, the ack ends them (never NLMSG_DONE) */
-	hdr = genlmsg_put(msg, run->portid, run->seq, &kbench_genl_family,
-			  a->parts(arg) > 1 ? NLM_F_MULTI : 0, KBENCH_CMD_RUN);
+	/*
+	 * Replies: the request's sequence number, several NLM_F_MULTI that
+	 * the ack ends (never NLMSG_DONE).  Notifications: sequence number
+	 * 0, each on its own, RUN_END_NTF ends them.
+	 */
+	if (run->notify)
+		hdr = genlmsg_put(msg, 0, 0, &kbench_genl_family, 0,
+				  KBENCH_CMD_RUN_NTF);
+	else
+		hdr = genlmsg_put(msg, run->portid, run->seq,
+				  &kbench_genl_family,
+				  a->parts(arg) > 1 ? NLM_F_MULTI : 0,
+				  KBENCH_CMD_RUN);
 	if (!hdr || WARN_ON_ONCE(a->fill(msg, arg, i))) {
 		nlmsg_free(msg);
 		return NULL;
@@ -354,6 +365,72 @@ static int kbench_answer_lost(struct kbench_run *run, int err,
 #endif
 	nl_set_extack_cookie_u64(extack, run->id);
 	return err;
+}
+
+/*
+ * The end of a RUN that asked for notify, what its ack would have said:
+ * the run id, @err, the extack's message and the offset in the request
+ * of the attribute it names.  NULL when out of memory.
+ */
+static struct sk_buff *kbench_end_msg(const struct kbench_run *run, int err,
+				      const struct netlink_ext_ack *extack)
+{
+	const char *why = extack->_msg ?: "";
+	const u8 *bad = (const u8 *)extack->bad_attr;
+	const u8 *req = (const u8 *)run->req_nlh;
+	struct sk_buff *msg;
+	void *hdr;
+	u32 offs;
+
+	offs = bad && bad >= req && bad < req + run->req_nlh->nlmsg_len ?
+	       bad - req : 0;
+	msg = genlmsg_new(3 * nla_total_size(sizeof(u32)) +
+			  nla_total_size(strlen(why) + 1), GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	hdr = genlmsg_put(msg, 0, 0, &kbench_genl_family, 0,
+			  KBENCH_CMD_RUN_END_NTF);
+	if (!hdr || nla_put_u32(msg, KBENCH_A_RUN_ID, run->id) ||
+	    nla_put_s32(msg, KBENCH_A_RUN_ERROR, err) ||
+	    nla_put_string(msg, KBENCH_A_RUN_ERROR_MSG, why) ||
+	    nla_put_u32(msg, KBENCH_A_RUN_ERROR_OFFS, offs)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	genlmsg_end(msg, hdr);
+	return msg;
+}
+
+/*
+ * The last word of @run's answer, after its @n messages, once it fits
+ * the requester's queue: the ack of its request (on error, or when
+ * asked for), or for notify its RUN_END_NTF, always.
+ */
+static void kbench_answer_end(struct kbench_run *run, int err,
+			      struct netlink_ext_ack *extack, u32 n)
+{
+	struct sk_buff *msg = NULL;
+	struct file *pin;
+
+	if (run->notify) {
+		msg = kbench_end_msg(run, err, extack);
+		if (!msg)
+			return;
+	} else if (!err && !(run->req_nlh->nlmsg_flags & NLM_F_ACK)) {
+		return;
+	}
+	pin = kbench_answer_wait(run, kbench_ack_room(run));
+	if (!pin) {
+		nlmsg_free(msg);
+		return;
+	}
+	if (!n)
+		kbench_fault_delay(KBENCH_FAULT_ANSWER, NULL);
+	if (msg)
+		genlmsg_unicast(sock_net(run->requester), msg, run->portid);
+	else
+		netlink_ack(run->req_skb, run->req_nlh, err, extack);
+	kbench_requester_unpin(pin);
 }
 
 /*
@@ -397,15 +474,7 @@ void kbench_answer(struct kbench_run *run, int err,
 	}
 	if (lost)
 		err = kbench_answer_lost(run, lost, extack);
-	else if (n && !(run->req_nlh->nlmsg_flags & NLM_F_ACK))
-		goto out_drop;
-	pin = kbench_answer_wait(run, kbench_ack_room(run));
-	if (!pin)
-		goto out_drop;
-	if (!n)
-		kbench_fault_delay(KBENCH_FAULT_ANSWER, NULL);
-	netlink_ack(run->req_skb, run->req_nlh, err, extack);
-	kbench_requester_unpin(pin);
+	kbench_answer_end(run, err, extack, n);
 out_drop:
 	kbench_run_drop_request(run);
 }
