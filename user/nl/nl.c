@@ -229,7 +229,54 @@ struct request {
 	void *arg;
 	uint8_t cmd;	/* the request's command: replies carry the same */
 	int done;	/* 1: in progress, 0: finished, < 0: -errno */
+	/* nl->run_ntf: the ack came; the end came, with its error */
+	bool acked, ended;
+	int end_err;
 };
+
+static int valid_cb(struct nl_msg *msg, void *arg);
+
+/*
+ * The RUN_END_NTF of a RUN answered by notifications: the run's error,
+ * its message and the offset of the request attribute it names; the
+ * request ends once the ack has come too (a short run may end before
+ * the ack is read).  One of another run (not the ack's cookie) is not
+ * this request's.
+ */
+static void run_end_ntf(struct request *rq, struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[KBENCH_A_RUN_MAX + 1];
+	struct kb_nl *nl = rq->nl;
+
+	if (genlmsg_parse(nlh, 0, tb, KBENCH_A_RUN_MAX, NULL) < 0)
+		return;
+	if (rq->acked && nl->has_cookie &&
+	    kb_u32(tb[KBENCH_A_RUN_ID], 0) != nl->cookie)
+		return;
+	rq->ended = true;
+	rq->end_err = tb[KBENCH_A_RUN_ERROR] ?
+		      (int)nla_get_u32(tb[KBENCH_A_RUN_ERROR]) : -EPROTO;
+	if (rq->end_err < 0) {
+		snprintf(nl->extack, sizeof(nl->extack), "%s",
+			 kb_str(tb[KBENCH_A_RUN_ERROR_MSG], ""));
+		nl->bad_attr_offset = kb_u32(tb[KBENCH_A_RUN_ERROR_OFFS], 0);
+	}
+	if (rq->acked)
+		rq->done = rq->end_err;
+}
+
+/* A RUN_NTF of a RUN answered by notifications: a reply of this request */
+static void run_ntf(struct request *rq, struct nl_msg *msg)
+{
+	struct nlattr *tb[KBENCH_A_RUN_MAX + 1];
+	struct kb_nl *nl = rq->nl;
+
+	if (rq->acked && nl->has_cookie &&
+	    (genlmsg_parse(nlmsg_hdr(msg), 0, tb, KBENCH_A_RUN_MAX, NULL) < 0 ||
+	     kb_u32(tb[KBENCH_A_RUN_ID], 0) != nl->cookie))
+		return;
+	valid_cb(msg, rq);
+}
 
 /*
  * Every message, before libnl's sequence check: a kbench message whose
@@ -244,6 +291,15 @@ static int msg_in_cb(struct nl_msg *msg, void *arg)
 	if (nlh->nlmsg_type != rq->nl->family || !genlmsg_valid_hdr(nlh, 0) ||
 	    genlmsg_hdr(nlh)->cmd == rq->cmd)
 		return NL_OK;
+	if (rq->nl->run_ntf && genlmsg_hdr(nlh)->cmd == KBENCH_CMD_RUN_NTF) {
+		run_ntf(rq, msg);
+		return rq->done > 0 ? NL_SKIP : NL_STOP;
+	}
+	if (rq->nl->run_ntf &&
+	    genlmsg_hdr(nlh)->cmd == KBENCH_CMD_RUN_END_NTF) {
+		run_end_ntf(rq, nlh);
+		return rq->done > 0 ? NL_SKIP : NL_STOP;
+	}
 	if (rq->nl->ntf_cb)
 		rq->nl->ntf_cb(nlh, rq->nl->ntf_arg);
 	return NL_SKIP;
@@ -265,9 +321,18 @@ static int error_cb(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
 static int ack_cb(struct nl_msg *msg, void *arg)
 {
 	struct request *rq = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	uint32_t offs;
 
-	(void)msg;
-	rq->done = 0;
+	if (!rq->nl->run_ntf) {
+		rq->done = 0;
+		return NL_STOP;
+	}
+	/* the run has started: its id is the cookie, its answer follows */
+	parse_extack(nlh, nlmsg_data(nlh), NULL, 0, &offs, rq->nl);
+	rq->acked = true;
+	if (rq->ended)
+		rq->done = rq->end_err;
 	return NL_STOP;
 }
 

@@ -32,6 +32,14 @@ struct kb_nl {
 	 */
 	bool has_cookie;
 	uint64_t cookie;
+	/*
+	 * The RUN asks for its answer as notifications (its notify flag):
+	 * the module acks it at once (the cookie: the run id), then sends
+	 * RUN_NTF messages, which go to the request's callback as its
+	 * replies, and a RUN_END_NTF with the run's error, which ends the
+	 * request as an ack would.
+	 */
+	bool run_ntf;
 	/* the request attribute at that offset: command, type, payload */
 	uint8_t bad_cmd;
 	uint16_t bad_attr;		/* 0: none */

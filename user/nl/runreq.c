@@ -215,6 +215,9 @@ static struct nl_msg *run_msg(struct kb_nl *nl, const struct kb_run_req *q,
 
 	if (!msg)
 		return NULL;
+	/* the answer as notifications after the ack (run_answer()) */
+	if (nl->run_ntf && nla_put_flag(msg, KBENCH_A_RUN_NOTIFY) < 0)
+		goto out_nomem;
 	for (i = 0; i < q->n; i++)
 		if (nla_put_string(msg, KBENCH_A_RUN_ROUTINE, q->names[i]) < 0)
 			goto out_nomem;
@@ -300,11 +303,21 @@ static int run_get(struct kb_nl *nl, uint32_t id, kb_nl_msg_cb cb, void *arg)
 }
 
 /*
- * The RUN of @q and its answer (run_request()).  When the module could
- * not send a message of the answer (out of memory, the requester's queue
- * full) it kept the results and its ack says so: -errno, and the run's
- * id as the extack's cookie.  Then @reset forgets what came and the
- * answer is read again, by RUN_GET.
+ * Whether a RUN asks for its answer as notifications (notify): until a
+ * module that predates the attribute refuses it.
+ */
+static bool run_notify = true;
+
+/*
+ * The RUN of @q and its answer (run_request()): asked for as
+ * notifications after the ack (notify, kb_nl.run_ntf), the way the
+ * kernel answers a long measurement; asked for again as the request's
+ * replies when the module refuses notify (older than it).  When the
+ * module could not send a message of the answer (out of memory, the
+ * requester's queue full) it kept the results and its ack (or end
+ * notification) says so: -errno, and the run's id as the extack's cookie
+ * (for notify the ack's cookie is the id anyway).  Then @reset forgets
+ * what came and the answer is read again, by RUN_GET.
  */
 static int run_answer(struct kb_nl *nl, const struct kb_run_req *q,
 		      const int32_t *cpus, unsigned int nr, kb_nl_msg_cb cb,
@@ -314,10 +327,19 @@ static int run_answer(struct kb_nl *nl, const struct kb_run_req *q,
 	int err;
 
 	nl->quiet = true;
+	nl->run_ntf = run_notify;
 	err = run_request(nl, q, cpus, nr, cb, arg);
+	if (err == -EINVAL && nl->run_ntf &&
+	    nl->bad_attr == KBENCH_A_RUN_NOTIFY) {
+		run_notify = false;
+		nl->run_ntf = false;
+		reset(arg);
+		err = run_request(nl, q, cpus, nr, cb, arg);
+	}
+	nl->run_ntf = false;
 	nl->quiet = quiet;
 	if (err < 0 && nl->has_cookie && nl->cookie &&
-	    nl->cookie <= UINT32_MAX) {
+	    nl->cookie <= UINT32_MAX && strstr(nl->extack, "run-get id")) {
 		if (!quiet)
 			fprintf(stderr, "%s: %s: reading run %u again\n", prog,
 				nl->extack[0] ? nl->extack : strerror(-err),
