@@ -195,6 +195,85 @@ def answer_split(tap, ynl):
               'skew, cpu-count 2)', diag)
 
 
+A_RUN_ID, A_RUN_NOTIFY, A_RUN_ERROR, A_RUN_ERROR_MSG = 7, 37, 38, 39
+CMD_RUN_NTF, CMD_RUN_END_NTF = 8, 9
+
+
+def notified(nl, seq, fam, timeout=300):
+    """What @nl received for a RUN with notify sent as @seq, until its
+    RUN_END_NTF (or after @timeout s): [(what, attrs)] in order, what
+    'ack' (attrs: error, cookie), 'ntf', 'end' or 'other'."""
+    got, end = [], time.time() + timeout
+    while time.time() < end and not any(w == 'end' for w, _ in got):
+        for kind, s, err, body in nl.recv(max(0.1, end - time.time())):
+            if kind == races_test.NLMSG_ERROR and s == seq:
+                ext = races_test.attrs(body[4 + 16:])
+                got.append(('ack', {'error': err, 'cookie': ext.get(3),
+                                    'msg': ext.get(1)}))
+            elif kind == fam and s == 0 and body[0] in (CMD_RUN_NTF,
+                                                        CMD_RUN_END_NTF):
+                what = 'ntf' if body[0] == CMD_RUN_NTF else 'end'
+                got.append((what, races_test.attrs(body[4:])))
+            else:
+                got.append(('other', (kind, s)))
+    return got
+
+
+def u32(a):
+    return struct.unpack('I', a)[0] if a and len(a) == 4 else None
+
+
+def notify_shape(tap):
+    """RUN with notify, on raw sockets: the ack with the run id as its
+    cookie, the answer as RUN_NTF notifications (sequence number 0, each
+    with the id) to the requesting socket only, then RUN_END_NTF with the
+    id and error 0; a run that fails in its thread (a setup's -EIO) ends
+    with RUN_END_NTF of -EIO and the setup's words, after an ack of 0."""
+    a, b = races_test.Nl(), races_test.Nl()
+    fam = a.family()
+    flag = races_test.attr(A_RUN_NOTIFY, b'')
+    seq = a.send(fam, races_test.KBENCH_CMD_RUN,
+                 races_test.group_req([0, 1], 20) + flag)
+    got = notified(a, seq, fam)
+    stray = b.recv(1)
+    acks = [x for w, x in got if w == 'ack']
+    cookie = acks[0]['cookie'] if acks else None
+    rid = struct.unpack('Q', cookie)[0] if cookie and len(cookie) == 8 else 0
+    ntfs = [x for w, x in got if w == 'ntf']
+    ends = [x for w, x in got if w == 'end']
+    tap.check(len(acks) == 1 and acks[0]['error'] == 0 and rid > 0 and
+              len(ntfs) == 3 and all(u32(x.get(A_RUN_ID)) == rid
+                                     for x in ntfs) and
+              len(ends) == 1 and got[-1][0] == 'end' and
+              u32(ends[0].get(A_RUN_ID)) == rid and
+              ends[0].get(A_RUN_ERROR) == b'\0\0\0\0' and
+              not [w for w, _ in got if w == 'other'] and not stray,
+              'RUN notify on cpus 0,1: the ack (error 0, cookie = run id), '
+              '3 RUN_NTF with the id, then RUN_END_NTF error 0; another '
+              'socket of the process gets nothing',
+              f'rid {rid} got {[(w, x) for w, x in got]} stray {stray}')
+    ins = subprocess.run(['insmod', '/lib/kbench/kbench_setup_test.ko',
+                          'fail_errno=5'], capture_output=True, text=True)
+    seq = a.send(fam, races_test.KBENCH_CMD_RUN,
+                 races_test.run_req(0, 5, b'setup_test') + flag)
+    got = notified(a, seq, fam)
+    subprocess.run(['rmmod', 'kbench_setup_test'], capture_output=True)
+    a.close()
+    b.close()
+    acks = [x for w, x in got if w == 'ack']
+    ends = [x for w, x in got if w == 'end']
+    err = struct.unpack('i', ends[0][A_RUN_ERROR])[0] \
+        if ends and A_RUN_ERROR in ends[0] else None
+    msg = ends[0].get(A_RUN_ERROR_MSG, b'') if ends else b''
+    tap.check(ins.returncode == 0 and len(acks) == 1 and
+              acks[0]['error'] == 0 and err == -5 and
+              msg.startswith(b'setup_test') and
+              not [w for w, _ in got if w == 'ntf'],
+              "RUN notify of a setup that fails (-EIO): ack 0, no RUN_NTF, "
+              f"RUN_END_NTF error -5 and the setup's words ({msg!r})",
+              f'{ins.stderr} got {got}')
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith('--')]
     faults = '--faults' in sys.argv
@@ -203,7 +282,7 @@ def main():
     if len(args) != 2:
         sys.exit(__doc__.split('\n\n')[1])
     ynl = Ynl(*args, wrapper=NTF_WRAPPER, timeout=600)
-    tap = Tap(24 + races_test.TESTS if faults else 17, diag_lines=40)
+    tap = Tap(26 + races_test.TESTS if faults else 19, diag_lines=40)
 
     # the skew bound loose (20 ms): emulated vCPUs on a loaded host start
     # windows milliseconds apart, and the default (target-ns / 8) flagged
@@ -255,6 +334,7 @@ def main():
               diag2)
 
     answer_split(tap, ynl)
+    notify_shape(tap)
 
     run, diag = run_answer(ynl, {
         'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 20})

@@ -5,7 +5,8 @@
 # Debian's linux-source-6.12) drives the kbench family in the VM, knowing
 # nothing but Documentation/netlink/specs/kbench.yaml: --do info, --dump
 # routine-get and clock-get, --do run with attributes, and bad requests
-# whose extack message and attribute it prints (tests/ynl/ynl_test.py).
+# whose extack message and attribute it prints; its library drives a RUN
+# with notify to its notifications and run-get (tests/ynl/ynl_test.py).
 # Prints TAP.  Plain TCG (no icount): nothing here depends on timing.
 #
 # Usage: tests/ynl/run.sh [tests/vm/run options, e.g. --kernel 6.12-rt]

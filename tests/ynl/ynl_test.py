@@ -7,14 +7,77 @@ Usage: ynl_test.py CLI SPEC
 CLI is tools/net/ynl/cli.py of linux-source-6.12 and SPEC our netlink spec:
 nothing else tells the CLI about the family.  Each test runs the CLI as a
 user would and checks its JSON output, or for a bad request its exit
-status and the kernel's extack (message and attribute) it prints.  Prints
-TAP; exits 1 if a test failed.  tests/ynl/run.sh boots the VM for it.
+status and the kernel's extack (message and attribute) it prints; and
+the CLI's library (tools/net/ynl/lib beside it) drives a RUN with notify
+to its result: the ack, the run-ntf and run-end-ntf notifications, run-get
+by id.  Prints TAP; exits 1 if a test failed.  tests/ynl/run.sh boots the
+VM for it.
 """
+import inspect
+import os
 import sys
+import textwrap
+import time
 
 import yaml
 
 from ynl_common import Tap, Ynl, rejected
+
+
+def ynl_family(cli, spec_path):
+    """The ynl library beside @cli (tools/net/ynl/lib) with our spec, as
+    the CLI builds it with --no-schema.  Its _ops() of 6.12 reads its next
+    datagram with the attribute space of the last message's op, None after
+    a notification (see ynl_ntf.py): rewritten to use the request's op,
+    since a RUN's notifications may come before its ack."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(cli)))
+    from lib import ynl as Y
+    src = textwrap.dedent(inspect.getsource(Y.YnlFamily._ops))
+    bad = 'NlMsgs(reply, attr_space=op.attr_set)'
+    if bad in src:
+        src = src.replace(bad, 'NlMsgs(reply, attr_space='
+                          'self.ops[method].attr_set)')
+        ns = {}
+        exec(compile(src, Y.__file__, 'exec'), vars(Y), ns)
+        Y.YnlFamily._ops = ns['_ops']
+    return Y.YnlFamily(spec_path, '')
+
+
+def notify_run(tap, cli, spec_path):
+    """A RUN with notify through the kernel's ynl library: do() returns
+    at the ack, the answer comes as run-ntf and run-end-ntf notifications
+    to the same socket (check_ntf(), polled), and run-get of the id gives
+    the same reply again."""
+    y = ynl_family(cli, spec_path)
+    req = {'routine': ['add_chain'], 'samples': 20, 'iterations': 100,
+           'cpu': 0, 'notify': True}
+    try:
+        ack = y.do('run', req)
+    except Exception as e:  # NlError, or a decoding error: the diag
+        tap.check(False, 'ynl do run notify: returns at the ack', repr(e))
+        return
+    got, end = [], time.time() + 300
+    while time.time() < end and not any(m['name'] == 'run-end-ntf'
+                                        for m in got):
+        y.check_ntf()
+        got += y.async_msg_queue
+        y.async_msg_queue.clear()
+        time.sleep(0.1)
+    ntfs = [m['msg'] for m in got if m['name'] == 'run-ntf']
+    ends = [m['msg'] for m in got if m['name'] == 'run-end-ntf']
+    rid = ntfs[0].get('id') if ntfs else None
+    again = y.dump('run-get', {'id': rid}) if rid else None
+    tap.check(ack is None and len(ntfs) == 1 and rid and
+              ntfs[0].get('samples') == 20 and
+              [r.get('routine') for r in ntfs[0].get('result', [])] ==
+              ['add_chain'] and len(ends) == 1 and
+              ends[0].get('id') == rid and ends[0].get('error') == 0 and
+              again and again[0].get('id') == rid and
+              again[0].get('result') == ntfs[0].get('result'),
+              'ynl library: do run notify returns at the ack; one run-ntf '
+              'with the result, run-end-ntf error 0, both with the id; '
+              'run-get of the id gives the same result',
+              f'ack {ack}\ngot {got}\nagain {again}')
 
 
 def spec_const(spec, name):
@@ -31,7 +94,7 @@ def main():
     with open(spec_path) as f:
         spec = yaml.safe_load(f)
     ynl = Ynl(cli, spec_path)
-    tap = Tap(8)
+    tap = Tap(9)
 
     info, diag = ynl.json('--do', 'info')
     tap.check(info is not None and info.get('version') and
@@ -82,6 +145,8 @@ def main():
              {'routine': ['add_chain'],
               'iterations': spec_const(spec, 'iterations-limit') + 1},
              'integer out of range', 'iterations')
+
+    notify_run(tap, cli, spec_path)
 
     rc, out, err = ynl('--do', 'info', request={'version': 'x'})
     tap.check(rc == 1 and 'Invalid argument' in out + err and
