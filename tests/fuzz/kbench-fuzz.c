@@ -202,6 +202,7 @@ struct fuzz_msg {
 	unsigned int nevent;			/* valid_event() */
 	unsigned int ncpus;			/* valid_cpus() */
 	bool with_arg;		/* valid_routine() picks from arg_routines */
+	bool notify;		/* valid_notify(): answered by notifications */
 	/* raw bytes to send instead of req (truncated headers) */
 	unsigned char raw[256];
 	size_t raw_len;
@@ -250,7 +251,7 @@ static void put_routines(int n)
  * cheap (cheap_max; 0 = every accepted value is cheap).  The generators
  * below mutate rows by kind; C_EVERY_ATTR sends every row at once.
  */
-enum attr_kind { K_U32, K_U64, K_STR };
+enum attr_kind { K_U32, K_U64, K_STR, K_FLAG };
 
 struct run_attr {
 	uint16_t type;
@@ -419,6 +420,18 @@ static uint32_t limit_max_window(void)
 	return info.v[KBENCH_A_INFO_MAX_WINDOW_US];
 }
 
+/*
+ * The answer as notifications after the ack, in half the RUNs that have
+ * it: the ack is then the answer, and the RUN_NTF and RUN_END_NTF that
+ * follow are notifications (notification_ok()).
+ */
+static void valid_notify(const struct run_attr *a)
+{
+	m.notify = coin();
+	if (m.notify)
+		knl_put(&m.req, a->type, NULL, 0);
+}
+
 static const struct run_attr run_attrs[] = {
 	{ .type = KBENCH_A_RUN_ROUTINE, .name = "routine", .kind = K_STR,
 	  .multi = true, .put_valid = valid_routine },
@@ -454,6 +467,9 @@ static const struct run_attr run_attrs[] = {
 	{ .type = KBENCH_A_RUN_SKEW_NS, .name = "skew_ns",
 	  .kind = K_U32, .put_valid = valid_skew_bound,
 	  .limit = limit_skew_bound, .may_omit = true, .concurrent = true },
+	/* answered by notifications after the ack: the same run */
+	{ .type = KBENCH_A_RUN_NOTIFY, .name = "notify", .kind = K_FLAG,
+	  .put_valid = valid_notify, .may_omit = true },
 };
 
 #define NR_RUN_ATTRS	ARRAY_SIZE(run_attrs)
@@ -514,7 +530,9 @@ static void gen_unknown_cmd(void)
 
 	if (coin())
 		cmd = (uint8_t)rnd_below(256);
-	if (cmd >= 1 && cmd < KBENCH_CMD_PROGRESS_NTF)
+	/* the family's requests are not unknown; its events are */
+	if ((cmd >= 1 && cmd < KBENCH_CMD_PROGRESS_NTF) ||
+	    cmd == KBENCH_CMD_RUN_GET)
 		cmd = KBENCH_CMD_MAX + 1 + rnd_below(200);
 	start(cmd, coin() ? NLM_F_REQUEST | NLM_F_DUMP : do_flags());
 	if (coin())
@@ -1053,7 +1071,8 @@ static bool errno_expected(int e)
 
 /*
  * A message with sequence number 0 from the family: a progress
- * notification for a RUN this socket sent, well formed.  Never to an
+ * notification for a RUN this socket sent, or the answer of one that
+ * asked for notify (RUN_NTF, RUN_END_NTF), well formed.  Never to an
  * unprivileged socket: it cannot have run anything.
  */
 static bool notification_ok(unsigned long idx, const struct nlmsghdr *nlh)
@@ -1067,13 +1086,14 @@ static bool notification_ok(unsigned long idx, const struct nlmsghdr *nlh)
 
 	notifications++;
 	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
-	    g->cmd != KBENCH_CMD_PROGRESS_NTF)
-		why = "not a PROGRESS_NTF";
+	    (g->cmd != KBENCH_CMD_PROGRESS_NTF &&
+	     g->cmd != KBENCH_CMD_RUN_NTF && g->cmd != KBENCH_CMD_RUN_END_NTF))
+		why = "not a PROGRESS_NTF, RUN_NTF or RUN_END_NTF";
 	else if (opt.unpriv)
-		why = "progress reached an unprivileged socket";
+		why = "a notification reached an unprivileged socket";
 	else
-		why = kbench_check_msg(KBENCH_CMD_PROGRESS_NTF, nlh);
-	if (!why) {
+		why = kbench_check_msg(g->cmd, nlh);
+	if (!why && g->cmd == KBENCH_CMD_PROGRESS_NTF) {
 		data = knl_genl_attrs(nlh, &len);
 		knl_parse(data, len, tb, KBENCH_A_PROGRESS_MAX);
 		if (!knl_get_u32(tb[KBENCH_A_PROGRESS_PORTID], &port) ||
@@ -1083,6 +1103,45 @@ static bool notification_ok(unsigned long idx, const struct nlmsghdr *nlh)
 	if (why)
 		printf("# message %lu: bad notification: %s\n", idx, why);
 	return !why;
+}
+
+/*
+ * A notification of the answer of this RUN, which asked for notify: its
+ * RUN_NTF messages are the reply's data, its RUN_END_NTF the final word,
+ * with the error and message an ack would have carried.
+ */
+static void notify_answer(const struct nlmsghdr *nlh, bool *answered,
+			  bool *data, bool *final, bool *rejected, int *err,
+			  struct knl_result *fin)
+{
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	const struct nlattr *tb[KBENCH_A_RUN_MAX + 1];
+	const void *attrs;
+	uint32_t v;
+	int len;
+
+	if (g->cmd != KBENCH_CMD_RUN_NTF && g->cmd != KBENCH_CMD_RUN_END_NTF)
+		return;
+	attrs = knl_genl_attrs(nlh, &len);
+	knl_parse(attrs, len, tb, KBENCH_A_RUN_MAX);
+	*answered = true;
+	if (g->cmd == KBENCH_CMD_RUN_NTF) {
+		*data = true;
+		if (knl_get_u32(tb[KBENCH_A_RUN_ID], &v))
+			remember_run(v);
+		return;
+	}
+	*final = true;
+	if (knl_get_u32(tb[KBENCH_A_RUN_ERROR], &v) && v) {
+		*rejected = true;
+		*err = -(int32_t)v;
+		if (tb[KBENCH_A_RUN_ERROR_MSG])
+			snprintf(fin->msg, sizeof(fin->msg), "%.*s",
+				 (int)(tb[KBENCH_A_RUN_ERROR_MSG]->nla_len -
+				       NLA_HDRLEN),
+				 (const char *)tb[KBENCH_A_RUN_ERROR_MSG] +
+				 NLA_HDRLEN);
+	}
 }
 
 /* Send the fuzz message (and the sentinel) and classify the answer. */
@@ -1189,6 +1248,10 @@ static int exchange(unsigned long idx)
 			}
 			if (!nlh->nlmsg_seq && nlh->nlmsg_type == fam.id) {
 				bad |= !notification_ok(idx, nlh);
+				if (m.notify && run_pending)
+					notify_answer(nlh, &answered, &data,
+						      &final, &rejected, &err,
+						      &fin);
 				continue;
 			}
 			if (nlh->nlmsg_seq != fseq)
@@ -1197,7 +1260,8 @@ static int exchange(unsigned long idx)
 			if (nlh->nlmsg_type == NLMSG_ERROR) {
 				const struct nlmsgerr *e = NLMSG_DATA(nlh);
 
-				final = true;
+				/* notify: the ack of 0 starts the answer */
+				final |= !m.notify || e->error;
 				if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e))) {
 					bad = true;
 					continue;
