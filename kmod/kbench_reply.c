@@ -255,11 +255,14 @@ static bool kbench_answer_fits(const struct kbench_run *run,
 /*
  * What the requester's queue will be charged for @msg: netlink_unicast()
  * trims a head that is at least half empty to the message's length
- * (netlink_trim()), so at most kbench_skb_room() of its length, or what
- * it is charged now.
+ * (netlink_trim()), so then at most kbench_skb_room() of its length;
+ * a head less empty than that is queued as it is, at its truesize (a
+ * message sized by its bound, as the answer's are, often is).
  */
 static size_t kbench_msg_room(const struct sk_buff *msg)
 {
+	if ((size_t)skb_tailroom(msg) * 2 < msg->truesize)
+		return msg->truesize;
 	return min_t(size_t, msg->truesize, kbench_skb_room(msg->len));
 }
 
