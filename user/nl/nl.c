@@ -188,6 +188,8 @@ void kb_nl_print_error(const struct kb_nl *nl)
 	const char *why = nl->extack[0] ? nl->extack : strerror(-nl->error);
 	char what[96];
 
+	if (nl->hold_error)
+		return;
 	if (nl->bad_attr && attr_namer &&
 	    attr_namer(nl->bad_cmd, nl->bad_attr, nl->bad_data, nl->bad_len,
 		       what, sizeof(what)))

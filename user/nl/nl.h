@@ -47,6 +47,11 @@ struct kb_nl {
 	unsigned char bad_data[64];
 	bool quiet;		/* do not print kernel errors */
 	/*
+	 * kb_nl_print_error() prints nothing: the caller decides after the
+	 * request whether the error is one (a RUN read again by RUN_GET)
+	 */
+	bool hold_error;
+	/*
 	 * Notifications on this socket (PROGRESS_NTF, unicast to whoever
 	 * sent the RUN) are never taken for an answer; with ntf_cb set they
 	 * are passed to it, and do requests are sent from a thread so that

@@ -323,10 +323,10 @@ static int run_answer(struct kb_nl *nl, const struct kb_run_req *q,
 		      const int32_t *cpus, unsigned int nr, kb_nl_msg_cb cb,
 		      void (*reset)(void *arg), void *arg)
 {
-	bool quiet = nl->quiet;
 	int err;
 
-	nl->quiet = true;
+	/* run_request() still says that it waits for a run that ends */
+	nl->hold_error = true;
 	nl->run_ntf = run_notify;
 	err = run_request(nl, q, cpus, nr, cb, arg);
 	if (err == -EINVAL && nl->run_ntf &&
@@ -337,17 +337,17 @@ static int run_answer(struct kb_nl *nl, const struct kb_run_req *q,
 		err = run_request(nl, q, cpus, nr, cb, arg);
 	}
 	nl->run_ntf = false;
-	nl->quiet = quiet;
+	nl->hold_error = false;
 	if (err < 0 && nl->has_cookie && nl->cookie &&
 	    nl->cookie <= UINT32_MAX && strstr(nl->extack, "run-get id")) {
-		if (!quiet)
+		if (!nl->quiet)
 			fprintf(stderr, "%s: %s: reading run %u again\n", prog,
 				nl->extack[0] ? nl->extack : strerror(-err),
 				(uint32_t)nl->cookie);
 		reset(arg);
 		return run_get(nl, (uint32_t)nl->cookie, cb, arg);
 	}
-	if (err < 0 && !quiet)
+	if (err < 0 && !nl->quiet)
 		kb_nl_print_error(nl);
 	return err;
 }
