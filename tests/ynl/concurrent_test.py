@@ -196,7 +196,7 @@ def answer_split(tap, ynl):
 
 
 A_RUN_ID, A_RUN_NOTIFY, A_RUN_ERROR, A_RUN_ERROR_MSG = 7, 37, 38, 39
-CMD_RUN_NTF, CMD_RUN_END_NTF = 8, 9
+CMD_PROGRESS_NTF, CMD_RUN_NTF, CMD_RUN_END_NTF = 6, 8, 9
 
 
 def notified(nl, seq, fam, timeout=300):
@@ -214,6 +214,8 @@ def notified(nl, seq, fam, timeout=300):
                                                         CMD_RUN_END_NTF):
                 what = 'ntf' if body[0] == CMD_RUN_NTF else 'end'
                 got.append((what, races_test.attrs(body[4:])))
+            elif kind == fam and s == 0 and body[0] == CMD_PROGRESS_NTF:
+                continue
             else:
                 got.append(('other', (kind, s)))
     return got
