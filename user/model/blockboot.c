@@ -377,6 +377,106 @@ double kb_sign_kpss(const double *x, size_t n, double b)
 	return lrv > 0 ? sum / ((double)n * (double)n * lrv) : NAN;
 }
 
+static double normal_quantile(double p);
+
+struct ranked {
+	double v;
+	size_t i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/*
+ * The van der Waerden normal scores of @x (time order kept): z_i =
+ * Phi^-1((r_i - 1/2) / m), r_i the mid-rank of x_i among the m valid
+ * values (ties share their average rank), NAN values 0.  false: no
+ * memory.
+ */
+static bool normal_scores(const double *x, size_t n, double *z)
+{
+	struct ranked *r = malloc((n ? n : 1) * sizeof(*r));
+	size_t m = 0, i, j;
+
+	if (!r)
+		return false;
+	for (i = 0; i < n; i++) {
+		z[i] = 0;
+		if (!isnan(x[i])) {
+			r[m].v = x[i];
+			r[m++].i = i;
+		}
+	}
+	qsort(r, m, sizeof(*r), cmp_ranked);
+	for (i = 0; i < m; i = j) {
+		double mid;
+
+		for (j = i + 1; j < m && r[j].v == r[i].v; j++)
+			;
+		/* ranks i + 1 .. j: their average */
+		mid = ((double)i + 1 + (double)j) / 2;
+		for (; i < j; i++)
+			z[r[i].i] = normal_quantile((mid - 0.5) / (double)m);
+	}
+	free(r);
+	return true;
+}
+
+double kb_scales_check(const double *x, size_t n, size_t *len,
+		       double *ratio)
+{
+	static const unsigned int ks[] = { 2, 3, 4, 8, 16, 32 };
+	double *z, b, ref, pmin = 1;
+	unsigned int j;
+	size_t bl;
+
+	if (len)
+		*len = 0;
+	if (ratio)
+		*ratio = 1;
+	if (n < 8 * 8)
+		return 1;
+	z = malloc(n * sizeof(*z));
+	if (!z || !normal_scores(x, n, z)) {
+		free(z);
+		return 1;
+	}
+	/*
+	 * short-range dependence: twice the scores' Politis-White length
+	 * (halving the batch means' bias G / (L g) there: AR(1) at phi 0.5
+	 * was flagged 7% of the time at once the length, 4% at twice), at
+	 * most 2 n^(1/3) (level switching lengthens it until the reference
+	 * holds the switching it is to find)
+	 */
+	b = kb_block_length_mean(z, n, NULL);
+	bl = block_of(fmin(2 * b, 2 * cbrt((double)n)));
+	ref = bl * 4 <= n ? batch_lrv(z, n, bl) : 0;
+	for (j = 0; ref > 0 && j < sizeof(ks) / sizeof(ks[0]); j++) {
+		size_t l = n / ks[j];
+		double df = 1.5 * (ks[j] - 1), r, u, p;
+
+		if (l <= bl)
+			continue;
+		r = batch_lrv(z, n, l) / ref;
+		/* Wilson-Hilferty: chi-square(df) / df to a normal deviate */
+		u = (cbrt(r) - (1 - 2 / (9 * df))) / sqrt(2 / (9 * df));
+		p = 0.5 * erfc(u / sqrt(2));
+		if (p < pmin) {
+			pmin = p;
+			if (len)
+				*len = l;
+			if (ratio)
+				*ratio = r;
+		}
+	}
+	free(z);
+	return pmin;
+}
+
 /*
  * The interval of one median from the machinery of the comparisons: the
  * median's variance is its influence series' long-run variance over n

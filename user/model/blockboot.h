@@ -120,6 +120,25 @@ struct kb_stats;
 double kb_median_ci_series(const double *x, size_t n, const double *sorted,
 			   size_t k, struct kb_stats *st);
 /*
+ * The stability verdict's check across time scales (level switching):
+ * the samples' van der Waerden normal scores (ranks: the check is
+ * distribution-free for independent samples, and a level shift moves
+ * the scores of every sample, where sgn(x - median) keeps a third of
+ * it), their long-run variance from overlapping batch means at n/2, n/3,
+ * n/4, n/8, n/16, n/32 against the same at twice their Politis-White
+ * block length (at most 2 n^(1/3): switching would lengthen it until the
+ * reference held the switching); each scale's ratio as
+ * chi-square(1.5 (k - 1)) / df for its k
+ * batches (Wilson-Hilferty) to a p-value.  Returns the smallest p (1: no
+ * scale, fewer than 64 values); *@len, *@ratio (may be NULL): that
+ * scale's batch length and ratio.  The verdict flags a p below
+ * KB_SCALES_P_CRIT, the point at which independent samples of 1000 are
+ * flagged 5% of the time (simulated; RESULTS.md).
+ */
+#define KB_SCALES_P_CRIT	0.025
+double kb_scales_check(const double *x, size_t n, size_t *len,
+		       double *ratio);
+/*
  * KPSS's stationarity statistic of the median's sign series at block
  * length @b (blockboot.c); above KB_KPSS_CRIT_5 the series wanders more
  * than stationarity at that dependence allows (5%).  NAN: too few values.

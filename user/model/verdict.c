@@ -137,18 +137,19 @@ void kb_verdict(const struct kb_verdict_in *in, struct kb_stability *v)
 			add_reason(v, "serially dependent: lag-1 autocorrelation %.2f > %.2f (drift or bursts: intervals use blocks of rounds)",
 				   rho, KB_STABLE_LAG1_MAX);
 		{
-			double b = kb_block_length_median(in->series, in->nseries, NULL);
-			double ratio, w = kb_batch_widen(in->series, in->nseries,
-							 b, &ratio, &len);
+			/*
+			 * level switching: the calibrated check of the ranks
+			 * across time scales (blockboot.h), not the intervals'
+			 * batch widening, which errs towards wide at about 5% a
+			 * scale (independent samples called unstable 15% of the
+			 * time with it and KPSS)
+			 */
+			double ratio, p = kb_scales_check(in->series, in->nseries,
+							  &len, &ratio);
 
-			double eta = kb_sign_kpss(in->series, in->nseries, b);
-
-			if (len)
-				add_reason(v, "level switching or slow drift: batches of %zu samples vary %.1fx what blocks of %.0f allow (intervals widened %.2fx)",
-					   len, ratio, b, w);
-			else if (eta > KB_KPSS_CRIT_5)
-				add_reason(v, "level switching or slow drift: the samples' side of the median wanders beyond what blocks of %.0f allow (KPSS %.2f > %.3f)",
-					   b, eta, KB_KPSS_CRIT_5);
+			if (p < KB_SCALES_P_CRIT)
+				add_reason(v, "level switching or slow drift: the ranks in batches of %zu vary %.1fx what short-range dependence allows (p %.2g < %g across time scales)",
+					   len, ratio, p, KB_SCALES_P_CRIT);
 		}
 		h = kb_halves_change(in->series, in->nseries, &apart);
 		if (apart && fabs(h) > KB_STABLE_HALVES_MAX)
