@@ -8,7 +8,11 @@
  * which must measure (0).  The results stay in read-only parameters
  * (/sys/module/kbench_atomic_test/parameters/): preempt, spin, rcu, irq,
  * process.  A context the kernel cannot see (preempt_disable() without
- * CONFIG_PREEMPT_COUNT) is not tried: its parameter reads 1.
+ * CONFIG_PREEMPT_COUNT) is not tried: its parameter reads 1.  What the
+ * process-context measurement took and flagged, whatever it returned
+ * (-ENODATA: every sample flagged): process_samples, process_valid and
+ * process_excluded, its excluded samples by reason (struct kbench_result's
+ * excluded_by[], indexed by the bit number of the sample flag).
  *
  * The warning is on purpose: load this module only in a VM boot of its
  * own, with panic_on_warn=0 (tests/selftests/kbench_atomic_test.sh).
@@ -19,6 +23,7 @@
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 
 static int kbat_preempt = 1, kbat_spin = 1, kbat_rcu = 1, kbat_irq = 1;
 static int kbat_process = 1;
@@ -32,6 +37,17 @@ module_param_named(irq, kbat_irq, int, 0444);
 MODULE_PARM_DESC(irq, "kbench_measure() with interrupts off");
 module_param_named(process, kbat_process, int, 0444);
 MODULE_PARM_DESC(process, "kbench_measure() from process context");
+static unsigned int kbat_samples, kbat_valid;
+static unsigned int kbat_excluded[KBENCH_RESULT_REASONS];
+static unsigned int kbat_nreasons = KBENCH_RESULT_REASONS;
+module_param_named(process_samples, kbat_samples, uint, 0444);
+MODULE_PARM_DESC(process_samples, "samples the process-context measurement took");
+module_param_named(process_valid, kbat_valid, uint, 0444);
+MODULE_PARM_DESC(process_valid, "of them, those without a flag");
+module_param_array_named(process_excluded, kbat_excluded, uint,
+			 &kbat_nreasons, 0444);
+MODULE_PARM_DESC(process_excluded,
+		 "its excluded samples by reason (the sample flag's bit number)");
 
 static DEFINE_SPINLOCK(kbat_lock);
 
@@ -46,36 +62,41 @@ static void kbat_loop(unsigned int iterations, void *data)
  * flagged all of 10 (ppc64le: -ENODATA, no valid sample), and what is
  * tested here is the context, not the figure.
  */
-static int kbat_measure(void)
+static int kbat_measure(struct kbench_result *res)
 {
-	struct kbench_result res;
-
-	return kbench_measure(kbat_loop, 100, NULL, 200, &res);
+	return kbench_measure(kbat_loop, 100, NULL, 200, res);
 }
 
 static int __init kbat_init(void)
 {
+	struct kbench_result res = {};
 	unsigned long flags;
+	unsigned int i;
 
 	if (IS_ENABLED(CONFIG_PREEMPT_COUNT)) {
 		preempt_disable();
-		kbat_preempt = kbat_measure();
+		kbat_preempt = kbat_measure(&res);
 		preempt_enable();
 	}
 	if (IS_ENABLED(CONFIG_PREEMPT_COUNT) || IS_ENABLED(CONFIG_PREEMPT_RT)) {
 		spin_lock(&kbat_lock);
-		kbat_spin = kbat_measure();
+		kbat_spin = kbat_measure(&res);
 		spin_unlock(&kbat_lock);
 	}
 	if (IS_ENABLED(CONFIG_PREEMPT_RCU)) {
 		rcu_read_lock();
-		kbat_rcu = kbat_measure();
+		kbat_rcu = kbat_measure(&res);
 		rcu_read_unlock();
 	}
 	local_irq_save(flags);
-	kbat_irq = kbat_measure();
+	kbat_irq = kbat_measure(&res);
 	local_irq_restore(flags);
-	kbat_process = kbat_measure();
+	memset(&res, 0, sizeof(res));
+	kbat_process = kbat_measure(&res);
+	kbat_samples = res.samples;
+	kbat_valid = res.valid;
+	for (i = 0; i < KBENCH_RESULT_REASONS; i++)
+		kbat_excluded[i] = res.excluded_by[i];
 	return 0;
 }
 

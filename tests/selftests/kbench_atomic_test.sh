@@ -66,10 +66,18 @@ done
 tap $? "kbench_measure() from atomic context: -EINVAL each ($tried contexts tried, 1 = invisible without CONFIG_PREEMPT_COUNT:$r)"
 # It measures again (not -EINVAL): 0.  Only on ppc64le in plain TCG is
 # -ENODATA ("no valid sample": all of its 200 fixed-N samples flagged)
-# taken too: seen there once, beside other VMs, and nowhere else; not
-# explained beyond the host (what flagged them was not recorded).  Under
-# icount, and on every other arch, it must succeed.
+# taken too: seen there once, beside other VMs, and nowhere else.  Under
+# icount, and on every other arch, it must succeed.  What the measurement
+# flagged is printed every time (the module's process_excluded: its
+# excluded samples by reason, the keys of kbenchctl's JSON
+# "excluded_by_reason"), so that a sighting says which flag it was.
 v=$(cat $p/process)
+reasons=$(awk -v RS=, -v FS=, '
+	BEGIN { split("cpu_changed backwards nmi smi window reference event steal skew", k, " ") }
+	$1 + 0 > 0 { printf "%s%s %d", sep, ((NR in k) ? k[NR] : "bit" NR - 1), $1; sep = ", " }' \
+	"$p/process_excluded" 2>/dev/null)
+echo "# process: $v; $(cat $p/process_samples 2>/dev/null) samples," \
+	"$(cat $p/process_valid 2>/dev/null) valid; excluded by reason: ${reasons:-none}"
 if ! kb_icount && [ "$(uname -m)" = ppc64le ]; then
 	[ "$v" = 0 ] || [ "$v" = -61 ]
 else
