@@ -8,15 +8,25 @@
 #   run.sh bisect [--kernel K]  git bisect run over five synthetic versions
 #                               of the test module finds the first slow one
 #                               (three icount boots, ~60 s)
-#   run.sh tcg [--kernel K]     plain TCG: foo vs foobar in separate runs is
-#                               "no change" in at least 19 of 20 trials (~60 s)
+#   run.sh tcg [--kernel K]     plain TCG, any host load: the module before
+#                               and after a change that makes it several
+#                               times slower, 5 replicated runs a side:
+#                               regressed (or inconclusive with its reason,
+#                               never no change or improved), diff's exit
+#                               codes, --bisect, --markdown, run --baseline,
+#                               the KCIDB and gbench exports (one boot)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 stage=${1:?usage: run.sh icount|bisect|tcg [--kernel K]}
 shift
 kernel=6.1
-[ "${1:-}" = --kernel ] && kernel=$2
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=${2:?--kernel wants a kernel}; shift 2 ;;
+	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
 vmrun=(tests/vm/run --kernel "$kernel")
 
 # The release tests/vm/run boots for $kernel (its pick_kernel), and
@@ -87,6 +97,63 @@ print(b[0]["real_time"], b[0]["time_unit"])' "$d/v7.gbench.json" 2>&1); then
 	return $failed
 }
 
+# check_tcg_exports DIR N VERDICT: tests N+1.. of DIR/before.json and
+# DIR/after.json, 5 plain-TCG runs each of the diff test module before
+# and after (tcg-vm.sh), VERDICT its diff's: their KCIDB export validates
+# against schema v5.3, a test per run (DONE, a positive number of tsc
+# ticks); their Google Benchmark exports are compared by compare.py's
+# report (gbench.report, with its U test over the 5 repetitions), which
+# sees the time go up when kbench said regressed.  Prints the plan.
+check_tcg_exports() {
+	local d=$1 n=$2 verdict=$3 failed=0 kb="$top/user/kbenchctl" out
+	n=$((n + 1))
+	if [ -s "$d/before.json" ] && [ -s "$d/after.json" ] &&
+	   "$kb" export "$d/before.json" "$d/after.json" --format kcidb -o "$d/tcg.kcidb.json" &&
+	   out=$(/usr/bin/python3 - "$d/tcg.kcidb.json" \
+		"$top/tests/unit/fixtures/kcidb-v05_03.schema.json" 2>&1 <<'PY'
+import json, sys, jsonschema
+d = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(d)
+t = d['tests']
+assert len(t) == 10, len(t)
+for x in t:
+    assert x['path'] == 'kbench.kbench_diff_test' and x['status'] == 'DONE', x
+    assert x['number']['unit'] == 'tsc ticks' and x['number']['value'] > 0, x
+files = sorted(set(x['misc']['file'].rsplit('/', 1)[-1] for x in t))
+assert files == ['after.json', 'before.json'], files
+print(len(t), 'tests,', ' '.join(files))
+PY
+	); then
+		echo "ok $n - the KCIDB export of both files validates against schema v5.3: a DONE test with a positive number of tsc ticks per run ($out)"
+	else
+		echo "not ok $n - the KCIDB export of both files: $out"
+		failed=1
+	fi
+	n=$((n + 1))
+	if "$kb" export "$d/before.json" --format gbench -o "$d/before.gbench.json" &&
+	   "$kb" export "$d/after.json" --format gbench -o "$d/after.gbench.json" &&
+	   out=$(cd /usr/share/benchmark && /usr/bin/python3 -c '
+import sys, gbench.util as u, gbench.report as r
+a = u.load_benchmark_results(sys.argv[1])
+b = u.load_benchmark_results(sys.argv[2])
+rep = {x["name"]: x for x in r.get_difference_report(a, b, utest=True)}
+it = rep["kbench_diff_test"]
+assert len(it["measurements"]) == 5, it
+assert it["utest"]["nr_of_repetitions"] == 5, it["utest"]
+med = rep["kbench_diff_test_median"]["measurements"][0]["time"]
+if sys.argv[3] == "regressed":
+    assert med > 0, med
+print("5 repetitions a side, U test p %.3g, median time %+.0f %%" % (it["utest"]["time_pvalue"], 100 * med))' \
+		"$d/before.gbench.json" "$d/after.gbench.json" "$verdict" 2>&1); then
+		echo "ok $n - the Google Benchmark exports compared by compare.py's report (gbench.report): $out (kbench: $verdict; when regressed, the median time must go up)"
+	else
+		echo "not ok $n - the Google Benchmark exports in compare.py's report: $out"
+		failed=1
+	fi
+	echo "1..$n"
+	return $failed
+}
+
 build_module() { # insns outdir kver
 	make -s -C tests/results INSNS="$1" OUT="$2" KVER="$3" >/dev/null 2>&1
 }
@@ -117,7 +184,33 @@ icount)
 	exit $((rc || $? ))
 	;;
 tcg)
-	"${vmrun[@]}" --add tests/results/foo-vm.sh -- /extra/foo-vm.sh 20
+	kver=$(kver_of) || { echo "not ok 1 - no kernel $kernel, or kbench.ko does not build"; exit 1; }
+	d=$top/build/results-tcg-$kver
+	rm -rf "$d"
+	mkdir -p "$d/before" "$d/after"
+	# 2 and 32 loads an iteration (kbench_difftest.c, LOADS=1)
+	if ! make -s -C tests/results INSNS=4 LOADS=1 OUT="$d/build-before" KVER="$kver" >/dev/null 2>&1 ||
+	   ! make -s -C tests/results INSNS=34 LOADS=1 OUT="$d/build-after" KVER="$kver" >/dev/null 2>&1; then
+		echo "not ok 1 - build of the diff test module with loads (4 and 34 instructions)"
+		exit 1
+	fi
+	cp "$d/build-before/kbench_difftest.ko" "$d/before/"
+	cp "$d/build-after/kbench_difftest.ko" "$d/after/"
+	# a bound for a hung VM, not a speed: 13 runs of 200 samples, one
+	# boot; it took 60-150 s beside other VMs
+	"${vmrun[@]}" --timeout "${KBENCH_RESULTS_TCG_TIMEOUT:-600}" \
+		--add "$d/before" --add "$d/after" --add tests/results/tcg-vm.sh \
+		-- /extra/tcg-vm.sh >"$d/vm.tap"
+	rc=$?
+	grep -v '^# R ' "$d/vm.tap" | grep -v '^1\.\.[0-9]*$'
+	n=$(grep -cE '^(not )?ok ' "$d/vm.tap")
+	for f in before after; do
+		sed -n "/^# kbench-$f-begin\$/,/^# kbench-$f-end\$/s/^# R //p" \
+			"$d/vm.tap" >"$d/$f.json"
+	done
+	verdict=$(sed -n 's/^# verdict: //p' "$d/vm.tap")
+	check_tcg_exports "$d" "$n" "$verdict"
+	exit $((rc || $? ))
 	;;
 bisect)
 	kver=$(kver_of) || { echo "not ok 1 - no kernel $kernel, or kbench.ko does not build"; exit 1; }
