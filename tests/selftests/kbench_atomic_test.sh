@@ -64,13 +64,16 @@ done
 # interrupts off is visible to every kernel
 [ $bad = 0 ] && [ "$(cat $p/irq)" = -22 ] && [ $tried -ge 1 ]
 tap $? "kbench_measure() from atomic context: -EINVAL each ($tried contexts tried, 1 = invisible without CONFIG_PREEMPT_COUNT:$r)"
-# It measures again (not -EINVAL): 0.  Only on ppc64le in plain TCG is
-# -ENODATA ("no valid sample": all of its 200 fixed-N samples flagged)
-# taken too: seen there once, beside other VMs, and nowhere else.  Under
-# icount, and on every other arch, it must succeed.  What the measurement
-# flagged is printed every time (the module's process_excluded: its
-# excluded samples by reason, the keys of kbenchctl's JSON
-# "excluded_by_reason"), so that a sighting says which flag it was.
+# It measures again (not -EINVAL): 0, on every arch and in both modes.
+# What the measurement flagged is printed every time (the module's
+# process_excluded: its excluded samples by reason, named as kbenchctl's
+# JSON "excluded_by_reason" names them).  -ENODATA (all 200 samples
+# flagged) was seen in plain TCG on ppc64le at N = 100: `reference', the
+# reasonableness test, because the net of the empty loop there was a few
+# dozen timebase ticks, and the emulated counter's reference spans vary
+# by more than half of that (kmod/tests/kbench_atomic_test.c says how it
+# was measured); at the
+# module's N = 1000 it did not happen in 20 tries.
 v=$(cat $p/process)
 reasons=$(awk -v RS=, -v FS=, '
 	BEGIN { split("cpu_changed backwards nmi smi window reference event steal skew", k, " ") }
@@ -78,12 +81,8 @@ reasons=$(awk -v RS=, -v FS=, '
 	"$p/process_excluded" 2>/dev/null)
 echo "# process: $v; $(cat $p/process_samples 2>/dev/null) samples," \
 	"$(cat $p/process_valid 2>/dev/null) valid; excluded by reason: ${reasons:-none}"
-if ! kb_icount && [ "$(uname -m)" = ppc64le ]; then
-	[ "$v" = 0 ] || [ "$v" = -61 ]
-else
-	[ "$v" = 0 ]
-fi
-tap $? "kbench_measure() from process context afterwards: 0 (ppc64le in plain TCG: or -ENODATA, all samples flagged) ($v)"
+[ "$v" = 0 ]
+tap $? "kbench_measure() from process context afterwards: 0 ($v)"
 
 log=$(dmesg | tail -n +$((n0 + 1)))
 warns=$(echo "$log" | grep -c 'WARNING:')
