@@ -120,6 +120,7 @@ struct kbench_run {
 	const struct nlattr *nla_events[KBENCH_EVENTS_MAX];
 	bool requester_gone;		/* its socket was released */
 	u32 ending;			/* -EAGAIN: the run that is ending */
+	int ending_err;			/* and why: its abort's -errno */
 	/*
 	 * The room its answer needs in the requester's receive queue while
 	 * it is owed (kbench_reply.c: kbench_owed, under its lock), and

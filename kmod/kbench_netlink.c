@@ -364,6 +364,19 @@ static void kbench_run_say(struct netlink_ext_ack *extack,
 #endif
 }
 
+/* Why a run that is ending (-EAGAIN: run->ending) was asked to end. */
+static const char *kbench_ending_why(int err)
+{
+	switch (err) {
+	case -ECONNRESET:
+		return "its requester closed";
+	case -ENODEV:
+		return "its CPU went offline";
+	default:
+		return "it was stopped";
+	}
+}
+
 /*
  * The extack of a run that failed with @err; @cpu and @iterations are the
  * request's attributes in the skb the ack is built from.
@@ -411,8 +424,8 @@ static void kbench_run_explain(struct netlink_ext_ack *extack,
 		break;
 	case -EAGAIN:
 		kbench_extack_fmt(extack, cpu,
-				  "run %u is ending on this CPU, retry",
-				  run->ending);
+				  "run %u is ending on this CPU (%s), retry",
+				  run->ending, kbench_ending_why(run->ending_err));
 		break;
 	case -ENODEV:
 		NL_SET_ERR_MSG_ATTR(extack, cpu,
@@ -645,8 +658,9 @@ static int kbench_nl_run_group(struct sk_buff *skb, struct genl_info *info,
 					  cpus[bad]);
 		else if (err == -EAGAIN)
 			kbench_extack_fmt(info->extack, nla_cpus[bad],
-					  "cpus: run %u is ending on CPU %u, retry",
-					  g->run[bad]->ending, cpus[bad]);
+					  "cpus: run %u is ending on CPU %u (%s), retry",
+					  g->run[bad]->ending, cpus[bad],
+					  kbench_ending_why(g->run[bad]->ending_err));
 		else
 			kbench_run_explain(info->extack, run, err, NULL,
 					   NULL);

@@ -8,16 +8,15 @@
  * in kbench_inflight from before the claim until the thread has exited.
  * A run ends on its own, or is asked to end within one window
  * (kbench_run_abort()): by its requester's socket released
- * (kbench_abort_requester(), from the release notifier), its CPU gone
- * offline, a group's error, or module exit (kbench_abort_all()), which
- * waits for every thread.  The thread sets the run's error and calls
- * run->complete: a RUN's answers its requester (kbench_nl_run_complete(),
- * kbench_answer()); kbench_measure() (below) waits for it instead.
+ * (kbench_abort_requester(), from the release notifier, which only
+ * aborts), its CPU gone offline, a group's error, or module exit
+ * (kbench_abort_all()), which waits for every thread.  The thread sets
+ * the run's error and calls run->complete: a RUN's answers its requester
+ * (kbench_nl_run_complete(), kbench_answer()); kbench_measure() (below)
+ * waits for it instead.
  */
-#include <linux/anon_inodes.h>
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
-#include <linux/file.h>
 #include <linux/freezer.h>
 #include <linux/kthread.h>
 #include <linux/minmax.h>
@@ -38,12 +37,13 @@ static enum cpuhp_state kbench_hp_state;
 
 /*
  * A run's thread, from before its CPU is claimed until it has exited:
- * kept in kbench_inflight, which owns it, so that module exit and the
- * release of the requester's socket find every run of every group and
- * wait until its thread is past the last instruction of module text it
- * runs.  It is added to the list under kbench_cpu_lock in the same
- * section that checks kbench_shutting_down and claims the CPU, before
- * the thread exists: kbench_abort_all() cannot miss it.  Small: the run
+ * kept in kbench_inflight, which owns it, so that the release of the
+ * requester's socket finds every run of every group to abort, a RUN
+ * finds a run that is ending, and module exit waits until each thread is
+ * past the last instruction of module text it runs.  It is added to the
+ * list under kbench_cpu_lock in the same section that checks
+ * kbench_shutting_down and claims the CPU, before the thread exists:
+ * kbench_abort_all() cannot miss it.  Small: the run
  * itself (its samples) is the thread's until it ends, then its
  * requester's, the store's or nobody's.
  */
@@ -67,10 +67,8 @@ struct kbench_thread {
 	struct sock *sk;
 	const struct net *net;
 	u32 portid;
-	bool waited;			/* by that release already */
 	/* its measurement over (under kbench_cpu_lock): answering, ending */
 	bool finished;
-	struct list_head wait_node;	/* in that release's kbench_closed */
 };
 
 /*
@@ -169,8 +167,8 @@ static int kbench_run_thread(void *arg)
 
 	/*
 	 * Free before the reply: the requester may start the next run.
-	 * Whoever must wait for the answer (socket release, module exit)
-	 * finds the thread through kbench_inflight, not through the slot.
+	 * Whoever must find the thread until it exits (socket release,
+	 * module exit) does so through kbench_inflight, not the slot.
 	 */
 	spin_lock(&kbench_cpu_lock);
 	per_cpu(kbench_cpu_run, run->cpu) = NULL;
@@ -226,18 +224,21 @@ static void kbench_reap(void)
 
 /*
  * @run's CPU has a run: -EBUSY, or -EAGAIN when that run was asked to
- * end and is ending (its teardown, a routine's, may take a while):
- * run->ending names it, for the requester to retry.  Under
+ * end and is ending (a routine's setup or teardown may take a while; its
+ * requester's close does not wait for it): run->ending names it and
+ * run->ending_err says why, for the requester to retry.  Under
  * kbench_cpu_lock, which keeps the CPU's run alive.
  */
 static int kbench_cpu_busy(struct kbench_run *run)
 {
 	struct kbench_run *there = per_cpu(kbench_cpu_run, run->cpu);
+	int why = kbench_run_aborted(there);
 
 	lockdep_assert_held(&kbench_cpu_lock);
-	if (!kbench_run_aborted(there))
+	if (!why)
 		return -EBUSY;
 	run->ending = there->id;
+	run->ending_err = why;
 	return -EAGAIN;
 }
 
@@ -451,52 +452,6 @@ static int kbench_cpu_offline(unsigned int cpu)
 }
 
 /*
- * The threads of a closed socket's runs, each with a reference, waited
- * for after the socket's release (kbench_closed_fops) by the task that
- * released it.
- */
-struct kbench_closed {
-	struct list_head threads;	/* kbench_thread.wait_node */
-};
-
-/*
- * Drop the references to @threads, waiting first (@wait) until each
- * thread has exited.
- */
-static void kbench_closed_put(struct list_head *threads, bool wait)
-{
-	struct kbench_thread *t, *tmp;
-
-	list_for_each_entry_safe(t, tmp, threads, wait_node) {
-		if (wait)
-			kbench_thread_wait(t, TASK_UNINTERRUPTIBLE |
-					   TASK_FREEZABLE);
-		list_del(&t->wait_node);
-		kbench_thread_put(t);
-	}
-}
-
-/*
- * The last reference to the file gone: __fput() calls this in the
- * releasing task's task_work, with no lock held, and drops the module
- * reference the file holds (fops owner) after it returns, in the
- * kernel's text.
- */
-static int kbench_closed_fop_release(struct inode *inode, struct file *file)
-{
-	struct kbench_closed *c = file->private_data;
-
-	kbench_closed_put(&c->threads, true);
-	kfree(c);
-	return 0;
-}
-
-static const struct file_operations kbench_closed_fops = {
-	.owner = THIS_MODULE,
-	.release = kbench_closed_fop_release,
-};
-
-/*
  * Whether @t's run was requested from port @portid of @net: by that
  * socket, or by one that had the port before it.
  */
@@ -508,9 +463,16 @@ static bool kbench_thread_of(const struct kbench_thread *t,
 
 /*
  * The socket of @portid was released (its process closed it or died):
- * every run it requested, every CPU's run of a group, ends within one
- * window and sends it nothing more (kbench_answer() cannot reach a
- * released socket).  The threads are found through kbench_inflight,
+ * every run it requested, every CPU's run of a group, is asked to end
+ * (-ECONNRESET) and sends it nothing more (kbench_answer() cannot reach a
+ * released socket).  Nothing waits for the runs: the socket's release
+ * only aborts, as nl80211's does for a peer measurement (pmsr.c), and
+ * nothing waits at close for ethtool's cable test either.  Each thread
+ * ends on its own, within one window and its teardown (a routine's
+ * setup cannot be interrupted: a thread in one ends when it returns);
+ * until then its CPU refuses a new RUN with -EAGAIN, naming the run
+ * (kbench_cpu_busy()), and module exit waits for it
+ * (kbench_abort_all()).  The threads are found through kbench_inflight,
  * which holds them until they exit, not through the CPU slots, which
  * they free before the end.  A run is matched by its requester's
  * socket, not by the port alone: netlink_release() removes the port
@@ -520,26 +482,11 @@ static bool kbench_thread_of(const struct kbench_thread *t,
  * (SOCK_DEAD, set by sock_orphan()); a live one is another's.
  *
  * Called by the NETLINK_URELEASE notifier, inside the read side of
- * netlink's notifier chain: it must not wait there for a routine's setup
- * or teardown.  The wait goes to the releasing task, after the socket's
- * release: a file that only this function holds, whose release waits for
- * the threads, is put with fput(), which in a task queues its __fput()
- * as task_work -- run after the socket's own __fput() returns, before
- * close() returns or the exiting process is reaped, so that once its
- * process is gone so are its runs, and the CPUs are free.  The file
- * holds a reference to the module until then (rmmod meanwhile: "in
- * use").  Nobody waits when a kernel thread released the socket (a
- * worker's delayed __fput(): kbench's own thread held the file when its
- * process closed it) or when the file cannot be made (no memory, the
- * file limit; kbench being unloaded, whose exit waits for every run):
- * the runs end on their own, within one window and their teardown.
+ * netlink's notifier chain: it waits for nothing.
  */
 void kbench_abort_requester(const struct net *net, u32 portid)
 {
-	struct kbench_closed *c;
 	struct kbench_thread *t;
-	struct file *file;
-	LIST_HEAD(threads);
 	bool mine = false;
 
 	/* the test bed widens the window in which the port can be reused */
@@ -552,36 +499,13 @@ void kbench_abort_requester(const struct net *net, u32 portid)
 
 	spin_lock(&kbench_cpu_lock);
 	list_for_each_entry(t, &kbench_inflight, node) {
-		if (t->waited || !kbench_thread_of(t, net, portid) ||
-		    !sock_flag(t->sk, SOCK_DEAD) || completion_done(&t->done))
+		if (!t->run || !kbench_thread_of(t, net, portid) ||
+		    !sock_flag(t->sk, SOCK_DEAD))
 			continue;
-		t->waited = true;
-		if (t->run) {
-			WRITE_ONCE(t->run->requester_gone, true);
-			kbench_run_abort(t->run, -ECONNRESET);
-		}
-		refcount_inc(&t->ref);
-		list_add_tail(&t->wait_node, &threads);
+		WRITE_ONCE(t->run->requester_gone, true);
+		kbench_run_abort(t->run, -ECONNRESET);
 	}
 	spin_unlock(&kbench_cpu_lock);
-	if (list_empty(&threads))
-		return;
-
-	c = current->flags & PF_KTHREAD ? NULL :
-	    kmalloc(sizeof(*c), GFP_KERNEL);
-	if (c) {
-		INIT_LIST_HEAD(&c->threads);
-		list_splice_init(&threads, &c->threads);
-		file = anon_inode_getfile("[kbench-closed]",
-					  &kbench_closed_fops, c, O_RDONLY);
-		if (!IS_ERR(file)) {
-			fput(file);
-			return;
-		}
-		list_splice_init(&c->threads, &threads);
-		kfree(c);
-	}
-	kbench_closed_put(&threads, false);
 }
 
 /*
