@@ -220,6 +220,19 @@ static bool wait_setups(long want, int ms)
 	return param_get("setups") >= want;
 }
 
+/*
+ * Until the teardowns reach @want: a killed requester's run is torn down
+ * after the process is gone (its socket's release only aborts the run).
+ */
+static bool wait_teardowns(long want, int ms)
+{
+	while (param_get("teardowns") < want && ms > 0) {
+		usleep(10000);
+		ms -= 10;
+	}
+	return param_get("teardowns") >= want;
+}
+
 /* ---- ROUTINE_GET -------------------------------------------------------- */
 
 TEST_F(kb, routine_get_arguments)
@@ -613,7 +626,11 @@ TEST_F_TIMEOUT(kb, fatal_signal_tears_down, 120)
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		EXPECT_TRUE(WIFSIGNALED(status)) TH_LOG("status %#x", status);
 	}
-	/* the requester is gone only after its run's teardown */
+	/*
+	 * each requester is gone at once (its release only aborts); its
+	 * run is torn down once it ends, within one window
+	 */
+	EXPECT_TRUE(wait_teardowns(c0.teardowns + 3, 20000));
 	counts_get(&c1);
 	EXPECT_EQ(c0.setups + 3, c1.setups);
 	EXPECT_EQ(c0.teardowns + 3, c1.teardowns);
@@ -636,6 +653,7 @@ TEST_F_TIMEOUT(kb, owner_pinned_during_the_run, 120)
 		TH_LOG("rmmod %s during a run: %s", SETUP_TEST, strerror(err));
 	kill(pid, SIGKILL);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(wait_teardowns(c0.teardowns + 1, 20000));
 	counts_get(&c1);
 	EXPECT_EQ(c0.setups + 1, c1.setups);
 	EXPECT_EQ(c1.setups, c1.teardowns);

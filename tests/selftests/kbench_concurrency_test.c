@@ -355,7 +355,11 @@ TEST_F_TIMEOUT(kb, killed_run, 120)
 	/* Aborted within a window or so, not at the end of the run. */
 	EXPECT_LT(ns, KILL_REAP_MAX_NS) TH_LOG("reaping took %llu ns",
 					       (unsigned long long)ns);
-	/* The process is gone, so is its run: the CPU is free right away. */
+	/*
+	 * The process is gone; its run ends within a window of it (the
+	 * release only aborts): a RUN on the CPU runs, retried (kb_run())
+	 * while the run is ending.
+	 */
 	EXPECT_EQ(0, small_run(self, 0, &res, NULL))
 		TH_LOG("run after SIGKILL: %s", res.msg);
 }

@@ -53,19 +53,35 @@ FIXTURE_TEARDOWN(kb)
 	knl_close(&self->nl);
 }
 
-/* Run @a and parse the reply into @run; returns the errno (0 on success). */
+/*
+ * A RUN refused with -EAGAIN names a run that is ending where this one
+ * would go (a closed or killed requester's: its close does not wait for
+ * it; or one that holds the memory): sent again every 100 ms, up to 600
+ * times, as kbenchctl does.
+ */
+#define KB_RUN_RETRY_US		100000
+#define KB_RUN_RETRIES		600
+
+/*
+ * Run @a and parse the reply into @run; returns the errno (0 on success),
+ * retried while a run that is ending holds what it needs (EAGAIN).
+ */
 static inline int kb_run(struct knl_sock *nl, struct knl_req *req,
 			 uint16_t family, struct kb_run_args *a,
 			 struct kb_run *run, struct knl_result *res)
 {
-	int err;
+	int err, tries;
 
-	memset(run, 0, sizeof(*run));
-	kb_build_run(req, family, a);
-	err = knl_transact(nl, req, kb_run_cb, run, res);
-	if (err)
-		return err < 0 ? -err : err;
-	return res->err;
+	for (tries = 0;; tries++) {
+		memset(run, 0, sizeof(*run));
+		kb_build_run(req, family, a);
+		err = knl_transact(nl, req, kb_run_cb, run, res);
+		if (err)
+			return err < 0 ? -err : err;
+		if (res->err != EAGAIN || tries == KB_RUN_RETRIES)
+			return res->err;
+		usleep(KB_RUN_RETRY_US);
+	}
 }
 
 #define KB_RES(r, attr)		((int64_t)(r)->v[KBENCH_A_RESULT_##attr])

@@ -18,9 +18,11 @@ budget allows started right after a killed one's process was reaped, a
 RUN next to a run that is ending refused at once while a family
 registers, a run a dump holds kept when the budget evicts, eight
 RUNs in one sendmsg() each answered, sixteen RUNs one after another on
-one small socket read only at the end each answered, a requester closed while its run is
-in a routine's setup holding netlink's notifier chain, and 30 rmmods
-during starting and running RUNs and groups.
+one small socket read only at the end each answered, requesters closed
+and killed while their runs are in a routine's setup (neither waits: the
+release only aborts; the CPUs refuse with -EAGAIN, naming the ending
+run, until it ends), and 30 rmmods during starting and running RUNs and
+groups.
 """
 import errno
 import functools
@@ -71,8 +73,10 @@ def setp(name, value, params=PARAMS):
 
 
 def getp(name, params=PARAMS):
+    """Module parameter @name as a number (a bool's Y/N as 1/0)."""
     with open(params + name) as f:
-        return int(f.read())
+        v = f.read().strip()
+    return {'Y': 1, 'N': 0}.get(v) if v in ('Y', 'N') else int(v)
 
 
 def wait_hits(before, timeout=60):
@@ -330,9 +334,11 @@ def killed_while_starting(tap, ynl, h, cpus):
 
 def closed_while_group_ends(tap, ynl, h):
     """The requester closed while the group's second CPU is still
-    finishing and the first has exited: the close ends and waits for it."""
+    finishing (held at an injected delay of two minutes) and the first
+    has exited: the close ends it (the delay gives way to the abort), and
+    waits for nothing: the requester is reaped, then the thread goes."""
     setp('fault_point', GROUP_END)
-    setp('fault_delay_ms', 60000)
+    setp('fault_delay_ms', 120000)
     before = getp('fault_hits')
     p = subprocess.Popen(ynl.cmd('--do', 'run', request={
         'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 5,
@@ -345,13 +351,16 @@ def closed_while_group_ends(tap, ynl, h):
     only1 = h.run_threads() == {'1'}
     p.send_signal(signal.SIGKILL)
     p.wait()
+    # the fault point still set: only the abort ends the thread's delay
+    wait_no_thread(h, '1', 60)
     left = h.run_threads()
     setp('fault_point', 0)
     wait_no_thread(h, '1')
     check_freed(tap, ynl, h, hit and only1 and not left,
                 'requester killed while the second CPU of its group '
-                'finishes (the first exited): the close waits for it, no '
-                'kbench thread left, both CPUs free',
+                'finishes (the first exited): reaped, the abort ends that '
+                'CPU (its delay still set), no kbench thread left, both '
+                'CPUs free',
                 f'hit {hit} only cpu1 {only1} left {left}')
 
 
@@ -570,11 +579,10 @@ def budget_refusal_keeps(tap, ynl, h):
 @budget_limited
 def budget_after_kill(tap, ynl, h):
     """A run that takes most of the budget, its process killed and reaped:
-    its memory is back by then (the socket's release waited for its
-    thread to exit), or the thread is still ending (a release that could
-    not wait, or a thread past its answer) and the RUN is refused with
-    -EAGAIN and sent again, as kbenchctl does: a run as large starts, it
-    is never refused for the budget."""
+    its thread may still be ending (the socket's release only aborts it)
+    and the RUN is refused with -EAGAIN and sent again, as kbenchctl
+    does, or its memory is back already: a run as large starts, it is
+    never refused for the budget."""
     # add_chain, 300000 samples: about 9.6 MB charged; two do not fit
     nl = Nl()
     fam = nl.family()
@@ -893,35 +901,88 @@ def task_state(tid):
         return ''
 
 
-def release_outside_chain(tap, ynl, h):
-    """A requester closed while its run is in a routine's setup (held by
-    kbench_setup_test's hold until the test lets it go): close() waits
-    for the run, as it must, but not inside netlink's notifier chain
-    (NETLINK_URELEASE holds its read side): a module that registers a
-    netlink notifier (kbench_genl_test notifier=1) loads while the close
-    still waits.  Waiting in the notifier, the load waited for the
-    setup.  Once close() returns the run is torn down and its CPU free."""
+def d_state_seen(tid, alive):
+    """While @alive() is true, poll thread @tid's state: how many polls in
+    a row at most saw it in D (uninterruptible sleep)."""
+    run, most = 0, 0
+    while alive():
+        run = run + 1 if task_state(tid) == 'D' else 0
+        most = max(most, run)
+        time.sleep(0.001)
+    return most
+
+
+def release_only_aborts(tap, ynl, h):
+    """Requesters whose runs are in a routine's setup, held there by
+    kbench_setup_test's hold until the test lets it go (a setup that
+    cannot be interrupted): one closes its socket, one is SIGKILLed.
+    The release only aborts their runs, nobody waits: close() returns,
+    and the killed process is reaped, while the setups are still held
+    (the hold still set, both setups still inside, none returned).
+    Meanwhile a RUN for either CPU, or for both, is refused with -EAGAIN
+    and the ending run named ('run N is ending on this CPU (its
+    requester closed), retry'), a module that registers a netlink
+    notifier loads, and kbenchctl says it waits.  Once the hold is let
+    go the runs end, kbenchctl's run starts and succeeds, a RUN on the
+    other CPU succeeds, every setup is torn down, rmmod kbench unloads
+    and the log is clean.  With close() waiting for the runs (an
+    uninterruptible wait in the closing task), close() and the reap
+    returned only after the hold gave up (90 s): the setups were no
+    longer held by then."""
     ins = subprocess.run(['insmod', SETUP_TEST], capture_output=True,
                          text=True)
     if ins.returncode:
-        tap.check(False, 'release_outside_chain: kbench_setup_test loads',
+        tap.check(False, 'release_only_aborts: kbench_setup_test loads',
                   ins.stderr)
         return
+    a = Nl()
+    fam = a.family()
+    # run ids count up: the next two are the held runs
+    base = ran_id(a, fam, a.send(fam, KBENCH_CMD_RUN, run_req(0))) or 0
+    s0 = getp('setups', ST_PARAMS)
     setp('hold', 1, ST_PARAMS)
-    nl = Nl()
-    fam = nl.family()
-    nl.send(fam, KBENCH_CMD_RUN, run_req(0, routine=b'setup_test'))
+    a.send(fam, KBENCH_CMD_RUN, run_req(0, routine=b'setup_test'))
     end = time.time() + 60
     while time.time() < end and getp('holding', ST_PARAMS) < 1:
         time.sleep(0.05)
-    held = getp('holding', ST_PARAMS) == 1
-    closer = threading.Thread(target=nl.close)
-    closer.start()
-    # the close waits for the held run, uninterruptibly
-    end = time.time() + 60
-    while time.time() < end and task_state(closer.native_id) != 'D':
+    pid = os.fork()
+    if not pid:
+        # the parent's socket is the parent's to close: not held open here
+        a.s.close()
+        child = Nl()
+        child.send(fam, KBENCH_CMD_RUN, run_req(1, routine=b'setup_test'))
+        signal.pause()
+        os._exit(0)
+    while time.time() < end and getp('holding', ST_PARAMS) < 2:
         time.sleep(0.05)
-    waiting = task_state(closer.native_id) == 'D'
+    held = getp('holding', ST_PARAMS) == 2
+    # (a) close(): returns while the setup is held, never seen in D
+    closer = threading.Thread(target=a.close)
+    closer.start()
+    d_polls = d_state_seen(closer.native_id, closer.is_alive)
+    closer.join()
+    at_close = (getp('hold', ST_PARAMS), getp('holding', ST_PARAMS),
+                getp('setups', ST_PARAMS) - s0)
+    # (b) SIGKILL: reaped while the setup is held
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    at_reap = (getp('hold', ST_PARAMS), getp('holding', ST_PARAMS),
+               getp('setups', ST_PARAMS) - s0)
+    # (c) the CPUs of the ending runs: -EAGAIN, the ending run named
+    c = Nl()
+    seqs = [c.send(fam, KBENCH_CMD_RUN, run_req(0)),
+            c.send(fam, KBENCH_CMD_RUN, run_req(1)),
+            c.send(fam, KBENCH_CMD_RUN, group_req([0, 1]))]
+    got = answers(c, fam, seqs, 60)
+    c.close()
+    refused = [[(e, m) for k, e, m in got[q] if k == NLMSG_ERROR]
+               for q in seqs]
+    why = '(its requester closed), retry'
+    want = [[(-errno.EAGAIN, f'run {base + 1} is ending on this CPU {why}')],
+            [(-errno.EAGAIN, f'run {base + 2} is ending on this CPU {why}')],
+            [(-errno.EAGAIN,
+              f'cpus: run {base + 1} is ending on CPU 0 {why}')]]
+    # (d) a module that registers a netlink notifier loads meanwhile
     load = subprocess.Popen(['insmod', GENL_TEST, 'notifier=1'],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
@@ -930,23 +991,67 @@ def release_outside_chain(tap, ynl, h):
     except subprocess.TimeoutExpired:
         pass
     loaded = load.returncode == 0
-    still = closer.is_alive()
+    # kbenchctl, refused the same way, says so and waits
+    log = '/tmp/kbenchctl-closed.out'
+    with open(log, 'w') as f:
+        ctl = subprocess.Popen(['kbenchctl', 'run', 'add_chain', '--cpu',
+                                '0', '--samples', '100', '--iterations',
+                                '100'], stdout=f, stderr=subprocess.STDOUT)
+    end = time.time() + 60
+    while time.time() < end and ctl.poll() is None and \
+            'is ending' not in open(log).read():
+        time.sleep(0.05)
+    still = (getp('hold', ST_PARAMS), getp('holding', ST_PARAMS),
+             getp('setups', ST_PARAMS) - s0)
+    # (e) the hold let go: the runs end, kbenchctl's run succeeds
     setp('hold', 0, ST_PARAMS)
-    closer.join(120)
+    try:
+        ctl_rc = ctl.wait(120)
+    except subprocess.TimeoutExpired:
+        ctl.kill()
+        ctl_rc = ctl.wait()
+    ctl_out = open(log).read()
+    ctl_waited = re.search(rf'run {base + 1} is ending on this CPU '
+                           rf'\(its requester closed\), retry: waiting up '
+                           r'to 60 s', ctl_out) is not None
+    # taken once the run ended (a refusal after 60 s says it again); its
+    # figures are the emulator's: a debug kernel under TCG may flag every
+    # sample (exit 1, 'none of N samples valid'), which is no refusal
+    ctl_ran = ctl_out.count('is ending') == 1 and (
+        ctl_rc == 0 or (ctl_rc == 1 and 'samples valid' in ctl_out))
+    wait_no_thread(h, '0')
+    wait_no_thread(h, '1')
+    e = Nl()
+    after = ran_id(e, fam, e.send(fam, KBENCH_CMD_RUN, run_req(1)))
+    e.close()
+    counts = [getp('setups', ST_PARAMS) - s0,
+              getp('teardowns', ST_PARAMS) - s0]
     out = load.communicate(timeout=120)[0]
-    closed = not closer.is_alive()
-    counts = [getp('setups', ST_PARAMS), getp('teardowns', ST_PARAMS)]
     subprocess.run(['rmmod', 'kbench_genl_test'])
     subprocess.run(['rmmod', 'kbench_setup_test'])
-    check_freed(tap, ynl, h, held and waiting and loaded and still and
-                closed and counts[0] == counts[1],
-                "a requester closed while its run's setup is held: close() "
-                'waits for the run, and a module registering a netlink '
-                'notifier loads meanwhile (the wait holds no netlink lock); '
-                'once close() returned, the run torn down, the CPU free',
-                f'held {held} close waiting {waiting} loaded {loaded} '
-                f'(insmod {load.returncode} {out.strip()}) close still '
-                f'waiting {still} closed {closed} setups/teardowns {counts}')
+    rm = subprocess.run(['rmmod', 'kbench'], capture_output=True, text=True)
+    h.reload()
+    ok, diag = h.dmesg_clean()
+    tap.check(held and at_close == (1, 2, 0) and d_polls < 2 and
+              at_reap == (1, 2, 0) and refused == want and loaded and
+              still == (1, 2, 0) and ctl_ran and ctl_waited and
+              after is not None and counts == [2, 2] and
+              rm.returncode == 0 and ok,
+              "requesters closed and SIGKILLed while their runs' setups "
+              'are held: close() returns and the process is reaped with '
+              'the setups still held (never seen in D); a RUN for those '
+              "CPUs is refused, -EAGAIN 'run N is ending on this CPU (its "
+              "requester closed), retry' naming the run; a notifier "
+              'module loads and kbenchctl waits meanwhile; once let go '
+              'kbenchctl and a RUN succeed, setups == teardowns, rmmod '
+              'kbench unloads, log clean',
+              f'held {held} at close (hold, holding, setups returned) '
+              f'{at_close} D polls in a row {d_polls} at reap {at_reap} '
+              f'refused {refused}\nwant {want}\ninsmod {load.returncode} '
+              f'{out.strip()} while held {still}\nkbenchctl {ctl_rc} '
+              f'waited {ctl_waited}: {ctl_out}\nrun after {after} '
+              f'setups/teardowns {counts} rmmod {rm.returncode} '
+              f'{rm.stderr.strip()}\n{diag}')
 
 
 def rmmod_rounds(tap, ynl, h, rounds=30):
@@ -1009,7 +1114,7 @@ def run_all(tap, ynl, h, rounds=30):
         pinned_survives_eviction(tap, ynl, h)
         batched_eight(tap, ynl, h)
         answers_per_socket(tap, ynl, h)
-        release_outside_chain(tap, ynl, h)
+        release_only_aborts(tap, ynl, h)
         rmmod_rounds(tap, ynl, h, rounds)
     finally:
         if os.path.exists(PARAMS + 'fault_point'):
