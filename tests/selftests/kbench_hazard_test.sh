@@ -52,6 +52,13 @@ else
 	alive=$?
 	kill $pid 2>/dev/null
 	wait $pid 2>/dev/null
+	# its run ends on its own (kbenchctl's close does not wait for it):
+	# test 2's run on cpu1 must not take the ending one's thread for its own
+	k=0
+	while [ $k -lt 100 ] && grep -qx 'kbench/1' /proc/[0-9]*/comm 2>/dev/null; do
+		sleep 0.2
+		k=$((k + 1))
+	done
 	echo "# insmod $((t1 - t0)) ms, rmmod $((t2 - t1)) ms while a 60 s RUN was in flight"
 	# waiting for the run would take the rest of its 60 s; 10 s of a
 	# loaded host's time tells the two apart (an idle one: ~100 ms)
