@@ -1064,6 +1064,7 @@ static bool errno_expected(int e)
 	switch (e) {
 	case EINVAL: case ERANGE: case ENOENT: case EOPNOTSUPP: case EPERM:
 	case EBUSY: case ENODEV: case E2BIG: case EMSGSIZE: case ENOMEM:
+	case EAGAIN:	/* a CPU or memory still held by a run that is ending */
 		return true;
 	}
 	return false;
