@@ -104,6 +104,6 @@ bad=$(echo "$log" | grep -v -i 'command line' | grep -E "$pattern")
 [ -n "$bad" ] && echo "$bad" | head -n 20 | sed 's/^/# /'
 [ -z "$bad" ]
 tap $? "nothing else in the kernel log"
-rmmod kbench_atomic_test
+kb_rmmod kbench_atomic_test
 restore
 exit $failed

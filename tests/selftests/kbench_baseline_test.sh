@@ -178,5 +178,5 @@ else
 	skip "baseline --cpus --save: $ncpu CPU online"
 fi
 
-rmmod kbench_prims
+kb_rmmod kbench_prims
 exit $failed

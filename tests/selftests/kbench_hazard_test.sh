@@ -98,7 +98,7 @@ else
 	[ $r1 = 0 ] && [ $r2 != 0 ] && [ "$s" = 1 ] && [ "$t" = 1 ] &&
 		grep -q "CPU went offline" /tmp/hazard.err
 	tap $? "cpu1 offline mid-run with kmem_cache setup/teardown: offline done in $((t1 - t0)) ms, run ended, torn down"
-	rmmod kbench_setup_test
+	kb_rmmod kbench_setup_test
 fi
 
 # 3. the freezer during a run: on every kernel that can suspend tasks,

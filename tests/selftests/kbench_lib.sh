@@ -89,6 +89,21 @@ kb_builtin() {
 	[ -d /sys/module/kbench ] && ! grep -q '^kbench ' /proc/modules
 }
 
+# kb_rmmod MODULE: unload MODULE, trying again once a second for up to 60 s
+# while it is still loaded.  A run whose requester has gone ends on its own
+# (a socket's release only aborts it, nobody waits for it): until its
+# teardown is over it holds its routine's module, and rmmod fails with
+# "Resource temporarily unavailable".  rmmod's status.
+kb_rmmod() {
+	k=0
+	until rmmod "$1" 2>/dev/null; do
+		grep -q "^$1 " /proc/modules || return 0
+		k=$((k + 1))
+		[ $k -ge 60 ] && { rmmod "$1"; return; }
+		sleep 1
+	done
+}
+
 # now_ms: milliseconds since boot
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 

@@ -93,7 +93,7 @@ done
 	[ "$(cat $params/setups)" = "$(cat $params/teardowns)" ] &&
 	[ "$(cat $params/mismatches)" = 0 ]
 tap $? "a sweep killed (SIGTERM, exit $rc): $(cat $params/setups) setups, $(cat $params/teardowns) teardowns"
-rmmod kbench_setup_test
+kb_rmmod kbench_setup_test
 
 # the built-ins' setup memory: a cap (setup_bytes_max, -E2BIG) and half of
 # what is available (-ENOMEM), never more; reload kbench.ko to set them
