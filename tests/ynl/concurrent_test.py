@@ -211,10 +211,20 @@ CMD_PROGRESS_NTF, CMD_RUN_NTF, CMD_RUN_END_NTF = 6, 8, 9
 
 def notified(nl, seq, fam, timeout=300):
     """What @nl received for a RUN with notify sent as @seq, until its
-    RUN_END_NTF (or after @timeout s): [(what, attrs)] in order, what
+    ack and its RUN_END_NTF, in either order, or a refusal (or after
+    @timeout s): [(what, attrs)] in order, what
     'ack' (attrs: error, cookie), 'ntf', 'end' or 'other'."""
     got, end = [], time.time() + timeout
-    while time.time() < end and not any(w == 'end' for w, _ in got):
+
+    def over():
+        # the run's thread may send RUN_END_NTF before netlink acks the
+        # doit that started it: both are awaited, whichever comes first;
+        # a refusal (an ack with an error) has no RUN_END_NTF
+        acks = [a for w, a in got if w == 'ack']
+        return (any(a['error'] for a in acks) or
+                (acks and any(w == 'end' for w, _ in got)))
+
+    while time.time() < end and not over():
         for kind, s, err, body in nl.recv(max(0.1, end - time.time())):
             if kind == races_test.NLMSG_ERROR and s == seq:
                 ext = races_test.attrs(body[4 + 16:])
