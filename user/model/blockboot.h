@@ -132,12 +132,46 @@ double kb_median_ci_series(const double *x, size_t n, const double *sorted,
  * batches (Wilson-Hilferty) to a p-value.  Returns the smallest p (1: no
  * scale, fewer than 64 values); *@len, *@ratio (may be NULL): that
  * scale's batch length and ratio.  The verdict flags a p below
- * KB_SCALES_P_CRIT, the point at which independent samples of 1000 are
- * flagged 5% of the time (simulated; RESULTS.md).
+ * KB_SCALES_P_CRIT: half of 0.025, the point at which this check alone
+ * flagged independent samples of 1000 5% of the time (simulated;
+ * RESULTS.md); the other half is the segment scan's (kb_shift_scan()),
+ * the two together flagging about 4.3%.
  */
-#define KB_SCALES_P_CRIT	0.025
+#define KB_SCALES_P_CRIT	0.0125
 double kb_scales_check(const double *x, size_t n, size_t *len,
 		       double *ratio);
+/*
+ * The stability verdict's scan for a shifted stretch (an excursion to
+ * another level and back, or one shift, near an edge too): circular
+ * binary segmentation's statistic (Olshen, Venkatraman, Lucito and
+ * Wigler, Biostatistics 5, 2004) on the samples' van der Waerden normal
+ * scores, the largest over all segments (i, j] of |S(i, j) - m S / n| /
+ * sqrt(sigma^2 m (n - m) / n), m = j - i at least the scores' block
+ * length (and KB_SHIFT_MIN), sigma^2 the scores' variance times the
+ * dependence factor (long-run variance over variance) of their residuals
+ * around the two levels of the best segment (prewhitened by AR(1), then
+ * the flat-top lag window: the short-range dependence a stationary run
+ * has); its p from Siegmund's
+ * approximation of the maximum's tail (blockboot.c).  Above
+ * KB_SHIFT_GRID samples the segments start and end on KB_SHIFT_GRID
+ * even grid points.  Returns p (1: fewer than 64 values, nothing to
+ * scan); @sh: the segment [from, to) and the statistic.  The verdict
+ * flags p below KB_SHIFT_P_CRIT.
+ */
+#define KB_SHIFT_MIN		10
+#define KB_SHIFT_GRID		2048
+#define KB_SHIFT_P_CRIT		0.0125
+struct kb_shift {
+	size_t from, to;	/* the segment, samples [from, to) */
+	double z;		/* its standardized rank sum */
+	double p;
+};
+double kb_shift_scan(const double *x, size_t n, struct kb_shift *sh);
+/*
+ * The scan's p for the statistic @z over @n values (grid points),
+ * segments of @m0 values or more: Siegmund's approximation.
+ */
+double kb_shift_p(double z, size_t n, size_t m0);
 /*
  * KPSS's stationarity statistic of the median's sign series at block
  * length @b (blockboot.c); above KB_KPSS_CRIT_5 the series wanders more

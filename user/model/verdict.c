@@ -81,6 +81,26 @@ double kb_halves_change(const double *x, size_t n, bool *apart)
 	return (h2.median - h1.median) / fabs(med);
 }
 
+/*
+ * The median of @x[from..to) relative to that of the rest of @x, in
+ * percent (NAN skipped; NAN when either has none or the rest's is 0).
+ */
+static double shift_pct(const double *x, size_t n, size_t from, size_t to)
+{
+	double *rest = malloc((n ? n : 1) * sizeof(*rest)), in, out;
+	size_t i, k = 0;
+
+	if (!rest)
+		return NAN;
+	for (i = 0; i < n; i++)
+		if (i < from || i >= to)
+			rest[k++] = x[i];
+	in = kb_median_of(x + from, to - from);
+	out = kb_median_of(rest, k);
+	free(rest);
+	return out != 0 ? (in - out) / fabs(out) * 100 : NAN;
+}
+
 /* CPU time / wall time of a userspace run; NAN where not measured. */
 static double kb_run_cpu_share(const struct kb_run *r)
 {
@@ -150,6 +170,34 @@ void kb_verdict(const struct kb_verdict_in *in, struct kb_stability *v)
 			if (p < KB_SCALES_P_CRIT)
 				add_reason(v, "level switching or slow drift: the ranks in batches of %zu vary %.1fx what short-range dependence allows (p %.2g < %g across time scales)",
 					   len, ratio, p, KB_SCALES_P_CRIT);
+		}
+		{
+			/*
+			 * a shifted stretch that the time scales miss: a short
+			 * excursion, a shift near an edge (the segment scan of
+			 * the ranks, blockboot.h; its false-alarm level and the
+			 * scales' split the old 0.025 between them)
+			 */
+			struct kb_shift sh;
+			double p = kb_shift_scan(in->series, in->nseries, &sh);
+			size_t n = in->nseries;
+
+			/*
+			 * a segment and its complement are one split: the
+			 * shorter named where it is one stretch
+			 */
+			if (sh.to - sh.from > n / 2 && (!sh.from || sh.to == n)) {
+				size_t f = sh.from ? 0 : sh.to;
+
+				sh.to = sh.from ? sh.from : n;
+				sh.from = f;
+			}
+			if (p < KB_SHIFT_P_CRIT)
+				add_reason(v, "level shift: samples %zu to %zu sat %+.2f%% from the others' median (standardized rank sum %.1f, p %.2g < %g, segment scan)",
+					   sh.from, sh.to - 1,
+					   shift_pct(in->series, in->nseries,
+						     sh.from, sh.to),
+					   sh.z, p, KB_SHIFT_P_CRIT);
 		}
 		h = kb_halves_change(in->series, in->nseries, &apart);
 		if (apart && fabs(h) > KB_STABLE_HALVES_MAX)
