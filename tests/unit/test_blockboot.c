@@ -374,7 +374,8 @@ static bool stable_series(const double *x, size_t n)
  * KB_SCALES_P_CRIT and KB_SHIFT_P_CRIT = 0.0125.  Measured 2026-12-02 on
  * 2000 runs of 1000 independent normal samples: from seed 45 the scales
  * flag 54, the scan 33, the verdict calls 1924 stable (1906 with the
- * scales alone at 0.025); from seed 47 60, 22 and 1924 (1883); 2000 runs
+ * scales alone at 0.025; KBENCH_LEVEL_RUNS=2000 measures these); by a
+ * driver over the same generator, from seed 47 60, 22 and 1924 (1883); 2000 runs
  * of 200 from seed 48: the scan 70 (3.5%: liberal there), the verdict
  * 1913 stable; 400 of 5000 from seed 45: 385.  AR(1) at phi 0.3, 1000
  * runs from seed 46: the verdict 964 stable (952 before); at phi 0.5 517
@@ -449,6 +450,31 @@ static void test_scales_check(void)
 		   from, from + 59, k ? " (the end)" : "", sh.from,
 		   sh.to - 1, sh.z, p, kb_scales_check(x, SIM_N, NULL, NULL),
 		   side, len);
+	}
+	/*
+	 * KBENCH_LEVEL_RUNS=2000 (or more): the independent runs' rates over
+	 * that many runs of the same stream (seed 45), each check at most
+	 * 3%, the verdict flagging at most 5.5%
+	 */
+	{
+		const char *e = getenv("KBENCH_LEVEL_RUNS");
+		unsigned int runs = e && atoi(e) > 200 ? (unsigned int)atoi(e) : 0;
+		struct kb_rng r2;
+
+		flagged = scanned = stable = 0;
+		kb_rng_seed(&r2, 45);
+		for (k = 0; k < runs; k++) {
+			sim_ar1(&r2, x, SIM_N, 0, 0.01, 100);
+			flagged += kb_scales_check(x, SIM_N, NULL, NULL) < KB_SCALES_P_CRIT;
+			scanned += kb_shift_scan(x, SIM_N, &sh) < KB_SHIFT_P_CRIT;
+			stable += stable_series(x, SIM_N);
+		}
+		if (runs)
+			ok(flagged * 100 <= 3 * runs && scanned * 100 <= 3 * runs &&
+			   (runs - stable) * 1000 <= 55 * runs,
+			   "independent samples, %u runs of %d: the scales flag %u, the scan %u (each <= 3%%), the verdict calls %u stable (%.1f%% flagged, <= 5.5%%)",
+			   runs, SIM_N, flagged, scanned, stable,
+			   (runs - stable) * 100.0 / runs);
 	}
 	for (i = 0; i < SIM_N; i++)
 		x[i] = i % 7 == 3 ? NAN : 7;
