@@ -6,7 +6,12 @@
 # scripts/cross-setup.sh and scripts/cross-build.sh): Debian's kernel for
 # ARCH, its busybox-static, and kbench cross-built for it.
 #
-#   arm64    qemu-system-aarch64 -M virt -cpu max: console ttyAMA0 (PL011)
+#   arm64    qemu-system-aarch64 -M virt -cpu max: console ttyAMA0 (PL011);
+#            --kernel pnmi: the test bed's pseudo-NMI kernel instead
+#            (scripts/pnmi-kernel.sh, built once and cached) on -M
+#            virt,gic-version=3 with irqchip.gicv3_pseudo_nmi=1, kbench.ko
+#            and the test modules built against its tree into
+#            build/cross/arm64/pnmi/kmod
 #   ppc64le  qemu-system-ppc64 -M pseries (POWER9): console hvc0 (spapr-vty)
 #
 # The guest's layout and /init are the x86 ones: COMMAND's stdout and
@@ -28,12 +33,24 @@ arch_setup() {
 	fi
 	# shellcheck disable=SC1090
 	. "$env"
+	pnmi_dir=""
 	case "$kernel" in
 	"" | 6.1 | "$XKVER") ;;
-	*) die "--arch $arch: only Debian's $XKVER is prepared (not '$kernel')" ;;
+	pnmi)
+		[ "$arch" = arm64 ] || die "--kernel pnmi is arm64 only"
+		pnmi_dir=$("$top/scripts/pnmi-kernel.sh" --quiet) ||
+			vmfail "the pseudo-NMI kernel could not be built (scripts/pnmi-kernel.sh)"
+		;;
+	*) die "--arch $arch: only Debian's $XKVER (or, arm64, pnmi) is prepared (not '$kernel')" ;;
 	esac
-	kernel=$XKVER
-	xvmlinuz=$XVMLINUZ
+	if [ -n "$pnmi_dir" ]; then
+		kernel=$(cat "$pnmi_dir/release")
+		xvmlinuz=$pnmi_dir/Image
+		append="irqchip.gicv3_pseudo_nmi=1${append:+ $append}"
+	else
+		kernel=$XKVER
+		xvmlinuz=$XVMLINUZ
+	fi
 	qemu_bin=$XQEMU
 	case "$arch" in
 	arm64) vm_console=ttyAMA0 ;;
@@ -53,13 +70,19 @@ arch_busybox() {
 arch_paths() {
 	st_out=$top/build/cross/$arch/selftests
 	kbenchctl=$top/build/cross/$arch/src/user/kbenchctl
-	[ -n "$kmod_dir" ] || xkmod_dir=$top/build/cross/$arch/kmod
+	[ -n "$kmod_dir" ] || xkmod_dir=$top/build/cross/$arch${pnmi_dir:+/pnmi}/kmod
 }
 
 arch_build() {
 	locked "$top/build/cross/$arch/.build.lock" \
 		"$top/scripts/cross-build.sh" --quiet "$arch" ||
 		vmfail "cross build for $arch failed"
+	[ -n "$pnmi_dir" ] && [ -z "$kmod_dir" ] || return 0
+	mkdir -p "$top/build/cross/$arch/pnmi"
+	locked "$top/build/cross/$arch/pnmi/.build.lock" quiet_make -C "$top/kmod" \
+		KDIR="$pnmi_dir/linux" ARCH="$XKARCH" CROSS_COMPILE="$XCROSS" \
+		OUT="$xkmod_dir" KBENCH_TEST_MODULES=m ||
+		vmfail "module build for the pseudo-NMI kernel failed"
 }
 
 # arch_qemu: the qemu command line (replaces the x86 one).
@@ -68,6 +91,8 @@ arch_qemu() {
 	case "$arch" in
 	arm64)
 		mach=virt
+		# pseudo-NMIs need a GICv3 (virt's default is a GICv2)
+		[ -z "$pnmi_dir" ] || mach+=,gic-version=3
 		# pauth-impdef: TCG's fast pointer-auth hash (the kernel uses
 		# pointer authentication; QARMA would slow every call).
 		cpu_opt=${KBENCH_VM_CPU:-max,pauth-impdef=on}
