@@ -64,6 +64,20 @@
  * the warm-up took before.  The module claims the NMIs it raised (an
  * NMI_LOCAL handler) so that none is reported as unknown; `nmis_raised`,
  * `nmis_claimed` and `smis_raised` count them.
+ *
+ * On arm64, routine `pnmi_self` takes the same "period" and raises the
+ * PMU's interrupt instead, a pseudo-NMI where the kernel has them
+ * (irqchip.gicv3_pseudo_nmi=1: arm_pmu requests it with
+ * request_percpu_nmi()), an IRQ taken after the window elsewhere.  Its
+ * setup creates a pinned kernel counter of CPU cycles on the run's CPU,
+ * 64 bits wide (attr.config1 bit 0, "long"): the PMU driver puts it on the
+ * cycle counter and sets its period to 2^63, so it never overflows by
+ * itself; the teardown releases it.  The raising call sets that counter's
+ * bit in PMOVSSET_EL0 (bit 31 for the cycle counter, hw.idx 0; n - 1 for
+ * event counter hw.idx n), which makes the overflow interrupt pending
+ * (qemu: pmovsset_write() calls pmu_update_irq()); the driver's handler
+ * finds the bit, updates the count and, the period not being reached,
+ * reports no sample.  `pnmis_raised` counts the interrupts raised so.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -84,6 +98,13 @@
 #include <asm/nmi.h>
 #include <asm/nospec-branch.h>
 #define KBENCH_BODY_INDIRECT_OK	ANNOTATE_RETPOLINE_SAFE
+#endif
+#if defined(CONFIG_ARM64) && defined(CONFIG_HW_PERF_EVENTS)
+#define KBST_PNMI
+#include <linux/bits.h>
+#include <linux/perf_event.h>
+#include <asm/barrier.h>
+#include <asm/sysreg.h>
 #endif
 #include <kbench/bodies.h>
 
@@ -475,6 +496,90 @@ static int kbst_nmi_handler(unsigned int type, struct pt_regs *regs)
 }
 #endif /* CONFIG_X86_64 */
 
+#ifdef KBST_PNMI
+/*
+ * pnmi_self: the PMU's overflow interrupt raised on purpose inside a
+ * window, a pseudo-NMI where the kernel uses them.
+ */
+static atomic_t kbst_pnmis_raised = ATOMIC_INIT(0);
+module_param_cb(pnmis_raised, &kbst_counter_ops, &kbst_pnmis_raised, 0444);
+MODULE_PARM_DESC(pnmis_raised, "PMU interrupts pnmi_self raised on its own CPU");
+
+struct kbst_pnmi {
+	unsigned int period;	/* raise in every period-th timed call */
+	unsigned int calls;	/* timed calls since the last one raised */
+	struct perf_event *event;	/* the cycles counter on the run's CPU */
+};
+
+static int kbst_pnmi_setup(struct kbench_setup *s)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.size = sizeof(attr),
+		.pinned = 1,
+		.config1 = 1,	/* 64-bit: overflows after 2^63 cycles */
+	};
+	struct kbst_pnmi *p;
+	int err;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->period = s->arg;
+	p->event = perf_event_create_kernel_counter(&attr, s->cpu, NULL,
+						    NULL, NULL);
+	if (IS_ERR(p->event)) {
+		err = PTR_ERR(p->event);
+		snprintf(s->msg, sizeof(s->msg),
+			 "no cycles counter on CPU %u (%d)", s->cpu, err);
+		kfree(p);
+		return err;
+	}
+	/* pinned on its CPU: on a counter from now until its release */
+	if (p->event->state != PERF_EVENT_STATE_ACTIVE || p->event->hw.idx < 0) {
+		snprintf(s->msg, sizeof(s->msg),
+			 "the cycles counter is not on the PMU of CPU %u", s->cpu);
+		perf_event_release_kernel(p->event);
+		kfree(p);
+		return -EBUSY;
+	}
+	s->data = p;
+	return 0;
+}
+
+static void kbst_pnmi_teardown(void *data)
+{
+	struct kbst_pnmi *p = data;
+
+	perf_event_release_kernel(p->event);
+	kfree(p);
+}
+
+/*
+ * Irqs off.  The counter's overflow bit: the PMU driver's
+ * ARMV8_IDX_TO_COUNTER(), (idx - 1) & 31; the isb makes the interrupt
+ * pending before the loop (and ends qemu's translation block there).
+ */
+static void kbst_pnmi_run(unsigned int iterations, void *data)
+{
+	struct kbst_pnmi *p = data;
+	bool raise;
+
+	/* the same instructions in every call up to the raise itself */
+	p->calls += iterations > 2;
+	raise = iterations > 2 && p->calls == p->period;
+	if (raise) {
+		p->calls = 0;
+		atomic_inc(&kbst_pnmis_raised);
+		write_sysreg(BIT((p->event->hw.idx - 1) & 31), pmovsset_el0);
+		isb();
+	}
+	while (iterations--)
+		asm volatile("" : : "r" (p) : "memory");
+}
+#endif /* KBST_PNMI */
+
 static struct kbench_routine kbst_routines[] = {
 	{
 		.name = "setup_test",
@@ -537,6 +642,16 @@ static struct kbench_routine kbst_routines[] = {
 		.arg = { .name = "period", .min = 0, .max = 1000, .def = 5 },
 		.setup = kbst_smi_setup,
 		.teardown = kbst_raise_teardown,
+	},
+#endif
+#ifdef KBST_PNMI
+	{
+		.name = "pnmi_self",
+		.desc = "test bed: a PMU interrupt on its own CPU every period-th timed call",
+		.run = kbst_pnmi_run,
+		.arg = { .name = "period", .min = 0, .max = 1000, .def = 5 },
+		.setup_ctx = kbst_pnmi_setup,
+		.teardown = kbst_pnmi_teardown,
 	},
 #endif
 };
