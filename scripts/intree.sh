@@ -228,7 +228,7 @@ mkdir -p "$st/modules"
 lists=$(make -s --no-print-directory -C "$top/tests/selftests" print-lists)
 # what needs this repository's userspace (kbenchctl, libkbench) stays out
 drop="kbench_lib_test kbench_cli_test.sh kbench_event_cli_test.sh kbench_env_test.sh kbench_compare_test.sh"
-drop="$drop kbench_window_test.sh kbench_hazard_test.sh kbench_cpus_test.sh kbench_nmi_test.sh"
+drop="$drop kbench_window_test.sh kbench_hazard_test.sh kbench_cpus_test.sh kbench_nmi_test.sh kbench_pnmi_test.sh"
 drop="$drop kbench_setup_mem_test.sh kbench_core_test.sh kbench_asm_test.sh kbench_abort_test.sh run.sh"
 for l in $drop; do lists=$(echo "$lists" | sed "s/ $l\b//"); done
 # the modules the tests load (kbench_example, kbench_setup_test,
