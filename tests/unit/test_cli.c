@@ -100,14 +100,22 @@ static void json_check(const char *args, const char *py, const char *what)
 		skip("no python3", "%s", what);
 		return;
 	}
+	char *out;
+
+	/* on failure: kbenchctl's exit status and stderr, and python's */
 	snprintf(cmd, sizeof(cmd),
-		 "%s %s 2>/dev/null | python3 -c 'import json,sys\n"
+		 "t=$(mktemp -d) || exit 99; %s %s >$t/out 2>$t/err; k=$?; "
+		 "python3 -c 'import json,sys\n"
 		 "def u(p):\n"
 		 " k=[a for a, b in p]; assert len(k)==len(set(k)), \"duplicate keys %%r\" %% k; return dict(p)\n"
-		 "d=json.load(sys.stdin, object_pairs_hook=u); %s' ",
+		 "d=json.load(sys.stdin, object_pairs_hook=u); %s' <$t/out 2>&1; r=$?; "
+		 "[ $r = 0 ] || { echo \"kbenchctl exit $k, stderr:\"; head -c 4000 $t/err; }; "
+		 "rm -rf $t; exit $r",
 		 kbenchctl_bin, args, py);
-	rc = system(cmd);
-	ok(rc == 0, "%s", what);
+	rc = unit_cmd_out(cmd, &out);
+	if (!ok(rc == 0, "%s", what))
+		diag("%s", out);
+	free(out);
 }
 
 static void valgrind(const char *args, int code)
