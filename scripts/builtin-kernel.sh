@@ -107,14 +107,8 @@ build_steps() {
 	make ARCH=x86_64 tinyconfig
 	scripts/kconfig/merge_config.sh -m .config "$fragment"
 	make ARCH=x86_64 olddefconfig
-	missing=0
-	while IFS= read -r line; do
-		case "$line" in
-		CONFIG_*=*) grep -qxF "$line" .config ||
-			{ echo "MISSING: $line"; missing=1; } ;;
-		esac
-	done <"$fragment"
-	[ "$missing" = 0 ]
+	mapfile -t missing < <(kcache_fragment_missing .config)
+	[ ${#missing[@]} = 0 ] || { printf 'MISSING: %s\n' "${missing[@]}"; false; }
 	make ARCH=x86_64 -j"$jobs" bzImage modules
 	make -s ARCH=x86_64 kernelrelease >"$dir/release"
 	cp arch/x86/boot/bzImage "$dir/bzImage"

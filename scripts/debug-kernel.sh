@@ -85,7 +85,7 @@ build() {
 # check_config FILE: every line of the fragment holds in FILE.  Prints TAP:
 # one line per feature the test bed depends on, one for everything else.
 check_config() {
-	local cfg=$1 n=0 failed=0 line sym missing=() rest_bad=()
+	local cfg=$1 n=0 failed=0 missing=() rest_bad=()
 	local -A feature=(
 		[KASAN]="CONFIG_KASAN=y CONFIG_KASAN_GENERIC=y CONFIG_SLUB=y"
 		[KASAN_VMALLOC]="CONFIG_KASAN_VMALLOC=y"
@@ -121,19 +121,7 @@ check_config() {
 		fi
 	done
 	# The rest of the fragment, line by line.
-	while IFS= read -r line; do
-		case "$line" in
-		"# CONFIG_"*" is not set")
-			sym=${line#\# }
-			sym=${sym%% *}
-			grep -q "^$sym=" "$cfg" && rest_bad+=("$sym should be off")
-			;;
-		CONFIG_*=*)
-			grep -qxF "$line" "$cfg" ||
-				rest_bad+=("$line (have: $(grep "^${line%%=*}=" "$cfg" || echo unset))")
-			;;
-		esac
-	done <"$fragment"
+	mapfile -t rest_bad < <(kcache_fragment_missing "$cfg")
 	n=$((n + 1))
 	if [ ${#rest_bad[@]} = 0 ]; then
 		echo "ok $n config_fragment: every line of tests/vm/debug-kernel.config holds"

@@ -5,7 +5,7 @@
 # shellcheck disable=SC2034,SC2154
 #
 # Sourced by the scripts that build and cache a kernel (debug-kernel.sh,
-# builtin-kernel.sh): kbench_cache_dir prints the cache's root,
+# builtin-kernel.sh, pnmi-kernel.sh): kbench_cache_dir prints the cache's root,
 # $KBENCH_CACHE_DIR, else /var/cache/kbench where it can be written, else
 # ~/.cache/kbench; kcache_build and kcache_ensure build a kernel once
 # into that cache, under a lock.
@@ -35,6 +35,30 @@ kcache_init() {
 	fragment=$top/tests/vm/$3
 	tarball=$4
 	recipe=1
+}
+
+# kcache_fragment_missing CONFIG: the lines of the builder's fragment that
+# the .config CONFIG does not hold (Kconfig dropped them), one a line:
+# "CONFIG_X=y (have: CONFIG_X=m)" or "CONFIG_X should be off" (for a
+# "# CONFIG_X is not set" line).  Status 1 when there is one.
+kcache_fragment_missing() {
+	local line sym bad=0
+	while IFS= read -r line; do
+		case "$line" in
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }
+			sym=${sym%% *}
+			! grep -q "^$sym=" "$1" || { echo "$sym should be off"; bad=1; }
+			;;
+		CONFIG_*=*)
+			grep -qxF "$line" "$1" || {
+				echo "$line (have: $(grep "^${line%%=*}=" "$1" || echo unset))"
+				bad=1
+			}
+			;;
+		esac
+	done <"$fragment"
+	return $bad
 }
 
 # kcache_options "FLAG=VAR ..." "$@": the builder's own flags (each sets

@@ -45,19 +45,10 @@ mkdir -p "$base"
 # check_config FILE: every line of the fragment holds in FILE; prints the
 # lines that do not
 check_config() {
-	local line bad=0
-	while IFS= read -r line; do
-		case "$line" in
-		"# CONFIG_"*" is not set")
-			line=${line#\# }
-			! grep -q "^${line%% *}=" "$1" ||
-				{ echo "MISSING: ${line%% *} should be off"; bad=1; }
-			;;
-		CONFIG_*=*)
-			grep -qxF "$line" "$1" || { echo "MISSING: $line"; bad=1; } ;;
-		esac
-	done <"$fragment"
-	return $bad
+	local bad
+
+	mapfile -t bad < <(kcache_fragment_missing "$1")
+	[ ${#bad[@]} = 0 ] || { printf 'MISSING: %s\n' "${bad[@]}"; return 1; }
 }
 
 # the build, in a fresh $dir (kcache_build calls it)
