@@ -35,13 +35,16 @@
 # CONFIG_ARM64_PSEUDO_NMI (scripts/pnmi-kernel.sh), in the arm64 chain.
 #
 # The debug, built-in and pseudo-NMI kernels are built first (or found
-# cached), one at a time on every CPU.  Then suites run in chains (those
-# that share build outputs, in order), up to
-# --jobs chains at once (default: one per CPU); each suite's log is printed
-# whole when it ends, and a table of every suite's times ends the run
-# (build/check/times).  On the first kernel the kselftest package runs
-# with --host-load busy loops on the host beside the other chains (default
-# 1; 0 or --skip load: an unloaded run instead).  The table gives each
+# cached), one at a time on every CPU, with the native suites (no VM of a
+# test-bed kernel) beside them as one chain.  Then suites run in chains
+# (those that share build outputs, in order), up to --jobs chains at once
+# (default: one per CPU and one more: plain-TCG guests wait on timers and
+# on each other, and the chains left 29% of 2 CPUs idle); each suite's log
+# is printed whole when it ends, and a table of every suite's times ends
+# the run (build/check/times).  On the first kernel the kselftest package
+# runs with --host-load busy loops on the host beside the other chains
+# (default 1 where --jobs is at most the CPUs, else 0: more chains than
+# CPUs load the host already; 0 or --skip load: no busy loop).  The table gives each
 # suite's wall and CPU seconds, its VM boots and their seconds to /init
 # (tests/vm/run's KBENCH_VM_BOOT_LOG), and ends with the run's boot count
 # and total boot time.
@@ -51,7 +54,7 @@
 #                         [--skip lint,unit,spec,vm,ynl,conc,results,fuzz,smt,kit,atomic,builtin,pnmi,load,bench,prebuild,...] [--selftest-args "..."]
 #   --kernels debug --skip lint,unit,spec,host,dkms,svg,bench,arch   (make
 #   check-debug): only the debug kernel; it is built first if not cached
-#   (scripts/debug-kernel.sh, ~10 min on 2 cores), inside suite debug-config.
+#   (scripts/debug-kernel.sh, ~4 min on 2 cores), inside suite debug-config.
 # Env:   KBENCH_CHECK_JOBS, KBENCH_CHECK_HOST_LOAD,
 #        KBENCH_CHECK_KERNELS, KBENCH_CHECK_MODES, KBENCH_CHECK_SKIP,
 #        KBENCH_SELFTEST_ARGS work the same; KBENCH_CHECK_VM_TIMEOUT (1200 s)
@@ -71,16 +74,17 @@ modes=${KBENCH_CHECK_MODES:-icount plain}
 archs=${KBENCH_CHECK_ARCHS:-x86_64 arm64 ppc64le}
 skip=${KBENCH_CHECK_SKIP:-}
 selftest_args=${KBENCH_SELFTEST_ARGS:-}
-# chains at once: one per CPU unless told
-jobs=${KBENCH_CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
+ncpu=$(nproc 2>/dev/null || echo 1)
+# chains at once: one per CPU and one more unless told
+jobs=${KBENCH_CHECK_JOBS:-$((ncpu + 1))}
 # busy loops on the host for the loaded-host run of the kselftest package:
 # one, beside the other chain's VM on 2 CPUs, leaves the VM about 2/3 of a
-# CPU (two cost 700 CPU seconds more for the same pass; tests/README.md)
-host_load=${KBENCH_CHECK_HOST_LOAD:-1}
+# CPU (two cost 700 CPU seconds more for the same pass; tests/README.md).
+# Unset, it follows --jobs (below): more chains than CPUs are that load.
+host_load=${KBENCH_CHECK_HOST_LOAD:-}
 # The concurrent runs and their races (conc) run on every kernel: the
 # module's start, release and rmmod paths meet each kernel's genetlink,
-# kthread and notifier code (issue 29 asks for 6.1, 6.12, 6.12-rt and the
-# debug kernel).  Suites that test kbench's own code paths, not the
+# kthread and notifier code (6.1, 6.12, 6.12-rt and the debug kernel).  Suites that test kbench's own code paths, not the
 # kernel's, run on the kernels that differ most rather than on all: the
 # stress suite (6.1, 6.12-rt, debug); the kselftest package and the kernel's
 # ynl CLI on 6.1 (its genetlink core), 6.12-rt (6.12's) and debug, and on
@@ -116,7 +120,7 @@ while [ $# -gt 0 ]; do
 	--selftest-args) selftest_args=$2; shift 2 ;;
 	--jobs|-j) jobs=$2; shift 2 ;;
 	--host-load) host_load=$2; shift 2 ;;
-	-h|--help) sed -n '3,60p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,63p' "$0"; exit 0 ;;
 	*) echo "check.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -132,6 +136,10 @@ on_kernel() {
 	return 0
 }
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "check.sh: --jobs wants a number, 1 or more" >&2; exit 2; }
+if [ -z "$host_load" ]; then
+	host_load=1
+	[ "$jobs" -le "$ncpu" ] || host_load=0
+fi
 # the VMs that suites boot themselves (results, kit, ...) get the same
 # bound as those given --timeout here (results-tcg went over the default
 # 300 s beside the other chains)
@@ -508,15 +516,47 @@ if ! skipped vm; then
 	done
 	chains+=("results")
 fi
-chains+=("native" "nativeb")
+
+# chain_natives: the native suites, both halves in turn: one chain
+# beside the kernels' builds (below), three runnable on 2 CPUs, which fills
+# the builds' single-threaded steps (extraction, configuration, links).
+chain_natives() {
+	chain_native
+	chain_nativeb
+}
+
+# The chains' pids; slot_wait N: until fewer than N of them run.  A chain
+# that ended is reaped by bash as it ends (kill -0 fails then).
+chain_pids=()
+slot_wait() {
+	local p alive
+	while :; do
+		alive=()
+		for p in "${chain_pids[@]}"; do
+			! kill -0 "$p" 2>/dev/null || alive+=("$p")
+		done
+		chain_pids=("${alive[@]}")
+		[ "${#chain_pids[@]}" -lt "$1" ] && return 0
+		sleep 1
+	done
+}
+start_chain() {
+	# shellcheck disable=SC2086  # "kernel 6.1": a chain and its argument
+	chain_$1 &
+	chain_pids+=("$!")
+}
+
+phase "chains: $(( ${#chains[@]} + 1 )), $jobs at once; host load $host_load"
+start_chain natives
 
 # The kernels first, one at a time on every CPU, before any VM: beside a
 # kernel build a 2-vCPU VM gets a fraction of one CPU and everything slows
 # more than in proportion (a cold run on 2 CPUs: ksft-debug 449 s alone,
 # 1287 s beside the built-in kernel's build; the debug kernel's build
-# 400 s alone, 1248 s beside the arch chains).  A cached kernel takes
-# no time here; a failed build is reported by its suite (debug-config,
-# builtin-kernel), which tries again.  --skip prebuild: builds in chains.
+# 400 s alone, 1248 s beside the arch chains).  Only the native chain runs
+# beside them.  A cached kernel takes no time here; a failed build is
+# reported by its suite (debug-config, builtin-kernel), which tries again.
+# --skip prebuild: builds in chains.
 if ! skipped vm && ! skipped prebuild; then
 	tp=$(date +%s)
 	if [ $debug = 1 ] &&
@@ -537,16 +577,9 @@ if ! skipped vm && ! skipped prebuild; then
 	phase "kernels built or found cached in $(( $(date +%s) - tp )) s, one at a time"
 fi
 
-phase "chains: ${#chains[@]}, $jobs at once"
-running=0
 for c in "${chains[@]}"; do
-	if [ "$running" -ge "$jobs" ]; then
-		wait -n
-		running=$((running - 1))
-	fi
-	# shellcheck disable=SC2086  # "kernel 6.1": a chain and its argument
-	chain_$c &
-	running=$((running + 1))
+	slot_wait "$jobs"
+	start_chain "$c"
 done
 wait
 
