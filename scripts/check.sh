@@ -546,6 +546,10 @@ start_chain() {
 	chain_pids+=("$!")
 }
 
+# the run's phases, for the table: build, kernels (beside them the native
+# chain), chains
+t_build=$(( $(date +%s) - t_all ))
+t_kernels=0
 phase "chains: $(( ${#chains[@]} + 1 )), $jobs at once; host load $host_load"
 start_chain natives
 
@@ -574,7 +578,8 @@ if ! skipped vm && ! skipped prebuild; then
 		>"$logdir/prebuild-pnmi.txt" 2>&1; then
 		phase "the pseudo-NMI kernel did not build: suite pnmi-kernel says why"
 	fi
-	phase "kernels built or found cached in $(( $(date +%s) - tp )) s, one at a time"
+	t_kernels=$(( $(date +%s) - tp ))
+	phase "kernels built or found cached in $t_kernels s, one at a time"
 fi
 
 for c in "${chains[@]}"; do
@@ -601,6 +606,7 @@ done >"$logdir/times"
 # every VM boot of the run, and its time from qemu's start to /init
 cat "$logdir"/*.boots >"$logdir/boots" 2>/dev/null
 echo "VM boots: $boots, $boot_s s from qemu's start to /init in all" >>"$logdir/times"
+echo "Phases: build $t_build s, kernels $t_kernels s (the native chain beside them), chains $(( $(date +%s) - t_all - t_build - t_kernels )) s" >>"$logdir/times"
 phase "suites (wall seconds each; $jobs at once; boots: VM boots, s: their seconds to /init):"
 sed 's/^/#   /' "$logdir/times"
 
