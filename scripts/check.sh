@@ -35,14 +35,14 @@
 # CONFIG_ARM64_PSEUDO_NMI (scripts/pnmi-kernel.sh), in the arm64 chain.
 #
 # The debug, built-in and pseudo-NMI kernels are built first (or found
-# cached), one at a time on every CPU, with the native suites (no VM of a
-# test-bed kernel) beside them as one chain.  Then suites run in chains
-# (those that share build outputs, in order), up to --jobs chains at once
-# (default: one per CPU and one more: plain-TCG guests wait on timers and
-# on each other, and the chains left 29% of 2 CPUs idle); each suite's log
-# is printed whole when it ends, and a table of every suite's times ends
-# the run (build/check/times).  On the first kernel the kselftest package
-# runs with --host-load busy loops on the host beside the other chains
+# cached), one at a time on every CPU.  Then suites run in chains (those
+# that share build outputs, in order), up to --jobs chains at once
+# (default: one per CPU; more fill the CPU time plain-TCG guests leave
+# idle, but the debug kernel's plain-TCG figures did not hold beside
+# three: see tests/README.md); each suite's log is printed whole when it
+# ends, and a table of every suite's times ends the run
+# (build/check/times).  On the first kernel the kselftest package runs
+# with --host-load busy loops on the host beside the other chains
 # (default 1 where --jobs is at most the CPUs, else 0: more chains than
 # CPUs load the host already; 0 or --skip load: no busy loop).  The table gives each
 # suite's wall and CPU seconds, its VM boots and their seconds to /init
@@ -75,8 +75,8 @@ archs=${KBENCH_CHECK_ARCHS:-x86_64 arm64 ppc64le}
 skip=${KBENCH_CHECK_SKIP:-}
 selftest_args=${KBENCH_SELFTEST_ARGS:-}
 ncpu=$(nproc 2>/dev/null || echo 1)
-# chains at once: one per CPU and one more unless told
-jobs=${KBENCH_CHECK_JOBS:-$((ncpu + 1))}
+# chains at once: one per CPU unless told
+jobs=${KBENCH_CHECK_JOBS:-$ncpu}
 # busy loops on the host for the loaded-host run of the kselftest package:
 # one, beside the other chain's VM on 2 CPUs, leaves the VM about 2/3 of a
 # CPU (two cost 700 CPU seconds more for the same pass; tests/README.md).
@@ -516,14 +516,8 @@ if ! skipped vm; then
 	done
 	chains+=("results")
 fi
-
-# chain_natives: the native suites, both halves in turn: one chain
-# beside the kernels' builds (below), three runnable on 2 CPUs, which fills
-# the builds' single-threaded steps (extraction, configuration, links).
-chain_natives() {
-	chain_native
-	chain_nativeb
-}
+# the native suites last, in two chains: they end the run side by side
+chains+=("native" "nativeb")
 
 # The chains' pids; slot_wait N: until fewer than N of them run.  A chain
 # that ended is reaped by bash as it ends (kill -0 fails then).
@@ -546,19 +540,17 @@ start_chain() {
 	chain_pids+=("$!")
 }
 
-# the run's phases, for the table: build, kernels (beside them the native
-# chain), chains
+# the run's phases, for the table: build, kernels, chains
 t_build=$(( $(date +%s) - t_all ))
 t_kernels=0
-phase "chains: $(( ${#chains[@]} + 1 )), $jobs at once; host load $host_load"
-start_chain natives
+phase "chains: ${#chains[@]}, $jobs at once; host load $host_load"
 
 # The kernels first, one at a time on every CPU, before any VM: beside a
 # kernel build a 2-vCPU VM gets a fraction of one CPU and everything slows
 # more than in proportion (a cold run on 2 CPUs: ksft-debug 449 s alone,
 # 1287 s beside the built-in kernel's build; the debug kernel's build
-# 400 s alone, 1248 s beside the arch chains).  Only the native chain runs
-# beside them.  A cached kernel takes no time here; a failed build is
+# 400 s alone, 1248 s beside the arch chains).  A cached kernel takes no
+# time here; a failed build is
 # reported by its suite (debug-config, builtin-kernel), which tries again.
 # --skip prebuild: builds in chains.
 if ! skipped vm && ! skipped prebuild; then
@@ -606,7 +598,7 @@ done >"$logdir/times"
 # every VM boot of the run, and its time from qemu's start to /init
 cat "$logdir"/*.boots >"$logdir/boots" 2>/dev/null
 echo "VM boots: $boots, $boot_s s from qemu's start to /init in all" >>"$logdir/times"
-echo "Phases: build $t_build s, kernels $t_kernels s (the native chain beside them), chains $(( $(date +%s) - t_all - t_build - t_kernels )) s" >>"$logdir/times"
+echo "Phases: build $t_build s, kernels $t_kernels s, chains $(( $(date +%s) - t_all - t_build - t_kernels )) s" >>"$logdir/times"
 phase "suites (wall seconds each; $jobs at once; boots: VM boots, s: their seconds to /init):"
 sed 's/^/#   /' "$logdir/times"
 
