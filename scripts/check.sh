@@ -84,8 +84,8 @@ jobs=${KBENCH_CHECK_JOBS:-$ncpu}
 host_load=${KBENCH_CHECK_HOST_LOAD:-}
 # The concurrent runs and their races (conc) run on every kernel: the
 # module's start, release and rmmod paths meet each kernel's genetlink,
-# kthread and notifier code (6.1, 6.12, 6.12-rt and the debug kernel).  Suites that test kbench's own code paths, not the
-# kernel's, run on the kernels that differ most rather than on all: the
+# kthread and notifier code (6.1, 6.12, 6.12-rt and the debug kernel).
+# Suites that test kbench's own code paths, not the kernel's, run on the kernels that differ most rather than on all: the
 # stress suite (6.1, 6.12-rt, debug); the kselftest package and the kernel's
 # ynl CLI on 6.1 (its genetlink core), 6.12-rt (6.12's) and debug, and on
 # 6.12 the package runs against kbench built in (builtin-6.12).  The exact
@@ -519,40 +519,17 @@ fi
 # the native suites last, in two chains: they end the run side by side
 chains+=("native" "nativeb")
 
-# The chains' pids; slot_wait N: until fewer than N of them run.  A chain
-# that ended is reaped by bash as it ends (kill -0 fails then).
-chain_pids=()
-slot_wait() {
-	local p alive
-	while :; do
-		alive=()
-		for p in "${chain_pids[@]}"; do
-			! kill -0 "$p" 2>/dev/null || alive+=("$p")
-		done
-		chain_pids=("${alive[@]}")
-		[ "${#chain_pids[@]}" -lt "$1" ] && return 0
-		sleep 1
-	done
-}
-start_chain() {
-	# shellcheck disable=SC2086  # "kernel 6.1": a chain and its argument
-	chain_$1 &
-	chain_pids+=("$!")
-}
-
 # the run's phases, for the table: build, kernels, chains
 t_build=$(( $(date +%s) - t_all ))
 t_kernels=0
-phase "chains: ${#chains[@]}, $jobs at once; host load $host_load"
 
 # The kernels first, one at a time on every CPU, before any VM: beside a
 # kernel build a 2-vCPU VM gets a fraction of one CPU and everything slows
 # more than in proportion (a cold run on 2 CPUs: ksft-debug 449 s alone,
 # 1287 s beside the built-in kernel's build; the debug kernel's build
-# 400 s alone, 1248 s beside the arch chains).  A cached kernel takes no
-# time here; a failed build is
-# reported by its suite (debug-config, builtin-kernel), which tries again.
-# --skip prebuild: builds in chains.
+# 400 s alone, 1248 s beside the arch chains).  A cached kernel takes
+# no time here; a failed build is reported by its suite (debug-config,
+# builtin-kernel), which tries again.  --skip prebuild: builds in chains.
 if ! skipped vm && ! skipped prebuild; then
 	tp=$(date +%s)
 	if [ $debug = 1 ] &&
@@ -574,9 +551,16 @@ if ! skipped vm && ! skipped prebuild; then
 	phase "kernels built or found cached in $t_kernels s, one at a time"
 fi
 
+phase "chains: ${#chains[@]}, $jobs at once; host load $host_load"
+running=0
 for c in "${chains[@]}"; do
-	slot_wait "$jobs"
-	start_chain "$c"
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	# shellcheck disable=SC2086  # "kernel 6.1": a chain and its argument
+	chain_$c &
+	running=$((running + 1))
 done
 wait
 
