@@ -261,18 +261,30 @@ fi
 # CPU).  Every suite that times in plain TCG is built to stand a loaded
 # host (tests/README.md, "A loaded host"), which is what this is.
 
-# The native suites: lint, unit tests, the spec, twins, DKMS, SVG, fuzzing,
-# the build kit and kbenchctl new (a staged install per x86_64 kernel of
-# the run, a generated module built W=1 against it, run in the VM of the
-# first kernel under icount unless --skip vm).
-chain_native() {
+# The native suites that neither time anything nor boot a VM: lint, the
+# spec and the layers.  They run beside everything from the build on, at
+# idle priority (SCHED_IDLE, else nice 19; in the run's own session, so
+# the kernel's autogroups weigh them as that, not as a session of their
+# own): they take the CPU time that the kernels' builds and the chains
+# leave (a guest waiting out a test's injected delay, a build's serial
+# steps), and never slow a chain's plain-TCG figures.  Nothing in them
+# waits on a clock, so however long they wait for a CPU they pass.
+chain_idle() {
+	chrt --idle -p 0 "$BASHPID" >/dev/null 2>&1 ||
+		renice -n 19 -p "$BASHPID" >/dev/null 2>&1 || true
 	skipped lint || run_suite lint scripts/lint.sh
-	skipped unit || run_suite unit make -s -C tests/unit check
 	skipped spec || run_suite spec-generated scripts/ynl-gen.sh --check
 	skipped spec || run_suite spec-abi tests/spec/abi.sh
 	skipped spec || run_suite spec-mutations tests/spec/test-ynl-gen.sh
 	skipped host || run_suite twins tests/host/twins.sh
 	skipped host || run_suite layers tests/host/layers.sh
+	return 0
+}
+
+# The native suites that time real silicon (the unit tests' --user runs,
+# the walkthrough): a chain of their own, at the chains' priority.
+chain_native() {
+	skipped unit || run_suite unit make -s -C tests/unit check
 	skipped host || run_suite walkthrough tests/host/walkthrough.sh
 	return 0
 }
@@ -523,43 +535,63 @@ chains+=("native" "nativeb")
 t_build=$(( $(date +%s) - t_all ))
 t_kernels=0
 
-# The kernels first, one at a time on every CPU, before any VM: beside a
-# kernel build a 2-vCPU VM gets a fraction of one CPU and everything slows
-# more than in proportion (a cold run on 2 CPUs: ksft-debug 449 s alone,
-# 1287 s beside the built-in kernel's build; the debug kernel's build
-# 400 s alone, 1248 s beside the arch chains).  A cached kernel takes
-# no time here; a failed build is reported by its suite (debug-config,
-# builtin-kernel), which tries again.  --skip prebuild: builds in chains.
+chain_idle &
+
+# The kernels first, before any VM: beside a kernel build a 2-vCPU VM
+# gets a fraction of one CPU and everything slows more than in proportion
+# (a cold run on 2 CPUs: ksft-debug 449 s alone, 1287 s beside the built-in
+# kernel's build; the debug kernel's build 400 s alone, 1248 s beside the
+# arch chains).  The builds run side by side, each make -j on every CPU:
+# one's serial steps (its tarball unpacked, its configuration, vmlinux
+# linked, modpost, the image compressed; the cross toolchain's install
+# before the pseudo-NMI kernel) leave CPUs the others use, where one at a
+# time left them idle.  A cached kernel takes no time here; a failed build
+# is reported by its suite (debug-config, builtin-kernel, pnmi-kernel),
+# which tries again.  --skip prebuild: builds in chains.
 if ! skipped vm && ! skipped prebuild; then
 	tp=$(date +%s)
-	if [ $debug = 1 ] &&
-	   ! scripts/debug-kernel.sh --quiet >"$logdir/prebuild-debug.txt" 2>&1; then
-		phase "the debug kernel did not build: suite debug-config says why"
+	pre=()
+	if [ $debug = 1 ]; then
+		scripts/debug-kernel.sh --quiet >"$logdir/prebuild-debug.txt" 2>&1 &
+		pre+=("$!:debug kernel:debug-config")
 	fi
-	if ! skipped builtin &&
-	   ! scripts/builtin-kernel.sh --quiet >"$logdir/prebuild-builtin.txt" 2>&1; then
-		phase "the built-in kernel did not build: suite builtin-kernel says why"
+	if ! skipped builtin; then
+		scripts/builtin-kernel.sh --quiet >"$logdir/prebuild-builtin.txt" 2>&1 &
+		pre+=("$!:built-in kernel:builtin-kernel")
 	fi
 	# arm64's pseudo-NMI kernel, cross-compiled (the toolchain is
 	# scripts/cross-setup.sh's, which the arm64 chain runs anyway)
-	if ! skipped arch && ! skipped pnmi && [[ " $archs " == *" arm64 "* ]] &&
-	   ! { scripts/cross-setup.sh arm64 && scripts/pnmi-kernel.sh --quiet; } \
-		>"$logdir/prebuild-pnmi.txt" 2>&1; then
-		phase "the pseudo-NMI kernel did not build: suite pnmi-kernel says why"
+	if ! skipped arch && ! skipped pnmi && [[ " $archs " == *" arm64 "* ]]; then
+		{ scripts/cross-setup.sh arm64 && scripts/pnmi-kernel.sh --quiet; } \
+			>"$logdir/prebuild-pnmi.txt" 2>&1 &
+		pre+=("$!:pseudo-NMI kernel:pnmi-kernel")
 	fi
+	for p in "${pre[@]}"; do
+		IFS=: read -r pid what suite <<<"$p"
+		wait "$pid" ||
+			phase "the $what did not build: suite $suite says why"
+	done
 	t_kernels=$(( $(date +%s) - tp ))
-	phase "kernels built or found cached in $t_kernels s, one at a time"
+	phase "kernels built or found cached in $t_kernels s, side by side"
 fi
 
 phase "chains: ${#chains[@]}, $jobs at once; host load $host_load"
 running=0
+live=()
 for c in "${chains[@]}"; do
 	if [ "$running" -ge "$jobs" ]; then
-		wait -n
+		# a chain's end, not the idle-priority suites'
+		wait -n -p ended "${live[@]}"
+		keep=()
+		for p in "${live[@]}"; do
+			[ "$p" = "$ended" ] || keep+=("$p")
+		done
+		live=("${keep[@]}")
 		running=$((running - 1))
 	fi
 	# shellcheck disable=SC2086  # "kernel 6.1": a chain and its argument
 	chain_$c &
+	live+=("$!")
 	running=$((running + 1))
 done
 wait
