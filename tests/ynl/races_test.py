@@ -364,16 +364,17 @@ def closed_while_group_ends(tap, ynl, h):
                 f'hit {hit} only cpu1 {only1} left {left}')
 
 
-@loaded_with('max_run_ms=15000')
+@loaded_with('max_run_ms=7000')
 def group_one_deadline(tap, ynl, h):
-    """A group of two CPUs whose second starts 5 s late (injected, before
-    its setup), run until max_run_ms (15 s): both stop at the group's one
+    """A group of two CPUs whose second starts 2 s late (injected, before
+    its setup; slept in 10 ms slices, each at least a jiffy late, so
+    longer), run until max_run_ms (7 s): both stop at the group's one
     deadline, within a round of each other.  With a deadline per CPU from
-    its own start, the first stopped 5 s before the second, which went on
-    alone, every window waiting out the rendezvous limit with interrupts
-    off for a CPU that would not come."""
+    its own start, the first stopped 2 s or more before the second, which
+    went on alone, every window waiting out the rendezvous limit with
+    interrupts off for a CPU that would not come."""
     setp('fault_point', GROUP_LATE)
-    setp('fault_delay_ms', 5000)
+    setp('fault_delay_ms', 2000)
     run, diag = run_answer(ynl, {
         'routine': ['add_chain'], 'cpus': [0, 1], 'samples': 300000,
         'target-ns': 1000000, 'warmup': 0, 'skew-ns': 20000000})
@@ -386,7 +387,7 @@ def group_one_deadline(tap, ynl, h):
         len(taken[1]) == 1 and None not in taken[0] + taken[1] and \
         abs(taken[0][0] - taken[1][0]) <= 3
     check_freed(tap, ynl, h, close and run.get('status') == 'timeout',
-                'a 2-CPU group, its second CPU 5 s late, run into max_run_ms: '
+                'a 2-CPU group, its second CPU 2 s late, run into max_run_ms: '
                 'both CPUs stop at the one deadline (samples within 3 of '
                 'each other), status timeout',
                 f'samples per CPU {taken} status '
