@@ -35,7 +35,8 @@
 # CONFIG_ARM64_PSEUDO_NMI (scripts/pnmi-kernel.sh), in the arm64 chain.
 #
 # The debug, built-in and pseudo-NMI kernels are built first (or found
-# cached), one at a time on every CPU.  Then suites run in chains (those
+# cached), side by side.  lint, the spec, twins and layers run from the
+# build on at idle priority.  Then suites run in chains (those
 # that share build outputs, in order), up to --jobs chains at once
 # (default: one per CPU; more fill the CPU time plain-TCG guests leave
 # idle, but the debug kernel's plain-TCG figures did not hold beside
