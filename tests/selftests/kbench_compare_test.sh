@@ -79,10 +79,26 @@ if [ "$runs" -gt 0 ]; then
 	tap $? "null_experiment: foo vs foobar: no change called in $same of $runs runs (need $need)"
 fi
 
-# mul_chain is slower than add_chain in TCG (imul costs the host more).
-v=$(kbenchctl compare add_chain mul_chain --cpu 0 --samples 1000 | tail -n 1)
-echo "# $v"
-case "$v" in "mul_chain is "*"% slower than add_chain"*) r=0 ;; *) r=1 ;; esac
-tap $r "add_vs_mul: mul_chain called slower than add_chain"
+# mul_chain is slower than add_chain in TCG (imul costs the host more):
+# 50-71% on ppc64le, more elsewhere.  A host stall can leave one compare's
+# interval too wide to call (ppc64le, 2026-12: 1 of 12 compares on an idle
+# host, 3 of 30 beside two busy loops, each time "inconclusive" with the
+# estimate at +50-70%), which is the statistics being honest, not wrong:
+# "inconclusive" asks again, up to 4 compares.  Any other verdict ("no
+# difference", "faster") fails at once, and so do 4 inconclusive ones: a
+# wrong sign or a detector that never decides cannot pass.
+r=1
+tries=0
+while [ $tries -lt 4 ]; do
+	tries=$((tries + 1))
+	v=$(kbenchctl compare add_chain mul_chain --cpu 0 --samples 1000 | tail -n 1)
+	echo "# compare $tries: $v"
+	case "$v" in
+	"mul_chain is "*"% slower than add_chain"*) r=0; break ;;
+	"inconclusive"*) ;;
+	*) break ;;
+	esac
+done
+tap $r "add_vs_mul: mul_chain called slower than add_chain (compare $tries of at most 4)"
 
 exit $failed
