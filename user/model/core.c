@@ -26,6 +26,7 @@ const struct kb_core_key kb_core_doubles[] = {
 	CORE_KEY("ticks_per_cycle", ratio),
 	CORE_KEY("ticks_per_cycle_ci95_lo", ci_lo),
 	CORE_KEY("ticks_per_cycle_ci95_hi", ci_hi),
+	CORE_KEY("ticks_per_cycle_ci95_widening", ci_widen),
 	CORE_KEY("lo_median_ticks", lo_median),
 	CORE_KEY("hi_median_ticks", hi_median),
 	CORE_KEY("rounds_lag1_autocorr", lag1),
@@ -171,6 +172,7 @@ int kb_core_extract(struct kb_run *r, const unsigned int slot[2],
 	c->ratio = st.median;
 	c->ci_lo = st.ci_lo;
 	c->ci_hi = st.ci_hi;
+	c->ci_widen = st.ci_widen;
 	c->rounds = k;
 	c->lag1 = kb_lag1_autocorr(d, n);
 	if (!(c->ratio > 0)) {

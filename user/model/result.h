@@ -109,6 +109,7 @@ struct kb_core {
 	bool on;		/* the figures are core cycles (kb_core_apply) */
 	double ratio;		/* counter ticks per core cycle (median) */
 	double ci_lo, ci_hi;	/* its 95% interval */
+	double ci_widen;	/* the order-statistic interval's factor (>= 1) */
 	double lag1;		/* lag-1 autocorrelation of the rounds' ratios */
 	uint64_t rounds;	/* rounds with both chains valid */
 	uint32_t lo_adds, hi_adds;

@@ -52,6 +52,7 @@ void kb_core_print(const struct kb_run *r)
 	out_string("counter", " %s ticks", r->counter);
 	out_double("ticks_per_cycle_ci95_lo", " (95%% CI [%.4f", c->ci_lo);
 	out_double("ticks_per_cycle_ci95_hi", ", %.4f])", c->ci_hi);
+	out_double("ticks_per_cycle_ci95_widening", NULL, c->ci_widen);
 	out_double("core_hz", NULL, hz);
 	out_text(", the core at %.3f GHz\n", hz / 1e9);
 	out_uint("lo_adds", "  calibrated in this run: add chains of %llu",

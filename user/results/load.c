@@ -791,6 +791,7 @@ static bool load_core(struct jp *j, const JO *o, struct kb_core *c)
 
 	memset(c, 0, sizeof(*c));
 	c->lag1 = NAN;
+	c->ci_widen = NAN;	/* absent before it was saved */
 	for (k = kb_core_doubles; k->key; k++) {
 		if (!json_object_object_get_ex(o, k->key, &v) || !v)
 			continue;
