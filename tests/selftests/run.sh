@@ -48,7 +48,9 @@ for t in $(cat "$dir/kbench-tests.list"); do
 		continue
 	fi
 	t0=$(date +%s)
-	{ "$dir/$t"; echo $? >/tmp/kb-run.rc; } | tee /tmp/kb-run.out
+	# its stderr down the same pipe: beside it on the console, the
+	# shell's "Terminated" for a job a test killed split a TAP line
+	{ "$dir/$t" 2>&1; echo $? >/tmp/kb-run.rc; } | tee /tmp/kb-run.out
 	rc=$(cat /tmp/kb-run.rc)
 	echo "# $t: $(( $(date +%s) - t0 )) s"
 	# the figures it printed as KTAP diagnostics (kbench_nl.c), exact
