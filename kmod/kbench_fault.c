@@ -15,6 +15,7 @@
  */
 #include <linux/delay.h>
 #include <linux/moduleparam.h>
+#include <net/genetlink.h>
 
 #include "kbench_internal.h"
 
@@ -62,6 +63,28 @@ MODULE_PARM_DESC(fault_nomem,
 bool kbench_fault_nomem(u32 part)
 {
 	return part < 32 && (READ_ONCE(kbench_fault_nomem_mask) & BIT(part));
+}
+
+/*
+ * A RUN's notify refused as a module that predates it refuses it (its
+ * policy's maxattr below it: genetlink's strict validation, -EINVAL,
+ * "Unknown attribute type", the attribute named), so that a test sees
+ * kbenchctl fall back to the answer as the request's replies.
+ */
+static bool kbench_fault_no_notify_param;
+module_param_named(fault_no_notify, kbench_fault_no_notify_param, bool, 0644);
+MODULE_PARM_DESC(fault_no_notify,
+		 "test bed: refuse a RUN's notify as an older module would");
+
+int kbench_fault_no_notify(struct genl_info *info)
+{
+	struct nlattr *nla = info->attrs[KBENCH_A_RUN_NOTIFY];
+
+	if (!nla || !READ_ONCE(kbench_fault_no_notify_param))
+		return 0;
+	WRITE_ONCE(kbench_fault_hits, READ_ONCE(kbench_fault_hits) + 1);
+	NL_SET_ERR_MSG_ATTR(info->extack, nla, "Unknown attribute type");
+	return -EINVAL;
 }
 
 void kbench_fault_delay(enum kbench_fault_point point, struct kbench_run *run)

@@ -312,10 +312,13 @@ enum kbench_fault_point {
 	KBENCH_FAULT_RELEASE,	/* a requester's release, its port free */
 };
 
+struct genl_info;
+
 #ifdef KBENCH_FAULT_INJECT
 void kbench_fault_delay(enum kbench_fault_point point, struct kbench_run *run);
 u32 kbench_fault_room(u32 room);
 bool kbench_fault_nomem(u32 part);
+int kbench_fault_no_notify(struct genl_info *info);
 #else
 static inline void kbench_fault_delay(enum kbench_fault_point point,
 				      struct kbench_run *run)
@@ -332,6 +335,12 @@ static inline u32 kbench_fault_room(u32 room)
 static inline bool kbench_fault_nomem(u32 part)
 {
 	return false;
+}
+
+/* whether a RUN's notify is to be refused as unknown: never (0) */
+static inline int kbench_fault_no_notify(struct genl_info *info)
+{
+	return 0;
 }
 #endif
 

@@ -778,7 +778,7 @@ out_put_run:
 int kbench_nl_run_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	u32 id = 0;
-	int err = kbench_nl_run(skb, info, &id);
+	int err = kbench_fault_no_notify(info) ?: kbench_nl_run(skb, info, &id);
 
 	/*
 	 * Started, with notify: as nl80211's peer measurement, the ack now,

@@ -26,6 +26,7 @@ groups.
 """
 import errno
 import functools
+import json
 import os
 import re
 import signal
@@ -48,7 +49,7 @@ PARAMS = '/sys/module/kbench/parameters/'
 # kmod/kbench_internal.h: enum kbench_fault_point, as bits of fault_point
 START, GROUP_END, ANSWER, GROUP_LATE, RELEASE = \
     1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5
-TESTS = 18
+TESTS = 19
 
 NETLINK_GENERIC = 16
 NLM_F_REQUEST, NLM_F_ACK, NLM_F_DUMP = 1, 4, 0x300
@@ -1115,6 +1116,49 @@ def rmmod_rounds(tap, ynl, h, rounds=30):
               f'start: {inside} of {starts}\n' + diag)
 
 
+def notify_refused(tap, ynl, h):
+    """A module that predates notify refuses the attribute (its policy's
+    maxattr below it: -EINVAL, "Unknown attribute type", the attribute
+    named; fault_no_notify makes this one refuse it so): kbenchctl asks
+    again without it and takes the answer as the request's replies, one
+    refusal in all, the same run as with notify."""
+    def ctl():
+        r = subprocess.run(['kbenchctl', '--json', 'run', 'add_chain',
+                            '--cpu', '0', '--samples', '20',
+                            '--iterations', '100', '--warmup', '0'],
+                           capture_output=True, text=True, timeout=300)
+        try:
+            j = json.loads(r.stdout)
+        except ValueError:
+            j = {}
+        return r, j
+    before = getp('fault_hits')
+    setp('fault_no_notify', 1)
+    try:
+        old, jo = ctl()
+        refused = getp('fault_hits') - before
+    finally:
+        setp('fault_no_notify', 0)
+    mid = getp('fault_hits')
+    new, jn = ctl()
+    again = getp('fault_hits') - mid
+
+    def same(j):
+        return j.get('routine') == 'add_chain' and \
+            j.get('samples_taken') == 20 and j.get('status') == 'complete' and \
+            j.get('run_id', 0) > 0
+    check_freed(tap, ynl, h, old.returncode == 0 and same(jo) and
+                refused == 1 and new.returncode == 0 and same(jn) and
+                again == 0 and jn['run_id'] > jo['run_id'],
+                'notify refused as a module older than it refuses it: '
+                'kbenchctl asks again without it and gets the run '
+                '(20 samples, complete) from the replies, one refusal; '
+                'with notify accepted the same',
+                f'refusals {refused} then {again}; exit {old.returncode} '
+                f'{old.stderr.strip()} / {new.returncode} '
+                f'{new.stderr.strip()}; keys {sorted(jo)[:8]}')
+
+
 def run_all(tap, ynl, h, rounds=30):
     try:
         rmmod_during_start(tap, ynl, h, [0])
@@ -1134,10 +1178,12 @@ def run_all(tap, ynl, h, rounds=30):
         batched_eight(tap, ynl, h)
         answers_per_socket(tap, ynl, h)
         release_only_aborts(tap, ynl, h)
+        notify_refused(tap, ynl, h)
         rmmod_rounds(tap, ynl, h, rounds)
     finally:
         if os.path.exists(PARAMS + 'fault_point'):
             setp('fault_point', 0)
             setp('fault_nomem', 0)
+            setp('fault_no_notify', 0)
         if os.path.exists(ST_PARAMS + 'hold'):
             setp('hold', 0, ST_PARAMS)
